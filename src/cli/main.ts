@@ -1,7 +1,7 @@
 /**
- * The `tradebot` command: parses the command line with commander and dispatches to subcommands.
+ * Process entry of the `tradebot` command (`npx tradebot ...`, `npm start`): runs the CLI and exits
+ * with its code once output is flushed.
  */
-import { Command } from 'commander';
+import { runCli } from './run-cli.ts';
 
-const program = new Command('tradebot').description('Algorithmic trading on an event-contract exchange');
-await program.parseAsync(process.argv);
+process.exitCode = await runCli(process.argv.slice(2));

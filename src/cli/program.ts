@@ -1,0 +1,22 @@
+/**
+ * Builds the `tradebot` commander program from the subcommand modules in `commands/`. Kept apart from
+ * `main.ts` so tests can run commands in-process and read their output.
+ */
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { registerConfigCommand } from './commands/config.ts';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+export function buildProgram(): Command {
+  const program = new Command('tradebot')
+    .description('Algorithmic trading on an event-contract exchange: strategies, risk, execution, backtests, and an embedded exchange simulator.')
+    .version(packageVersion())
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true });
+  registerConfigCommand(program);
+  return program;
+}

@@ -1,0 +1,27 @@
+/**
+ * The one schema of tradebot's YAML config files. Each subsystem owns its section's schema in its own
+ * folder; this module composes them into the root, so every config file is checked by the same rules.
+ * Sections: `logging` (here). Later sections (sim, exchange, bot, risk, strategy) are added as they land.
+ */
+import { z } from 'zod';
+import type { ConfigContext } from './fields.ts';
+import { oneOf } from './fields.ts';
+import { LOG_LEVELS } from '../logging/logger.ts';
+
+export function loggingSection() {
+  return z
+    .strictObject({
+      level: oneOf(LOG_LEVELS).default('info'),
+      /** true: human-readable lines; false: JSON lines; absent: pretty only in a terminal. */
+      pretty: z.boolean({ error: 'expected true or false' }).optional(),
+    })
+    .default({ level: 'info' });
+}
+
+export function configSchema(_context: ConfigContext) {
+  return z.strictObject({
+    logging: loggingSection(),
+  });
+}
+
+export type TradebotConfig = z.output<ReturnType<typeof configSchema>>;

@@ -1,0 +1,55 @@
+/**
+ * The logger factory: pino, JSON lines by default, human-readable (pino-pretty) when stderr/stdout is a
+ * terminal or `pretty: true`. Secret redaction is built in, not opt-in: every record's fields and message
+ * pass through `redactSecrets`, so a password or token handed to a log call by mistake never reaches a file.
+ */
+import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
+import PinoPretty from 'pino-pretty';
+import { redactSecrets, redactString } from './redact.ts';
+
+export type { Logger } from 'pino';
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = LevelWithSilent;
+
+export interface LoggerOptions {
+  name?: string;
+  level?: LogLevel;
+  /** true: pretty lines; false: JSON lines; undefined: pretty only when the destination is a terminal. */
+  pretty?: boolean;
+  /** Where records go; default is stderr, so stdout stays free for machine-readable lines. */
+  destination?: DestinationStream | NodeJS.WritableStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? process.stderr;
+  const isTty = (destination as { isTTY?: boolean }).isTTY === true;
+  const pretty = options.pretty ?? isTty;
+  const stream = pretty
+    ? PinoPretty({ destination: destination as NodeJS.WritableStream, colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true })
+    : destination;
+  return pino(
+    {
+      name: options.name ?? 'tradebot',
+      level: options.level ?? 'info',
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (record) => redactSecrets(record) as Record<string, unknown>,
+      },
+      serializers: { err: (err: unknown) => redactSecrets(err) },
+      hooks: {
+        logMethod(args, method) {
+          const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactString(arg) : arg));
+          method.apply(this, scrubbed as Parameters<typeof method>);
+        },
+      },
+    },
+    stream as DestinationStream,
+  );
+}
+
+/** A logger that drops everything; for tests and library defaults. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
