@@ -15,7 +15,7 @@ export function loggingSection() {
       /** true: human-readable lines; false: JSON lines; absent: pretty only in a terminal. */
       pretty: z.boolean({ error: 'expected true or false' }).optional(),
     })
-    .default({ level: 'info' });
+    .prefault({});
 }
 
 export function configSchema(_context: ConfigContext) {

@@ -1,0 +1,124 @@
+/**
+ * The `sim` section of a config file: the embedded exchange's ports, users, API clients, instruments,
+ * gateway settings and synthetic market activity. Other tools rely on these key names
+ * (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`, `sim.instruments[]`, `sim.activity`).
+ */
+import { z } from 'zod';
+import type { ConfigContext } from '../config/fields.ts';
+import { decimal, filePath, nonEmptyString, oneOf, port, positiveInt, seconds } from '../config/fields.ts';
+
+const PARTICIPANT = /^firms\/[A-Za-z0-9_.-]+\/users\/[A-Za-z0-9_.@-]+$/;
+const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
+const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+export const INSTRUMENT_STATES = ['OPEN', 'PREOPEN', 'HALTED', 'SUSPENDED', 'CLOSED', 'EXPIRED', 'TERMINATED'] as const;
+export const SCOPES = [
+  'read:marketdata', 'read:l2marketdata', 'read:instruments', 'read:orders', 'write:orders', 'read:reports',
+  'read:positions', 'read:dropcopy', 'read:accounts', 'write:accounts', 'read:funding', 'write:funding',
+  'read:kyc', 'write:kyc',
+] as const;
+
+const participant = () => z.string({ error: 'expected a participant such as "firms/demo/users/alice"' }).regex(PARTICIPANT, 'expected the form firms/<firm>/users/<user>');
+const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-1"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
+
+function simUser() {
+  return z.strictObject({
+    username: nonEmptyString('a username'),
+    /** The user's password; the sim stores only its scrypt hash. */
+    password: nonEmptyString('a password (use ${ENV_VAR} to keep it out of the file)'),
+    participant: participant(),
+    accounts: z.array(account()).min(1, 'a user needs at least one account'),
+    /** Base32 TOTP secret: when set, MFA is on and login needs `otp`. */
+    mfaSecret: z.string().regex(/^[A-Z2-7]+=*$/, 'expected a base32 secret (A-Z, 2-7)').min(16, 'a TOTP secret needs at least 16 base32 characters').optional(),
+    /** false: the user must first call /auth/v1beta1/register with a registration token. */
+    registered: z.boolean({ error: 'expected true or false' }).default(true),
+  });
+}
+
+function simClient(context: ConfigContext) {
+  return z.strictObject({
+    clientId: nonEmptyString('a client id'),
+    publicKeyFile: filePath(context),
+    scopes: z.array(oneOf(SCOPES)).default([]),
+    participant: participant(),
+    /** Addresses allowed to call /v1 with this client's tokens; absent means any. */
+    allowlist: z.array(z.string().min(1)).optional(),
+  });
+}
+
+function simInstrument() {
+  return z
+    .strictObject({
+      symbol: z.string({ error: 'expected a symbol' }).regex(SYMBOL, 'a symbol is 1-64 letters, digits, _ . : -'),
+      description: z.string().default(''),
+      /** Event group for risk limits (e.g. all strikes of one event). */
+      eventGroup: z.string().optional(),
+      priceScale: positiveInt('a price scale such as 100'),
+      /** Quantity scale; 0 means 1 (whole contracts). */
+      fractionalQtyScale: z.number({ error: 'expected a quantity scale such as 1 (0 means 1)' }).int().min(0).default(1),
+      tickSize: decimal({ positive: true }),
+      /** Smallest quantity step (decimal contracts); default 1 / fractionalQtyScale. */
+      lotSize: decimal({ positive: true }).optional(),
+      priceLimits: z.strictObject({ low: decimal(), high: decimal() }),
+      state: oneOf(INSTRUMENT_STATES).default('OPEN'),
+      /** Starting fair value for synthetic activity; default mid of the price limits. */
+      fairValue: decimal().optional(),
+      /** ISO time when the contract expires and settles (optional). */
+      expiration: z.iso.datetime({ error: 'expected an ISO 8601 UTC time such as 2026-12-31T21:00:00Z' }).optional(),
+    })
+    .refine((i) => i.priceLimits.low.lt(i.priceLimits.high), { error: 'priceLimits.low must be below priceLimits.high', path: ['priceLimits'] });
+}
+
+function simActivity() {
+  return z
+    .strictObject({
+      enabled: z.boolean({ error: 'expected true or false' }).default(true),
+      seed: z.number().int().default(1),
+      /** Milliseconds between activity steps (each step moves fair values and runs a few agents). */
+      intervalMs: positiveInt('an interval in milliseconds').default(200),
+      /** Liquidity providers per instrument, each quoting a few levels around fair value. */
+      makersPerInstrument: positiveInt().default(3),
+      /** Probability per step per instrument that a noise taker sends a marketable order. */
+      takerProbability: decimal({ min: '0', max: '1' }).prefault('0.35'),
+      /** Standard deviation of the fair-value walk per step, in ticks. */
+      volatilityTicks: decimal({ min: '0' }).prefault('0.6'),
+      /** Largest order of an agent (contracts). */
+      maxOrderQty: positiveInt().default(20),
+    })
+    .prefault({});
+}
+
+function simGateway() {
+  return z
+    .strictObject({
+      /** Host name of `gateway_url`; requests through a private link carry it in `Host`. */
+      host: z.string().default('rest.sim.tradebot.local'),
+      accessTokenTtlSeconds: seconds().default(900),
+      refreshTokenTtlSeconds: seconds().default(86_400),
+      registrationTokenTtlSeconds: seconds().default(86_400),
+      rateLimitPerSecond: positiveInt().default(100),
+      heartbeatSeconds: seconds().default(10),
+      maxPageSize: positiveInt().default(1000),
+    })
+    .prefault({});
+}
+
+export function simSection(context: ConfigContext) {
+  return z.strictObject({
+    ports: z.strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() }).prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
+    /** Secret that signs the sim's gateway tokens; default is random per start (tokens die with the process). */
+    signingSecret: z.string().min(32, 'the signing secret needs at least 32 characters').optional(),
+    /** Cash credited to every account at start. */
+    startingBalance: decimal({ min: '0' }).prefault('100000'),
+    currency: z.string().default('USD'),
+    gateway: simGateway(),
+    users: z.array(simUser()).default([]),
+    clients: z.array(simClient(context)).default([]),
+    instruments: z.array(simInstrument()).min(1, 'the sim needs at least one instrument'),
+    activity: simActivity(),
+  });
+}
+
+export type SimConfig = z.output<ReturnType<typeof simSection>>;
+export type SimUserConfig = SimConfig['users'][number];
+export type SimInstrumentConfig = SimConfig['instruments'][number];

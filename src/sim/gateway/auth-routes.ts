@@ -1,0 +1,158 @@
+/**
+ * The gateway's authentication endpoints (`/auth/v1beta1/*`) in the simulator: register (one-time, with a
+ * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token, enroll_mfa,
+ * confirm_mfa, change_password and logout. Request bodies are validated; failures are 400/401 in the
+ * gateway's `{code, message, details}` shape and never reveal whether a username exists.
+ */
+import { z } from 'zod';
+import type { Router, RequestContext } from '../http/router.ts';
+import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.ts';
+import { checkPassword } from './password-policy.ts';
+import type { TokenService } from './token-service.ts';
+import type { UserStore, SimUser } from './user-store.ts';
+import { enrollmentUrl, newTotpSecret, validateTotp } from '../../exchange/auth/totp.ts';
+
+export interface GatewayAuthSettings {
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  registrationTokenTtlSeconds: number;
+}
+
+export interface GatewayAuthDeps {
+  users: UserStore;
+  tokens: TokenService;
+  clock: { now(): number };
+  settings: () => GatewayAuthSettings;
+}
+
+const str = (field: string) => z.string({ error: `${field} must be a string` }).min(1, `${field} is required`);
+
+const schemas = {
+  register: z.object({ token: str('token'), password: str('password') }),
+  checkPassword: z.object({ password: z.string({ error: 'password must be a string' }), username: z.string().optional() }),
+  login: z.object({ username: str('username'), password: str('password'), otp: z.string().optional() }),
+  refresh: z.object({ refreshToken: str('refreshToken') }),
+  credentials: z.object({ username: str('username'), password: str('password') }),
+  confirmMfa: z.object({ username: str('username'), password: str('password'), otp: str('otp') }),
+  changePassword: z.object({ username: str('username'), oldPassword: str('oldPassword'), newPassword: str('newPassword') }),
+  logout: z.object({ accessToken: z.string().optional(), refreshToken: z.string().optional() }),
+};
+
+async function parse<T extends z.ZodType>(context: RequestContext, schema: T): Promise<z.output<T>> {
+  const result = schema.safeParse(await context.body());
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw invalidArgument(issue === undefined ? 'invalid request body' : issue.message);
+  }
+  return result.data;
+}
+
+const BAD_LOGIN = 'invalid username, password or one-time code';
+
+export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps): void {
+  const base = '/auth/v1beta1';
+
+  const issuePair = async (user: SimUser) => {
+    const settings = deps.settings();
+    const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant });
+    const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds);
+    return {
+      accessToken: access.token,
+      refreshToken: refresh.token,
+      accessIssueTime: access.issuedAt.toISOString(),
+      accessExpirationTime: access.expiresAt.toISOString(),
+      refreshIssueTime: refresh.issuedAt.toISOString(),
+      refreshExpirationTime: refresh.expiresAt.toISOString(),
+    };
+  };
+
+  const authenticate = async (username: string, password: string): Promise<SimUser> => {
+    const user = await deps.users.verifyPassword(username, password);
+    if (user === undefined) throw unauthenticated(BAD_LOGIN);
+    return user;
+  };
+
+  router.post(`${base}/register`, async (context) => {
+    const body = await parse(context, schemas.register);
+    const verified = await deps.tokens.verify(body.token, 'registration');
+    if (typeof verified === 'string') throw unauthenticated(`registration token is ${verified}`);
+    const user = deps.users.get(verified.username);
+    if (user === undefined) throw unauthenticated('registration token names no user');
+    if (user.registered) throw new SimHttpError('FAILED_PRECONDITION', 'this user has already registered; registration can be done once');
+    const check = checkPassword(body.password, user.username);
+    if (!check.valid) throw invalidArgument(`password too weak: ${check.messages.join('; ')}`);
+    await deps.users.setPassword(user, body.password);
+    user.registered = true;
+    deps.tokens.revoke(verified.jti, verified.expiresAt);
+    return { body: { username: user.username, participant: user.participant } };
+  });
+
+  router.post(`${base}/check_password`, async (context) => {
+    const body = await parse(context, schemas.checkPassword);
+    return { body: checkPassword(body.password, body.username ?? '') };
+  });
+
+  router.post(`${base}/login`, async (context) => {
+    const body = await parse(context, schemas.login);
+    const user = await authenticate(body.username, body.password);
+    if (user.mfaSecret !== undefined) {
+      if (body.otp === undefined || body.otp === '') throw unauthenticated('this user has MFA enabled: send otp with the login');
+      if (!validateTotp(user.mfaSecret, body.otp, deps.clock.now())) throw unauthenticated(BAD_LOGIN);
+    }
+    return { body: await issuePair(user) };
+  });
+
+  router.post(`${base}/refresh_access_token`, async (context) => {
+    const body = await parse(context, schemas.refresh);
+    const verified = await deps.tokens.verify(body.refreshToken, 'refresh');
+    if (typeof verified === 'string') throw unauthenticated(`refresh token is ${verified}; log in again`);
+    const user = deps.users.get(verified.username);
+    if (user === undefined) throw unauthenticated('refresh token names no user');
+    const access = await deps.tokens.issue('access', user.username, deps.settings().accessTokenTtlSeconds, { participant: user.participant });
+    return { body: { accessToken: access.token, accessIssueTime: access.issuedAt.toISOString(), accessExpirationTime: access.expiresAt.toISOString() } };
+  });
+
+  router.post(`${base}/enroll_mfa`, async (context) => {
+    const body = await parse(context, schemas.credentials);
+    const user = await authenticate(body.username, body.password);
+    user.pendingMfaSecret = newTotpSecret();
+    return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
+  });
+
+  router.post(`${base}/confirm_mfa`, async (context) => {
+    const body = await parse(context, schemas.confirmMfa);
+    const user = await authenticate(body.username, body.password);
+    if (user.pendingMfaSecret === undefined) throw new SimHttpError('FAILED_PRECONDITION', 'call enroll_mfa first');
+    if (!validateTotp(user.pendingMfaSecret, body.otp, deps.clock.now())) throw invalidArgument('the one-time code does not match the enrolled secret');
+    user.mfaSecret = user.pendingMfaSecret;
+    user.pendingMfaSecret = undefined;
+    return { body: { mfaEnabled: true } };
+  });
+
+  router.post(`${base}/change_password`, async (context) => {
+    const body = await parse(context, schemas.changePassword);
+    const user = await authenticate(body.username, body.oldPassword);
+    const check = checkPassword(body.newPassword, user.username);
+    if (!check.valid) throw invalidArgument(`password too weak: ${check.messages.join('; ')}`);
+    await deps.users.setPassword(user, body.newPassword);
+    return { body: {} };
+  });
+
+  router.post(`${base}/logout`, async (context) => {
+    const header = context.headers.authorization;
+    if (header === undefined || header === '') throw unauthenticated('missing Authorization header');
+    const caller = await deps.tokens.verify(header, 'access');
+    if (typeof caller === 'string') throw unauthenticated(`access token is ${caller}`);
+    const body = await parse(context, schemas.logout);
+    deps.tokens.revoke(caller.jti, caller.expiresAt);
+    if (body.accessToken !== undefined && body.accessToken !== '') {
+      const access = await deps.tokens.verify(body.accessToken, 'access');
+      if (typeof access !== 'string' && access.username === caller.username) deps.tokens.revoke(access.jti, access.expiresAt);
+    }
+    if (body.refreshToken !== undefined && body.refreshToken !== '') {
+      const refresh = await deps.tokens.verify(body.refreshToken, 'refresh');
+      if (typeof refresh !== 'string' && refresh.username === caller.username) deps.tokens.revoke(refresh.jti, refresh.expiresAt);
+    }
+    return { body: {} };
+  });
+}

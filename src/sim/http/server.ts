@@ -1,0 +1,153 @@
+/**
+ * Runs a Router on node:http, bound to 127.0.0.1. Every failure becomes an error reply in the family's
+ * shape (via `renderError`); a handler bug answers 500 and the server keeps serving. NDJSON streams are
+ * written line by line and closed when the client leaves; `close()` ends open streams and connections.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { SimHttpError } from './errors.ts';
+import { readJsonBody } from './json-body.ts';
+import type { JsonReply, NdjsonReply, NdjsonSink, RequestContext, Router } from './router.ts';
+
+export interface HttpServerOptions {
+  router: Router;
+  port: number;
+  host?: string;
+  logger: Logger;
+  /** Turns an error into the family's reply (status, body). */
+  renderError(error: SimHttpError): JsonReply;
+  /** Runs before routing (auth, rate limits, fault injection); may throw SimHttpError. */
+  before?(context: RequestContext): void | Promise<void>;
+  tls?: https.ServerOptions;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const sinks = new Set<NdjsonSink>();
+  const listener = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    handle(request, response, options, sinks).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'sim http handler crashed');
+      if (!response.headersSent) response.writeHead(500).end();
+      else response.destroy();
+    });
+  };
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const scheme = options.tls ? 'https' : 'http';
+  return {
+    url: `${scheme}://${host}:${port}`,
+    port,
+    close: async () => {
+      for (const sink of sinks) sink.end();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+async function handle(request: http.IncomingMessage, response: http.ServerResponse, options: HttpServerOptions, sinks: Set<NdjsonSink>) {
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', 'http://sim.invalid');
+  } catch {
+    return writeJson(response, options.renderError(new SimHttpError('INVALID_ARGUMENT', 'malformed request URL')));
+  }
+  let bodyPromise: Promise<Record<string, unknown>> | undefined;
+  const context: RequestContext = {
+    method: request.method ?? 'GET',
+    path: url.pathname,
+    params: {},
+    query: url.searchParams,
+    headers: request.headers,
+    remoteAddress: request.socket.remoteAddress ?? '',
+    body: () => (bodyPromise ??= readJsonBody(request)),
+    raw: request,
+  };
+  try {
+    const { handler, params } = options.router.match(context.method, context.path);
+    context.params = params;
+    if (options.before) await options.before(context);
+    const reply = await handler(context);
+    if (reply.kind === 'ndjson') return startStream(request, response, reply, sinks, options);
+    return writeJson(response, reply);
+  } catch (error) {
+    if (error instanceof SimHttpError) return writeJson(response, options.renderError(error));
+    options.logger.error({ err: error, path: context.path }, 'sim handler failed');
+    return writeJson(response, options.renderError(new SimHttpError('INTERNAL', 'internal error in the simulator')));
+  }
+}
+
+function writeJson(response: http.ServerResponse, reply: JsonReply): void {
+  if (response.headersSent || response.destroyed) return;
+  const text = JSON.stringify(reply.body ?? {});
+  response.writeHead(reply.status ?? 200, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...reply.headers,
+  });
+  response.end(text);
+}
+
+function startStream(request: http.IncomingMessage, response: http.ServerResponse, reply: NdjsonReply, sinks: Set<NdjsonSink>, options: HttpServerOptions): void {
+  response.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+  response.flushHeaders();
+  const listeners: (() => void)[] = [];
+  let closed = false;
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    sinks.delete(sink);
+    for (const listener of listeners.splice(0)) {
+      try {
+        listener();
+      } catch (error) {
+        options.logger.error({ err: error }, 'stream close listener failed');
+      }
+    }
+  };
+  const sink: NdjsonSink = {
+    get closed() {
+      return closed;
+    },
+    send(message) {
+      if (closed) return;
+      response.write(`${JSON.stringify(message)}\n`);
+    },
+    end(error) {
+      if (closed) return;
+      if (error !== undefined) {
+        const rendered = error instanceof SimHttpError ? options.renderError(error).body : error;
+        response.end(JSON.stringify({ error: rendered }));
+      } else response.end();
+      finish();
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
+  };
+  sinks.add(sink);
+  request.on('close', finish);
+  response.on('close', finish);
+  try {
+    reply.start(sink);
+  } catch (error) {
+    options.logger.error({ err: error }, 'stream start failed');
+    sink.end(new SimHttpError('INTERNAL', 'stream failed to start'));
+  }
+}
