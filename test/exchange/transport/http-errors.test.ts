@@ -1,5 +1,6 @@
 // HttpTransport failure mapping: sockets and statuses become typed TransportErrors with the right code and kind,
 // and no error ever carries the request's Authorization header or body.
+import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -212,12 +213,12 @@ describe('secrets never reach errors', () => {
   }
 
   it.each([
-    ['400', (res: import('node:http').ServerResponse) => sendJson(res, 400, { code: 3, message: 'INVALID_ARGUMENT', details: 'bad' })],
-    ['401', (res: import('node:http').ServerResponse) => sendJson(res, 401, {})],
-    ['429', (res: import('node:http').ServerResponse) => sendJson(res, 429, {}, { 'retry-after': '1' })],
-    ['500', (res: import('node:http').ServerResponse) => sendJson(res, 500, {})],
-    ['non-JSON 200', (res: import('node:http').ServerResponse) => res.end('<oops>')],
-    ['reset', (res: import('node:http').ServerResponse) => res.socket?.destroy()],
+    ['400', (res: ServerResponse) => sendJson(res, 400, { code: 3, message: 'INVALID_ARGUMENT', details: 'bad' })],
+    ['401', (res: ServerResponse) => sendJson(res, 401, {})],
+    ['429', (res: ServerResponse) => sendJson(res, 429, {}, { 'retry-after': '1' })],
+    ['500', (res: ServerResponse) => sendJson(res, 500, {})],
+    ['non-JSON 200', (res: ServerResponse) => res.end('<oops>')],
+    ['reset', (res: ServerResponse) => res.socket?.destroy()],
   ])('%s: the error holds neither the Authorization header nor the password', async (_name, respond) => {
     const server = await registry.start(async (req, res) => {
       await readBody(req);
