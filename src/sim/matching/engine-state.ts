@@ -1,0 +1,228 @@
+/**
+ * The engine's shared working state and its emission primitives: the books by symbol, the registry of
+ * live orders (by number and by account + clord_id), the good-till-time queue, the id counters, the clock
+ * reading of the current call and the result being filled. Every module that changes an order goes
+ * through `fill` / `finish` / `emit` here, so order state, registry membership and emitted executions
+ * never disagree.
+ */
+import { TradebotError } from '../../errors.ts';
+import { EngineResult, Execution, Trade } from './events.ts';
+import type { CancelReject } from './events.ts';
+import { ExpiryQueue } from './expiry-queue.ts';
+import { IdGenerator } from './ids.ts';
+import type { OrderBook } from './order-book.ts';
+import type { Order, OrderTerms } from './order.ts';
+import type { Clock, CxlRejReason, ExecutionType, OrdRejectReason, OrderState, TradeType } from './types.ts';
+
+const NO_REASON: OrdRejectReason = 'ORD_REJECT_REASON_EXCHANGE_OPTION';
+
+export class EngineState {
+  readonly ids: IdGenerator;
+  readonly books = new Map<string, OrderBook>();
+  /** Live orders (resting, or held as stops) by order number, in entry order. */
+  readonly orders = new Map<number, Order>();
+  /** Live orders by account, then clord_id. */
+  private readonly clords = new Map<string, Map<string, Order>>();
+  readonly expiries = new ExpiryQueue();
+  out: EngineResult = new EngineResult();
+  /** Clock reading (epoch ms) of the current engine call. */
+  now = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    idPrefix: string,
+  ) {
+    this.ids = new IdGenerator(idPrefix);
+  }
+
+  /** Start an engine call: fresh result, one clock reading for the whole call. */
+  begin(): EngineResult {
+    const now = this.clock.now();
+    if (!Number.isSafeInteger(now)) {
+      throw new TradebotError('MATCHING_BAD_CLOCK', `clock.now() returned ${now}; it must return integer epoch milliseconds`);
+    }
+    this.now = now;
+    return (this.out = new EngineResult());
+  }
+
+  // ---- registry ----
+
+  register(order: Order): void {
+    this.orders.set(order.seq, order);
+    const clordId = order.terms.clordId;
+    if (clordId !== undefined && clordId !== '') this.indexClord(order, clordId);
+    const gtt = order.terms.goodTillTime;
+    if (gtt !== undefined) this.expiries.push(gtt, order);
+  }
+
+  unregister(order: Order): void {
+    this.orders.delete(order.seq);
+    const clordId = order.terms.clordId;
+    if (clordId !== undefined && clordId !== '') this.unindexClord(order, clordId);
+  }
+
+  findByClord(account: string, clordId: string): Order | undefined {
+    return this.clords.get(account)?.get(clordId);
+  }
+
+  /** Move an order's clord index entry after a replace changed its clord_id. */
+  reindexClord(order: Order, previous: string | undefined): void {
+    if (previous !== undefined && previous !== '') this.unindexClord(order, previous);
+    const clordId = order.terms.clordId;
+    if (clordId !== undefined && clordId !== '') this.indexClord(order, clordId);
+  }
+
+  private indexClord(order: Order, clordId: string): void {
+    const account = order.terms.account;
+    let byClord = this.clords.get(account);
+    if (byClord === undefined) this.clords.set(account, (byClord = new Map()));
+    byClord.set(clordId, order);
+  }
+
+  private unindexClord(order: Order, clordId: string): void {
+    const byClord = this.clords.get(order.terms.account);
+    if (byClord !== undefined && byClord.get(clordId) === order) byClord.delete(clordId);
+  }
+
+  // ---- emission ----
+
+  /** Emit an execution carrying `order`'s current state. */
+  emit(
+    type: ExecutionType,
+    order: Order,
+    lastPx: number,
+    lastQty: number,
+    aggressor: boolean,
+    tradeSeq: number,
+    reason: OrdRejectReason,
+    text: string,
+  ): Execution {
+    const exec = new Execution(
+      this.ids,
+      this.ids.nextExec(),
+      type,
+      order.terms,
+      order.state,
+      order.cumQty,
+      order.leavesQty,
+      order.cumNotional,
+      lastPx,
+      lastQty,
+      aggressor,
+      tradeSeq,
+      this.now,
+      reason,
+      text,
+    );
+    this.out.addExecution(exec);
+    return exec;
+  }
+
+  /** Emit the acknowledgement of a just-registered order. */
+  emitNew(order: Order): void {
+    this.emit('EXECUTION_TYPE_NEW', order, 0, 0, false, 0, NO_REASON, '');
+  }
+
+  /** Emit the rejection of an order that never became live. */
+  emitRejected(terms: OrderTerms, reason: OrdRejectReason, text: string): Execution {
+    const exec = new Execution(
+      this.ids,
+      this.ids.nextExec(),
+      'EXECUTION_TYPE_REJECTED',
+      terms,
+      'ORDER_STATE_REJECTED',
+      0,
+      0,
+      0,
+      0,
+      0,
+      false,
+      0,
+      this.now,
+      reason,
+      text,
+    );
+    this.out.addExecution(exec);
+    return exec;
+  }
+
+  /**
+   * Trade `qty` at `px` between the aggressor and a resting order: both orders' fill state, both
+   * executions (passive first) and the trade. The caller maintains the level aggregates and removes a
+   * resting order that is now filled.
+   */
+  fill(book: OrderBook, aggr: Order, passive: Order, px: number, qty: number, tradeType: TradeType): void {
+    const tradeSeq = this.ids.nextTrade();
+    applyFill(passive, px, qty);
+    applyFill(aggr, px, qty);
+    const p = this.emit(
+      passive.leavesQty === 0 ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL',
+      passive,
+      px,
+      qty,
+      false,
+      tradeSeq,
+      NO_REASON,
+      '',
+    );
+    const a = this.emit(
+      aggr.leavesQty === 0 ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL',
+      aggr,
+      px,
+      qty,
+      true,
+      tradeSeq,
+      NO_REASON,
+      '',
+    );
+    this.out.addTrade(new Trade(this.ids, tradeSeq, tradeType, book.instrument.symbol, px, qty, a, p, this.now));
+    book.lastPx = px;
+    if (passive.leavesQty === 0) this.unregister(passive);
+    if (aggr.leavesQty === 0) this.unregister(aggr);
+  }
+
+  /**
+   * End a live order that still has leaves (cancel, expiry, unsolicited cancel): take it off its book or
+   * stop book, zero its leaves, drop it from the registry and emit the execution.
+   */
+  finish(order: Order, state: OrderState, type: ExecutionType, reason: OrdRejectReason, text: string): void {
+    if (order.level !== null) order.book.sideOf(order.isBuy).remove(order);
+    else if (order.onStopBook) order.book.stops.remove(order);
+    order.leavesQty = 0;
+    order.state = state;
+    this.unregister(order);
+    this.emit(type, order, 0, 0, false, 0, reason, text);
+  }
+
+  /** Cancel what is left of a live order (not on any book), e.g. an IOC remainder. */
+  cancelRemainder(order: Order, text: string, reason: OrdRejectReason = NO_REASON): void {
+    this.finish(order, 'ORDER_STATE_CANCELED', 'EXECUTION_TYPE_CANCELED', reason, text);
+  }
+
+  cancelReject(
+    order: Order | undefined,
+    ref: { orderId?: string | undefined; clordId?: string | undefined; account?: string | undefined; symbol?: string | undefined },
+    isReplace: boolean,
+    reason: CxlRejReason,
+    text: string,
+  ): void {
+    const reject: CancelReject = {
+      orderId: order?.terms.orderId ?? ref.orderId,
+      clordId: order?.terms.clordId ?? ref.clordId,
+      account: order?.terms.account ?? ref.account,
+      symbol: order?.terms.symbol ?? ref.symbol,
+      isReplace,
+      reason,
+      text,
+      transactTime: this.now,
+    };
+    this.out.addCancelReject(reject);
+  }
+}
+
+function applyFill(order: Order, px: number, qty: number): void {
+  order.cumQty += qty;
+  order.leavesQty -= qty;
+  order.cumNotional += px * qty;
+  order.state = order.leavesQty === 0 ? 'ORDER_STATE_FILLED' : 'ORDER_STATE_PARTIALLY_FILLED';
+}
