@@ -1,0 +1,130 @@
+/**
+ * Time on the wire and in the domain.
+ *
+ * Decision: a domain timestamp is `EpochMs`, integer milliseconds since the Unix epoch (UTC). It is
+ * immutable, cheap to compare and what the injected Clock produces. Wire date-times are ISO 8601 /
+ * RFC 3339 strings; parsing accepts 0-9 fractional digits and a `Z` or `±HH:MM` offset, validates the
+ * calendar (no 2023-02-29, no hour 24), and truncates sub-millisecond digits (documented precision loss).
+ * Formatting always writes UTC with `Z` and three fractional digits (`2024-05-01T12:00:00.000Z`).
+ * The accepted range is the proto Timestamp range, years 0001 to 9999.
+ *
+ * A proto `Date {year, month, day}` stays a `ProtoDate` (a calendar day with no zone); 0 in a part means
+ * "not specified" as in google.type.Date.
+ */
+import { DomainErrorCode, describeValue, domainError } from './errors.ts';
+
+export type EpochMs = number;
+
+export interface ProtoDate {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+const MIN_EPOCH_MS = utcMs(1, 1, 1, 0, 0, 0, 0);
+const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeap(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function utcMs(year: number, month: number, day: number, h: number, m: number, s: number, ms: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(h, m, s, ms);
+  return d.getTime();
+}
+
+/** Parses an ISO 8601 date-time with zone; undefined when invalid or out of range. */
+export function tryParseTimestamp(text: string): EpochMs | undefined {
+  const m = TIMESTAMP_RE.exec(text);
+  if (m === null) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const millis = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0').slice(0, 3));
+  let offsetMs = 0;
+  const zone = m[8] ?? 'Z';
+  if (zone !== 'Z') {
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) return undefined;
+    offsetMs = (oh * 60 + om) * 60_000 * (zone[0] === '-' ? -1 : 1);
+  }
+  const ms = utcMs(year, month, day, hour, minute, second, millis) - offsetMs;
+  return ms < MIN_EPOCH_MS || ms > MAX_EPOCH_MS ? undefined : ms;
+}
+
+export function isValidEpochMs(ms: number): boolean {
+  return Number.isSafeInteger(ms) && ms >= MIN_EPOCH_MS && ms <= MAX_EPOCH_MS;
+}
+
+/** Strict parse; throws TIME_INVALID naming `what`. */
+export function parseTimestamp(text: string, what = 'value'): EpochMs {
+  const ms = typeof text === 'string' ? tryParseTimestamp(text) : undefined;
+  if (ms === undefined) {
+    throw domainError(
+      DomainErrorCode.TIME_INVALID,
+      `${what}: expected an ISO 8601 date-time such as "2024-05-01T12:00:00Z", got ${describeValue(text)}`,
+      { what, got: describeValue(text) },
+    );
+  }
+  return ms;
+}
+
+/** UTC, `Z`, millisecond precision. Throws TIME_INVALID for non-integer or out-of-range values. */
+export function formatTimestamp(ms: EpochMs, what = 'value'): string {
+  if (!isValidEpochMs(ms)) {
+    throw domainError(
+      DomainErrorCode.TIME_INVALID,
+      `${what}: expected integer epoch milliseconds within years 0001..9999, got ${describeValue(ms)}`,
+      { what, got: describeValue(ms) },
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
+/** A valid google.type.Date: year 0..9999, month 0..12, day 0..31 (0 = unspecified) and a real day. */
+export function isValidProtoDate(date: ProtoDate): boolean {
+  const { year, month, day } = date;
+  if (![year, month, day].every(Number.isInteger)) return false;
+  if (year < 0 || year > 9999 || month < 0 || month > 12 || day < 0 || day > 31) return false;
+  if (day > 0 && month > 0 && year > 0) return day <= daysInMonth(year, month);
+  return true;
+}
+
+/** The UTC calendar day of an instant. */
+export function protoDateOf(ms: EpochMs): ProtoDate {
+  const d = new Date(formatTimestamp(ms));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** `YYYY-MM-DD` (zero parts are printed as zeros). */
+export function formatProtoDate(date: ProtoDate): string {
+  const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+}
+
+/** Parses `YYYY-MM-DD` strictly; throws TIME_INVALID. */
+export function parseProtoDate(text: string, what = 'value'): ProtoDate {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const date = m === null ? undefined : { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  if (date === undefined || !isValidProtoDate(date)) {
+    throw domainError(DomainErrorCode.TIME_INVALID, `${what}: expected a date YYYY-MM-DD, got ${describeValue(text)}`, {
+      what,
+      got: describeValue(text),
+    });
+  }
+  return date;
+}
