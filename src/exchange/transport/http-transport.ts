@@ -2,7 +2,8 @@
  * HttpTransport: JSON over HTTP/1.1 with an undici keep-alive Pool for one origin. It does one call at a time,
  * well: a deadline covering connect, headers and body (injected scheduler), failure and status mapping to
  * TransportErrors, a response size cap, and the private link (connect to `privateLinkUrl`, send the `Host` of
- * `baseUrl`, as the gateway spec requires; undici derives the TLS servername from that Host). Retry and rate
+ * `baseUrl`, as the gateway spec requires; undici derives the TLS servername (SNI and certificate name check)
+ * from that Host, so the gateway's certificate is verified against its real name). Retry and rate
  * limiting are wrappers (retry.ts, rate-limit.ts); NDJSON streams are built on `openStream` (ndjson-stream.ts).
  */
 import { Pool } from 'undici';
@@ -36,6 +37,8 @@ export interface HttpTransportOptions {
   maxResponseBytes?: number;
   /** Headers sent on every call (e.g. user-agent). Per-call headers override them. */
   defaultHeaders?: Readonly<Record<string, string>>;
+  /** Extra trusted CA certificates (PEM) for HTTPS, e.g. a private network's CA. Default: Node's bundle. */
+  ca?: string | readonly string[];
   /** Clock and timer for deadlines. Default asyncScheduler. */
   scheduler?: SchedulerLike;
 }
@@ -111,7 +114,10 @@ export class HttpTransport implements Transport, StreamOpener {
     this.pool = new Pool(this.connectOrigin, {
       connections: options.connections ?? 16,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
-      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      connect: {
+        timeout: options.connectTimeoutMs ?? 10_000,
+        ...(options.ca === undefined ? {} : { ca: typeof options.ca === 'string' ? options.ca : [...options.ca] }),
+      },
     });
   }
 

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpTransport, isTransportError, mapFailure } from '../../../src/exchange/transport/index.ts';
+import { HttpTransport, isTransportError, mapFailure, parseRetryAfter } from '../../../src/exchange/transport/index.ts';
 import type { HttpRequest } from '../../../src/exchange/transport/index.ts';
 import { closedPort, readBody, sendJson, servers } from './helpers/test-server.ts';
 
@@ -116,6 +116,15 @@ describe('HttpTransport status mapping', () => {
       retryable: true,
       details: { retryAfterMs: 2000 },
     });
+  });
+
+  it('parses Retry-After as delta-seconds or an HTTP date relative to the injected clock', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter('Wed, 21 Oct 2026 07:28:05 GMT', now)).toBe(5_000);
+    expect(parseRetryAfter('Wed, 21 Oct 2026 07:27:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 
   it('maps 5xx to TRANSPORT_SERVER_ERROR (connectivity)', async () => {

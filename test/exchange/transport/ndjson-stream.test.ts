@@ -181,6 +181,18 @@ describe('streamNdjson over HTTP', () => {
     expect(messages).toEqual([{ result: 1 }]);
   });
 
+  it('ends open streams with TRANSPORT_CLOSED when the transport closes', async () => {
+    const server = await registry.start((_req, res) => {
+      ndjsonHead(res);
+      res.write('{"n":1}\n');
+    });
+    const t = transport(server.url);
+    const { first, ended } = collect(t.streamNdjson({ path: '/s' }));
+    await first;
+    await t.close();
+    expect(await ended).toMatchObject({ code: 'TRANSPORT_CLOSED' });
+  });
+
   it('completes when the server ends the body cleanly', async () => {
     const server = await registry.start((_req, res) => {
       ndjsonHead(res);
