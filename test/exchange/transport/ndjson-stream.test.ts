@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { firstValueFrom, toArray } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpTransport, NdjsonSplitter } from '../../../src/exchange/transport/index.ts';
+import { HttpTransport, NdjsonSplitter, streamNdjson } from '../../../src/exchange/transport/index.ts';
+import type { StreamOpener } from '../../../src/exchange/transport/index.ts';
 import { ManualScheduler } from './helpers/schedulers.ts';
 import { deferred, readBody, sendJson, servers } from './helpers/test-server.ts';
 
@@ -78,6 +79,39 @@ describe('NdjsonSplitter', () => {
       { lineNumber: 1, text: '{"a":1}' },
       { lineNumber: 4, text: '{"b":2}' },
     ]);
+  });
+});
+
+/** A StreamOpener whose response body yields exactly the given chunks. */
+function chunkedOpener(chunks: readonly Uint8Array[]): StreamOpener {
+  return {
+    async openStream() {
+      async function* body(): AsyncGenerator<Uint8Array> {
+        for (const chunk of chunks) yield chunk;
+      }
+      return { status: 200, headers: {}, body: Object.assign(body(), { destroy: () => undefined }), context: { method: 'POST', path: '/s', origin: 'test' } };
+    },
+  };
+}
+
+describe('streamNdjson chunking', () => {
+  it('emits the same messages for any chunking of the same lines (with or without a final newline)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue(), { minLength: 1, maxLength: 15 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        async (values, trailingNewline, cutSeeds) => {
+          const lines = values.map((v) => JSON.stringify({ result: v }));
+          const bytes = new TextEncoder().encode(lines.join('\n') + (trailingNewline ? '\n' : ''));
+          const cuts = [...new Set(cutSeeds.map((s) => s % (bytes.length + 1))), bytes.length].sort((a, b) => a - b);
+          const chunks = cuts.map((cut, i) => bytes.subarray(i === 0 ? 0 : (cuts[i - 1] as number), cut));
+          const messages = await firstValueFrom(streamNdjson(chunkedOpener(chunks), { path: '/s' }).pipe(toArray()));
+          expect(messages).toEqual(lines.map((l) => JSON.parse(l) as unknown));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
