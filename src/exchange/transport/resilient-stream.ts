@@ -159,10 +159,11 @@ export function resilientStream<T>(
       subscriber.next({ type: 'message', attempt: attempt.n, message });
     };
 
-    const stop = (attempt: Attempt, reason: DisconnectReason, error: unknown): void => {
+    /** Final 'disconnected' event, then error (or complete, for an expected completion). */
+    const stop = (attempt: Attempt, reason: DisconnectReason, error: unknown, failed = true): void => {
       subscriber.next({ type: 'disconnected', attempt: attempt.n, reason, error, willReconnect: false, retryInMs: undefined });
-      if (error === undefined) subscriber.complete();
-      else subscriber.error(error);
+      if (failed) subscriber.error(error);
+      else subscriber.complete();
     };
 
     const end = (attempt: Attempt, reason: DisconnectReason, error: unknown): void => {
@@ -173,7 +174,7 @@ export function resilientStream<T>(
 
       if (reason === 'completed') {
         const expected = typeof expectCompletion === 'function' ? expectCompletion(attempt.n) : expectCompletion;
-        if (expected) return stop(attempt, reason, undefined);
+        if (expected) return stop(attempt, reason, undefined, false);
       }
       if (reason === 'error' && isFatal(error)) return stop(attempt, reason, error);
       const unauthenticated = reason === 'error' && isTradebotError(error) && error.kind === 'authentication';
