@@ -129,6 +129,14 @@ function shiftPoint(raw: string, digits: number): string {
   return `${negative ? '-' : ''}${abs.slice(0, cut)}.${abs.slice(cut)}`;
 }
 
+/**
+ * Decimals of short raw values are cached per number of digits (decimal.js instances are immutable, so
+ * sharing is safe): event-contract prices take few distinct values and parsing dominates decode time.
+ */
+const CACHE_LIMIT = 4096;
+const CACHEABLE_LENGTH = 8;
+const cacheByDigits = new Map<number, Map<string, Decimal>>();
+
 /** Raw int64 (canonical string or safe-integer number) at `digits` decimal places; undefined if invalid. */
 export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undefined {
   let text: string;
@@ -140,7 +148,20 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   } else {
     return undefined;
   }
-  return text === '0' ? ZERO : new Decimal(shiftPoint(text, digits));
+  if (text === '0') return ZERO;
+  if (text.length > CACHEABLE_LENGTH) return new Decimal(shiftPoint(text, digits));
+  let cache = cacheByDigits.get(digits);
+  if (cache === undefined) {
+    cache = new Map();
+    cacheByDigits.set(digits, cache);
+  }
+  let value = cache.get(text);
+  if (value === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    value = new Decimal(shiftPoint(text, digits));
+    cache.set(text, value);
+  }
+  return value;
 }
 
 /** Why a decimal could not become a raw integer. */

@@ -1,0 +1,151 @@
+/**
+ * Decimal helpers: strict parsing, plain formatting, comparisons, tick arithmetic; plus fast-check
+ * properties (parse/format round trip, roundToTick lands on a tick within one tick).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  Decimal,
+  compareDecimal,
+  formatDecimal,
+  isDecimalString,
+  isMultipleOf,
+  maxDecimal,
+  minDecimal,
+  notional,
+  parseDecimal,
+  roundToTick,
+  sumDecimals,
+} from '../../src/domain/index.ts';
+import { d, installDecimalEquality } from './fixtures.ts';
+
+installDecimalEquality();
+
+describe('parseDecimal', () => {
+  test.each(['0', '0.55', '-1.25', '123456789012345678901234567890.123456789', '0.000000001'])('accepts %s', (text) => {
+    expect(formatDecimal(parseDecimal(text))).toBe(text);
+  });
+
+  test.each(['', ' 1', '1 ', '+1', '1e3', '1E-2', '.5', '5.', '05', '0x10', 'NaN', 'Infinity', '-', '1,5', '١'])(
+    'refuses %j with DECIMAL_INVALID',
+    (text) => {
+      expect(() => parseDecimal(text, 'limit')).toThrowError(expect.objectContaining({ code: 'DECIMAL_INVALID' }));
+      expect(isDecimalString(text)).toBe(false);
+    },
+  );
+
+  test('accepts bigints and safe integers but refuses floats, NaN and Infinity', () => {
+    expect(parseDecimal(12345678901234567890n)).toEqual(d('12345678901234567890'));
+    expect(parseDecimal(42)).toEqual(d('42'));
+    for (const bad of [0.1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) {
+      expect(() => parseDecimal(bad)).toThrowError(expect.objectContaining({ code: 'DECIMAL_INVALID' }));
+    }
+  });
+
+  test('names the value in the error message', () => {
+    expect(() => parseDecimal('1e3', 'risk.maxPrice')).toThrowError(/risk\.maxPrice: expected a decimal string/);
+  });
+
+  test('normalizes -0 to 0', () => {
+    expect(formatDecimal(parseDecimal('-0'))).toBe('0');
+  });
+});
+
+describe('formatDecimal', () => {
+  test('never uses exponent notation', () => {
+    expect(formatDecimal(d('1e-12'))).toBe('0.000000000001');
+    expect(formatDecimal(d('1e30'))).toBe('1000000000000000000000000000000');
+  });
+
+  test('with decimal places pads and rounds half-even', () => {
+    expect(formatDecimal(d('0.5'), 2)).toBe('0.50');
+    expect(formatDecimal(d('0.125'), 2)).toBe('0.12');
+    expect(formatDecimal(d('0.135'), 2)).toBe('0.14');
+    expect(formatDecimal(d('-0.001'), 2)).toBe('0.00');
+  });
+});
+
+describe('comparisons and sums', () => {
+  test('compare, min, max and sum are exact', () => {
+    expect(compareDecimal(d('0.1'), d('0.10'))).toBe(0);
+    expect(compareDecimal(d('0.1'), d('0.2'))).toBe(-1);
+    expect(minDecimal(d('3'), d('-1'), d('2'))).toEqual(d('-1'));
+    expect(maxDecimal(d('3'), d('-1'), d('2'))).toEqual(d('3'));
+    expect(sumDecimals([d('0.1'), d('0.2')])).toEqual(d('0.3'));
+    expect(notional(d('0.55'), d('3'))).toEqual(d('1.65'));
+  });
+
+  test('the project Decimal keeps 40 significant digits', () => {
+    expect(formatDecimal(d('1').div(3))).toBe(`0.${'3'.repeat(40)}`);
+  });
+});
+
+describe('ticks', () => {
+  test('isMultipleOf works for decimal ticks and negative values', () => {
+    expect(isMultipleOf(d('0.55'), d('0.01'))).toBe(true);
+    expect(isMultipleOf(d('0.555'), d('0.01'))).toBe(false);
+    expect(isMultipleOf(d('-0.3'), d('0.1'))).toBe(true);
+    expect(isMultipleOf(d('0.09'), d('0.03'))).toBe(true);
+  });
+
+  test('roundToTick rounds down, up and to nearest (ties to even)', () => {
+    expect(roundToTick(d('0.555'), d('0.01'), 'down')).toEqual(d('0.55'));
+    expect(roundToTick(d('0.555'), d('0.01'), 'up')).toEqual(d('0.56'));
+    expect(roundToTick(d('0.555'), d('0.01'), 'nearest')).toEqual(d('0.56'));
+    expect(roundToTick(d('0.545'), d('0.01'), 'nearest')).toEqual(d('0.54'));
+    expect(roundToTick(d('-0.555'), d('0.01'), 'down')).toEqual(d('-0.56'));
+    expect(roundToTick(d('0.55'), d('0.01'), 'up')).toEqual(d('0.55'));
+  });
+
+  test('a zero or negative tick is TICK_INVALID', () => {
+    expect(() => roundToTick(d('1'), d('0'), 'down')).toThrowError(expect.objectContaining({ code: 'TICK_INVALID' }));
+    expect(() => isMultipleOf(d('1'), d('-0.01'))).toThrowError(expect.objectContaining({ code: 'TICK_INVALID' }));
+  });
+});
+
+const decimalString = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }))
+  .map(([negative, digits, places]) => {
+    const text = digits.toString().padStart(places + 1, '0');
+    const whole = text.slice(0, text.length - places);
+    const frac = text.slice(text.length - places).replace(/0+$/, '');
+    const body = frac === '' ? whole : `${whole}.${frac}`;
+    return negative && body !== '0' ? `-${body}` : body;
+  });
+
+const positiveTick = fc
+  .tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 6 }))
+  .map(([n, places]) => new Decimal(n).div(new Decimal(10).pow(places)));
+
+describe('properties', () => {
+  test('format(parse(s)) === s for canonical decimal strings', () => {
+    fc.assert(fc.property(decimalString, (text) => formatDecimal(parseDecimal(text)) === text));
+  });
+
+  test('parse(format(x)) equals x', () => {
+    fc.assert(fc.property(decimalString, (text) => parseDecimal(formatDecimal(parseDecimal(text))).eq(parseDecimal(text))));
+  });
+
+  test('roundToTick gives a multiple of the tick within one tick, on the right side', () => {
+    fc.assert(
+      fc.property(decimalString, positiveTick, fc.constantFrom('down', 'up', 'nearest' as const), (text, tick, mode) => {
+        const value = parseDecimal(text);
+        const rounded = roundToTick(value, tick, mode);
+        expect(isMultipleOf(rounded, tick)).toBe(true);
+        expect(rounded.minus(value).abs().lessThan(tick)).toBe(true);
+        if (mode === 'down') expect(rounded.lte(value)).toBe(true);
+        if (mode === 'up') expect(rounded.gte(value)).toBe(true);
+        if (mode === 'nearest') expect(rounded.minus(value).abs().times(2).lte(tick)).toBe(true);
+      }),
+    );
+  });
+
+  test('a value already on the tick is unchanged by every mode', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), positiveTick, (n, tick) => {
+        const value = tick.times(n);
+        return ['down', 'up', 'nearest'].every((mode) => roundToTick(value, tick, mode as 'down').eq(value));
+      }),
+    );
+  });
+});
