@@ -188,3 +188,8 @@ export function isKnownKycStatus(status: string): status is KnownKycStatus {
 export function enumNumber<T extends string>(values: readonly T[], value: T): number {
   return values.indexOf(value);
 }
+
+/** The matching rule from the notes: an absent (UNDEFINED) time in force means DAY. Decoding keeps UNDEFINED. */
+export function effectiveTimeInForce(timeInForce: TimeInForce): TimeInForce {
+  return timeInForce === 'TIME_IN_FORCE_UNDEFINED' ? 'TIME_IN_FORCE_DAY' : timeInForce;
+}

@@ -111,6 +111,20 @@ export function instrumentScales(priceScale: number | string, fractionalQtyScale
   });
 }
 
+/** The scales of an instrument (reference data). */
+export function scalesOf(instrument: { readonly priceScale: number; readonly fractionalQtyScale: number }): InstrumentScales {
+  return instrumentScales(instrument.priceScale, instrument.fractionalQtyScale);
+}
+
+/** symbol -> scales for a set of instruments, the usual `scales` argument of the decoders. */
+export function scalesBySymbol(
+  instruments: Iterable<{ readonly symbol: string; readonly priceScale: number; readonly fractionalQtyScale: number }>,
+): Map<string, InstrumentScales> {
+  const map = new Map<string, InstrumentScales>();
+  for (const instrument of instruments) map.set(instrument.symbol, scalesOf(instrument));
+  return map;
+}
+
 export function scalesEqual(a: InstrumentScales, b: InstrumentScales): boolean {
   return a.priceScale === b.priceScale && a.qtyScale === b.qtyScale;
 }

@@ -3,7 +3,7 @@
  * number, enums as names or numbers, unknown fields are ignored, and encoders omit defaults.
  */
 import { describe, expect, test } from 'vitest';
-import { ORDER_TYPES, familyA, gateway } from '../../src/domain/index.ts';
+import { ORDER_TYPES, familyA, gateway, scalesBySymbol } from '../../src/domain/index.ts';
 import { SCALES, SCALES_A, d, installDecimalEquality } from './fixtures.ts';
 
 installDecimalEquality();
@@ -99,6 +99,15 @@ describe('forward compatibility and scales', () => {
   test('an order of an unknown symbol decodes with its own scale fields', () => {
     const order = gateway.order.decode({ symbol: 'NEW', price: '5500', price_scale: '10000' }, SCALES);
     expect(order.price).toEqual(d('0.55'));
+  });
+
+  test('instruments from reference data give the scales for decoding orders', () => {
+    const { instruments } = gateway.listInstrumentsResponse.decode({
+      instruments: [{ symbol: 'RAIN', price_scale: '100', fractional_quantity_scale: '10', tick_size: '0.01', high_price_limit: '99' }],
+    });
+    expect(instruments[0]?.highPriceLimit).toEqual(d('0.99'));
+    const scales = scalesBySymbol(instruments);
+    expect(gateway.order.decode({ symbol: 'RAIN', price: '55', order_qty: '15' }, scales)).toMatchObject({ price: d('0.55'), orderQty: d('1.5') });
   });
 
   test('scaled values of a symbol without known scales are SCALE_UNKNOWN_SYMBOL', () => {

@@ -97,6 +97,9 @@ export function wireKey(name: string, naming: Naming, keys?: Partial<Record<Nami
   return keys?.[naming] ?? (naming === 'snake' ? camelToSnake(name) : name);
 }
 
+/** proto3 JSON: null means absent. */
+export const absent = (raw: unknown): raw is undefined | null => raw === undefined || raw === null;
+
 export function isPlainObject(raw: unknown): raw is Record<string, unknown> {
   return typeof raw === 'object' && raw !== null && !Array.isArray(raw);
 }

@@ -1,5 +1,7 @@
 /**
- * Field codecs: how one wire value becomes one domain value and back, with the proto3 JSON rules.
+ * Field codecs for plain values: how one wire value becomes one domain value and back, with the proto3
+ * JSON rules. Scaled prices/quantities and decimals live in fields-scaled.ts, times in fields-time.ts;
+ * this module re-exports them so tables import every field kind from one place.
  *
  * Absent (or null) values decode to the proto3 default: '' for strings, false for bools, 0 for numbers
  * and scaled values, the first (zero) entry for enums, [] for lists, undefined for timestamps, dates and
@@ -7,24 +9,13 @@
  * their name or their proto number (array index). Anything else is a WIRE_INVALID_FIELD error naming the
  * field path. Encoders write int64 and scaled values as strings, enums as names, times as UTC ISO strings.
  */
-import { type Decimal, ZERO, tryParseDecimal } from '../decimal.ts';
 import { invalidField, invalidValue } from '../errors.ts';
-import {
-  type InstrumentScales,
-  type ScaledKind,
-  roundToScale,
-  scaleDigits,
-  scaleFailure,
-  tryDecimalFromRaw,
-  tryDecimalToRaw,
-  tryParseRawInt,
-  tryScale,
-} from '../scales.ts';
-import { type EpochMs, type ProtoDate, formatTimestamp, isValidProtoDate, tryParseTimestamp } from '../time.ts';
-import type { JsonObject, PriceQty } from '../types/common.ts';
-import { type FieldCodec, type Path, type Scope, isPlainObject, noScales, pathString } from './codec.ts';
+import { tryParseRawInt } from '../scales.ts';
+import type { JsonObject } from '../types/common.ts';
+import { type FieldCodec, type Path, absent, isPlainObject, pathString } from './codec.ts';
 
-const absent = (raw: unknown): raw is undefined | null => raw === undefined || raw === null;
+export * from './fields-scaled.ts';
+export * from './fields-time.ts';
 
 export function str(): FieldCodec<string> {
   return {
@@ -143,129 +134,6 @@ export function optEnum<T extends string>(values: readonly T[], label: string): 
   };
 }
 
-function scopeScales(scope: Scope, parent: Path, key: string | number): InstrumentScales {
-  if (typeof scope === 'string') throw noScales(pathString(parent, key), scope);
-  return scope;
-}
-
-/**
- * A scaled integer string <-> Decimal. `roundOnEncode` (averages only) rounds half-even to the scale
- * instead of refusing an unrepresentable value.
- */
-export function scaled(kind: ScaledKind, roundOnEncode = false): FieldCodec<Decimal> {
-  return {
-    decode(raw, parent, key, _ctx, scope) {
-      if (absent(raw) || raw === '0' || raw === 0) return ZERO;
-      const scales = scopeScales(scope, parent, key);
-      const value = tryDecimalFromRaw(raw, scaleDigits(scales, kind));
-      if (value === undefined) throw invalidField(pathString(parent, key), 'an integer string', raw);
-      return value;
-    },
-    encode(value, parent, key, _ctx, scope) {
-      if (value.isZero()) return '0';
-      const scales = scopeScales(scope, parent, key);
-      const v = roundOnEncode ? roundToScale(value, scales, kind) : value;
-      const raw = tryDecimalToRaw(v, scaleDigits(scales, kind));
-      if (typeof raw !== 'string') throw scaleFailure(raw.failure, value, pathString(parent, key), scales, kind);
-      return raw;
-    },
-    isDefault: (value) => value.isZero(),
-    usesScope: true,
-  };
-}
-
-export const price = (): FieldCodec<Decimal> => scaled('price');
-export const avgPrice = (): FieldCodec<Decimal> => scaled('price', true);
-export const qty = (): FieldCodec<Decimal> => scaled('qty');
-/** Commissions and notionals: scaled by price_scale × fractional_quantity_scale. */
-export const commission = (): FieldCodec<Decimal> => scaled('commission');
-
-function parsePlainDecimal(raw: unknown, acceptNumber: boolean): Decimal | undefined {
-  if (typeof raw === 'string') return tryParseDecimal(raw);
-  if (acceptNumber && typeof raw === 'number' && Number.isFinite(raw)) return tryParseDecimal(String(raw));
-  return undefined;
-}
-
-/** A plain (unscaled) decimal string; absent or "" is 0. `acceptNumber` also takes a JSON number. */
-export function dec(acceptNumber = false): FieldCodec<Decimal> {
-  return {
-    decode(raw, parent, key) {
-      if (absent(raw) || raw === '') return ZERO;
-      const value = parsePlainDecimal(raw, acceptNumber);
-      if (value === undefined) throw invalidField(pathString(parent, key), 'a decimal string such as "0.01"', raw);
-      return value;
-    },
-    encode: (value) => (value.isZero() ? '0' : value.toFixed()),
-    isDefault: (value) => value.isZero(),
-    usesScope: false,
-  };
-}
-
-/** Like `dec` or a scaled codec but absent / "" is undefined (an optional override). */
-export function optional(inner: FieldCodec<Decimal>): FieldCodec<Decimal | undefined> {
-  return {
-    decode: (raw, parent, key, ctx, scope) => (absent(raw) || raw === '' ? undefined : inner.decode(raw, parent, key, ctx, scope)),
-    encode: (value, parent, key, ctx, scope) => (value === undefined ? undefined : inner.encode(value, parent, key, ctx, scope)),
-    isDefault: (value) => value === undefined,
-    usesScope: inner.usesScope,
-  };
-}
-
-function decodeTime(raw: unknown, parent: Path, key: string | number): EpochMs {
-  const ms = typeof raw === 'string' ? tryParseTimestamp(raw) : undefined;
-  if (ms === undefined) throw invalidField(pathString(parent, key), 'an ISO 8601 date-time such as "2024-05-01T12:00:00Z"', raw);
-  return ms;
-}
-
-/** A date-time (proto Timestamp): absent is undefined. */
-export function time(): FieldCodec<EpochMs | undefined> {
-  return {
-    decode: (raw, parent, key) => (absent(raw) ? undefined : decodeTime(raw, parent, key)),
-    encode: (value, parent, key) => (value === undefined ? undefined : formatTimestamp(value, pathString(parent, key))),
-    isDefault: (value) => value === undefined,
-    usesScope: false,
-  };
-}
-
-/** A date-time that must be present (list elements). */
-export function timeReq(): FieldCodec<EpochMs> {
-  return {
-    decode: decodeTime,
-    encode: (value, parent, key) => formatTimestamp(value, pathString(parent, key)),
-    isDefault: () => false,
-    usesScope: false,
-  };
-}
-
-const DATE_PARTS = ['year', 'month', 'day'] as const;
-
-/** A proto Date {year, month, day}: absent is undefined; parts are int32 (number or string). */
-export function date(): FieldCodec<ProtoDate | undefined> {
-  return {
-    decode(raw, parent, key) {
-      if (absent(raw)) return undefined;
-      if (!isPlainObject(raw)) throw invalidField(pathString(parent, key), 'a date object {year, month, day}', raw);
-      const here = { parent, seg: key };
-      const parts = DATE_PARTS.map((part) => {
-        const v = raw[part];
-        const n = absent(v) ? 0 : tryParseRawInt(v);
-        if (n === undefined) throw invalidField(pathString(here, part), 'an integer', v);
-        return n;
-      });
-      const value: ProtoDate = { year: parts[0] ?? 0, month: parts[1] ?? 0, day: parts[2] ?? 0 };
-      if (!isValidProtoDate(value)) throw invalidField(pathString(parent, key), 'a valid calendar date', raw);
-      return value;
-    },
-    encode(value, parent, key) {
-      if (value === undefined) return undefined;
-      if (!isValidProtoDate(value)) throw invalidValue(pathString(parent, key), 'a valid calendar date', value);
-      return { year: value.year, month: value.month, day: value.day };
-    },
-    isDefault: (value) => value === undefined,
-    usesScope: false,
-  };
-}
-
 /** A repeated field: absent is []. Elements are decoded with their index in the path. */
 export function list<T>(item: FieldCodec<T>): FieldCodec<readonly T[]> {
   return {
@@ -306,60 +174,6 @@ export function optJson(): FieldCodec<JsonObject | undefined> {
     decode: (raw, parent, key, ctx, scope) => (absent(raw) ? undefined : inner.decode(raw, parent, key, ctx, scope)),
     encode: (value) => value,
     isDefault: (value) => value === undefined,
-    usesScope: false,
-  };
-}
-
-/** A map raw price -> raw quantity (`price_to_quantity_filled`) as PriceQty sorted by price ascending. */
-export function priceQtyMap(): FieldCodec<readonly PriceQty[]> {
-  return {
-    decode(raw, parent, key, _ctx, scope) {
-      if (absent(raw)) return [];
-      if (!isPlainObject(raw)) throw invalidField(pathString(parent, key), 'an object mapping prices to quantities', raw);
-      const entries = Object.entries(raw);
-      if (entries.length === 0) return [];
-      const scales = scopeScales(scope, parent, key);
-      const here = { parent, seg: key };
-      const out = entries.map(([p, q]): PriceQty => {
-        const px = tryDecimalFromRaw(p, scales.priceDigits);
-        if (px === undefined) throw invalidField(pathString(here, p), 'an integer string price as the key', p);
-        const amount = absent(q) ? ZERO : tryDecimalFromRaw(q, scales.qtyDigits);
-        if (amount === undefined) throw invalidField(pathString(here, p), 'an integer string quantity', q);
-        return { px, qty: amount };
-      });
-      return out.sort((a, b) => a.px.comparedTo(b.px));
-    },
-    encode(value, parent, key, _ctx, scope) {
-      const scales = scopeScales(scope, parent, key);
-      const here = { parent, seg: key };
-      const out: Record<string, string> = {};
-      for (const { px, qty: amount } of value) {
-        const p = tryDecimalToRaw(px, scales.priceDigits);
-        if (typeof p !== 'string') throw scaleFailure(p.failure, px, pathString(here, px.toFixed()), scales, 'price');
-        const q = tryDecimalToRaw(amount, scales.qtyDigits);
-        if (typeof q !== 'string') throw scaleFailure(q.failure, amount, pathString(here, p), scales, 'qty');
-        out[p] = q;
-      }
-      return out;
-    },
-    isDefault: (value) => value.length === 0,
-    usesScope: true,
-  };
-}
-
-/** An instrument's own scale field: absent or 0 means 1; must be a power of ten. Domain holds the effective scale. */
-export function scaleField(): FieldCodec<number> {
-  return {
-    decode(raw, parent, key) {
-      const value = tryScale(raw);
-      if (value === undefined) throw invalidField(pathString(parent, key), 'a scale: 0 or a power of ten', raw);
-      return value;
-    },
-    encode(value, parent, key) {
-      if (tryScale(value) === undefined) throw invalidValue(pathString(parent, key), 'a power of ten', value);
-      return String(value);
-    },
-    isDefault: () => false,
     usesScope: false,
   };
 }
