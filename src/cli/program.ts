@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerConfigCommand } from './commands/config.ts';
+import { registerSimCommand } from './commands/sim.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -18,5 +19,6 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: true });
   registerConfigCommand(program);
+  registerSimCommand(program);
   return program;
 }

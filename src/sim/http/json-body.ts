@@ -19,7 +19,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes = MAX_BODY
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};
   const contentType = String(request.headers['content-type'] ?? '');
-  if (contentType.startsWith('application/x-www-form-urlencoded')) {
+  if (contentType.startsWith('application/x-www-form-urlencoded') && !text.startsWith('{')) {
     return Object.fromEntries(new URLSearchParams(text));
   }
   let parsed: unknown;

@@ -1,0 +1,40 @@
+/**
+ * `tradebot sim [--config config/sim.yaml]`: runs the embedded exchange on 127.0.0.1 until SIGINT/SIGTERM.
+ * Its first stdout line is the `sim.ready` JSON (family A base, token server base, gateway base, gRPC
+ * address), which other tools read; logs go to stderr.
+ */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/index.ts';
+import { createLogger } from '../../logging/logger.ts';
+import { startSim } from '../../sim/simulator.ts';
+import { TradebotError } from '../../errors.ts';
+
+export const DEFAULT_CONFIG = 'config/sim.yaml';
+
+export function registerSimCommand(program: Command): void {
+  program
+    .command('sim')
+    .description('Run the embedded exchange simulator on 127.0.0.1; prints one sim.ready JSON line first')
+    .option('-c, --config <file>', 'config file with a sim section', DEFAULT_CONFIG)
+    .option('--log-level <level>', 'trace, debug, info, warn or error (overrides logging.level)')
+    .action(async (options: { config: string; logLevel?: string }) => {
+      const config = loadConfig(options.config);
+      if (config.sim === undefined) {
+        throw new TradebotError('CONFIG_NO_SIM', `${options.config} has no sim section; use config/sim.yaml or add one`, { kind: 'config' });
+      }
+      const level = (options.logLevel ?? config.logging.level) as 'info';
+      const logger = createLogger({ level, pretty: config.logging.pretty, name: 'tradebot-sim' });
+      const sim = await startSim(config.sim, { logger });
+      process.stdout.write(`${JSON.stringify(sim.ready)}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          logger.info({ signal }, 'stopping simulator');
+          resolve();
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+      await sim.close();
+      logger.info('simulator stopped');
+    });
+}

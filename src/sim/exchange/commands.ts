@@ -1,0 +1,139 @@
+/**
+ * Translates validated domain requests (Decimal prices, from either REST family or gRPC) into matching
+ * engine commands (raw scaled integers), and engine outcomes back into the simulator's answers. Argument
+ * problems (unknown symbol, a price off the instrument's scale, a missing side) become INVALID_ARGUMENT;
+ * the shared translation keeps all three doors of the exchange consistent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Decimal } from '../../domain/decimal.ts';
+import { decimalToRawInt, type InstrumentScales } from '../../domain/scales.ts';
+import type { OrderRequest as DomainOrderRequest, ReplaceOrderRequest, CrossOrderRequest } from '../../domain/types/requests.ts';
+import type { CrossRequest, OrderRequest, ReplaceRequest } from '../matching/types.ts';
+import type { EngineResult } from '../matching/index.ts';
+import { invalidArgument, SimHttpError } from '../http/errors.ts';
+import type { ExchangeCore } from './exchange-core.ts';
+import type { OrderExtras } from './to-domain.ts';
+
+export interface Caller {
+  /** `firms/<f>/users/<u>` of the caller (gateway user or family A participant). */
+  participant: string;
+  /** Accounts the caller may trade. */
+  accounts: readonly string[];
+}
+
+function scalesFor(core: ExchangeCore, symbol: string): InstrumentScales {
+  if (symbol === '') throw invalidArgument('symbol is required');
+  const instrument = core.instrument(symbol);
+  if (instrument === undefined) throw invalidArgument(`unknown symbol ${symbol}`);
+  return instrument.scales;
+}
+
+function toRaw(value: Decimal, scales: InstrumentScales, kind: 'price' | 'qty', field: string): number {
+  try {
+    return decimalToRawInt(value, scales, kind, field);
+  } catch {
+    throw invalidArgument(`${field}: ${value.toString()} is not representable at this instrument's ${kind} scale`);
+  }
+}
+
+export function checkAccount(caller: Caller, account: string): void {
+  if (account === '') throw invalidArgument('account is required (firms/<firm>/accounts/<account>)');
+  if (!caller.accounts.includes(account)) throw new SimHttpError('PERMISSION_DENIED', `account ${account} does not belong to ${caller.participant}`);
+}
+
+export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, caller: Caller, now: number): OrderRequest {
+  const scales = scalesFor(core, request.symbol);
+  checkAccount(caller, request.account);
+  if (request.side === 'SIDE_UNDEFINED') throw invalidArgument('side is required (SIDE_BUY or SIDE_SELL)');
+  if (request.orderQty.lte(0)) throw invalidArgument('order_qty must be a positive quantity');
+  const type = request.type === 'ORDER_TYPE_UNDEFINED' ? 'ORDER_TYPE_LIMIT' : request.type;
+  const needsPrice = type === 'ORDER_TYPE_LIMIT' || type === 'ORDER_TYPE_STOP_LIMIT';
+  if (needsPrice && request.price.lte(0)) throw invalidArgument(`price is required for ${type}`);
+  const extras: OrderExtras = {
+    submittingParticipant: caller.participant,
+    clientAccountId: request.clientAccountId,
+    clientParticipantId: request.clientParticipantId,
+    symbolSubType: request.symbolSubType,
+    manualOrderIndicator: request.manualOrderIndicator,
+    orderCapacity: request.orderCapacity,
+    createTime: now,
+  };
+  const tif = request.timeInForce === 'TIME_IN_FORCE_UNDEFINED' ? 'TIME_IN_FORCE_DAY' : request.timeInForce;
+  return {
+    symbol: request.symbol,
+    side: request.side,
+    type,
+    orderQty: toRaw(request.orderQty, scales, 'qty', 'order_qty'),
+    price: needsPrice ? toRaw(request.price, scales, 'price', 'price') : undefined,
+    stopPrice: request.stopPrice.gt(0) ? toRaw(request.stopPrice, scales, 'price', 'stop_price') : undefined,
+    timeInForce: tif,
+    goodTillTime: request.goodTillTime,
+    minQty: request.minQty.gt(0) ? toRaw(request.minQty, scales, 'qty', 'min_qty') : undefined,
+    allOrNone: request.allOrNone,
+    participateDontInitiate: request.participateDontInitiate,
+    account: request.account,
+    clordId: request.clordId === '' ? randomUUID() : request.clordId,
+    participant: caller.participant,
+    selfMatchPreventionId: request.selfMatchPreventionId === '' ? undefined : request.selfMatchPreventionId,
+    selfMatchPreventionInstruction: request.selfMatchPreventionInstruction,
+    commissionBasisPoints: request.commissionOverrideBasisPoints?.toNumber(),
+    tag: extras,
+  };
+}
+
+export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest, caller: Caller): ReplaceRequest {
+  const record = request.orderId === '' ? undefined : core.order(request.orderId);
+  if (request.orderId === '') throw invalidArgument('order_id is required');
+  if (record === undefined) throw new SimHttpError('NOT_FOUND', `unknown order ${request.orderId}`);
+  checkAccount(caller, record.latest.order.account);
+  const scales = scalesFor(core, record.latest.order.symbol);
+  return {
+    orderId: request.orderId,
+    symbol: request.symbol === '' ? undefined : request.symbol,
+    newClordId: request.clordId === '' ? undefined : request.clordId,
+    price: request.price.gt(0) ? toRaw(request.price, scales, 'price', 'price') : undefined,
+    stopPrice: request.stopPrice.gt(0) ? toRaw(request.stopPrice, scales, 'price', 'stop_price') : undefined,
+    orderQty: request.orderQty.gt(0) ? toRaw(request.orderQty, scales, 'qty', 'order_qty') : undefined,
+    timeInForce: request.timeInForce === 'TIME_IN_FORCE_UNDEFINED' ? undefined : request.timeInForce,
+    goodTillTime: request.goodTillTime,
+  };
+}
+
+export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, caller: Caller, now: number): CrossRequest {
+  if (request.crossId === '') throw invalidArgument('cross_id is required');
+  if (request.requests.length !== 2) throw invalidArgument(`a cross takes exactly 2 requests, got ${request.requests.length}`);
+  return {
+    crossId: request.crossId,
+    crossType: request.crossType,
+    crossPrioritizedSide: request.crossPrioritizedSide === 'SIDE_UNDEFINED' ? undefined : request.crossPrioritizedSide,
+    requests: request.requests.map((r) => toEngineOrder(core, r, caller, now)),
+  };
+}
+
+/** Owner check for cancels: the order must exist and belong to one of the caller's accounts. */
+export function checkOrderOwner(core: ExchangeCore, orderId: string, caller: Caller): void {
+  if (orderId === '') throw invalidArgument('order_id is required');
+  const record = core.order(orderId);
+  if (record === undefined) return;
+  checkAccount(caller, record.latest.order.account);
+}
+
+/** Reject reasons that mean the request itself was wrong (answered 400), not a market condition. */
+const ARGUMENT_REJECTS = new Set([
+  'ORD_REJECT_REASON_UNKNOWN_SYMBOL',
+  'ORD_REJECT_REASON_INCORRECT_QUANTITY',
+  'ORD_REJECT_REASON_INVALID_PRICE_INCREMENT',
+  'ORD_REJECT_REASON_INCORRECT_ORDER_TYPE',
+  'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS',
+]);
+
+/** Outcome of a single insert: the order id and status, or an INVALID_ARGUMENT for a malformed order. */
+export function insertOutcome(result: EngineResult): { orderId: string; status: 'ACCEPTED' | 'REJECTED'; text: string } {
+  const first = result.executions[0];
+  if (first === undefined) throw new SimHttpError('INTERNAL', 'the engine produced no execution for the order');
+  if (first.type === 'EXECUTION_TYPE_REJECTED') {
+    if (ARGUMENT_REJECTS.has(first.orderRejectReason)) throw invalidArgument(`${first.orderRejectReason}: ${first.text}`);
+    return { orderId: first.order.orderId, status: 'REJECTED', text: first.text };
+  }
+  return { orderId: first.order.orderId, status: 'ACCEPTED', text: '' };
+}

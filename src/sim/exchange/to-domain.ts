@@ -1,0 +1,162 @@
+/**
+ * Converts the matching engine's raw-integer views (order snapshots, executions, trades) into domain
+ * objects (Decimal), so the simulator's servers encode wire JSON with the same mappers the clients decode
+ * with. The wire-only fields of an order travel through the engine in its opaque `tag` (`OrderExtras`).
+ */
+import { Decimal, ZERO } from '../../domain/decimal.ts';
+import type { InstrumentScales } from '../../domain/scales.ts';
+import type { Order } from '../../domain/types/order.ts';
+import type { Execution as DomainExecution, Trade as DomainTrade } from '../../domain/types/execution.ts';
+import type { ManualOrderIndicator, OrderCapacity, SelfMatchPreventionInstruction } from '../../domain/enums.ts';
+import type { Execution, Trade } from '../matching/index.ts';
+import type { OrderState, OrderType, SelfMatchPrevention, Side, TimeInForce } from '../matching/types.ts';
+
+/** The order terms the conversion reads (the engine's OrderTerms, or a preview built from a request). */
+export interface TermsLike {
+  readonly orderId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly price?: number | undefined;
+  readonly stopPrice?: number | undefined;
+  readonly orderQty: number;
+  readonly minQty?: number | undefined;
+  readonly allOrNone?: boolean | undefined;
+  readonly participateDontInitiate?: boolean | undefined;
+  readonly goodTillTime?: number | undefined;
+  readonly account: string;
+  readonly clordId?: string | undefined;
+  readonly participant?: string | undefined;
+  readonly selfMatchPreventionInstruction?: SelfMatchPrevention | undefined;
+  readonly commissionBasisPoints?: number | undefined;
+  readonly makerCommissionBasisPoints?: number | undefined;
+  readonly crossId?: string | undefined;
+  readonly insertTime: number;
+  readonly tag?: unknown;
+}
+
+export interface SnapshotLike {
+  readonly order: TermsLike;
+  readonly state: OrderState;
+  readonly cumQty: number;
+  readonly leavesQty: number;
+  readonly avgPx: string;
+}
+
+/** Order fields the engine does not use, carried in its `tag`. */
+export interface OrderExtras {
+  submittingParticipant: string;
+  clientAccountId: string;
+  clientParticipantId: string;
+  symbolSubType: string;
+  manualOrderIndicator: ManualOrderIndicator;
+  orderCapacity: OrderCapacity;
+  createTime: number;
+}
+
+export function extrasOf(snapshot: SnapshotLike): OrderExtras | undefined {
+  const tag = snapshot.order.tag;
+  return tag !== null && typeof tag === 'object' ? (tag as OrderExtras) : undefined;
+}
+
+const price = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : new Decimal(raw).div(scales.priceScale));
+const qty = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : new Decimal(raw).div(scales.qtyScale));
+
+export interface OrderContextInfo {
+  lastTradeId?: string;
+  lastTransactTime?: number;
+  fills?: ReadonlyMap<number, number>;
+}
+
+export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, info: OrderContextInfo = {}): Order {
+  const terms = snapshot.order;
+  const extras = extrasOf(snapshot);
+  const fills = info.fills === undefined ? [] : [...info.fills].sort((a, b) => a[0] - b[0]).map(([px, q]) => ({ px: price(px, scales), qty: qty(q, scales) }));
+  return {
+    id: terms.orderId,
+    clordId: terms.clordId ?? '',
+    crossId: terms.crossId ?? '',
+    hostCrossId: '',
+    parentOrderId: '',
+    lastTradeId: info.lastTradeId ?? '',
+    account: terms.account,
+    clientAccountId: extras?.clientAccountId ?? '',
+    clientParticipantId: extras?.clientParticipantId ?? '',
+    participant: terms.participant ?? '',
+    submittingParticipant: extras?.submittingParticipant ?? terms.participant ?? '',
+    symbol: terms.symbol,
+    symbolSubType: extras?.symbolSubType ?? '',
+    collateralMemo: '',
+    side: terms.side,
+    type: terms.type,
+    timeInForce: terms.timeInForce,
+    state: snapshot.state,
+    triggerMethod: terms.stopPrice === undefined ? 'CONDITION_TRIGGER_METHOD_UNDEFINED' : 'CONDITION_TRIGGER_METHOD_LAST_PRICE',
+    manualOrderIndicator: extras?.manualOrderIndicator ?? 'MANUAL_ORDER_INDICATOR_UNDEFINED',
+    orderCapacity: extras?.orderCapacity ?? 'ORDER_CAPACITY_UNDEFINED',
+    selfMatchPreventionInstruction: (terms.selfMatchPreventionInstruction ?? 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED') as SelfMatchPreventionInstruction,
+    orderQty: qty(terms.orderQty, scales),
+    cashOrderQty: ZERO,
+    minQty: qty(terms.minQty, scales),
+    cumQty: qty(snapshot.cumQty, scales),
+    leavesQty: qty(snapshot.leavesQty, scales),
+    price: price(terms.price, scales),
+    stopPrice: price(terms.stopPrice, scales),
+    avgPx: new Decimal(snapshot.avgPx).div(scales.priceScale),
+    priorityWeight: '',
+    commissionsBasisPoints: new Decimal(terms.commissionBasisPoints ?? 0),
+    makerCommissionsBasisPoints: new Decimal(terms.makerCommissionBasisPoints ?? 0),
+    commissionNotionalTotalCollected: ZERO,
+    priceToQuantityFilled: fills,
+    allOrNone: terms.allOrNone ?? false,
+    bestLimit: false,
+    blockTradeIndicator: false,
+    ignorePriceValidityChecks: false,
+    immediatelyExecutableLimit: false,
+    participateDontInitiate: terms.participateDontInitiate ?? false,
+    strictLimit: false,
+    createTime: extras?.createTime ?? terms.insertTime,
+    insertTime: terms.insertTime,
+    goodTillTime: terms.goodTillTime,
+    lastTransactTime: info.lastTransactTime,
+    riskCheckTime: undefined,
+    transactionBookedTime: undefined,
+    context: undefined,
+  };
+}
+
+export function toDomainExecution(execution: Execution, scales: InstrumentScales, info: OrderContextInfo = {}): DomainExecution {
+  return {
+    id: execution.id,
+    tradeId: execution.tradeId ?? '',
+    traceId: '',
+    text: execution.text,
+    order: toDomainOrder(execution, scales, { ...info, lastTransactTime: execution.transactTime }),
+    lastPx: price(execution.lastPx, scales),
+    lastShares: qty(execution.lastQty, scales),
+    commissionNotionalCollected: ZERO,
+    commissionSpreadPx: ZERO,
+    aggressor: execution.aggressor,
+    type: execution.type,
+    orderRejectReason: execution.orderRejectReason,
+    unsolicitedCancelReason: 'UNSOLICITED_CXL_REASON_UNDEFINED',
+    transactTime: execution.transactTime,
+    transactTradeDate: undefined,
+    legPrices: [],
+  };
+}
+
+export function toDomainTrade(trade: Trade, scales: InstrumentScales): DomainTrade {
+  return {
+    id: trade.id,
+    aggressor: toDomainExecution(trade.aggressor, scales),
+    passive: toDomainExecution(trade.passive, scales),
+    tradeType: trade.type,
+    state: trade.state,
+    reportingCounterparty: trade.aggressorSide,
+    text: '',
+    tradeLinkId: '',
+    metadata: {},
+  };
+}
