@@ -21,8 +21,11 @@ export class EngineState {
   readonly books = new Map<string, OrderBook>();
   /** Live orders (resting, or held as stops) by order number, in entry order. */
   readonly orders = new Map<number, Order>();
-  /** Live orders by account, then clord_id. */
-  private readonly clords = new Map<string, Map<string, Order>>();
+  /**
+   * Live orders by clord_id; orders of different accounts sharing a clord_id are chained through
+   * `Order.sameClord` (one Map operation per lookup instead of two nested ones).
+   */
+  private readonly clords = new Map<string, Order>();
   readonly expiries = new ExpiryQueue();
   out: EngineResult = new EngineResult();
   /** Clock reading (epoch ms) of the current engine call. */
@@ -62,7 +65,10 @@ export class EngineState {
   }
 
   findByClord(account: string, clordId: string): Order | undefined {
-    return this.clords.get(account)?.get(clordId);
+    for (let o = this.clords.get(clordId); o !== undefined; o = o.sameClord) {
+      if (o.terms.account === account) return o;
+    }
+    return undefined;
   }
 
   /** Move an order's clord index entry after a replace changed its clord_id. */
@@ -73,15 +79,24 @@ export class EngineState {
   }
 
   private indexClord(order: Order, clordId: string): void {
-    const account = order.terms.account;
-    let byClord = this.clords.get(account);
-    if (byClord === undefined) this.clords.set(account, (byClord = new Map()));
-    byClord.set(clordId, order);
+    order.sameClord = this.clords.get(clordId);
+    this.clords.set(clordId, order);
   }
 
   private unindexClord(order: Order, clordId: string): void {
-    const byClord = this.clords.get(order.terms.account);
-    if (byClord !== undefined && byClord.get(clordId) === order) byClord.delete(clordId);
+    const head = this.clords.get(clordId);
+    if (head === order) {
+      if (order.sameClord === undefined) this.clords.delete(clordId);
+      else this.clords.set(clordId, order.sameClord);
+    } else {
+      for (let o = head; o !== undefined; o = o.sameClord) {
+        if (o.sameClord === order) {
+          o.sameClord = order.sameClord;
+          break;
+        }
+      }
+    }
+    order.sameClord = undefined;
   }
 
   // ---- emission ----

@@ -166,6 +166,8 @@ export class Order {
   prev: Order | null = null;
   next: Order | null = null;
   level: PriceLevel | null = null;
+  /** Next working order with the same clord_id (another account); see EngineState's clord index. */
+  sameClord: Order | undefined = undefined;
   /** Where the order currently lives. */
   onStopBook = false;
   /** Key of the account (or self_match_prevention_id) for self-match prevention. */
