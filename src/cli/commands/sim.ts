@@ -11,13 +11,22 @@ import { TradebotError } from '../../errors.ts';
 
 export const DEFAULT_CONFIG = 'config/sim.yaml';
 
+function parseSeconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TradebotError('CLI_INVALID_DURATION', `--duration expects a number of seconds greater than 0, got "${text}"`, { kind: 'config' });
+  }
+  return value;
+}
+
 export function registerSimCommand(program: Command): void {
   program
     .command('sim')
     .description('Run the embedded exchange simulator on 127.0.0.1; prints one sim.ready JSON line first')
     .option('-c, --config <file>', 'config file with a sim section', DEFAULT_CONFIG)
     .option('--log-level <level>', 'trace, debug, info, warn or error (overrides logging.level)')
-    .action(async (options: { config: string; logLevel?: string }) => {
+    .option('--duration <seconds>', 'stop by itself after this many seconds (default: run until SIGINT/SIGTERM)', parseSeconds)
+    .action(async (options: { config: string; logLevel?: string; duration?: number }) => {
       const config = loadConfig(options.config);
       if (config.sim === undefined) {
         throw new TradebotError('CONFIG_NO_SIM', `${options.config} has no sim section; use config/sim.yaml or add one`, { kind: 'config' });
@@ -33,6 +42,7 @@ export function registerSimCommand(program: Command): void {
         };
         process.once('SIGINT', () => stop('SIGINT'));
         process.once('SIGTERM', () => stop('SIGTERM'));
+        if (options.duration !== undefined) setTimeout(() => stop('duration'), options.duration * 1000).unref();
       });
       await sim.close();
       logger.info('simulator stopped');
