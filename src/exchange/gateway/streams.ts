@@ -1,0 +1,172 @@
+/**
+ * The gateway's NDJSON streams as RxJS Observables of typed domain events:
+ * - `orderUpdates$({accounts?, symbols?})` over create_order_subscription: a snapshot of working orders on
+ *   every (re)connection, then one `execution` event per execution (an update's `executions[]` is split so
+ *   deduplication by execution id works across reconnects: at-least-once delivery becomes exactly-once for
+ *   ids still remembered), `cancelReject` events and heartbeats;
+ * - `marketData$({symbols, depth?})` over create_market_data_subscription: full books per symbol (the first
+ *   after `connected` is the snapshot to reconcile with);
+ * - `instrumentStates$({symbols?})` over create_instrument_state_change_subscription;
+ * - `orderSnapshot()` and `marketDataSnapshot()`: the `snapshot_only` variants, as Promises.
+ * Observables are cold: each subscription opens its own HTTP stream; unsubscribing closes it.
+ */
+import type { Observable} from 'rxjs';
+import { defer, filter, lastValueFrom, reduce } from 'rxjs';
+import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
+import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
+import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
+import { GatewayError, GatewayErrorCode, badResponse } from './errors.ts';
+import type {
+  InstrumentStateItem,
+  InstrumentStateStreamEvent,
+  MarketDataEvent,
+  MarketDataItem,
+  OrderStreamEvent,
+  OrderStreamItem,
+} from './stream-events.ts';
+import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
+
+export interface OrderStreamFilter {
+  /** Only these accounts (all of the caller's when absent). */
+  readonly accounts?: readonly string[];
+  readonly symbols?: readonly string[];
+}
+
+export interface MarketDataFilter {
+  /** 1 to 1000 symbols. */
+  readonly symbols: readonly string[];
+  /** Levels per side; the gateway's default (10) when absent. */
+  readonly depth?: number;
+}
+
+export interface InstrumentStateFilter {
+  readonly symbols?: readonly string[];
+}
+
+function orderItems(line: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
+  const message = gateway.orderStream.decode(line, scales);
+  switch (message.kind) {
+    case 'heartbeat':
+      return [{ type: 'heartbeat' }];
+    case 'snapshot':
+      return [{ type: 'snapshot', orders: message.orders, sessionId: message.sessionId }];
+    case 'update': {
+      const items: OrderStreamItem[] = message.executions.map((execution) => ({ type: 'execution', execution, sessionId: message.sessionId }));
+      if (message.cancelReject !== undefined) items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
+      return items;
+    }
+    case 'error':
+      // streamNdjson turns error lines into stream errors before they get here.
+      return [];
+  }
+}
+
+function marketItems(line: unknown, scales: ScaleSource): readonly MarketDataItem[] {
+  const message = gateway.marketDataStream.decode(line, scales);
+  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
+  if (message.kind === 'error') return [];
+  const { symbol, bids, offers, state, stats, transactTime } = message;
+  return [{ type: 'book', symbol, bids, offers, state, stats, transactTime }];
+}
+
+function instrumentStateItems(line: unknown): readonly InstrumentStateItem[] {
+  const message = gateway.instrumentStateStream.decode(line);
+  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
+  if (message.kind === 'error') return [];
+  return [{ type: 'state', symbol: message.symbol, state: message.state, text: message.text, transactTime: message.transactTime }];
+}
+
+function checkMarketFilter(operation: string, filter: MarketDataFilter): void {
+  const count = filter.symbols.length;
+  if (count === 0 || count > MARKET_DATA_MAX_SYMBOLS) {
+    throw new GatewayError(
+      count === 0 ? GatewayErrorCode.InvalidRequest : GatewayErrorCode.LimitExceeded,
+      `${operation}: name 1 to ${MARKET_DATA_MAX_SYMBOLS} symbols (got ${count})`,
+      { details: { operation, count, max: MARKET_DATA_MAX_SYMBOLS } },
+    );
+  }
+  if (filter.depth !== undefined && !(Number.isInteger(filter.depth) && filter.depth >= 0)) {
+    throw new GatewayError(GatewayErrorCode.InvalidRequest, `${operation}: depth must be a whole number >= 0 (got ${filter.depth})`, {
+      details: { operation },
+    });
+  }
+}
+
+export class GatewayStreams {
+  constructor(
+    private readonly deps: StreamRunnerDeps,
+    private readonly catalog: InstrumentCatalog,
+  ) {}
+
+  /** Order updates of the caller's accounts; see the module header. */
+  orderUpdates$(filter: OrderStreamFilter = {}): Observable<OrderStreamEvent> {
+    return this.orderStream(filter, false);
+  }
+
+  /** The working orders right now (a snapshot_only subscription). */
+  async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
+    const last = await lastValueFrom(
+      this.orderStream(filter, true).pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)),
+    );
+    if (last === undefined) throw badResponse('create_order_subscription', new Error('the snapshot-only stream ended without a snapshot'));
+    return last;
+  }
+
+  /** Full books of `symbols`, live. */
+  marketData$(filter: MarketDataFilter): Observable<MarketDataEvent> {
+    return defer(() => {
+      checkMarketFilter('create_market_data_subscription', filter);
+      return this.marketStream(filter, false);
+    });
+  }
+
+  /** The current book of each symbol (a snapshot_only subscription), by symbol. */
+  async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
+    checkMarketFilter('create_market_data_subscription', filter);
+    return lastValueFrom(
+      this.marketStream(filter, true).pipe(
+        reduce((books, e) => {
+          if (e.type === 'book') books.set(e.symbol, { symbol: e.symbol, bids: e.bids, offers: e.offers, state: e.state, stats: e.stats, transactTime: e.transactTime });
+          return books;
+        }, new Map<string, OrderBook>()),
+      ),
+    );
+  }
+
+  /** Instrument state changes (the current state of each instrument first, then each change). */
+  instrumentStates$(filter: InstrumentStateFilter = {}): Observable<InstrumentStateStreamEvent> {
+    return runGatewayStream<InstrumentStateItem>(this.deps, {
+      name: 'create_instrument_state_change_subscription',
+      body: gateway.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
+      decode: instrumentStateItems,
+    });
+  }
+
+  private orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
+    return runGatewayStream<OrderStreamItem>(this.deps, {
+      name: 'create_order_subscription',
+      body: gateway.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
+      decode: (line) => orderItems(line, this.scales()),
+      dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
+      expectCompletion: snapshotOnly,
+    });
+  }
+
+  private marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
+    return runGatewayStream<MarketDataItem>(this.deps, {
+      name: 'create_market_data_subscription',
+      body: gateway.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
+      decode: (line) => marketItems(line, this.scales()),
+      expectCompletion: snapshotOnly,
+    });
+  }
+
+  private scales(): ScaleSource {
+    return scaleSourceOf(this.catalog);
+  }
+}
+
+/** Keeps the events of the given types: `orderUpdates$().pipe(ofType('execution'))`. */
+export function ofType<E extends { readonly type: string }, T extends E['type']>(...types: readonly T[]): (source: Observable<E>) => Observable<Extract<E, { type: T }>> {
+  return (source) => source.pipe(filter((e): e is Extract<E, { type: T }> => (types as readonly string[]).includes(e.type)));
+}
