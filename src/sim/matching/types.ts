@@ -88,7 +88,18 @@ export type SelfMatchPrevention = (typeof SelfMatchPrevention)[keyof typeof Self
 export const TradeType = { REGULAR: 'TRADE_TYPE_REGULAR', CROSS: 'TRADE_TYPE_CROSS' } as const;
 export type TradeType = (typeof TradeType)[keyof typeof TradeType];
 
-export const TradeState = { NEW: 'TRADE_STATE_NEW' } as const;
+/** The wire's trade states; the engine creates trades in NEW (clearing happens elsewhere). */
+export const TradeState = {
+  NEW: 'TRADE_STATE_NEW',
+  CLEARED: 'TRADE_STATE_CLEARED',
+  BUSTED: 'TRADE_STATE_BUSTED',
+  INFLIGHT: 'TRADE_STATE_INFLIGHT',
+  PENDING_RISK: 'TRADE_STATE_PENDING_RISK',
+  PENDING_CLEARED: 'TRADE_STATE_PENDING_CLEARED',
+  REJECTED: 'TRADE_STATE_REJECTED',
+  CLEARING_ACKNOWLEDGED: 'TRADE_STATE_CLEARING_ACKNOWLEDGED',
+  RETRY_REQUEST: 'TRADE_STATE_RETRY_REQUEST',
+} as const;
 export type TradeState = (typeof TradeState)[keyof typeof TradeState];
 
 export const CrossType = { UNDEFINED: 'CROSS_TYPE_UNDEFINED', ALL_OR_NONE: 'CROSS_TYPE_ALL_OR_NONE' } as const;
