@@ -20,7 +20,7 @@ import { TradebotError, isTradebotError } from '../../errors.ts';
 import type { ErrorKind } from '../../errors.ts';
 import { gateway } from '../../domain/index.ts';
 import type { GatewayErrorBody } from '../../domain/index.ts';
-import type { TransportError} from '../transport/index.ts';
+import type { TransportError } from '../transport/index.ts';
 import { GrpcStatus, TransportErrorCode, isTransportError, truncate } from '../transport/index.ts';
 import { redactString } from '../../logging/redact.ts';
 

@@ -9,14 +9,14 @@
  * default), a closed session or transport, and missing MFA configuration. Everything else reconnects.
  */
 import { defer, from, map, mergeMap, switchMap, catchError, throwError } from 'rxjs';
-import type { SchedulerLike , Observable} from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
 import { TransportErrorCode, defaultIsFatal, resilientStream, streamNdjson } from '../transport/index.ts';
 import type { RandomSource, StreamEvent, StreamOpener } from '../transport/index.ts';
 import type { TokenProvider } from './authed-caller.ts';
 import { gatewayPath } from './call.ts';
-import { GatewayErrorCode, toGatewayError } from './errors.ts';
+import { GatewayErrorCode, badResponse, toGatewayError } from './errors.ts';
 import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from './stream-events.ts';
 
 export interface GatewayStreamOptions {
@@ -74,7 +74,7 @@ export function decodeLine<I>(name: string, line: unknown, decode: (line: unknow
   try {
     return decode(line);
   } catch (error) {
-    return [{ type: 'invalidMessage', error: toGatewayError(error, name) }];
+    return [{ type: 'invalidMessage', error: badResponse(name, error) }];
   }
 }
 
