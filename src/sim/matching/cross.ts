@@ -16,6 +16,7 @@
  *    quantity is cancelled.
  *  - The legs trade with each other at P in one CROSS trade. Its aggressor execution is the prioritized
  *    leg's, or the first request's when no side is prioritized.
+ *  - Cross trades set the last trade price like any trade, so they can trigger stop orders.
  *  - CROSS_TYPE_ALL_OR_NONE: the whole Q must trade between the legs; if the prioritized leg would take any
  *    resting liquidity the cross is refused (both REJECTED, NO_LIQUIDITY). Without a prioritized side an
  *    accepted all-or-none cross always trades Q.
@@ -23,6 +24,7 @@
 import type { EngineState } from './engine-state.ts';
 import { executableQty, match } from './matcher.ts';
 import type { OrderBook } from './order-book.ts';
+import { runStops } from './order-entry.ts';
 import { Order, OrderTerms } from './order.ts';
 import { SMP_TEXT, smpMode, SMP_NONE } from './self-match.ts';
 import type { CrossRequest, OrdRejectReason, OrderRequest } from './types.ts';
@@ -70,6 +72,7 @@ export function crossOrders(st: EngineState, req: CrossRequest): void {
   for (const leg of legs) {
     if (leg.isLive()) st.cancelRemainder(leg, 'unmatched quantity of a cross leg cancelled');
   }
+  if (book.stops.size > 0) runStops(st, book);
 }
 
 function prioritizedLeg(req: CrossRequest, a: Order, b: Order): Order | undefined {

@@ -59,6 +59,21 @@ export class Execution extends OrderSnapshot {
   get lastShares(): number {
     return this.lastQty;
   }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      id: this.id,
+      type: this.type,
+      ...super.toJSON(),
+      lastPx: this.lastPx,
+      lastQty: this.lastQty,
+      aggressor: this.aggressor,
+      tradeId: this.tradeId,
+      transactTime: this.transactTime,
+      orderRejectReason: this.orderRejectReason,
+      text: this.text,
+    };
+  }
 }
 
 export class Trade {
@@ -91,6 +106,20 @@ export class Trade {
 
   get seller(): Execution {
     return this.aggressor.order.side === 'SIDE_BUY' ? this.passive : this.aggressor;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      id: this.id,
+      type: this.type,
+      state: this.state,
+      symbol: this.symbol,
+      price: this.price,
+      qty: this.qty,
+      time: this.time,
+      aggressor: this.aggressor.toJSON(),
+      passive: this.passive.toJSON(),
+    };
   }
 }
 

@@ -12,7 +12,8 @@
  *    EXPIRED or TERMINATED, then reports a SETTLEMENT instrument event. Positions are settled elsewhere.
  * Uncross: the resting orders are replayed in time priority (their original priority stamps): each order
  * in turn matches as aggressor against the earlier ones at their prices, self-match prevention applying as
- * usual, and what is left rests with its original priority. The result is an uncrossed book in which the
+ * usual (post-only orders take part like any other: the auction, not the order, initiates), and what is
+ * left rests with its original priority. The result is an uncrossed book in which the
  * earliest orders got filled first.
  */
 import { TradebotError } from '../../errors.ts';

@@ -53,6 +53,12 @@ export class OrderTerms {
     return (this.idCache ??= formatId(this.idPrefix, this.orderSeq));
   }
 
+  /** Plain form for logs and JSON: the id as a string, no internals. */
+  toJSON(): Record<string, unknown> {
+    const { idCache: _cache, idPrefix: _prefix, ...fields } = this;
+    return { orderId: this.orderId, ...fields };
+  }
+
   static fromRequest(
     seq: number,
     idPrefix: string,
@@ -150,6 +156,18 @@ export class OrderSnapshot {
 
   get orderId(): string {
     return this.order.orderId;
+  }
+
+  /** Plain form for logs and JSON (ids and avg_px as strings). */
+  toJSON(): Record<string, unknown> {
+    return {
+      order: this.order.toJSON(),
+      state: this.state,
+      cumQty: this.cumQty,
+      leavesQty: this.leavesQty,
+      cumNotional: this.cumNotional,
+      avgPx: this.avgPx,
+    };
   }
 }
 

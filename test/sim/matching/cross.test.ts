@@ -118,4 +118,16 @@ describe('crosses', () => {
     const res = engine.cross(cross(1, 50));
     expect(res.executions.map((e) => e.orderRejectReason)).toEqual(['ORD_REJECT_REASON_EXCHANGE_CLOSED', 'ORD_REJECT_REASON_EXCHANGE_CLOSED']);
   });
+
+  it('sets the last trade price, which can trigger stop orders', () => {
+    const { engine } = setup();
+    engine.submit(sell(2, 56, { account: 'liq' }));
+    const stop = idOf(engine.submit({ symbol: SYM, side: 'SIDE_BUY', type: 'ORDER_TYPE_STOP', orderQty: 2, stopPrice: 55, account: 'st' }));
+    const res = engine.cross(cross(1, 55));
+    expect(res.trades.map((t) => [t.type, t.price])).toEqual([
+      ['TRADE_TYPE_CROSS', 55],
+      ['TRADE_TYPE_REGULAR', 56],
+    ]);
+    expect(of(res, stop).map((e) => e.type)).toEqual(['EXECUTION_TYPE_FILL']);
+  });
 });

@@ -120,6 +120,24 @@ describe('executions', () => {
   });
 });
 
+describe('JSON form', () => {
+  it('serializes executions and trades with string ids and avg_px, without internals', () => {
+    const { engine } = setup();
+    engine.submit(sell(2, 50, { clordId: 'S1' }));
+    const res = engine.submit(buy(2, 50, { clordId: 'B1' }));
+    const json = JSON.parse(JSON.stringify(res.trades[0])) as Record<string, Record<string, unknown>>;
+    expect(json).toMatchObject({ id: 'T0000000000000001', type: 'TRADE_TYPE_REGULAR', price: 50, qty: 2 });
+    expect(json.aggressor).toMatchObject({
+      id: 'E0000000000000004',
+      type: 'EXECUTION_TYPE_FILL',
+      tradeId: 'T0000000000000001',
+      avgPx: '50.000000',
+      order: { orderId: 'O0000000000000002', clordId: 'B1', side: 'SIDE_BUY' },
+    });
+    expect(JSON.stringify(res.executions[0])).not.toMatch(/idPrefix|idCache|ids/);
+  });
+});
+
 describe('open orders and lookups', () => {
   it('lists working orders in entry order, filtered by account and symbol', () => {
     const { engine } = setup();
