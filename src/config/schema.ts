@@ -1,13 +1,15 @@
 /**
  * The one schema of tradebot's YAML config files. Each subsystem owns its section's schema in its own
  * folder; this module composes them into the root, so every config file is checked by the same rules.
- * Sections: `logging` (here), `sim` (src/sim/config.ts). Later sections (sim, exchange, bot, risk, strategy) are added as they land.
+ * Sections: `logging` (here), `sim` (src/sim/config.ts), `exchange` (src/exchange/config.ts). Later sections
+ * (bot, risk, strategy) are added as they land.
  */
 import { z } from 'zod';
 import type { ConfigContext } from './fields.ts';
 import { oneOf } from './fields.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { simSection } from '../sim/config.ts';
+import { exchangeSection } from '../exchange/config.ts';
 
 export function loggingSection() {
   return z
@@ -24,6 +26,8 @@ export function configSchema(context: ConfigContext) {
     logging: loggingSection(),
     /** The embedded exchange (used by `tradebot sim` and by `tradebot run` with the default config). */
     sim: simSection(context).optional(),
+    /** The exchange this config talks to (URLs, family A client, gateway login, KYC webhook receiver). */
+    exchange: exchangeSection(context).optional(),
   });
 }
 
