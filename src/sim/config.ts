@@ -1,7 +1,8 @@
 /**
  * The `sim` section of a config file: the embedded exchange's ports, users, API clients, instruments,
- * gateway settings and synthetic market activity. Other tools rely on these key names
- * (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`, `sim.instruments[]`, `sim.activity`).
+ * gateway settings, family A token and API settings, simulated KYC and synthetic market activity. Other
+ * tools rely on these key names (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`,
+ * `sim.instruments[]`, `sim.activity`, `sim.familyA`, `sim.kyc`).
  */
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
@@ -103,6 +104,55 @@ function simGateway() {
     .prefault({});
 }
 
+function simFamilyA() {
+  return z
+    .strictObject({
+      /** Lifetime of the access tokens the token server issues (`expires_in`). */
+      accessTokenTtlSeconds: seconds().default(180),
+      /** Tolerance for an assertion's `iat` / `nbf` ahead of the sim clock. */
+      clockSkewSeconds: z.number({ error: 'expected a number of seconds' }).int('expected whole seconds').min(0).max(300).default(5),
+      /** Largest `pageSize` of the paged /v1 searches (instruments have their own cap of 1000). */
+      maxPageSize: positiveInt().default(1000),
+    })
+    .prefault({});
+}
+
+function simKyc(context: ConfigContext) {
+  return z
+    .strictObject({
+      /** Seeds the verification schedules and the duplicate notifications. */
+      seed: z.number({ error: 'expected a whole number' }).int().default(1),
+      /** Sim-clock delay between two status changes of a verification: uniform in [min, max] seconds. */
+      minStepSeconds: seconds().default(2),
+      maxStepSeconds: seconds().default(10),
+      /** Relative weights of the final decision. */
+      decisionWeights: z
+        .strictObject({ accept: decimal({ min: '0' }).prefault('0.8'), reject: decimal({ min: '0' }).prefault('0.1'), review: decimal({ min: '0' }).prefault('0.1') })
+        .refine((w) => w.accept.plus(w.reject).plus(w.review).gt(0), { error: 'at least one decision weight must be above 0' })
+        .prefault({}),
+      /** Probability that a verification goes ON_HOLD before it is CLOSED. */
+      holdProbability: decimal({ min: '0', max: '1' }).prefault('0.25'),
+      /** Probability that a delivered notification is sent a second time (receivers must deduplicate). */
+      duplicateProbability: decimal({ min: '0', max: '1' }).prefault('0.1'),
+      /** Deadline for the webhook's answer, for the registration test request and for every delivery. */
+      webhookTimeoutMs: positiveInt('a timeout in milliseconds').default(5000),
+      /** PEM file of an extra CA the sim trusts for webhook URLs (e.g. a test's self-signed certificate). */
+      extraCaFile: filePath(context).optional(),
+      /** Failed deliveries are retried with exponential backoff (sim clock), up to maxAttempts in all. */
+      retry: z
+        .strictObject({
+          maxAttempts: positiveInt().default(6),
+          initialBackoffMs: positiveInt().default(1000),
+          maxBackoffMs: positiveInt().default(60_000),
+        })
+        .prefault({}),
+      /** Wall-clock period of the timer that moves verifications and deliveries along in `tradebot sim`. */
+      tickMs: positiveInt('an interval in milliseconds').default(250),
+    })
+    .refine((k) => k.minStepSeconds <= k.maxStepSeconds, { error: 'minStepSeconds must not exceed maxStepSeconds', path: ['minStepSeconds'] })
+    .prefault({});
+}
+
 export function simSection(context: ConfigContext) {
   return z.strictObject({
     ports: z.strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() }).prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
@@ -112,6 +162,8 @@ export function simSection(context: ConfigContext) {
     startingBalance: decimal({ min: '0' }).prefault('100000'),
     currency: z.string().default('USD'),
     gateway: simGateway(),
+    familyA: simFamilyA(),
+    kyc: simKyc(context),
     users: z.array(simUser()).default([]),
     clients: z.array(simClient(context)).default([]),
     instruments: z.array(simInstrument()).min(1, 'the sim needs at least one instrument'),
@@ -122,3 +174,6 @@ export function simSection(context: ConfigContext) {
 export type SimConfig = z.output<ReturnType<typeof simSection>>;
 export type SimUserConfig = SimConfig['users'][number];
 export type SimInstrumentConfig = SimConfig['instruments'][number];
+export type SimClientConfig = SimConfig['clients'][number];
+export type SimKycConfig = SimConfig['kyc'];
+export type SimFamilyAConfig = SimConfig['familyA'];

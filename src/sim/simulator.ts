@@ -1,9 +1,10 @@
 /**
  * Assembles the embedded exchange from a `sim` config: the shared ExchangeCore, the gateway (family B)
- * HTTP server, the family A API and token servers, the gRPC server, and synthetic market activity, all on
- * 127.0.0.1. `startSim` resolves once every server listens; `close()` stops them all. Used by
- * `tradebot sim`, by `tradebot run` (in-process) and by the tests.
+ * HTTP server, the family A API and token servers, simulated KYC with webhooks, the gRPC server, and
+ * synthetic market activity, all on 127.0.0.1. `startSim` resolves once every server listens; `close()`
+ * stops them all. Used by `tradebot sim`, by `tradebot run` (in-process) and by the tests.
  */
+import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 import type { SimConfig } from './config.ts';
@@ -12,10 +13,15 @@ import { startActivity, type ActivityDriver } from './activity/driver.ts';
 import { TokenService, type SimClock } from './gateway/token-service.ts';
 import { UserStore } from './gateway/user-store.ts';
 import { startGatewayServer } from './gateway/gateway-server.ts';
-import { startHttpServer, type RunningHttpServer } from './http/server.ts';
-import { Router } from './http/router.ts';
-import { gatewayErrorBody } from './http/errors.ts';
 import { ACTIVITY_FIRM } from './activity/market-activity.ts';
+import { ClientRegistry } from './familya/clients.ts';
+import { AccessTokenService } from './familya/access-tokens.ts';
+import { Directory, directoryAccountOpener } from './familya/directory.ts';
+import { startFamilyAApi } from './familya/api-server.ts';
+import { startTokenServer } from './familya/token-server.ts';
+import { KycService } from './kyc/kyc-service.ts';
+import type { DeliveryStats } from './kyc/delivery-queue.ts';
+import { TradebotError } from '../errors.ts';
 
 export interface SimReady {
   event: 'sim.ready';
@@ -32,6 +38,13 @@ export interface RunningSim {
   gatewayTokens: TokenService;
   config: SimConfig;
   activity: ActivityDriver | undefined;
+  /** Family A: the onboarded API clients and the participants/accounts of each firm. */
+  clients: ClientRegistry;
+  directory: Directory;
+  /** `{auth}/oauth/token`, the `aud` a client assertion must carry. */
+  tokenEndpoint: string;
+  /** Simulated KYC; with `kycTimer: false` nothing moves until `advance()` is called. */
+  kyc: SimKycControl;
   /** Fault injection: ends every open gateway stream from the server side. */
   dropStreams(): void;
   /** A one-time registration JWT for a configured user (what an account manager would hand out). */
@@ -39,11 +52,23 @@ export interface RunningSim {
   close(): Promise<void>;
 }
 
+export interface SimKycControl {
+  /** Applies the KYC steps due on the sim clock and sends due webhook deliveries; resolves when all were tried. */
+  advance(): Promise<void>;
+  /** Sim time of the next due step or delivery; undefined when nothing is pending. */
+  nextDueAt(): number | undefined;
+  /** The firm's registered webhook URL. */
+  webhookUrl(firm: string): string | undefined;
+  readonly deliveryStats: Readonly<DeliveryStats>;
+}
+
 export interface StartSimOptions {
   logger: Logger;
   clock?: SimClock;
   /** false: activity is seeded but only steps when `activity.step()` is called (tests). */
   activityTimer?: boolean;
+  /** false: KYC moves only when `kyc.advance()` is called (tests, with an injected clock). */
+  kycTimer?: boolean;
 }
 
 const wallClock: SimClock = { now: () => Date.now() };
@@ -54,14 +79,34 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
   const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
   const users = await UserStore.create(config.users.map((u) => ({ ...u, password: u.password })));
   const gatewayTokens = new TokenService(clock, config.signingSecret);
-  const closers: (() => Promise<void>)[] = [];
+  const clients = await ClientRegistry.load(config.clients);
+  const directory = new Directory(config.users);
+  const accessTokens = await AccessTokenService.create(clock);
+  const kyc = new KycService({
+    clock,
+    settings: () => config.kyc,
+    accounts: directoryAccountOpener(directory, (account) => void core.ledger.balance(account)),
+    extraCa: await readExtraCa(config.kyc.extraCaFile),
+    logger: logger.child({ component: 'kyc' }),
+  });
+  const closers: (() => Promise<void>)[] = [() => kyc.close()];
   try {
     const gateway = await startGatewayServer({ config, core, users, tokens: gatewayTokens, clock, logger: logger.child({ server: 'gateway' }) });
     closers.push(gateway.close);
-    const api = await startPlaceholderServer(config.ports.api, logger);
+    const api = await startFamilyAApi({ config, core, clients, tokens: accessTokens, directory, kyc, logger: logger.child({ server: 'api' }) });
     closers.push(api.close);
-    const auth = await startPlaceholderServer(config.ports.auth, logger);
+    const auth = await startTokenServer({
+      port: config.ports.auth,
+      clients,
+      tokens: accessTokens,
+      apiUrl: api.url,
+      clock,
+      settings: () => config.familyA,
+      logger: logger.child({ server: 'auth' }),
+    });
     closers.push(auth.close);
+    accessTokens.bind(auth.url, api.url);
+    if (options.kycTimer !== false) kyc.startTimer();
     const grpc = await startGrpcServer(config.ports.grpc);
     closers.push(grpc.close);
     const activity = config.activity.enabled ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false }) : undefined;
@@ -74,6 +119,17 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       gatewayTokens,
       config,
       activity,
+      clients,
+      directory,
+      tokenEndpoint: auth.tokenEndpoint,
+      kyc: {
+        advance: () => kyc.advance(),
+        nextDueAt: () => kyc.nextDueAt(),
+        webhookUrl: (firm) => kyc.webhookUrl(firm),
+        get deliveryStats() {
+          return kyc.deliveryStats;
+        },
+      },
       dropStreams: () => gateway.streams.dropAll(),
       issueRegistrationToken: async (username) => {
         if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);
@@ -90,10 +146,13 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
   }
 }
 
-/** Family A servers arrive with the next issue; until then the ports answer health and NOT_FOUND. */
-async function startPlaceholderServer(port: number, logger: Logger): Promise<RunningHttpServer> {
-  const router = new Router().get('/v1/health', () => ({ body: { status: 'SERVING' } }));
-  return startHttpServer({ router, port, logger, renderError: (error) => ({ status: error.httpStatus, body: gatewayErrorBody(error) }) });
+async function readExtraCa(file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TradebotError('SIM_KYC_CA_UNREADABLE', `sim.kyc.extraCaFile: cannot read ${file}; point it at a PEM CA certificate`, { kind: 'config', cause: error });
+  }
 }
 
 async function startGrpcServer(port: number): Promise<{ address: string; close(): Promise<void> }> {
