@@ -1,0 +1,79 @@
+/**
+ * The Venue port: everything the engine needs from an exchange, live or simulated. Live venues wrap the
+ * gateway client or the family A client (streams over gRPC or gateway NDJSON); the backtest's
+ * SimulatedVenue replays history. The engine never sees wire formats: prices are Decimal, events are the
+ * typed stream events shared by every transport.
+ */
+import type { Observable } from 'rxjs';
+import type { Decimal } from '../domain/decimal.ts';
+import type { Balance, Instrument, Order, Position, SelfMatchPreventionInstruction } from '../domain/index.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../exchange/gateway/stream-events.ts';
+
+export type { MarketDataEvent, OrderStreamEvent } from '../exchange/gateway/stream-events.ts';
+
+export type VenueSide = 'SIDE_BUY' | 'SIDE_SELL';
+export type VenueTimeInForce =
+  | 'TIME_IN_FORCE_DAY'
+  | 'TIME_IN_FORCE_GOOD_TILL_CANCEL'
+  | 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL'
+  | 'TIME_IN_FORCE_FILL_OR_KILL';
+
+export interface VenueOrderRequest {
+  readonly clordId: string;
+  readonly account: string;
+  readonly symbol: string;
+  readonly side: VenueSide;
+  readonly type: 'ORDER_TYPE_LIMIT' | 'ORDER_TYPE_MARKET_TO_LIMIT';
+  readonly timeInForce: VenueTimeInForce;
+  readonly qty: Decimal;
+  readonly price: Decimal | undefined;
+  readonly postOnly: boolean;
+  readonly selfMatchPreventionInstruction: SelfMatchPreventionInstruction | undefined;
+}
+
+export interface VenueCancelRequest {
+  readonly orderId: string;
+  readonly clordId: string;
+  readonly symbol: string;
+}
+
+export interface VenueReplaceRequest {
+  readonly orderId: string;
+  readonly symbol: string;
+  /** New client order id for the replaced order. */
+  readonly clordId: string;
+  readonly qty: Decimal | undefined;
+  readonly price: Decimal | undefined;
+}
+
+export interface VenueCrossRequest {
+  readonly crossId: string;
+  readonly allOrNone: boolean;
+  readonly buy: VenueOrderRequest;
+  readonly sell: VenueOrderRequest;
+}
+
+/** The exchange's view of the bot's accounts, fetched once on start and after each reconnect. */
+export interface VenueSnapshot {
+  readonly openOrders: readonly Order[];
+  readonly positions: readonly Position[];
+  readonly balances: readonly Balance[];
+}
+
+export interface Venue {
+  readonly name: string;
+  /** Reference data of the symbols the run trades (scales, ticks, price limits). */
+  instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
+  /** Full books per update, with connected/disconnected lifecycle events. */
+  marketData(symbols: readonly string[]): Observable<MarketDataEvent>;
+  /** Snapshot of working orders on each (re)connection, then executions and cancel rejects. */
+  orderUpdates(accounts: readonly string[]): Observable<OrderStreamEvent>;
+  /** Inserts one or more orders (the adapter batches up to 20). Resolves with exchange order ids in order. */
+  insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]>;
+  cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void>;
+  replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void>;
+  cross(request: VenueCrossRequest): Promise<readonly string[]>;
+  /** One lookup of open orders, positions and balances for reconciliation (never polled). */
+  snapshot(accounts: readonly string[]): Promise<VenueSnapshot>;
+  close(): Promise<void>;
+}
