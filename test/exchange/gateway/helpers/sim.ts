@@ -77,7 +77,7 @@ export interface TestSim {
   catalog: InstrumentCatalog;
   gatewayUrl: string;
   /** A client for a configured user; `now` defaults to the sim's clock. */
-  clientFor(user: TestUser, overrides?: Partial<GatewayClientOptions> & { credentials?: Partial<GatewayCredentials> }): GatewayClient;
+  clientFor(user: TestUser, overrides?: Partial<Omit<GatewayClientOptions, 'credentials'>> & { credentials?: Partial<GatewayCredentials> }): GatewayClient;
   close(): Promise<void>;
 }
 
