@@ -21,6 +21,8 @@ export interface IntentBase {
 
 export interface PlaceIntent extends IntentBase {
   readonly kind: 'place';
+  /** The bot's client order id for the new order, assigned when the intent is emitted. */
+  readonly clordId: string;
   readonly symbol: string;
   readonly side: IntentSide;
   readonly qty: Decimal;
@@ -44,7 +46,10 @@ export interface CancelIntent extends IntentBase {
 
 export interface ReplaceIntent extends IntentBase {
   readonly kind: 'replace';
+  /** The order to replace. */
   readonly clordId: string;
+  /** The client order id the order takes after the replace. */
+  readonly newClordId: string;
   readonly price: Decimal | undefined;
   readonly qty: Decimal | undefined;
 }
@@ -56,12 +61,14 @@ export interface CancelAllIntent extends IntentBase {
 }
 
 export interface CrossLeg {
+  readonly clordId: string;
   readonly account: string;
   readonly side: IntentSide;
 }
 
 export interface CrossIntent extends IntentBase {
   readonly kind: 'cross';
+  readonly crossId: string;
   readonly symbol: string;
   readonly qty: Decimal;
   readonly price: Decimal;
