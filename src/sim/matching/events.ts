@@ -151,19 +151,23 @@ export type InstrumentEvent =
       readonly time: number;
     };
 
+const NO_EXECUTIONS: readonly Execution[] = Object.freeze([]);
 const NO_TRADES: readonly Trade[] = Object.freeze([]);
 const NO_REJECTS: readonly CancelReject[] = Object.freeze([]);
 const NO_EVENTS: readonly InstrumentEvent[] = Object.freeze([]);
 
-/** Everything one engine call produced, in emission order within each list. */
+/**
+ * Everything one engine call produced, in emission order within each list. Lists are created on first use
+ * as one-element array literals (exact capacity), which keeps the common one-execution result small.
+ */
 export class EngineResult {
-  private readonly execList: Execution[] = [];
+  private execList: Execution[] | null = null;
   private tradeList: Trade[] | null = null;
   private rejectList: CancelReject[] | null = null;
   private eventList: InstrumentEvent[] | null = null;
 
   get executions(): readonly Execution[] {
-    return this.execList;
+    return this.execList ?? NO_EXECUTIONS;
   }
 
   get trades(): readonly Trade[] {
@@ -179,11 +183,13 @@ export class EngineResult {
   }
 
   addExecution(execution: Execution): void {
-    this.execList.push(execution);
+    if (this.execList === null) this.execList = [execution];
+    else this.execList.push(execution);
   }
 
   addTrade(trade: Trade): void {
-    (this.tradeList ??= []).push(trade);
+    if (this.tradeList === null) this.tradeList = [trade];
+    else this.tradeList.push(trade);
   }
 
   addCancelReject(reject: CancelReject): void {
