@@ -1,0 +1,197 @@
+// KYC webhook receiver over real HTTPS (self-signed cert from openssl): immediate 2xx, dedupe by user,
+// state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while serving on.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KycErrorCode, startKycReceiver } from '../../src/kyc/index.ts';
+import type { KycEvent, KycReceiver } from '../../src/kyc/index.ts';
+import { hasOpenssl, makeSelfSignedCert, postHttps } from './helpers/tls.ts';
+import type { TestCert } from './helpers/tls.ts';
+
+const notification = (over: Record<string, string> = {}) => ({
+  externalId: 'user-1',
+  decision: '',
+  status: 'OPEN',
+  subStatus: '',
+  participantId: '',
+  account: '',
+  ...over,
+});
+
+describe.skipIf(!hasOpenssl())('KYC webhook receiver', () => {
+  let tls: TestCert;
+  let dir: string;
+  const running: KycReceiver[] = [];
+
+  beforeAll(() => {
+    tls = makeSelfSignedCert();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((r) => r.close()));
+  });
+
+  async function start(stateFile = path.join(dir, 'state.json'), now = () => 1_767_225_600_000): Promise<{ receiver: KycReceiver; events: KycEvent[] }> {
+    const receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile, now });
+    running.push(receiver);
+    const events: KycEvent[] = [];
+    receiver.notifications$.subscribe((event) => events.push(event));
+    return { receiver, events };
+  }
+
+  const freshDir = () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-'));
+    return dir;
+  };
+
+  it('answers 200 at once and emits the notification', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    expect(receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/kyc\/webhook$/);
+    const res = await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }), tls.cert);
+    expect(res).toEqual({ status: 200, body: { received: true } });
+    await receiver.idle();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      notification: { externalId: 'user-1', status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' },
+      receivedAt: 1_767_225_600_000,
+      knownStatus: true,
+      previous: undefined,
+    });
+  });
+
+  it('emits the same externalId + status + decision only once', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    const body = notification({ status: 'ON_HOLD', decision: 'REVIEW' });
+    const answers = await Promise.all([postHttps(receiver.url, body, tls.cert), postHttps(receiver.url, body, tls.cert)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    await postHttps(receiver.url, body, tls.cert);
+    await receiver.idle();
+    expect(events).toHaveLength(1);
+    expect(receiver.stats).toMatchObject({ received: 3, duplicates: 2, emitted: 1 });
+  });
+
+  it('emits a change of status or decision for the same user, with the previous notification', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
+    await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'REJECT' }), tls.cert);
+    await postHttps(receiver.url, notification({ externalId: 'user-2', status: 'OPEN' }), tls.cert);
+    await receiver.idle();
+    expect(events.map((e) => [e.notification.externalId, e.notification.status, e.notification.decision])).toEqual([
+      ['user-1', 'OPEN', ''],
+      ['user-1', 'CLOSED', 'REJECT'],
+      ['user-2', 'OPEN', ''],
+    ]);
+    expect(events[1]?.previous).toMatchObject({ status: 'OPEN', decision: '' });
+  });
+
+  it('remembers what it handled across a restart (state file written atomically)', async () => {
+    freshDir();
+    const stateFile = path.join(dir, 'nested', 'kyc-state.json');
+    const first = await start(stateFile);
+    await postHttps(first.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
+    await first.receiver.close();
+    expect(first.events).toHaveLength(1);
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { version: number; users: Record<string, { status: string; decision: string }> };
+    expect(saved.version).toBe(1);
+    expect(saved.users['user-1']).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT', receivedAt: '2026-01-01T00:00:00.000Z' });
+    expect(readdirSync(path.dirname(stateFile))).toEqual(['kyc-state.json']);
+
+    const second = await start(stateFile);
+    await postHttps(second.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
+    await second.receiver.idle();
+    expect(second.events).toHaveLength(0);
+    await postHttps(second.receiver.url, notification({ status: 'CLOSED', decision: 'REVIEW' }), tls.cert);
+    await second.receiver.idle();
+    expect(second.events.map((e) => e.notification.decision)).toEqual(['REVIEW']);
+  });
+
+  it('passes an unknown status on, flagged', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    const res = await postHttps(receiver.url, notification({ status: 'ESCALATED_TO_COMPLIANCE', subStatus: 'manual' }), tls.cert);
+    expect(res.status).toBe(200);
+    await receiver.idle();
+    expect(events).toHaveLength(1);
+    expect(events[0]?.knownStatus).toBe(false);
+    expect(events[0]?.notification.status).toBe('ESCALATED_TO_COMPLIANCE');
+  });
+
+  it('refuses bad bodies with 400 and a clear message, and keeps serving', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    const notJson = await postHttps(receiver.url, '{"externalId": ', tls.cert);
+    expect(notJson.status).toBe(400);
+    expect((notJson.body as { error: string }).error).toMatch(/^invalid KYC notification: body: expected JSON/);
+    const badDecision = await postHttps(receiver.url, notification({ decision: 'MAYBE' }), tls.cert);
+    expect(badDecision.status).toBe(400);
+    expect((badDecision.body as { error: string }).error).toContain('decision');
+    const badType = await postHttps(receiver.url, { externalId: 42, status: 'OPEN' }, tls.cert);
+    expect(badType.status).toBe(400);
+    expect((badType.body as { error: string }).error).toContain('externalId: expected a string');
+    const array = await postHttps(receiver.url, '[1,2]', tls.cert);
+    expect(array.status).toBe(400);
+
+    const ok = await postHttps(receiver.url, notification(), tls.cert);
+    expect(ok.status).toBe(200);
+    await receiver.idle();
+    expect(events).toHaveLength(1);
+    expect(receiver.stats.invalid).toBe(4);
+  });
+
+  it('answers a validation request without externalId with 200 and emits nothing', async () => {
+    freshDir();
+    const { receiver, events } = await start();
+    expect(await postHttps(receiver.url, '', tls.cert)).toEqual({ status: 200, body: { received: true, test: true } });
+    expect(await postHttps(receiver.url, {}, tls.cert)).toEqual({ status: 200, body: { received: true, test: true } });
+    await receiver.idle();
+    expect(events).toHaveLength(0);
+  });
+
+  it('answers 404 for another path, 405 for another method, 413 for a huge body', async () => {
+    freshDir();
+    const { receiver } = await start();
+    expect((await postHttps(receiver.url.replace('/kyc/webhook', '/other'), notification(), tls.cert)).status).toBe(404);
+    expect((await postHttps(receiver.url, '', tls.cert, 'PUT')).status).toBe(405);
+    expect((await postHttps(receiver.url, 'x'.repeat(70 * 1024), tls.cert)).status).toBe(413);
+  });
+
+  it('still answers and emits when the state cannot be saved', async () => {
+    freshDir();
+    const stateFile = path.join(dir, 'state.json');
+    const { receiver, events } = await start(stateFile);
+    mkdirSync(stateFile);
+    writeFileSync(path.join(stateFile, 'occupied'), 'x');
+    expect((await postHttps(receiver.url, notification(), tls.cert)).status).toBe(200);
+    await receiver.idle();
+    expect(events).toHaveLength(1);
+    expect(receiver.stats.persistFailures).toBe(1);
+  });
+
+  it('refuses to start on a corrupt state file, naming it', async () => {
+    freshDir();
+    const stateFile = path.join(dir, 'state.json');
+    writeFileSync(stateFile, '{"users": []}');
+    await expect(start(stateFile)).rejects.toMatchObject({ code: KycErrorCode.StateCorrupt, message: expect.stringContaining(stateFile) });
+  });
+
+  it('refuses to start without readable TLS files', async () => {
+    freshDir();
+    const missing = path.join(dir, 'missing.pem');
+    await expect(startKycReceiver({ port: 0, host: '127.0.0.1', certFile: missing, keyFile: tls.keyFile, stateFile: path.join(dir, 's.json') })).rejects.toMatchObject({
+      code: KycErrorCode.TlsInvalid,
+    });
+    expect(existsSync(path.join(dir, 's.json'))).toBe(false);
+  });
+
+  it('completes the Observable on close', async () => {
+    freshDir();
+    const { receiver } = await start();
+    let completed = false;
+    receiver.notifications$.subscribe({ complete: () => (completed = true) });
+    await receiver.close();
+    expect(completed).toBe(true);
+  });
+});
