@@ -7,8 +7,9 @@
 import type { Reply, RequestContext, Router } from '../http/router.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { WireCodec } from '../../domain/wire/families.ts';
+import { isTradebotError } from '../../errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { decodeBody } from '../gateway/wire.ts';
+import { scaleLookup } from '../gateway/wire.ts';
 import { authorize, type ApiCaller, type GuardDeps, type ParticipantRule } from './guard.ts';
 import { ENDPOINT_SCOPES, type Endpoint } from './scopes.ts';
 
@@ -28,9 +29,18 @@ export class ApiRoutes {
   }
 }
 
-/** Decodes a camelCase body with a family A codec (scales from the core's instruments). */
-export function decodeA<T>(context: RequestContext, codec: WireCodec<T>, core: ExchangeCore): Promise<T> {
-  return decodeBody(context, codec, core);
+/**
+ * Decodes a camelCase body with a family A codec (scales from the core's instruments); `prepare` may
+ * complete the raw body first (e.g. a replace's symbol from its order). Failures are 400 naming the field.
+ */
+export async function decodeA<T>(context: RequestContext, codec: WireCodec<T>, core: ExchangeCore, prepare?: (body: Record<string, unknown>) => unknown): Promise<T> {
+  const body = await context.body();
+  try {
+    return codec.decode(prepare === undefined ? body : prepare(body), scaleLookup(core));
+  } catch (error) {
+    if (isTradebotError(error)) throw invalidArgument(error.code === 'SCALE_UNKNOWN_SYMBOL' ? `unknown symbol: ${error.message}` : error.message);
+    throw error;
+  }
 }
 
 /** Every value of a repeated query parameter, under any of `names` (`symbols=A&symbols=B`, `symbol=A`). */

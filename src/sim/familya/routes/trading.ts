@@ -2,7 +2,8 @@
  * Family A order entry (`/v1/trading/...`, all with `x-participant-id`): insert -> `{orderId}`, preview
  * `{request}` -> `{previewOrder}`, cancel `{orderId, clordId, symbol}` -> `{}`, cancel/list `{requests}`
  * (max 20) -> `{}`, replace -> `{orderId}`, replace/list `{requests}` (max 20) -> `{responses:[{orderId}]}`,
- * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. The translation and ownership
+ * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. A replace may omit `symbol`
+ * (its prices are then scaled by the order's instrument). The translation and ownership
  * checks are the ones the gateway uses, on the same ExchangeCore, so both doors see one exchange.
  * An insert the exchange rejects for a market reason (closed instrument, no liquidity) is 400
  * FAILED_PRECONDITION with reason ORDER_REJECTED and the order id in the details.
@@ -30,6 +31,16 @@ function checkListSize(count: number): void {
 function cancelRejectError(reject: CancelReject): SimHttpError {
   const status = reject.reason === 'CXL_REJ_REASON_UNKNOWN_ORDER' ? 'NOT_FOUND' : 'FAILED_PRECONDITION';
   return new SimHttpError(status, `${reject.reason}: ${reject.text}`);
+}
+
+/** A replace's prices are scaled by its order's symbol: fill `symbol` in from the order when absent. */
+function withOrderSymbol(core: ExchangeCore, request: unknown): unknown {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return request;
+  const fields = request as Record<string, unknown>;
+  if (typeof fields['symbol'] === 'string' && fields['symbol'] !== '') return request;
+  const orderId = fields['orderId'];
+  const symbol = typeof orderId === 'string' ? core.order(orderId)?.latest.order.symbol : undefined;
+  return symbol === undefined ? request : { ...fields, symbol };
 }
 
 function previewSnapshot(request: OrderRequest, now: number): SnapshotLike {
@@ -88,7 +99,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/replace', 'required', async (context, caller) => {
-    const request = await decodeA(context, familyA.replaceOrderRequest, core);
+    const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body));
     const result = core.replace(toEngineReplace(core, request, caller.trading));
     const reject = result.cancelRejects[0];
     if (reject !== undefined) throw cancelRejectError(reject);
@@ -97,7 +108,9 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/replace/list', 'required', async (context, caller) => {
-    const list = await decodeA(context, familyA.replaceOrderListRequest, core);
+    const list = await decodeA(context, familyA.replaceOrderListRequest, core, (body) =>
+      Array.isArray(body['requests']) ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r)) } : body,
+    );
     checkListSize(list.requests.length);
     const commands = list.requests.map((r) => toEngineReplace(core, r, caller.trading));
     const responses = commands.map((command) => ({ orderId: core.replace(command).executions[0]?.order.orderId ?? command.orderId ?? '' }));
