@@ -137,6 +137,11 @@ export default async function matchingBench(): Promise<BenchResult> {
   const baselineValue = Math.round(flow.length / median(baseRuns.map((s) => s.seconds)));
   const mine = engineRuns[0] as RunStats;
   const theirs = baseRuns[0] as RunStats;
+  if (mine.trades !== theirs.trades || mine.failedCancels !== theirs.failedCancels) {
+    throw new Error(
+      `the engines disagree on the flow (trades ${mine.trades} vs ${theirs.trades}, failed cancels ${mine.failedCancels} vs ${theirs.failedCancels}): the comparison is not like for like`,
+    );
+  }
   return {
     bench: 'matching',
     unit: 'orders/s',

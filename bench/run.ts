@@ -30,7 +30,11 @@ async function main(): Promise<number> {
       process.stderr.write(`bench: running ${file}\n`);
       const raw = await mod.default();
       const results: BenchResult[] = (Array.isArray(raw) ? raw : [raw]).map((r) => checkResult(r, file));
-      for (const r of results) process.stdout.write(`${JSON.stringify(r)}\n`);
+      for (const r of results) {
+        // The fixed fields first, in the documented order, then the module's extra fields.
+        const { bench, unit, value, baseline, baselineValue, ratio, ...extra } = r;
+        process.stdout.write(`${JSON.stringify({ bench, unit, value, baseline, baselineValue, ratio, ...extra })}\n`);
+      }
       ran++;
     } catch (err) {
       failures++;

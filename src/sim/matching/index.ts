@@ -19,8 +19,8 @@
  *   engine.depth(symbol, n), engine.bbo(symbol), engine.lastTradePrice(symbol), engine.instrument(symbol)
  *   engine.getOrder(orderId) / engine.openOrders({ account?, symbol? }) -> OrderSnapshot (working orders only)
  *
- * EngineResult { executions, trades, cancelRejects, instrumentEvents }, each in emission order. Consume it
- * before the next call only if you need nothing else: results are fresh objects, never reused.
+ * EngineResult { executions, trades, cancelRejects, instrumentEvents }, each in emission order. Every call
+ * returns a fresh result (never reused), so it may be kept; its executions are immutable snapshots.
  * Execution (extends OrderSnapshot): id, seq, type, order (OrderTerms: orderId, clordId, origClordId,
  * account, participant, symbol, side, type, timeInForce, price, stopPrice, orderQty, minQty, flags,
  * goodTillTime, self-match fields, commission bps, tag, crossId, triggered, insertTime), state, cumQty,
