@@ -26,8 +26,12 @@ export interface HarnessOptions {
   extraUsers?: string;
   /** Extra instruments, as YAML list items indented under `instruments:`. */
   extraInstruments?: string;
+  /** The `sim.activity` block as YAML lines indented under `activity:`; default `enabled: false`. */
+  activity?: string;
   /** Edits of the parsed config before start (for values the YAML loader cannot express). */
   tweak?: (config: SimConfig) => SimConfig;
+  /** false (default): activity only steps when the test calls `sim.activity.step()`. */
+  activityTimer?: boolean;
 }
 
 export function simYaml(options: HarnessOptions = {}): string {
@@ -62,7 +66,7 @@ ${options.extraUsers ?? ''}
       priceLimits: { low: "0.01", high: "0.99" }
 ${options.extraInstruments ?? ''}
   activity:
-    enabled: false
+${options.activity ?? '    enabled: false'}
 `;
 }
 
@@ -117,7 +121,7 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new ManualClock();
-  const sim = await startSim(simConfig(options), { logger: silentLogger(), clock, activityTimer: false });
+  const sim = await startSim(simConfig(options), { logger: silentLogger(), clock, activityTimer: options.activityTimer ?? false });
   const url = sim.ready.gateway;
   const streams: NdjsonStream[] = [];
   const post = async (path: string, body: unknown = {}, o: PostOptions = {}): Promise<WireResponse> => {
