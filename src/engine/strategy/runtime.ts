@@ -1,0 +1,172 @@
+/**
+ * Runs one strategy plugin inside the engine: builds its context (read-only views from the host, intents
+ * out through `host.emit`), calls its callbacks, drives its timers on the injected clock's scheduler, and
+ * isolates it: an exception in a callback is reported to the host (which logs it with the plugin's name
+ * and moves risk to reducing or halted) and the engine carries on.
+ */
+import { Subject, type Subscription } from 'rxjs';
+import type { Logger } from 'pino';
+import { Decimal } from '../../domain/decimal.ts';
+import { parseDecimal } from '../../domain/decimal.ts';
+import type { Clock } from '../clock.ts';
+import type { Intent } from '../intents.ts';
+import type { AnyStrategy, PlaceOptions, StrategyContext, StrategyEvent } from './define-strategy.ts';
+import type { BookView, OrderUpdateView, OrderView, TradeView } from './views.ts';
+
+export interface IdFactory {
+  intentId(): string;
+  clordId(): string;
+  crossId(): string;
+}
+
+/** What the engine offers a strategy runtime. */
+export interface StrategyHost {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly account: string;
+  readonly symbols: readonly string[];
+  readonly ids: IdFactory;
+  book(symbol: string): BookView | undefined;
+  position(symbol: string, account?: string): Decimal;
+  openOrders(symbol?: string): readonly OrderView[];
+  emit(intent: Intent): void;
+  /** A callback threw: the host logs it and changes the trading state per config. */
+  onError(error: unknown, callback: string): void;
+}
+
+function toDecimal(value: Decimal | string | number, what: string): Decimal {
+  return value instanceof Decimal ? value : parseDecimal(value, what);
+}
+
+export class StrategyRuntime<P = unknown> {
+  readonly context: StrategyContext<P>;
+  private readonly events = new Subject<StrategyEvent>();
+  private readonly timers: Subscription[] = [];
+  private operatorSubscription: Subscription | undefined;
+
+  constructor(
+    private readonly definition: AnyStrategy,
+    params: P,
+    private readonly host: StrategyHost,
+  ) {
+    const base = () => ({ intentId: host.ids.intentId(), strategy: definition.name, time: host.clock.now() });
+    const emit = (intent: Intent) => host.emit(intent);
+    const fireTimer = (name: string) => this.timer(name);
+    this.context = {
+      name: definition.name,
+      params,
+      log: host.log,
+      symbols: host.symbols,
+      account: host.account,
+      now: () => host.clock.now(),
+      book: (symbol) => host.book(symbol),
+      position: (symbol, account) => host.position(symbol, account),
+      openOrders: (symbol) => host.openOrders(symbol),
+      place: (o: PlaceOptions) => {
+        const clordId = host.ids.clordId();
+        emit({
+          ...base(),
+          kind: 'place',
+          clordId,
+          symbol: o.symbol,
+          side: o.side,
+          qty: toDecimal(o.qty, 'place.qty'),
+          price: o.price === undefined ? undefined : toDecimal(o.price, 'place.price'),
+          timeInForce: o.timeInForce ?? 'GOOD_TILL_CANCEL',
+          postOnly: o.postOnly ?? false,
+          account: o.account,
+          selfMatchPrevention: undefined,
+          label: o.label,
+        });
+        return clordId;
+      },
+      cancel: (clordId) => emit({ ...base(), kind: 'cancel', clordId }),
+      replace: (clordId, change) => {
+        const newClordId = host.ids.clordId();
+        emit({
+          ...base(),
+          kind: 'replace',
+          clordId,
+          newClordId,
+          price: change.price === undefined ? undefined : toDecimal(change.price, 'replace.price'),
+          qty: change.qty === undefined ? undefined : toDecimal(change.qty, 'replace.qty'),
+        });
+        return newClordId;
+      },
+      cancelAll: (symbol) => emit({ ...base(), kind: 'cancelAll', symbol }),
+      cross: (o) => {
+        const crossId = host.ids.crossId();
+        emit({
+          ...base(),
+          kind: 'cross',
+          crossId,
+          symbol: o.symbol,
+          qty: toDecimal(o.qty, 'cross.qty'),
+          price: toDecimal(o.price, 'cross.price'),
+          buy: { clordId: host.ids.clordId(), account: o.buyAccount, side: 'BUY' },
+          sell: { clordId: host.ids.clordId(), account: o.sellAccount, side: 'SELL' },
+          allOrNone: o.allOrNone ?? true,
+        });
+        return crossId;
+      },
+      every: (name, everyMs) => {
+        if (!(everyMs > 0)) throw new RangeError(`every(${name}): the period must be a positive number of milliseconds`);
+        const subscription = host.clock.scheduler.schedule(function (this: { schedule(state?: unknown, delay?: number): void }) {
+          fireTimer(name);
+          this.schedule(undefined, everyMs);
+        }, everyMs);
+        this.timers.push(subscription);
+      },
+    };
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  start(): void {
+    if (this.definition.operator) {
+      const operator = this.guard('operator', () => this.definition.operator?.(this.context));
+      if (operator) {
+        this.operatorSubscription = this.events.pipe(operator).subscribe({ error: (error: unknown) => this.host.onError(error, 'operator') });
+      }
+    }
+    this.guard('onStart', () => this.definition.onStart?.(this.context));
+  }
+
+  book(book: BookView): void {
+    this.events.next({ type: 'book', book });
+    this.guard('onBook', () => this.definition.onBook?.(this.context, book));
+  }
+
+  trade(trade: TradeView): void {
+    this.events.next({ type: 'trade', trade });
+    this.guard('onTrade', () => this.definition.onTrade?.(this.context, trade));
+  }
+
+  orderUpdate(update: OrderUpdateView): void {
+    this.events.next({ type: 'order', update });
+    this.guard('onOrderUpdate', () => this.definition.onOrderUpdate?.(this.context, update));
+  }
+
+  timer(name: string): void {
+    this.events.next({ type: 'timer', name });
+    this.guard('onTimer', () => this.definition.onTimer?.(this.context, name));
+  }
+
+  stop(): void {
+    for (const timer of this.timers.splice(0)) timer.unsubscribe();
+    this.guard('onStop', () => this.definition.onStop?.(this.context));
+    this.operatorSubscription?.unsubscribe();
+    this.events.complete();
+  }
+
+  private guard<T>(callback: string, fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      this.host.onError(error, callback);
+      return undefined;
+    }
+  }
+}
