@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal.ts';
 
 const DECIMAL_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 

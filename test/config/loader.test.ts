@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/domain/decimal.ts';
 import { ConfigError, loadConfigFile, parseConfigText, fields, type ConfigContext } from '../../src/config/index.ts';
 
 const riskSchema = (context: ConfigContext) =>
