@@ -1,0 +1,109 @@
+// KYC webhook registration (POST /v1/kyc/webhook): only an HTTPS URL that answers the test request with
+// a 2xx within the configured timeout is accepted; each refusal says why. A new valid URL replaces the old
+// one; a failed registration leaves the old one in place. The sim trusts the test CA via sim.kyc.extraCaFile.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT, startFamilyA, type FamilyAHarness } from '../familya/helpers/harness.ts';
+import { closedPort, makeCert, WebhookReceiver, type TestCert } from './helpers/receiver.ts';
+
+const TIMEOUT_MS = 300;
+let h: FamilyAHarness;
+let token: string;
+let cert: TestCert;
+const receivers: WebhookReceiver[] = [];
+
+async function receiver(): Promise<WebhookReceiver> {
+  const r = await WebhookReceiver.start(cert);
+  receivers.push(r);
+  return r;
+}
+
+async function register(webhookUrl: string) {
+  return h.call('POST', '/v1/kyc/webhook', { token, body: { webhookUrl } });
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-'));
+  cert = makeCert(dir);
+  h = await startFamilyA({ kyc: `webhookTimeoutMs: ${TIMEOUT_MS}, extraCaFile: ${cert.certFile}` }, dir);
+  token = await h.token(CLIENT);
+});
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await h.close();
+});
+
+describe('webhook registration refusals', () => {
+  it('a plain HTTP URL is refused without being contacted', async () => {
+    const response = await register('http://127.0.0.1:1/hook');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ validated: false, message: 'the webhook URL must use HTTPS, not http' });
+  });
+
+  it('an unreachable URL is refused', async () => {
+    const response = await register(`https://127.0.0.1:${await closedPort()}/hook`);
+    expect(response.body['validated']).toBe(false);
+    expect(response.body['message']).toMatch(/unreachable \(ECONNREFUSED\)/);
+  });
+
+  it('a non-2xx answer is refused with the status', async () => {
+    const r = await receiver();
+    r.plan = () => 500;
+    const response = await register(r.url);
+    expect(response.body).toEqual({ validated: false, message: 'the webhook URL answered HTTP 500; a 2xx status is required' });
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('a slow answer is refused after the configured timeout', async () => {
+    const r = await receiver();
+    r.plan = () => 'hold';
+    const response = await register(r.url);
+    expect(response.body).toEqual({ validated: false, message: `the webhook URL did not answer within ${TIMEOUT_MS} ms` });
+    r.releaseHeld();
+  });
+
+  it('a certificate the sim does not trust is refused', async () => {
+    const otherCert = makeCert(h.dir, 'untrusted');
+    const r = await WebhookReceiver.start(otherCert);
+    receivers.push(r);
+    const response = await register(r.url);
+    expect(response.body['validated']).toBe(false);
+    expect(response.body['message']).toMatch(/TLS handshake/);
+  });
+
+  it('a missing webhookUrl is 400', async () => {
+    const response = await h.call('POST', '/v1/kyc/webhook', { token, body: {} });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('webhook registration acceptance', () => {
+  it('a self-signed HTTPS receiver answering 200 is accepted after one test request', async () => {
+    const r = await receiver();
+    const response = await register(r.url);
+    expect(response.body).toEqual({ validated: true, message: 'webhook URL validated and registered' });
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]?.headers['x-kyc-webhook-test']).toBe('true');
+    expect(r.received[0]?.body).toMatchObject({ externalId: '', status: 'NOT_STARTED', subStatus: 'WEBHOOK_TEST' });
+    expect(h.sim.kyc.webhookUrl('demo')).toBe(r.url);
+  });
+
+  it('a failed registration keeps the old URL; a new valid one replaces it', async () => {
+    const old = h.sim.kyc.webhookUrl('demo');
+    const failing = await receiver();
+    failing.plan = () => 404;
+    expect((await register(failing.url)).body['validated']).toBe(false);
+    expect(h.sim.kyc.webhookUrl('demo')).toBe(old);
+
+    const next = await receiver();
+    const response = await register(next.url);
+    expect(response.body).toEqual({ validated: true, message: 'webhook URL validated; it replaces the previous URL' });
+    expect(h.sim.kyc.webhookUrl('demo')).toBe(next.url);
+  });
+
+  it('webhooks are per firm', () => {
+    expect(h.sim.kyc.webhookUrl('other')).toBeUndefined();
+  });
+});
