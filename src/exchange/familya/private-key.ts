@@ -12,14 +12,18 @@ export const MIN_RSA_BITS = 2048;
 
 /** Parses PEM text into an RSA private KeyObject; `source` names it in errors (a path, never the text). */
 export function parsePrivateKey(pem: string, source: string): KeyObject {
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(pem)) {
+    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: it is encrypted; tradebot needs an unencrypted key file protected by file permissions (mode 0600)`, {
+      details: { source },
+    });
+  }
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
-  } catch (cause) {
-    const reason = cause instanceof Error && /passphrase|encrypted/i.test(cause.message)
-      ? 'it is encrypted; tradebot needs an unencrypted key file protected by file permissions (mode 0600)'
-      : 'it is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----", as written by `tradebot keygen`)';
-    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: ${reason}`, { details: { source } });
+  } catch {
+    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: it is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----", as written by \`tradebot keygen\`)`, {
+      details: { source },
+    });
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa') {
