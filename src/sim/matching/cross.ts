@@ -53,10 +53,8 @@ export function crossOrders(st: EngineState, req: CrossRequest): void {
   }
   const book = st.books.get((reqs[0] as OrderRequest).symbol) as OrderBook;
   const legs = terms.map((t) => new Order(t, t.orderSeq, book));
-  for (const leg of legs) {
-    st.register(leg);
-    st.emitNew(leg);
-  }
+  // Legs never rest, so they are never registered as working orders.
+  for (const leg of legs) st.emitNew(leg);
   const first = legs[0] as Order;
   const second = legs[1] as Order;
   const price = first.price;

@@ -19,7 +19,11 @@ const NO_REASON: OrdRejectReason = 'ORD_REJECT_REASON_EXCHANGE_OPTION';
 export class EngineState {
   readonly ids: IdGenerator;
   readonly books = new Map<string, OrderBook>();
-  /** Live orders (resting, or held as stops) by order number, in entry order. */
+  /**
+   * Working orders that can be referred to by later calls (resting on a book, or held as stops), by order
+   * number, in the order they came to rest. An order being processed as aggressor is registered only if
+   * it comes to rest, so an order that fills or is cancelled within its own call never touches the maps.
+   */
   readonly orders = new Map<number, Order>();
   /**
    * Live orders by clord_id; orders of different accounts sharing a clord_id are chained through
@@ -51,6 +55,7 @@ export class EngineState {
   // ---- registry ----
 
   register(order: Order): void {
+    order.registered = true;
     this.orders.set(order.seq, order);
     const clordId = order.terms.clordId;
     if (clordId !== undefined && clordId !== '') this.indexClord(order, clordId);
@@ -59,6 +64,8 @@ export class EngineState {
   }
 
   unregister(order: Order): void {
+    if (!order.registered) return;
+    order.registered = false;
     this.orders.delete(order.seq);
     const clordId = order.terms.clordId;
     if (clordId !== undefined && clordId !== '') this.unindexClord(order, clordId);
@@ -133,7 +140,7 @@ export class EngineState {
     return exec;
   }
 
-  /** Emit the acknowledgement of a just-registered order. */
+  /** Emit the acknowledgement of a just-accepted order. */
   emitNew(order: Order): void {
     this.emit('EXECUTION_TYPE_NEW', order, 0, 0, false, 0, NO_REASON, '');
   }

@@ -12,7 +12,7 @@ import { SMP_CANCEL_AGGRESSOR, SMP_CANCEL_BOTH, SMP_CANCEL_RESTING, SMP_NONE, SM
 import type { TradeType } from './types.ts';
 
 /**
- * Match `aggr` (registered, live, not resting) against the contra side at prices up to `limit` inclusive.
+ * Match `aggr` (live, not resting) against the contra side at prices up to `limit` inclusive.
  * Returns true when self-match prevention requires the aggressor's remaining quantity to be cancelled
  * (the caller does it); false when matching stopped because the aggressor filled or nothing is left to take.
  */
@@ -89,6 +89,7 @@ export function wouldTake(book: OrderBook, isBuy: boolean, price: number): boole
  * `keepPriority` keeps its current stamp and slots it into the queue by that stamp (book rebuilds).
  */
 export function rest(st: EngineState, book: OrderBook, order: Order, keepPriority: boolean): void {
+  if (!order.registered) st.register(order);
   const side = order.isBuy ? book.bids : book.offers;
   if (keepPriority) {
     side.addByPriority(order);

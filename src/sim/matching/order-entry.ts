@@ -60,9 +60,9 @@ export function submitOrder(st: EngineState, req: OrderRequest): void {
     return;
   }
   const order = new Order(terms, seq, book);
-  st.register(order);
   st.emitNew(order);
   if (type === 'ORDER_TYPE_STOP' || type === 'ORDER_TYPE_STOP_LIMIT') {
+    st.register(order);
     order.priority = st.ids.nextPriority();
     book.stops.add(order);
   } else {

@@ -188,6 +188,8 @@ export class Order {
   sameClord: Order | undefined = undefined;
   /** Where the order currently lives. */
   onStopBook = false;
+  /** In the engine's registry of working orders (see EngineState.register). */
+  registered = false;
   /** Key of the account (or self_match_prevention_id) for self-match prevention. */
   readonly smpKey: string;
   readonly isBuy: boolean;
