@@ -1,0 +1,248 @@
+/**
+ * The execution adapter: the only code that calls a Venue, and it takes only risk-approved intents.
+ * Places collected during one engine step are sent together as `*_list` calls of at most 20; cancels and
+ * replaces of orders whose exchange id is not known yet wait for the acknowledgement; a failed insert is
+ * reported so the order is not left pending. Retries of inserts happen below, in the client, with the same
+ * client order id (so a retry can never create a second order). `cancelAllOpen` cancels on shutdown.
+ */
+import type { Logger } from 'pino';
+import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
+import type { Approved } from '../risk/verdict.ts';
+import type { CancelAllIntent, CancelIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
+import type { Venue, VenueOrderRequest } from '../venue.ts';
+import { describeError } from '../../errors.ts';
+
+/** What the adapter needs from the order tracker. */
+export interface ExecutionLedger {
+  submitted(intent: PlaceIntent, request: VenueOrderRequest): void;
+  acknowledged(clordId: string, orderId: string): void;
+  sendFailed(clordId: string, error: unknown): void;
+  cancelRequested(clordId: string): void;
+  replaceRequested(intent: ReplaceIntent): void;
+  orderIdOf(clordId: string): string | undefined;
+  symbolOf(clordId: string): string | undefined;
+  /** Working orders (incl. pending) as clordIds, optionally for one symbol. */
+  openClordIds(symbol?: string): readonly string[];
+}
+
+export interface ExecutionAdapterOptions {
+  venue: Venue;
+  ledger: ExecutionLedger;
+  log: Logger;
+  defaultAccount: string;
+  selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction'];
+  /** Called after every venue call settles, with counts for metrics and the status line. */
+  onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number): void;
+}
+
+const TIF = {
+  DAY: 'TIME_IN_FORCE_DAY',
+  GOOD_TILL_CANCEL: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+  IMMEDIATE_OR_CANCEL: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+  FILL_OR_KILL: 'TIME_IN_FORCE_FILL_OR_KILL',
+} as const;
+
+export class ExecutionAdapter {
+  private places: { intent: PlaceIntent; request: VenueOrderRequest }[] = [];
+  private cancels: string[] = [];
+  private readonly waitingForAck = new Map<string, (Approved<CancelIntent> | Approved<ReplaceIntent>)[]>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly options: ExecutionAdapterOptions) {}
+
+  /** Queues an approved intent; `flush()` sends what was queued during the current engine step. */
+  submit(approved: Approved<Intent>): void {
+    const intent: Intent = approved;
+    switch (intent.kind) {
+      case 'place':
+        this.queuePlace(intent);
+        break;
+      case 'cancel':
+        this.queueCancel(approved as Approved<CancelIntent>);
+        break;
+      case 'replace':
+        this.sendReplace(approved as Approved<ReplaceIntent>);
+        break;
+      case 'cancelAll':
+        for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancelById(clordId);
+        break;
+      case 'cross':
+        this.sendCross(intent);
+        break;
+    }
+  }
+
+  /** Sends queued places (batched) and cancels. */
+  flush(): void {
+    const places = this.places;
+    this.places = [];
+    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
+    const cancels = this.cancels;
+    this.cancels = [];
+    if (cancels.length > 0) this.sendCancels(cancels);
+  }
+
+  /** The exchange acknowledged an order (from the stream or the insert response): release waiting cancels. */
+  onAcknowledged(clordId: string): void {
+    const waiting = this.waitingForAck.get(clordId);
+    if (waiting === undefined) return;
+    this.waitingForAck.delete(clordId);
+    for (const intent of waiting) {
+      if (intent.kind === 'cancel') this.queueCancelById(intent.clordId);
+      else this.sendReplace(intent);
+    }
+    this.flush();
+  }
+
+  /** Cancels every working order (shutdown, halt); resolves when the venue answered. */
+  async cancelAllOpen(): Promise<void> {
+    for (const clordId of this.options.ledger.openClordIds()) this.queueCancelById(clordId);
+    this.flush();
+    await this.idle();
+  }
+
+  /** Resolves when no venue call is in flight. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private toRequest(intent: PlaceIntent): VenueOrderRequest {
+    return {
+      clordId: intent.clordId,
+      account: intent.account ?? this.options.defaultAccount,
+      symbol: intent.symbol,
+      side: intent.side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
+      type: intent.price === undefined ? 'ORDER_TYPE_MARKET_TO_LIMIT' : 'ORDER_TYPE_LIMIT',
+      timeInForce: TIF[intent.timeInForce],
+      qty: intent.qty,
+      price: intent.price,
+      postOnly: intent.postOnly,
+      selfMatchPreventionInstruction: intent.selfMatchPrevention ?? this.options.selfMatchPrevention,
+    };
+  }
+
+  private queuePlace(intent: PlaceIntent): void {
+    const request = this.toRequest(intent);
+    this.options.ledger.submitted(intent, request);
+    this.places.push({ intent, request });
+  }
+
+  private queueCancel(intent: Approved<CancelIntent>): void {
+    if (this.options.ledger.orderIdOf(intent.clordId) === undefined && this.options.ledger.symbolOf(intent.clordId) !== undefined) {
+      this.wait(intent.clordId, intent);
+      this.options.ledger.cancelRequested(intent.clordId);
+      return;
+    }
+    this.queueCancelById(intent.clordId);
+  }
+
+  private queueCancelById(clordId: string): void {
+    if (this.cancels.includes(clordId)) return;
+    const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
+    if (pendingPlace >= 0) {
+      const [dropped] = this.places.splice(pendingPlace, 1);
+      if (dropped) this.options.ledger.sendFailed(clordId, new Error('cancelled before it was sent'));
+      return;
+    }
+    this.options.ledger.cancelRequested(clordId);
+    if (this.options.ledger.orderIdOf(clordId) === undefined) {
+      this.wait(clordId, { kind: 'cancel', clordId } as Approved<CancelIntent>);
+      return;
+    }
+    this.cancels.push(clordId);
+  }
+
+  private wait(clordId: string, intent: Approved<CancelIntent> | Approved<ReplaceIntent>): void {
+    const list = this.waitingForAck.get(clordId) ?? [];
+    if (!list.some((i) => i.kind === intent.kind)) list.push(intent);
+    this.waitingForAck.set(clordId, list);
+  }
+
+  private track<T>(promise: Promise<T>): void {
+    const tracked = promise.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private sendInserts(batch: { intent: PlaceIntent; request: VenueOrderRequest }[]): void {
+    const { venue, ledger, log } = this.options;
+    this.track(
+      venue.insertOrders(batch.map((b) => b.request)).then(
+        (orderIds) => {
+          batch.forEach((b, i) => {
+            const orderId = orderIds[i];
+            if (orderId !== undefined && orderId !== '') {
+              ledger.acknowledged(b.request.clordId, orderId);
+              this.onAcknowledged(b.request.clordId);
+            }
+          });
+          this.options.onSent?.('insert', batch.length);
+        },
+        (error: unknown) => {
+          log.warn({ err: error, count: batch.length }, `insert failed: ${describeError(error)}`);
+          for (const b of batch) ledger.sendFailed(b.request.clordId, error);
+        },
+      ),
+    );
+  }
+
+  private sendCancels(clordIds: string[]): void {
+    const { venue, ledger, log } = this.options;
+    const requests = clordIds.flatMap((clordId) => {
+      const orderId = ledger.orderIdOf(clordId);
+      const symbol = ledger.symbolOf(clordId);
+      return orderId === undefined || symbol === undefined ? [] : [{ orderId, clordId, symbol }];
+    });
+    for (let i = 0; i < requests.length; i += MAX_LIST_REQUESTS) {
+      const batch = requests.slice(i, i + MAX_LIST_REQUESTS);
+      this.track(
+        venue.cancelOrders(batch).then(
+          () => this.options.onSent?.('cancel', batch.length),
+          (error: unknown) => log.warn({ err: error, count: batch.length }, `cancel failed (the order stream will tell what happened): ${describeError(error)}`),
+        ),
+      );
+    }
+  }
+
+  private sendReplace(intent: Approved<ReplaceIntent>): void {
+    const { venue, ledger, log } = this.options;
+    const orderId = ledger.orderIdOf(intent.clordId);
+    const symbol = ledger.symbolOf(intent.clordId);
+    if (symbol === undefined) return;
+    ledger.replaceRequested(intent);
+    if (orderId === undefined) {
+      this.wait(intent.clordId, intent);
+      return;
+    }
+    this.track(
+      venue.replaceOrders([{ orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price }]).then(
+        () => this.options.onSent?.('replace', 1),
+        (error: unknown) => log.warn({ err: error }, `replace failed (the order stream will tell what happened): ${describeError(error)}`),
+      ),
+    );
+  }
+
+  private sendCross(intent: CrossIntent): void {
+    const { venue, log } = this.options;
+    const leg = (side: 'BUY' | 'SELL'): VenueOrderRequest => {
+      const l = side === 'BUY' ? intent.buy : intent.sell;
+      return {
+        clordId: l.clordId,
+        account: l.account,
+        symbol: intent.symbol,
+        side: side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
+        type: 'ORDER_TYPE_LIMIT',
+        timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+        qty: intent.qty,
+        price: intent.price,
+        postOnly: false,
+        selfMatchPreventionInstruction: undefined,
+      };
+    };
+    this.track(
+      venue.cross({ crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg('BUY'), sell: leg('SELL') }).then(
+        () => this.options.onSent?.('cross', 1),
+        (error: unknown) => log.warn({ err: error, crossId: intent.crossId }, `cross failed: ${describeError(error)}`),
+      ),
+    );
+  }
+}
