@@ -1,0 +1,140 @@
+/**
+ * What the bot itself says about its orders, as mutations of a record: submission, insert response,
+ * insert failure, cancel and replace requests, cancel rejects and lookup results. Each function changes the
+ * record and returns nothing; the tracker stamps the time and emits the update.
+ *
+ * Rules that are ours (the exchange docs are silent):
+ * - Insert failure: a TradebotError of kind `connectivity` or `internal`, or any other thrown value, means
+ *   the insert may have reached the exchange: the order becomes UNKNOWN (needs a lookup). Any other kind
+ *   (rejection, validation, rate-limited, authentication, permission, config) means the exchange did not
+ *   take it: REJECTED, set locally, so later exchange evidence for the order still wins.
+ * - A cancel reject clears the matching overlay (cancel or replace); when its reason is TOO_LATE_TO_CANCEL
+ *   or UNKNOWN_ORDER and the order still looks working, the order becomes UNKNOWN: it has probably just
+ *   closed and the execution saying so may still be on its way (it clears UNKNOWN when it arrives).
+ * - A lookup that does not find the order closes it locally: REJECTED if it never had an order id,
+ *   CANCELED otherwise.
+ */
+import type { Decimal } from '../../domain/decimal.ts';
+import type { CancelReject, Side } from '../../domain/index.ts';
+import type { EpochMs } from '../../domain/time.ts';
+import { isTradebotError } from '../../errors.ts';
+import type { IntentSide } from '../intents.ts';
+import type { VenueOrderRequest } from '../venue.ts';
+import { OrderTrackerErrorCode, orderTrackerError } from './errors.ts';
+import type { OrderIndex } from './order-index.ts';
+import { OrderRecord } from './record.ts';
+import { advance, isTerminal } from './states.ts';
+import type { SubmissionMeta } from './types.ts';
+
+function intentSide(side: VenueOrderRequest['side'] | Side): IntentSide | undefined {
+  if (side === 'SIDE_BUY') return 'BUY';
+  if (side === 'SIDE_SELL') return 'SELL';
+  return undefined;
+}
+
+export function recordForSubmission(request: VenueOrderRequest, meta: SubmissionMeta, time: EpochMs): OrderRecord {
+  const side = intentSide(request.side);
+  if (side === undefined || !request.qty.isFinite() || request.qty.lte(0)) {
+    throw orderTrackerError(
+      OrderTrackerErrorCode.INVALID_SUBMISSION,
+      `order ${request.clordId}: expected side SIDE_BUY or SIDE_SELL and a positive qty, got ${String(request.side)} ${request.qty.toString()}`,
+      { clordId: request.clordId },
+    );
+  }
+  return new OrderRecord({
+    clordId: request.clordId,
+    orderId: undefined,
+    account: request.account,
+    symbol: request.symbol,
+    side,
+    price: request.price,
+    qty: request.qty,
+    base: 'PENDING_NEW',
+    adopted: false,
+    intentId: meta.intentId,
+    label: meta.label,
+    time,
+  });
+}
+
+export function markAcknowledged(record: OrderRecord): void {
+  record.base = advance(record.base, record.baseIsLocal, 'NEW');
+  record.baseIsLocal = false;
+  record.unknown = false;
+}
+
+/** True when an insert error leaves open whether the exchange took the order. */
+export function insertOutcomeUnknown(error: unknown): boolean {
+  return !isTradebotError(error) || error.kind === 'connectivity' || error.kind === 'internal';
+}
+
+/** Applies an insert failure; returns false (no change) once the exchange has said anything about it. */
+export function markSendFailed(record: OrderRecord, error: unknown): boolean {
+  if (record.base !== 'PENDING_NEW' || record.orderId !== undefined) return false;
+  if (insertOutcomeUnknown(error)) {
+    record.unknown = true;
+  } else {
+    record.base = 'REJECTED';
+    record.baseIsLocal = true;
+    record.pendingCancel = false;
+    record.pendingReplace = undefined;
+  }
+  return true;
+}
+
+/** Marks a cancel in flight; false (no change) when the order is already terminal. */
+export function markCancelRequested(record: OrderRecord): boolean {
+  if (isTerminal(record.base)) return false;
+  record.pendingCancel = true;
+  return true;
+}
+
+export function markReplaceRequested(
+  record: OrderRecord,
+  index: OrderIndex,
+  newClordId: string,
+  price: Decimal | undefined,
+  qty: Decimal | undefined,
+): boolean {
+  if (index.hasClordId(newClordId)) {
+    throw orderTrackerError(
+      OrderTrackerErrorCode.DUPLICATE_CLORD_ID,
+      `replace of ${record.clordId}: clordId ${newClordId} is already used; issue a fresh one`,
+      { clordId: record.clordId, newClordId },
+    );
+  }
+  if (isTerminal(record.base)) return false;
+  record.chain.push(newClordId);
+  index.aliasClordId(newClordId, record);
+  record.pendingReplace = Object.freeze({ clordId: newClordId, price, qty });
+  return true;
+}
+
+/** Forgets a replace target the exchange never confirmed. */
+function dropPendingReplace(record: OrderRecord, index: OrderIndex): void {
+  const pending = record.pendingReplace;
+  if (pending === undefined) return;
+  record.pendingReplace = undefined;
+  const version = record.versionOf(pending.clordId);
+  if (version > record.confirmed) {
+    record.chain.splice(version, 1);
+    index.dropClordId(pending.clordId, record);
+  }
+}
+
+export function markCancelRejected(record: OrderRecord, index: OrderIndex, reject: CancelReject): void {
+  if (reject.isReplace) dropPendingReplace(record, index);
+  else record.pendingCancel = false;
+  const closedMaybe =
+    reject.rejectReason === 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL' || reject.rejectReason === 'CXL_REJ_REASON_UNKNOWN_ORDER';
+  if (closedMaybe && !isTerminal(record.base)) record.unknown = true;
+}
+
+export function markNotFound(record: OrderRecord, index: OrderIndex): void {
+  if (isTerminal(record.base) && !record.baseIsLocal) return;
+  record.base = record.orderId === undefined ? 'REJECTED' : 'CANCELED';
+  record.baseIsLocal = true;
+  record.unknown = false;
+  record.pendingCancel = false;
+  dropPendingReplace(record, index);
+}

@@ -1,0 +1,313 @@
+/**
+ * The OrderTracker: the engine's single view of the bot's own orders. It takes local inputs (submitted,
+ * acknowledged, sendFailed, cancelRequested, replaceRequested, lookupResult) and the venue's order stream
+ * (snapshot, execution, cancelReject, connected/disconnected), keeps one state machine per order
+ * (states.ts), and emits an `OrderUpdate` per visible change on `updates$`, a `Fill` per filled-quantity
+ * increase on `fills$` (fill-derivation.ts) and tolerated oddities on `issues$`.
+ *
+ * Delivery is at-least-once and may be reordered: executions are deduplicated by id, fills come only from
+ * cum_qty increases and states only advance, so any shuffling or duplication of an order's executions ends
+ * in the same state and the same total filled quantity. Events are emitted after the state is updated,
+ * fills before the update that shows them, in a FIFO queue: a subscriber that calls back into the tracker
+ * sees consistent state and its events follow the ones already queued.
+ *
+ * Snapshot rule (ours): a snapshot lists the working orders of every account the tracker follows. Unknown
+ * orders in it are adopted; known ones are updated from it; a known order that has an exchange order id and
+ * still looks working but is missing from it becomes UNKNOWN ("needs lookup": it may have filled or been
+ * cancelled while the stream was down, so it is not closed blindly). Orders without an order id yet are
+ * left alone (their insert may be in flight). Resolve UNKNOWN orders with `lookupResult`.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { Decimal } from '../../domain/decimal.ts';
+import type { CancelReject, Execution, Order } from '../../domain/index.ts';
+import type { Clock } from '../clock.ts';
+import type { OrderStreamEvent, VenueOrderRequest } from '../venue.ts';
+import { type Applied, type Evidence, adoptOrder, applyEvidence } from './apply-exchange.ts';
+import { OrderTrackerErrorCode, orderTrackerError } from './errors.ts';
+import { type FillContext, buildFills } from './fill-events.ts';
+import {
+  markAcknowledged,
+  markCancelRejected,
+  markCancelRequested,
+  markNotFound,
+  markReplaceRequested,
+  markSendFailed,
+  recordForSubmission,
+} from './local-inputs.ts';
+import { OrderIndex } from './order-index.ts';
+import { type OrderRecord, viewChanged } from './record.ts';
+import { countStates } from './queries.ts';
+import { isTerminal } from './states.ts';
+import type { Fill, OrderCounts, OrderUpdate, SubmissionMeta, TrackedOrder, TrackerIssue, UpdateCause } from './types.ts';
+
+export interface OrderTrackerOptions {
+  /** Source of createdAt / updatedAt and of fill times when an execution has no transact time. */
+  readonly clock: Clock;
+}
+
+type Outgoing =
+  | { readonly kind: 'update'; readonly value: OrderUpdate }
+  | { readonly kind: 'fill'; readonly value: Fill }
+  | { readonly kind: 'issue'; readonly value: TrackerIssue };
+
+export class OrderTracker {
+  private readonly clock: Clock;
+  private readonly index = new OrderIndex();
+  private readonly seenExecutions = new Set<string>();
+  private readonly updates = new Subject<OrderUpdate>();
+  private readonly fills = new Subject<Fill>();
+  private readonly issues = new Subject<TrackerIssue>();
+  private readonly queue: Outgoing[] = [];
+  private flushing = false;
+  private streamStale = true;
+
+  readonly updates$: Observable<OrderUpdate> = this.updates.asObservable();
+  readonly fills$: Observable<Fill> = this.fills.asObservable();
+  readonly issues$: Observable<TrackerIssue> = this.issues.asObservable();
+
+  constructor(options: OrderTrackerOptions) {
+    this.clock = options.clock;
+  }
+
+  // ---- local inputs ----
+
+  /** The execution adapter is sending this insert: a new order in PENDING_NEW. */
+  submitted(request: VenueOrderRequest, meta: SubmissionMeta = {}): TrackedOrder {
+    if (this.index.hasClordId(request.clordId)) {
+      throw orderTrackerError(OrderTrackerErrorCode.DUPLICATE_CLORD_ID, `clordId ${request.clordId} is already tracked; issue a fresh one`, {
+        clordId: request.clordId,
+      });
+    }
+    const record = recordForSubmission(request, meta, this.clock.now());
+    this.index.add(record);
+    return this.commit(record, undefined, { kind: 'submitted' });
+  }
+
+  /** The insert response named the exchange order id. */
+  acknowledged(clordId: string, orderId: string): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    const issues: TrackerIssue[] = [];
+    if (record.orderId === undefined) this.index.setOrderId(record, orderId);
+    else if (record.orderId !== orderId) issues.push({ kind: 'orderIdConflict', clordId, known: record.orderId, received: orderId });
+    markAcknowledged(record);
+    return this.commit(record, before, { kind: 'acknowledged' }, { fills: [], issues });
+  }
+
+  /** The insert call failed (see local-inputs.ts for REJECTED vs UNKNOWN). */
+  sendFailed(clordId: string, error: unknown): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    markSendFailed(record, error);
+    return this.commit(record, before, { kind: 'sendFailed', error });
+  }
+
+  /** A cancel is being sent: PENDING_CANCEL until the exchange cancels (or rejects the cancel). */
+  cancelRequested(clordId: string): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    markCancelRequested(record);
+    return this.commit(record, before, { kind: 'cancelRequested' });
+  }
+
+  /** A replace is being sent; `newClordId` becomes the order's clordId once the exchange confirms. */
+  replaceRequested(clordId: string, newClordId: string, price?: Decimal, qty?: Decimal): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    markReplaceRequested(record, this.index, newClordId, price, qty);
+    return this.commit(record, before, { kind: 'replaceRequested', newClordId });
+  }
+
+  /** The result of looking up an UNKNOWN order at the exchange; `undefined` when it was not found. */
+  lookupResult(clordId: string, order: Order | undefined): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    if (order === undefined) {
+      markNotFound(record, this.index);
+      return this.commit(record, before, { kind: 'lookup', found: false });
+    }
+    const applied = applyEvidence(record, this.index, { order, execution: undefined });
+    return this.commit(record, before, { kind: 'lookup', found: true }, applied, { source: 'lookup', execution: undefined });
+  }
+
+  // ---- venue inputs ----
+
+  /** Feeds one event of the venue's order stream. */
+  onStreamEvent(event: OrderStreamEvent): void {
+    switch (event.type) {
+      case 'snapshot':
+        this.applySnapshot(event.orders, event.sessionId);
+        return;
+      case 'execution':
+        this.applyExecution(event.execution);
+        return;
+      case 'cancelReject':
+        this.applyCancelReject(event.cancelReject);
+        return;
+      case 'disconnected':
+        this.streamStale = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  applyExecution(execution: Execution): void {
+    if (execution.id !== '') {
+      if (this.seenExecutions.has(execution.id)) return;
+      this.seenExecutions.add(execution.id);
+    }
+    const ev: Evidence = { order: execution.order, execution };
+    const cause: UpdateCause = { kind: 'execution', executionId: execution.id, executionType: execution.type, text: execution.text };
+    const context: FillContext = { source: 'execution', execution };
+    const record = this.index.find(execution.order.id, execution.order.clordId);
+    if (record === undefined) {
+      this.adopt(ev, cause, context);
+      return;
+    }
+    const before = record.view();
+    this.commit(record, before, cause, applyEvidence(record, this.index, ev), context);
+  }
+
+  applyCancelReject(reject: CancelReject): void {
+    const record = this.index.find(reject.orderId, reject.clordId);
+    if (record === undefined) {
+      this.enqueue({ kind: 'issue', value: { kind: 'unmatchedCancelReject', clordId: reject.clordId, orderId: reject.orderId } });
+      this.flush();
+      return;
+    }
+    const before = record.view();
+    markCancelRejected(record, this.index, reject);
+    this.commit(record, before, { kind: 'cancelReject', isReplace: reject.isReplace, reason: reject.rejectReason, text: reject.text });
+  }
+
+  applySnapshot(orders: readonly Order[], sessionId: string): void {
+    this.streamStale = false;
+    const present = new Set<OrderRecord>();
+    const context: FillContext = { source: 'snapshot', execution: undefined };
+    for (const order of orders) {
+      const ev: Evidence = { order, execution: undefined };
+      const record = this.index.find(order.id, order.clordId);
+      if (record === undefined) {
+        const adopted = this.adopt(ev, { kind: 'snapshot', sessionId, outcome: 'adopted' }, context);
+        if (adopted !== undefined) present.add(adopted);
+        continue;
+      }
+      present.add(record);
+      const before = record.view();
+      this.commit(record, before, { kind: 'snapshot', sessionId, outcome: 'present' }, applyEvidence(record, this.index, ev), context);
+    }
+    for (const record of [...this.index.open()]) {
+      if (present.has(record) || record.orderId === undefined || record.unknown || isTerminal(record.base)) continue;
+      const before = record.view();
+      record.unknown = true;
+      this.commit(record, before, { kind: 'snapshot', sessionId, outcome: 'missing' });
+    }
+  }
+
+  // ---- queries ----
+
+  /** By any clordId the order has had (current, old or pending replace target). */
+  get(clordId: string): TrackedOrder | undefined {
+    return this.index.byClordId(clordId)?.view();
+  }
+
+  byOrderId(orderId: string): TrackedOrder | undefined {
+    return this.index.byOrderId(orderId)?.view();
+  }
+
+  /** Working orders, pending and UNKNOWN ones included, oldest first; of one symbol when given. */
+  open(symbol?: string): TrackedOrder[] {
+    const views: TrackedOrder[] = [];
+    for (const record of this.index.open()) if (symbol === undefined || record.symbol === symbol) views.push(record.view());
+    return views;
+  }
+
+  /** Orders in UNKNOWN: look them up at the exchange and feed the answer to `lookupResult`. */
+  needingLookup(): TrackedOrder[] {
+    return this.open().filter((order) => order.state === 'UNKNOWN');
+  }
+
+  all(): TrackedOrder[] {
+    return this.index.all().map((record) => record.view());
+  }
+
+  counts(): OrderCounts {
+    return countStates(this.index.all());
+  }
+
+  /** True from a `disconnected` event until the next snapshot (and before the first one). */
+  get stale(): boolean {
+    return this.streamStale;
+  }
+
+  /** Completes the Observables. */
+  close(): void {
+    this.updates.complete();
+    this.fills.complete();
+    this.issues.complete();
+  }
+
+  // ---- internals ----
+
+  private require(clordId: string): OrderRecord {
+    const record = this.index.byClordId(clordId);
+    if (record === undefined) {
+      throw orderTrackerError(OrderTrackerErrorCode.UNKNOWN_ORDER, `no tracked order has clordId ${clordId}; submit it first`, { clordId });
+    }
+    return record;
+  }
+
+  private adopt(ev: Evidence, cause: UpdateCause, context: FillContext): OrderRecord | undefined {
+    const { record, issue } = adoptOrder(ev, this.clock.now());
+    if (record === undefined) {
+      if (issue !== undefined) this.enqueue({ kind: 'issue', value: issue });
+      this.flush();
+      return undefined;
+    }
+    this.index.add(record);
+    this.commit(record, undefined, cause, applyEvidence(record, this.index, ev), context);
+    return record;
+  }
+
+  /** Stamps, re-indexes and queues the fills and (when visible) the update, then flushes. */
+  private commit(
+    record: OrderRecord,
+    before: TrackedOrder | undefined,
+    cause: UpdateCause,
+    applied: Applied = { fills: [], issues: [] },
+    context: FillContext = { source: 'lookup', execution: undefined },
+  ): TrackedOrder {
+    const now = this.clock.now();
+    this.index.refresh(record);
+    let after = record.view();
+    const changed = before === undefined || viewChanged(before, after);
+    if (changed && before !== undefined) {
+      record.updatedAt = now;
+      after = record.view();
+    }
+    for (const issue of applied.issues) this.enqueue({ kind: 'issue', value: issue });
+    for (const fill of buildFills(record, applied.fills, context, now)) this.enqueue({ kind: 'fill', value: fill });
+    if (changed) this.enqueue({ kind: 'update', value: { order: after, previousState: before?.state, cause } });
+    this.flush();
+    return after;
+  }
+
+  private enqueue(item: Outgoing): void {
+    this.queue.push(item);
+  }
+
+  private flush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
+        if (item.kind === 'update') this.updates.next(item.value);
+        else if (item.kind === 'fill') this.fills.next(item.value);
+        else this.issues.next(item.value);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
