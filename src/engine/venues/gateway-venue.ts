@@ -1,0 +1,104 @@
+/**
+ * The Venue port over the trading gateway client (family B): order entry through the gateway's REST
+ * commands, order updates and market data through its NDJSON streams (or, per config, through another
+ * transport's streams with the same event types), reconciliation through one lookup of open orders,
+ * positions and balances. Instruments come from the catalog the client was built with.
+ */
+import type { Observable } from 'rxjs';
+import type { Instrument, Position, Balance } from '../../domain/index.ts';
+import type { GatewayClient } from '../../exchange/gateway/index.ts';
+import type { OrderRequestInput } from '../../exchange/gateway/order-inputs.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import { ZERO } from '../../domain/decimal.ts';
+
+export interface GatewayVenueOptions {
+  client: GatewayClient;
+  /** Reference data for the traded symbols (the gateway has no refdata endpoint; it comes from config or family A). */
+  instruments: readonly Instrument[];
+  /** Streams from another transport (e.g. gRPC) with the same event types; default: the gateway's NDJSON. */
+  marketData?: (symbols: readonly string[]) => Observable<MarketDataEvent>;
+  orderUpdates?: (accounts: readonly string[]) => Observable<OrderStreamEvent>;
+  depth?: number;
+}
+
+function toInput(request: VenueOrderRequest): OrderRequestInput {
+  return {
+    account: request.account,
+    symbol: request.symbol,
+    side: request.side,
+    type: request.type,
+    orderQty: request.qty,
+    price: request.price ?? ZERO,
+    clordId: request.clordId,
+    timeInForce: request.timeInForce,
+    participateDontInitiate: request.postOnly,
+    selfMatchPreventionInstruction: request.selfMatchPreventionInstruction ?? 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
+  };
+}
+
+export class GatewayVenue implements Venue {
+  readonly name = 'gateway';
+
+  constructor(private readonly options: GatewayVenueOptions) {}
+
+  async instruments(symbols: readonly string[]): Promise<readonly Instrument[]> {
+    return this.options.instruments.filter((i) => symbols.includes(i.symbol));
+  }
+
+  marketData(symbols: readonly string[]): Observable<MarketDataEvent> {
+    if (this.options.marketData) return this.options.marketData(symbols);
+    return this.options.client.marketData$({ symbols: [...symbols], depth: this.options.depth ?? 10 });
+  }
+
+  orderUpdates(accounts: readonly string[]): Observable<OrderStreamEvent> {
+    if (this.options.orderUpdates) return this.options.orderUpdates(accounts);
+    return this.options.client.orderUpdates$({ accounts: [...accounts] });
+  }
+
+  async insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
+    const { client } = this.options;
+    if (requests.length === 1 && requests[0] !== undefined) {
+      const result = await client.insertOrder(toInput(requests[0]));
+      return [result.orderId];
+    }
+    const result = await client.insertOrderList(requests.map(toInput));
+    return result.responses.map((r) => r.orderId);
+  }
+
+  async cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
+    const { client } = this.options;
+    if (requests.length === 1 && requests[0] !== undefined) return client.cancelOrder({ orderId: requests[0].orderId, symbol: requests[0].symbol });
+    return client.cancelOrderList(requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol })));
+  }
+
+  async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
+    const inputs = requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol, clordId: r.clordId, ...(r.price ? { price: r.price } : {}), ...(r.qty ? { orderQty: r.qty } : {}) }));
+    if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.cancelReplaceOrder(inputs[0]);
+    else await this.options.client.cancelReplaceOrderList(inputs);
+  }
+
+  async cross(request: VenueCrossRequest): Promise<readonly string[]> {
+    const result = await this.options.client.insertOrderCross({
+      crossId: request.crossId,
+      crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED',
+      requests: [toInput(request.buy), toInput(request.sell)],
+    });
+    return result.responses.map((r) => r.orderId);
+  }
+
+  async snapshot(accounts: readonly string[]): Promise<VenueSnapshot> {
+    const { client } = this.options;
+    const openOrders = await client.getOpenOrders({ accounts: [...accounts] });
+    const positions: Position[] = [];
+    const balances: Balance[] = [];
+    for (const account of accounts) {
+      positions.push(...(await client.listAccountPositions({ name: account })).positions);
+      balances.push(await client.getAccountBalance({ name: account }));
+    }
+    return { openOrders, positions, balances };
+  }
+
+  async close(): Promise<void> {
+    await this.options.client.close();
+  }
+}
