@@ -20,6 +20,8 @@ export const REFUSAL_CODES = [
   'RISK_PRICE_LIMITS',
   'RISK_TICK_SIZE',
   'RISK_MIN_QTY',
+  'RISK_LOT_SIZE',
+  'RISK_NO_REFERENCE_PRICE',
   'RISK_DAILY_LOSS',
   'RISK_SELF_MATCH',
   'RISK_TRADING_HALTED',
@@ -27,6 +29,7 @@ export const REFUSAL_CODES = [
   'RISK_UNKNOWN_SYMBOL',
   'RISK_UNKNOWN_ORDER',
   'RISK_INVALID_INTENT',
+  'RISK_CHECK_FAILED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

@@ -1,0 +1,107 @@
+/**
+ * The `risk` section of a config file. Every limit is optional: absent means that check is off. Only the
+ * message-rate throttle has a default (50 per second, half the venue's 100 messages/s per firm; at most 100).
+ * Decimals are written as strings. Unknown keys are errors.
+ *
+ *   risk:
+ *     maxOrderQty: "100"            # per order
+ *     maxOrderNotional: "50"        # price x qty per order (market orders priced at the high price limit)
+ *     maxPosition: "500"            # per symbol and account, worst case incl. open orders on the same side
+ *     maxEventPosition: "1000"      # per event group and account: sum of each symbol's worst-case |position|
+ *     maxOpenOrders: 40             # working + in-flight orders across the bot
+ *     maxMessagesPerSecond: 50      # approved intents in any 1 s window of intent times (default 50, max 100)
+ *     priceBand: { reference: mid, ticks: 10 }   # or absolute: "0.05", or percent: "10"
+ *     maxDailyLoss: "200"           # realized + unrealized; reaching it switches the state (onDailyLoss)
+ *     onDailyLoss: reducing         # reducing | halted
+ *     onFeedStale: reducing         # reducing | halted
+ *     onStrategyError: halted       # reducing | halted
+ *     selfMatch: { action: refuse, scope: bot, instruction: SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR }
+ *
+ * `riskSection()` is the schema the root config composes; `parseRiskConfig()` validates a plain object for
+ * programmatic use (backtests, tests) and throws RISK_CONFIG_INVALID listing every problem.
+ */
+import { z } from 'zod';
+import { decimal, oneOf, positiveInt } from '../../config/fields.ts';
+import { SELF_MATCH_PREVENTION_INSTRUCTIONS } from '../../domain/enums.ts';
+import { riskConfigError } from './errors.ts';
+
+export const DEFAULT_MAX_MESSAGES_PER_SECOND = 50;
+/** The venue's limit per firm (EXCHANGE_API_NOTES.md); the throttle may not be configured above it. */
+export const VENUE_MAX_MESSAGES_PER_SECOND = 100;
+
+const RESTRICTED_STATES = ['reducing', 'halted'] as const;
+
+function priceBandSection() {
+  return z
+    .strictObject({
+      /** What the band is centred on. */
+      reference: oneOf(['mid', 'last']).default('mid'),
+      /** Half-width as a price distance, e.g. "0.05". */
+      absolute: decimal({ positive: true }).optional(),
+      /** Half-width in ticks of the instrument. */
+      ticks: positiveInt('a number of ticks such as 10').optional(),
+      /** Half-width in percent of the reference price, e.g. "10". */
+      percent: decimal({ positive: true }).optional(),
+      /** No reference price yet (one-sided book, no trade): refuse, or let the order through unchecked. */
+      whenNoReference: oneOf(['refuse', 'allow']).default('refuse'),
+    })
+    .superRefine((band, ctx) => {
+      const widths = [band.absolute, band.ticks, band.percent].filter((w) => w !== undefined).length;
+      if (widths !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `give exactly one band width: absolute ("0.05"), ticks (10) or percent ("10"); got ${widths}`,
+        });
+      }
+    });
+}
+
+function selfMatchSection() {
+  return z
+    .strictObject({
+      /** refuse: refuse the crossing order; cancelResting: cancel the bot's crossed orders first; off. */
+      action: oneOf(['refuse', 'cancelResting', 'off']).default('refuse'),
+      /** account: only orders of the same account conflict; bot: orders of any of the bot's accounts. */
+      scope: oneOf(['account', 'bot']).default('bot'),
+      /** Instruction set on approved orders that carry none (the exchange's own self-match prevention). */
+      instruction: oneOf(SELF_MATCH_PREVENTION_INSTRUCTIONS).optional(),
+    })
+    .prefault({});
+}
+
+export function riskSection() {
+  return z
+    .strictObject({
+      maxOrderQty: decimal({ positive: true }).optional(),
+      maxOrderNotional: decimal({ positive: true }).optional(),
+      /** "0" allows only position-reducing orders. */
+      maxPosition: decimal({ min: '0' }).optional(),
+      maxEventPosition: decimal({ min: '0' }).optional(),
+      maxOpenOrders: positiveInt('a number of orders such as 40').optional(),
+      maxMessagesPerSecond: positiveInt('a number of messages per second such as 50')
+        .max(VENUE_MAX_MESSAGES_PER_SECOND, `must be at most the venue's ${VENUE_MAX_MESSAGES_PER_SECOND} messages/s per firm`)
+        .default(DEFAULT_MAX_MESSAGES_PER_SECOND),
+      priceBand: priceBandSection().optional(),
+      maxDailyLoss: decimal({ positive: true }).optional(),
+      onDailyLoss: oneOf(RESTRICTED_STATES).default('reducing'),
+      onFeedStale: oneOf(RESTRICTED_STATES).default('reducing'),
+      onStrategyError: oneOf(RESTRICTED_STATES).default('halted'),
+      selfMatch: selfMatchSection(),
+    })
+    .prefault({});
+}
+
+/** The risk section as a config input (decimals as strings) and as parsed (decimals as Decimal). */
+export type RiskConfigInput = z.input<ReturnType<typeof riskSection>>;
+export type RiskConfig = z.output<ReturnType<typeof riskSection>>;
+export type PriceBandConfig = NonNullable<RiskConfig['priceBand']>;
+export type SelfMatchConfig = RiskConfig['selfMatch'];
+
+/** Validates a plain object (e.g. `{ maxOrderQty: "10" }`); throws RISK_CONFIG_INVALID with every problem. */
+export function parseRiskConfig(input: RiskConfigInput | undefined = {}): RiskConfig {
+  const result = riskSection().safeParse(input);
+  if (result.success) return result.data;
+  throw riskConfigError(
+    result.error.issues.map((issue) => `${issue.path.length === 0 ? '(risk)' : issue.path.join('.')}: ${issue.message}`),
+  );
+}

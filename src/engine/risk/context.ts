@@ -1,0 +1,71 @@
+/**
+ * RiskContext: the read-only view of the bot's world that the risk layer checks intents against. The engine
+ * implements it over its OrderTracker, Portfolio, local books and reference data; tests implement it with
+ * plain objects. Risk never mutates it and never calls the venue.
+ *
+ * Contract for implementers:
+ * - `openOrders()` lists every order the bot has working or in flight (sent but not yet acknowledged,
+ *   pending replace), with its remaining (leaves) quantity: in-flight orders are exposure too.
+ * - `positions()` lists signed positions (long > 0, short < 0) per symbol and account; a missing entry is flat.
+ * - `tradingState()` is normally `riskManager.tradingState.state`; risk gates on the more restrictive of it and
+ *   its own state machine, so a context can tighten trading but never loosen it.
+ */
+import type { Decimal } from '../../domain/decimal.ts';
+import type { IntentSide } from '../intents.ts';
+import type { TradingState } from './trading-state.ts';
+
+/** Which market price anchors the price band: the book's mid, or the last trade. */
+export type ReferencePriceSource = 'mid' | 'last';
+
+/** What risk needs from an instrument's reference data. */
+export interface RiskInstrument {
+  readonly symbol: string;
+  /** Prices must be multiples of this (> 0). */
+  readonly tickSize: Decimal;
+  /** Lowest and highest accepted limit prices (inclusive), e.g. 0.01 and 0.99 for an event contract. */
+  readonly lowPriceLimit: Decimal;
+  readonly highPriceLimit: Decimal;
+  /** Smallest order quantity the exchange accepts. */
+  readonly minimumQty: Decimal;
+  /** Quantities must be multiples of this (the lot; 1 / fractional quantity scale, 1 for whole contracts). */
+  readonly qtyIncrement: Decimal;
+  /** The event this contract belongs to (all strikes / outcomes of one event); undefined: its own group. */
+  readonly eventGroup: string | undefined;
+}
+
+/** One of the bot's working (or in-flight) orders. */
+export interface RiskOpenOrder {
+  readonly clordId: string;
+  readonly symbol: string;
+  readonly side: IntentSide;
+  /** Limit price; undefined for a market-to-limit order not yet priced. */
+  readonly price: Decimal | undefined;
+  /** Quantity still working (> 0). */
+  readonly leavesQty: Decimal;
+  readonly account: string;
+}
+
+/** A signed position: long > 0, short < 0. */
+export interface RiskPosition {
+  readonly symbol: string;
+  readonly account: string;
+  readonly qty: Decimal;
+}
+
+export interface RiskContext {
+  /** Engine time, epoch milliseconds (clock.now()). */
+  now(): number;
+  /** The account intents trade when they name none. */
+  readonly defaultAccount: string;
+  /** Every account the bot trades (self-match prevention scope `bot` covers all of them). */
+  accounts(): readonly string[];
+  /** Reference data; undefined when the symbol is unknown (intents on it are refused). */
+  instrument(symbol: string): RiskInstrument | undefined;
+  /** The current mid or last trade price; undefined when there is none (one-sided book, no trade yet). */
+  referencePrice(symbol: string, source: ReferencePriceSource): Decimal | undefined;
+  positions(): readonly RiskPosition[];
+  openOrders(): readonly RiskOpenOrder[];
+  /** Today's realized + unrealized PnL of the bot, in the settlement currency (a loss is negative). */
+  dailyPnl(): Decimal;
+  tradingState(): TradingState;
+}
