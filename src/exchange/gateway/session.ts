@@ -5,20 +5,20 @@
  * (no timers), a new login when the refresh token has expired or the refresh is refused with 401, and a
  * logout (revoking both tokens) on shutdown. One renewal runs at a time: concurrent callers share its promise.
  *
- * Expiry is tracked on the injected local clock: a token's deadline is the local time the request was sent
- * plus the lifetime the gateway gave (`*ExpirationTime - *IssueTime`), so a skewed server clock does not
- * matter. The margin is min(refreshMarginMs (30 s), refreshMarginFraction (10 %) of the lifetime), so a
- * 60 s token is refreshed 6 s before it expires. A proactive refresh that fails for a connectivity reason
+ * Expiry is tracked on the injected local clock (token-deadlines.ts): the local send time plus the lifetime
+ * the gateway gave, renewed min(refreshMarginMs (30 s), refreshMarginFraction (10 %) of the lifetime) early,
+ * so a 60 s token is refreshed 6 s before it expires. A proactive refresh that fails for a connectivity reason
  * while the current token is still valid keeps the current token (the next call tries again).
  */
 import { asyncScheduler } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
-import type { LoginResponse, RefreshResponse } from '../../domain/index.ts';
 import { TOKEN_REFRESH_MARGIN_S } from '../../domain/index.ts';
 import { generateTotp } from '../auth/totp.ts';
 import type { GatewayAuthApi, MfaConfirmation, MfaEnrollment } from './auth-api.ts';
 import { GatewayError, GatewayErrorCode, isGatewayError } from './errors.ts';
+import { tokensFromLogin, tokensFromRefresh } from './token-deadlines.ts';
+import type { RenewalPolicy, SessionTokens } from './token-deadlines.ts';
 
 export interface GatewayCredentials {
   readonly username: string;
@@ -60,22 +60,13 @@ export interface SessionInfo {
   readonly refreshes: number;
 }
 
-interface Tokens {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  /** Local deadlines, ms. */
-  readonly accessExpiresAt: number;
-  readonly accessRefreshAt: number;
-  readonly refreshExpiresAt: number;
-  readonly refreshRenewBefore: number;
-}
+type Tokens = SessionTokens;
 
 export class GatewaySession {
   private readonly auth: GatewayAuthApi;
   private credentials: GatewayCredentials;
   private readonly now: () => number;
-  private readonly marginMs: number;
-  private readonly marginFraction: number;
+  private readonly policy: RenewalPolicy;
   private readonly logger: Logger | undefined;
   private tokens: Tokens | undefined;
   private renewal: Promise<Tokens> | undefined;
@@ -87,12 +78,13 @@ export class GatewaySession {
     this.auth = options.auth;
     this.credentials = options.credentials;
     this.now = options.now ?? (() => asyncScheduler.now());
-    this.marginMs = options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_S * 1000;
-    this.marginFraction = options.refreshMarginFraction ?? 0.1;
+    const marginMs = options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_S * 1000;
+    const marginFraction = options.refreshMarginFraction ?? 0.1;
+    this.policy = { marginMs, marginFraction };
     this.logger = options.logger;
     const problems: string[] = [];
-    if (!(this.marginMs >= 0) || !Number.isFinite(this.marginMs)) problems.push(`refreshMarginMs must be a finite number >= 0 (got ${this.marginMs})`);
-    if (!(this.marginFraction >= 0 && this.marginFraction < 1)) problems.push(`refreshMarginFraction must be in [0, 1) (got ${this.marginFraction})`);
+    if (!(marginMs >= 0) || !Number.isFinite(marginMs)) problems.push(`refreshMarginMs must be a finite number >= 0 (got ${marginMs})`);
+    if (!(marginFraction >= 0 && marginFraction < 1)) problems.push(`refreshMarginFraction must be in [0, 1) (got ${marginFraction})`);
     if (options.credentials.username === '') problems.push('credentials.username is empty');
     if (problems.length > 0) throw new GatewayError(GatewayErrorCode.InvalidOptions, `gateway session: ${problems.join('; ')}`);
   }
@@ -250,7 +242,7 @@ export class GatewaySession {
       try {
         const sentAt = this.now();
         const refreshed = await this.auth.refreshAccessToken(current.refreshToken);
-        return this.store(this.fromRefresh(current, refreshed, sentAt), 'refresh');
+        return this.store(tokensFromRefresh(current, refreshed, sentAt, this.policy), 'refresh');
       } catch (error) {
         if (!isGatewayError(error, GatewayErrorCode.AuthFailed)) throw error;
         this.logger?.info({ username: this.credentials.username }, 'gateway refresh token refused; logging in again');
@@ -260,7 +252,7 @@ export class GatewaySession {
     const otp = await this.oneTimeCode(sentAt);
     try {
       const response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
-      return this.store(this.fromLogin(response, sentAt), 'login');
+      return this.store(tokensFromLogin(response, sentAt, this.policy), 'login');
     } catch (error) {
       if (otp === '' && isGatewayError(error, GatewayErrorCode.AuthFailed)) {
         throw new GatewayError(
@@ -295,31 +287,5 @@ export class GatewaySession {
       );
     }
     return '';
-  }
-
-  /** Local deadline and refresh point of a token issued at `issue`, expiring at `expiry`, requested at `sentAt`. */
-  private deadlines(issue: number | undefined, expiry: number | undefined, sentAt: number): { expiresAt: number; renewAt: number } {
-    if (expiry === undefined) return { expiresAt: Infinity, renewAt: Infinity };
-    const lifetime = Math.max(0, expiry - (issue ?? sentAt));
-    const margin = Math.min(this.marginMs, lifetime * this.marginFraction);
-    return { expiresAt: sentAt + lifetime, renewAt: sentAt + lifetime - margin };
-  }
-
-  private fromLogin(response: LoginResponse, sentAt: number): Tokens {
-    const access = this.deadlines(response.accessIssueTime, response.accessExpirationTime, sentAt);
-    const refresh = this.deadlines(response.refreshIssueTime, response.refreshExpirationTime, sentAt);
-    return {
-      accessToken: response.accessToken,
-      refreshToken: response.refreshToken,
-      accessExpiresAt: access.expiresAt,
-      accessRefreshAt: access.renewAt,
-      refreshExpiresAt: refresh.expiresAt,
-      refreshRenewBefore: refresh.renewAt,
-    };
-  }
-
-  private fromRefresh(current: Tokens, response: RefreshResponse, sentAt: number): Tokens {
-    const access = this.deadlines(response.accessIssueTime, response.accessExpirationTime, sentAt);
-    return { ...current, accessToken: response.accessToken, accessExpiresAt: access.expiresAt, accessRefreshAt: access.renewAt };
   }
 }

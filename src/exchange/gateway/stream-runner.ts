@@ -55,6 +55,8 @@ export interface StreamSpec<I> {
   readonly dedupeKey?: (item: I) => string | undefined;
   /** True for snapshot-only requests: the server ends the stream after the snapshot. */
   readonly expectCompletion?: boolean;
+  /** Overrides options.maxConsecutiveFailures (snapshot Promises give up after a few attempts). */
+  readonly maxConsecutiveFailures?: number;
 }
 
 export function isFatalStreamError(error: unknown): boolean {
@@ -102,7 +104,7 @@ export function runGatewayStream<I>(deps: StreamRunnerDeps, spec: StreamSpec<I>)
       silenceTimeoutMs: deps.options.silenceTimeoutMs ?? 180_000,
       baseDelayMs: deps.options.baseDelayMs ?? 500,
       maxDelayMs: deps.options.maxDelayMs ?? 30_000,
-      maxConsecutiveFailures: deps.options.maxConsecutiveFailures ?? Infinity,
+      maxConsecutiveFailures: spec.maxConsecutiveFailures ?? deps.options.maxConsecutiveFailures ?? Infinity,
       dedupeCapacity: deps.options.dedupeCapacity ?? 10_000,
       expectCompletion: spec.expectCompletion ?? false,
       isFatal: isFatalStreamError,

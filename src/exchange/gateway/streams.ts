@@ -7,7 +7,8 @@
  * - `marketData$({symbols, depth?})` over create_market_data_subscription: full books per symbol (the first
  *   after `connected` is the snapshot to reconcile with);
  * - `instrumentStates$({symbols?})` over create_instrument_state_change_subscription;
- * - `orderSnapshot()` and `marketDataSnapshot()`: the `snapshot_only` variants, as Promises.
+ * - `orderSnapshot()` and `marketDataSnapshot()`: the `snapshot_only` variants, as Promises (retried like the
+ *   streams, but given up after 3 reconnections in a row that deliver nothing).
  * Observables are cold: each subscription opens its own HTTP stream; unsubscribing closes it.
  */
 import type { Observable} from 'rxjs';
@@ -25,6 +26,9 @@ import type {
   OrderStreamItem,
 } from './stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
+
+/** A snapshot Promise fails (STREAM_RECONNECT_EXHAUSTED) after this many reconnections in a row without a message. */
+const SNAPSHOT_ATTEMPTS = 3;
 
 export interface OrderStreamFilter {
   /** Only these accounts (all of the caller's when absent). */
@@ -149,6 +153,7 @@ export class GatewayStreams {
       decode: (line) => orderItems(line, this.scales()),
       dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
       expectCompletion: snapshotOnly,
+      ...(snapshotOnly ? { maxConsecutiveFailures: SNAPSHOT_ATTEMPTS } : {}),
     });
   }
 
@@ -158,6 +163,7 @@ export class GatewayStreams {
       body: gateway.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
       decode: (line) => marketItems(line, this.scales()),
       expectCompletion: snapshotOnly,
+      ...(snapshotOnly ? { maxConsecutiveFailures: SNAPSHOT_ATTEMPTS } : {}),
     });
   }
 

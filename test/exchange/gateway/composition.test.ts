@@ -22,7 +22,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 describe('private link', () => {
   let t: TestSim;
   beforeEach(async () => {
-    t = await startTestSim();
+    t = await startTestSim({ users: ['alice'] });
   });
   afterEach(async () => {
     await t.close();
@@ -125,6 +125,16 @@ describe('retries against a stub gateway', () => {
     expect(error.kind).toBe('connectivity');
     expect(seen.filter((s) => s.path === '/auth/v1beta1/change_password')).toHaveLength(1);
     expect(JSON.stringify(error.details)).not.toContain('Another-Strong-Pass-1');
+  });
+
+  it('logs out on close(): the bare access token in Authorization and both tokens in the body', async () => {
+    behaviour = (_entry, _count, _req, res) => json(res, 200, {});
+    const c = client();
+    await c.login();
+    await c.close();
+    const logout = seen.find((s) => s.path === '/auth/v1beta1/logout');
+    expect(logout).toEqual({ path: '/auth/v1beta1/logout', authorization: 'access-1', body: { accessToken: 'access-1', refreshToken: 'refresh-1' } });
+    expect(isGatewayError(await failure(c.getWhoAmI()), GatewayErrorCode.SessionClosed)).toBe(true);
   });
 
   it('after a 401 on a call, renews the token once (refresh refused: new login) and retries once; a second 401 is GATEWAY_AUTH_FAILED', async () => {

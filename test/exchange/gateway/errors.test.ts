@@ -113,7 +113,7 @@ describe('toGatewayError', () => {
 describe('gateway error paths against the simulator', () => {
   let t: TestSim;
   beforeEach(async () => {
-    t = await startTestSim({ rateLimitPerSecond: 5 });
+    t = await startTestSim({ rateLimitPerSecond: 5, users: ['alice'] });
   });
   afterEach(async () => {
     await t.close();
@@ -180,6 +180,6 @@ describe('gateway error paths against the simulator', () => {
     const alice = t.clientFor('alice', { gatewayUrl: `http://127.0.0.1:${port}` });
     const error = (await failure(alice.getWhoAmI())) as TransportError;
     expect([error.code, error.kind, error.retryable]).toEqual(['TRANSPORT_CONNECT_FAILED', 'connectivity', true]);
-    t = await startTestSim(); // afterEach closes it
+    t = await startTestSim({ users: ['alice'] }); // afterEach closes it
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayAuthApi, AuthedCaller, GatewayErrorCode, isGatewayError } from '../../../src/exchange/gateway/index.ts';
 import { HttpTransport } from '../../../src/exchange/transport/index.ts';
 import { generateTotp } from '../../../src/exchange/auth/totp.ts';
+import { tokenDeadline } from '../../../src/exchange/gateway/token-deadlines.ts';
 import { ManualClock, PASSWORDS, START_MS, startTestSim } from './helpers/sim.ts';
 import type { TestSim } from './helpers/sim.ts';
 
@@ -16,6 +17,18 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected the call to fail');
 }
+
+describe('token deadlines', () => {
+  const policy = { marginMs: 30_000, marginFraction: 0.1 };
+  it('renews 30 s early for long tokens and 10 % early for short ones, on the local send time', () => {
+    expect(tokenDeadline(1_000_000, 1_900_000, 5_000, policy)).toEqual({ expiresAt: 905_000, renewAt: 875_000 });
+    expect(tokenDeadline(1_000_000, 1_060_000, 5_000, policy)).toEqual({ expiresAt: 65_000, renewAt: 59_000 });
+  });
+  it('counts from the send time without an issue time, and never expires without an expiry', () => {
+    expect(tokenDeadline(undefined, 70_000, 10_000, policy)).toEqual({ expiresAt: 70_000, renewAt: 64_000 });
+    expect(tokenDeadline(0, undefined, 10_000, policy)).toEqual({ expiresAt: Infinity, renewAt: Infinity });
+  });
+});
 
 describe('gateway session: login', () => {
   let t: TestSim;
@@ -121,7 +134,7 @@ describe('gateway session: login', () => {
 describe('gateway session: token lifetime', () => {
   let t: TestSim;
   beforeEach(async () => {
-    t = await startTestSim({ accessTtlSeconds: 60, refreshTtlSeconds: 300 });
+    t = await startTestSim({ accessTtlSeconds: 60, refreshTtlSeconds: 300, users: ['alice', 'carol'] });
   });
   afterEach(async () => {
     await t.close();
@@ -196,7 +209,7 @@ describe('gateway session: logout', () => {
   let t: TestSim;
   const transports: HttpTransport[] = [];
   beforeEach(async () => {
-    t = await startTestSim();
+    t = await startTestSim({ users: ['alice', 'bob'] });
   });
   afterEach(async () => {
     await Promise.all(transports.splice(0).map((x) => x.close()));

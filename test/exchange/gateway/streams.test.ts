@@ -25,6 +25,12 @@ const buy = (price: string, qty: number): OrderRequestInput => ({
   price: dec(price),
 });
 
+/** Polls a condition the test cannot subscribe to (server-side cleanup), every 10 ms for up to 3 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
 const disconnected = (e: OrderStreamEvent | MarketDataEvent): e is DisconnectedEvent => e.type === 'disconnected';
 
 describe('gateway streams against the simulator', () => {
@@ -32,7 +38,7 @@ describe('gateway streams against the simulator', () => {
   let alice: GatewayClient;
 
   beforeEach(async () => {
-    t = await startTestSim({ accessTtlSeconds: 60 });
+    t = await startTestSim({ accessTtlSeconds: 60, users: ['alice'] });
     alice = t.clientFor('alice', { streams: fastReconnect });
   });
   afterEach(async () => {
@@ -137,6 +143,23 @@ describe('gateway streams against the simulator', () => {
     expect(isGatewayError(error, GatewayErrorCode.PermissionDenied)).toBe(true);
     expect((error as { exchange: { code: number } }).exchange.code).toBe(7);
     expect(events.events.at(-1)).toMatchObject({ type: 'disconnected', willReconnect: false });
+  });
+
+  it('closes the HTTP stream when the consumer unsubscribes (the sim stops listening)', async () => {
+    const events = record(alice.orderUpdates$());
+    await events.waitFor((e) => e.type === 'snapshot');
+    expect(t.sim.core.events$.observed).toBe(true);
+    events.stop();
+    await until(() => !t.sim.core.events$.observed);
+  });
+
+  it('ends open streams with TRANSPORT_CLOSED when the client closes, without reconnecting', async () => {
+    const events = record(alice.orderUpdates$());
+    await events.waitFor((e) => e.type === 'snapshot');
+    await alice.close();
+    const error = (await events.failed) as { code: string };
+    expect(error.code).toBe('TRANSPORT_CLOSED');
+    expect(events.events.filter((e) => e.type === 'connected')).toHaveLength(1);
   });
 
   it('refuses a market data stream without symbols before connecting', async () => {

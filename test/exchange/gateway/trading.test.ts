@@ -40,7 +40,7 @@ describe('gateway order entry', () => {
   let aliceOrders: Recorder<OrderStreamEvent>;
 
   beforeEach(async () => {
-    t = await startTestSim();
+    t = await startTestSim({ users: ['alice', 'bob'] });
     alice = t.clientFor('alice', { newClordId: (() => { let n = 0; return () => `alice-${++n}`; })() });
     bob = t.clientFor('bob');
     aliceOrders = record(alice.orderUpdates$());
@@ -60,6 +60,14 @@ describe('gateway order entry', () => {
     expect(ack.execution.order.clordId).toBe('alice-1');
     const open = await alice.getOpenOrders({ symbols: [SYMBOL] });
     expect(open.map((o) => [o.id, o.price.toFixed(), o.orderQty.toFixed(), o.state])).toEqual([[result.orderId, '0.55', '10', 'ORDER_STATE_NEW']]);
+  });
+
+  it('returns an order the exchange rejects (200, status REJECTED) as data, and the rejection reaches the stream', async () => {
+    const result = await alice.insertOrder({ account: ACCOUNTS.aliceMain, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_MARKET_TO_LIMIT', orderQty: dec('1') });
+    expect(result.status).toBe('REJECTED');
+    expect(result.text).toMatch(/no liquidity/);
+    const rejected = await aliceOrders.waitFor(isExecution(result.orderId, 'ORDER_STATE_REJECTED'));
+    expect(rejected.execution.orderRejectReason).toBe('ORD_REJECT_REASON_NO_LIQUIDITY');
   });
 
   it('fills an order partially, then fully', async () => {

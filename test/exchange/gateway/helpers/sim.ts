@@ -43,10 +43,21 @@ export const ACCOUNTS = {
   bobMain: 'firms/other/accounts/bob-main',
 } as const;
 
+const ALL_USERS: readonly TestUser[] = ['alice', 'bob', 'carol', 'dave', 'erin'];
+const USER_YAML: Record<TestUser, string> = {
+  alice: `{ username: alice, password: "${PASSWORDS.alice}", participant: firms/demo/users/alice, accounts: [${ACCOUNTS.aliceMain}, ${ACCOUNTS.aliceHedge}] }`,
+  bob: `{ username: bob, password: "${PASSWORDS.bob}", participant: firms/other/users/bob, accounts: [${ACCOUNTS.bobMain}] }`,
+  carol: `{ username: carol, password: "${PASSWORDS.carol}", participant: firms/demo/users/carol, accounts: [firms/demo/accounts/carol-main], mfaSecret: ${CAROL_TOTP} }`,
+  dave: `{ username: dave, password: "${PASSWORDS.dave}", participant: firms/demo/users/dave, accounts: [firms/demo/accounts/dave-main] }`,
+  erin: `{ username: erin, password: "unused-until-registered", participant: firms/demo/users/erin, accounts: [firms/demo/accounts/erin-main], registered: false }`,
+};
+
 export interface SimYamlOptions {
   accessTtlSeconds?: number;
   refreshTtlSeconds?: number;
   rateLimitPerSecond?: number;
+  /** Configured users (each costs a password hash at start). Default: all. */
+  users?: readonly TestUser[];
 }
 
 export function simYaml(options: SimYamlOptions = {}): string {
@@ -58,11 +69,7 @@ sim:
     refreshTokenTtlSeconds: ${options.refreshTtlSeconds ?? 86400}
     rateLimitPerSecond: ${options.rateLimitPerSecond ?? 100}
   users:
-    - { username: alice, password: "${PASSWORDS.alice}", participant: firms/demo/users/alice, accounts: [${ACCOUNTS.aliceMain}, ${ACCOUNTS.aliceHedge}] }
-    - { username: bob, password: "${PASSWORDS.bob}", participant: firms/other/users/bob, accounts: [${ACCOUNTS.bobMain}] }
-    - { username: carol, password: "${PASSWORDS.carol}", participant: firms/demo/users/carol, accounts: [firms/demo/accounts/carol-main], mfaSecret: ${CAROL_TOTP} }
-    - { username: dave, password: "${PASSWORDS.dave}", participant: firms/demo/users/dave, accounts: [firms/demo/accounts/dave-main] }
-    - { username: erin, password: "unused-until-registered", participant: firms/demo/users/erin, accounts: [firms/demo/accounts/erin-main], registered: false }
+${(options.users ?? ALL_USERS).map((user) => `    - ${USER_YAML[user]}`).join('\n')}
   instruments:
     - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" } }
     - { symbol: ${OTHER_SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" } }
