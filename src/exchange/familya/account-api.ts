@@ -1,10 +1,9 @@
 /**
  * Family A accounts and funding: positions, balances, who-am-i, users, funding accounts and deposits.
  * Position quantities are priced with the symbol's scales; money is plain decimal strings on the wire.
- * Deposits move money: they are never repeated by the transport, and each carries an idempotency key
- * (generated when the caller gives none) so that the caller can repeat one safely itself.
+ * Deposits move money: they are never repeated by the transport (the exchange offers no idempotency key),
+ * so after a connectivity failure the caller must check the balance before trying again.
  */
-import { randomUUID } from 'node:crypto';
 import { familyA } from '../../domain/index.ts';
 import type { Balance, FundingAccount, ListUsersResponse, PositionsResponse, User, WhoAmI } from '../../domain/index.ts';
 import type { RequestOptions } from './call.ts';
@@ -13,7 +12,7 @@ import { decodeWithScales, pages } from './context.ts';
 import type { ApiContext } from './context.ts';
 import { invalidRequest } from './errors.ts';
 import { familyAExtra } from './extra-resources.ts';
-import type { CreateUserRequest, Deposit, DepositRequest, ListUsersRequest } from './extra-resources.ts';
+import type { CreateUserRequest, DepositRequest, DepositResult, ListUsersRequest } from './extra-resources.ts';
 import { withDefaults } from './inputs.ts';
 
 const opts = (options: RequestOptions | undefined) => (options === undefined ? {} : { options });
@@ -64,9 +63,9 @@ export async function* allUsers(ctx: ApiContext, input: Partial<ListUsersRequest
 }
 
 /** POST /v1/users -> the created user. */
-export async function createUser(ctx: ApiContext, input: Partial<CreateUserRequest> & Pick<CreateUserRequest, 'externalId'>, options?: RequestOptions): Promise<User> {
-  if (input.externalId === '') throw invalidRequest('createUser', 'externalId is required');
-  const request = withDefaults<CreateUserRequest>({ externalId: '', username: '', email: '', firstName: '', lastName: '' }, input);
+export async function createUser(ctx: ApiContext, input: Partial<CreateUserRequest> & Pick<CreateUserRequest, 'username'>, options?: RequestOptions): Promise<User> {
+  if (input.username === '') throw invalidRequest('createUser', 'username is required');
+  const request = withDefaults<CreateUserRequest>({ username: '', externalId: '', email: '', firstName: '', lastName: '' }, input);
   const answer = await ctx.caller.call('createUser', { body: familyAExtra.createUserRequest.encode(request), ...opts(options) });
   return decodeBody('createUser', () => familyA.user.decode(answer));
 }
@@ -77,22 +76,22 @@ export async function fundingAccounts(ctx: ApiContext, account = '', options?: R
   return decodeBody('fundingAccounts', () => familyA.fundingAccountsResponse.decode(answer)).fundingAccounts;
 }
 
-export type DepositInput = Pick<DepositRequest, 'account' | 'fundingAccountId' | 'amount'> & Partial<DepositRequest>;
+export type DepositInput = Pick<DepositRequest, 'account' | 'amount'> & Partial<DepositRequest>;
 
-async function deposit(ctx: ApiContext, name: 'aeropayDeposit' | 'checkoutDeposit', input: DepositInput, options?: RequestOptions): Promise<Deposit> {
-  if (input.account === '' || input.fundingAccountId === '') throw invalidRequest(name, 'account and fundingAccountId are required');
+async function deposit(ctx: ApiContext, name: 'aeropayDeposit' | 'checkoutDeposit', input: DepositInput, options?: RequestOptions): Promise<DepositResult> {
+  if (input.account === '') throw invalidRequest(name, 'account is required');
   if (!input.amount.isFinite() || input.amount.lte(0)) throw invalidRequest(name, `amount must be greater than 0, got ${input.amount.toString()}`);
-  const request = withDefaults<DepositRequest>({ ...input, currency: '', idempotencyKey: randomUUID() }, input);
+  const request = withDefaults<DepositRequest>({ account: '', fundingAccountId: '', amount: input.amount, currency: '' }, input);
   const answer = await ctx.caller.call(name, { body: familyAExtra.depositRequest.encode(request), ...opts(options) });
-  return decodeBody(name, () => familyAExtra.deposit.decode(answer));
+  return decodeBody(name, () => familyAExtra.depositResult.decode(answer));
 }
 
 /** POST /v1/aeropay/deposits (bank transfer). */
-export function aeropayDeposit(ctx: ApiContext, input: DepositInput, options?: RequestOptions): Promise<Deposit> {
+export function aeropayDeposit(ctx: ApiContext, input: DepositInput, options?: RequestOptions): Promise<DepositResult> {
   return deposit(ctx, 'aeropayDeposit', input, options);
 }
 
 /** POST /v1/checkout/deposits (card). */
-export function checkoutDeposit(ctx: ApiContext, input: DepositInput, options?: RequestOptions): Promise<Deposit> {
+export function checkoutDeposit(ctx: ApiContext, input: DepositInput, options?: RequestOptions): Promise<DepositResult> {
   return deposit(ctx, 'checkoutDeposit', input, options);
 }

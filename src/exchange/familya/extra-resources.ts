@@ -3,12 +3,13 @@
  * balances, user creation, deposits, reference-data metadata, and the query objects of the GET lookups.
  * These shapes are our design (docs/decisions.md); they are built with the domain's table-driven codec core,
  * so they follow the same proto3 JSON rules (absent = default, unknown fields ignored, errors name the path).
- * Money amounts are plain decimal strings, as for balances. Move them into src/domain once the simulator
+ * Money amounts are plain decimal strings, as for balances. The simulator serves the same shapes. Move them into src/domain once the simulator
  * serves them too.
  */
 import { bindCodec } from '../../domain/index.ts';
-import type { Decimal, EpochMs, WireCodec } from '../../domain/index.ts';
-import { message } from '../../domain/wire/codec.ts';
+import type { Balance, Decimal, EpochMs, WireCodec } from '../../domain/index.ts';
+import { message, msg, optMsg } from '../../domain/wire/codec.ts';
+import { balanceCodec } from '../../domain/wire/tables/reference.ts';
 import type { RootCodec } from '../../domain/wire/codec.ts';
 import { dec, int32, list, str, time } from '../../domain/wire/fields.ts';
 
@@ -23,10 +24,10 @@ export interface BalancesRequest {
   readonly currency: string;
 }
 
-/** POST /v1/users. */
+/** POST /v1/users (`username` required). */
 export interface CreateUserRequest {
-  readonly externalId: string;
   readonly username: string;
+  readonly externalId: string;
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
@@ -42,23 +43,29 @@ export interface ListUsersRequest {
 export interface DepositRequest {
   /** `firms/<firm_id>/accounts/<account_id>` credited. */
   readonly account: string;
-  /** The funding account (bank or card) debited, from `fundingAccounts()`. */
+  /** The funding account (bank or card) debited, from `fundingAccounts()`; '' = the account's default. */
   readonly fundingAccountId: string;
+  /** Money, at most 2 decimals. */
   readonly amount: Decimal;
   readonly currency: string;
-  /** Client-chosen key so that a repeated request is recognised (generated when empty). */
-  readonly idempotencyKey: string;
 }
 
 export interface Deposit {
   readonly id: string;
+  /** `aeropay` or `checkout`. */
+  readonly provider: string;
   readonly account: string;
-  readonly fundingAccountId: string;
   readonly amount: Decimal;
   readonly currency: string;
   /** e.g. PENDING, COMPLETED, FAILED (free text). */
   readonly status: string;
   readonly createTime: EpochMs | undefined;
+}
+
+/** The deposit answer: the deposit and the account's balance after it (when the exchange sends one). */
+export interface DepositResult {
+  readonly deposit: Deposit;
+  readonly balance: Balance | undefined;
 }
 
 /** POST /v1/refdata/metadata: free-form metadata per symbol (shape not shown). */
@@ -84,20 +91,28 @@ export const familyAExtra = {
   createUserRequest: camel(
     message<CreateUserRequest>({
       name: 'CreateUserRequest',
-      fields: { externalId: str(), username: str(), email: str(), firstName: str(), lastName: str() },
+      fields: { username: str(), externalId: str(), email: str(), firstName: str(), lastName: str() },
     }),
   ),
   listUsersRequest: camel(message<ListUsersRequest>({ name: 'ListUsersRequest', fields: { pageSize: int32(), pageToken: str() } })),
   depositRequest: camel(
     message<DepositRequest>({
       name: 'DepositRequest',
-      fields: { account: str(), fundingAccountId: str(), amount: dec(), currency: str(), idempotencyKey: str() },
+      fields: { account: str(), fundingAccountId: str(), amount: dec(), currency: str() },
     }),
   ),
-  deposit: camel(
-    message<Deposit>({
-      name: 'Deposit',
-      fields: { id: str(), account: str(), fundingAccountId: str(), amount: dec(), currency: str(), status: str(), createTime: time() },
+  depositResult: camel(
+    message<DepositResult>({
+      name: 'DepositResult',
+      fields: {
+        deposit: msg(
+          message<Deposit>({
+            name: 'Deposit',
+            fields: { id: str(), provider: str(), account: str(), amount: dec(), currency: str(), status: str(), createTime: time() },
+          }),
+        ),
+        balance: optMsg(balanceCodec),
+      },
     }),
   ),
   metadataRequest: camel(message<MetadataRequest>({ name: 'MetadataRequest', fields: { symbols: list(str()) } })),

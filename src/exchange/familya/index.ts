@@ -46,5 +46,5 @@ export type {
 } from './inputs.ts';
 export type { InsertOrderResult } from './trading-api.ts';
 export type { DepositInput, PositionsInput } from './account-api.ts';
-export type { CreateUserRequest, Deposit, DepositRequest, HealthStatus } from './extra-resources.ts';
+export type { CreateUserRequest, Deposit, DepositRequest, DepositResult, HealthStatus } from './extra-resources.ts';
 export { checkWebhookUrl } from './kyc-api.ts';

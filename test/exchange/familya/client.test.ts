@@ -131,7 +131,7 @@ describe('retries and authentication', () => {
 
   it('never repeats a non-idempotent call (createUser) after a 503', async () => {
     fake.route('POST', '/v1/users', () => ({ status: 503, body: 'busy' }));
-    await expect(client().createUser({ externalId: 'e-1' })).rejects.toMatchObject({ code: TransportErrorCode.ServerError, retryable: true });
+    await expect(client().createUser({ username: 'e-1' })).rejects.toMatchObject({ code: TransportErrorCode.ServerError, retryable: true });
     expect(fake.apiRequests.filter((r) => r.path === '/v1/users')).toHaveLength(1);
   });
 

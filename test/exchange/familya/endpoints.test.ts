@@ -156,21 +156,23 @@ const cases: Case[] = [
     endpoint: 'createUser',
     path: '/v1/users',
     reply: { id: 'firms/f1/users/new', externalId: 'ext-1' },
-    call: (c) => c.createUser({ externalId: 'ext-1', email: 'a@example.com' }),
-    check: (req) => expect(req.body).toEqual({ externalId: 'ext-1', email: 'a@example.com' }),
+    call: (c) => c.createUser({ username: 'newbie', externalId: 'ext-1', email: 'a@example.com' }),
+    check: (req) => expect(req.body).toEqual({ username: 'newbie', externalId: 'ext-1', email: 'a@example.com' }),
   },
   { endpoint: 'fundingAccounts', path: '/v1/funding/accounts', reply: { fundingAccounts: [{ id: 'fa-1' }] }, call: (c) => c.fundingAccounts() },
   {
     endpoint: 'aeropayDeposit',
     path: '/v1/aeropay/deposits',
-    reply: { id: 'dep-1', amount: '25.5', status: 'PENDING' },
+    reply: { deposit: { id: 'dep-1', provider: 'aeropay', amount: '25.50', status: 'COMPLETED' }, balance: { account: 'firms/f1/accounts/a1', balance: '125.5' } },
     call: (c) => c.aeropayDeposit({ account: 'firms/f1/accounts/a1', fundingAccountId: 'fa-1', amount: d('25.50'), currency: 'USD' }),
     check: (req, result) => {
-      expect(req.body).toMatchObject({ account: 'firms/f1/accounts/a1', fundingAccountId: 'fa-1', amount: '25.5', currency: 'USD', idempotencyKey: expect.any(String) });
-      expect((result as { amount: Decimal }).amount.toString()).toBe('25.5');
+      expect(req.body).toEqual({ account: 'firms/f1/accounts/a1', fundingAccountId: 'fa-1', amount: '25.5', currency: 'USD' });
+      const { deposit, balance } = result as { deposit: { amount: Decimal; status: string }; balance: { balance: Decimal } };
+      expect(deposit.amount.toString()).toBe('25.5');
+      expect(balance.balance.toString()).toBe('125.5');
     },
   },
-  { endpoint: 'checkoutDeposit', path: '/v1/checkout/deposits', reply: { id: 'dep-2' }, call: (c) => c.checkoutDeposit({ account: 'a', fundingAccountId: 'card-1', amount: d('10') }) },
+  { endpoint: 'checkoutDeposit', path: '/v1/checkout/deposits', reply: { deposit: { id: 'dep-2' } }, call: (c) => c.checkoutDeposit({ account: 'a', amount: d('10') }) },
   {
     endpoint: 'kycStatus',
     path: '/v1/kyc/status',
