@@ -1,0 +1,28 @@
+/**
+ * The exchange's gRPC protocol, shared by the simulator's server (src/sim/grpc) and the client
+ * (src/exchange/grpc): names, the proto loader and the domain <-> message codecs.
+ *
+ * Modules:
+ * - package.ts   PROTO_PACKAGE, the .proto files, the service/method table, method paths
+ * - loader.ts    exchangeProtocol(): @grpc/proto-loader with the gateway-JSON options, checked against the table
+ * - codecs.ts    grpcCodecs: one codec per request/response/stream message, built on the gateway codecs
+ * - messages.ts  the gRPC-only messages (position snapshot, drop copy, trade capture, resume tokens)
+ * - struct.ts    google.protobuf.Struct <-> JSON at the paths that carry opaque objects
+ */
+export { PROTO_DIR, PROTO_FILES, PROTO_PACKAGE, SERVICES, methodPath, methodRef, qualifiedService } from './package.ts';
+export type { MethodKind, MethodName, MethodRef, ServiceName } from './package.ts';
+export { LOADER_OPTIONS, ProtocolError, exchangeProtocol } from './loader.ts';
+export type { ExchangeProtocol, WireMethod } from './loader.ts';
+export { grpcCodecs } from './codecs.ts';
+export type { GrpcCodec, Payload } from './codecs.ts';
+export { grpcOnly } from './messages.ts';
+export type {
+  DropCopyMessage,
+  GrpcPositionMessage,
+  InsertOrderAnswer,
+  PositionListBody,
+  ResumableMeta,
+  ResumableSubscriptionRequest,
+  TradeCaptureMessage,
+} from './messages.ts';
+export { fromStruct, toStruct } from './struct.ts';

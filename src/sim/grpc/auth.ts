@@ -1,0 +1,78 @@
+/**
+ * Authentication and scopes of the gRPC services. A call carries `authorization: Bearer <family A access
+ * token>` in its metadata; the token is checked by an injected `GrpcTokenVerifier` (the family A token
+ * server's, or a test's). Missing, malformed, invalid or expired: UNAUTHENTICATED. Then the method's scope
+ * (any one of the listed scopes suffices): PERMISSION_DENIED when the token grants none of them. The
+ * caller's accounts come from the verifier and bound what every method may read or trade.
+ */
+import type { Metadata } from '@grpc/grpc-js';
+import type { Caller } from '../exchange/commands.ts';
+import type { MethodName, MethodRef, ServiceName } from '../../exchange/grpc/protocol/index.ts';
+import { permissionDenied, unauthenticated } from './errors.ts';
+
+/** What a valid access token says about its holder. */
+export interface VerifiedToken {
+  scopes: string[];
+  firm: string;
+  /** `firms/<firm>/users/<user>` the calls act for. */
+  participant: string;
+  /** Accounts the token may read and trade (`firms/<firm>/accounts/<account>`). */
+  accounts: string[];
+}
+
+/** Checks a family A access token; never throws for a bad token (answers 'expired' or 'invalid'). */
+export type GrpcTokenVerifier = (token: string) => Promise<VerifiedToken | 'expired' | 'invalid'>;
+
+export interface GrpcCaller extends Caller {
+  readonly firm: string;
+  readonly scopes: readonly string[];
+}
+
+/** The scopes each method accepts (any one of them). */
+export const METHOD_SCOPES = {
+  OrderEntryAPI: {
+    InsertOrder: ['write:orders'],
+    InsertOrderList: ['write:orders'],
+    PreviewOrder: ['read:orders'],
+    CancelOrder: ['write:orders'],
+    CancelOrderList: ['write:orders'],
+    CancelReplaceOrder: ['write:orders'],
+    GetOpenOrders: ['read:orders'],
+    CreateOrderSubscription: ['read:orders'],
+  },
+  MarketDataSubscriptionAPI: { CreateMarketDataSubscription: ['read:marketdata', 'read:l2marketdata'] },
+  PositionAPI: { CreatePositionSubscription: ['read:positions'] },
+  DropCopyAPI: {
+    CreateDropCopySubscription: ['read:dropcopy'],
+    CreateTradeCaptureReportSubscription: ['read:dropcopy'],
+    CreateInstrumentStateChangeSubscription: ['read:dropcopy', 'read:instruments'],
+  },
+  RefDataAPI: { ListInstruments: ['read:instruments'] },
+  ReportAPI: { SearchTrades: ['read:reports'] },
+} as const satisfies { readonly [S in ServiceName]: { readonly [M in MethodName<S>]: readonly string[] } };
+
+export function scopesOf(ref: MethodRef): readonly string[] {
+  const table = METHOD_SCOPES as Record<string, Record<string, readonly string[]>>;
+  return table[ref.service]?.[ref.method] ?? [];
+}
+
+function bearerToken(metadata: Metadata): string {
+  const values = metadata.get('authorization');
+  const header = values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
+  if (header === undefined || header.trim() === '') throw unauthenticated('missing authorization metadata: send "Bearer <access token>" from the token endpoint');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match === null) throw unauthenticated('the authorization metadata must be "Bearer <access token>"');
+  return match[1] as string;
+}
+
+/** The caller of a method, or UNAUTHENTICATED / PERMISSION_DENIED. */
+export async function authenticate(metadata: Metadata, verify: GrpcTokenVerifier, ref: MethodRef): Promise<GrpcCaller> {
+  const verified = await verify(bearerToken(metadata));
+  if (verified === 'expired') throw unauthenticated('the access token has expired: get a new one from the token endpoint');
+  if (verified === 'invalid') throw unauthenticated('the access token is not valid for this API');
+  const needed = scopesOf(ref);
+  if (needed.length > 0 && !needed.some((scope) => verified.scopes.includes(scope))) {
+    throw permissionDenied(`${ref.service}.${ref.method} needs the scope ${needed.join(' or ')}, which the access token does not grant`);
+  }
+  return { participant: verified.participant, accounts: [...verified.accounts], firm: verified.firm, scopes: [...verified.scopes] };
+}
