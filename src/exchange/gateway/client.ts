@@ -61,6 +61,11 @@ export interface GatewayClientOptions {
   readonly rateLimit?: TokenBucket | TokenBucketOptions;
   /** Retry of idempotent calls (default 4 attempts, 200 ms .. 10 s backoff); false: never retry. */
   readonly retry?: Omit<RetryOptions, 'scheduler' | 'random'> | false;
+  /**
+   * Retry inserts, crosses and cancel-replaces too (they always carry a clord_id, generated before the first
+   * attempt, so a repeat is recognisable by the venue). Default true; see trading-api.ts for the caveat.
+   */
+  readonly retryInserts?: boolean;
   /** Token refresh margin: min(refreshMarginMs, refreshMarginFraction x lifetime). Defaults 30 s and 0.1. */
   readonly refreshMarginMs?: number;
   readonly refreshMarginFraction?: number;
@@ -119,7 +124,7 @@ export class GatewayClient {
     });
     const caller = new AuthedCaller(this.transport, this.session);
     const newClordId = options.newClordId ?? defaultClordId;
-    this.trading = new GatewayTradingApi(caller, options.instruments, newClordId);
+    this.trading = new GatewayTradingApi(caller, options.instruments, newClordId, options.retryInserts ?? true);
     this.lookups = new GatewayLookupsApi(caller, options.instruments);
     this.streams = new GatewayStreams(
       { opener: this.http, tokens: this.session, acquire: () => bucket.acquire(), scheduler, random, options: options.streams ?? {}, logger: options.logger },

@@ -8,7 +8,9 @@
  *
  * Retry (idempotency) per call: inserts, list inserts, crosses and cancel-replaces always carry client ids
  * (generated when absent, before the first attempt), so they may be retried with the same ids; cancels are
- * idempotent by order id; previews change nothing. See order-inputs.ts for the clord_id decision.
+ * idempotent by order id; previews change nothing. See order-inputs.ts for the clord_id decision. A venue
+ * that recognises a repeated clord_id only among WORKING orders (the simulator does) would take a retry of
+ * an insert whose first attempt already filled as a new order: set `retryInserts` false for such a venue.
  *
  * Order outcomes: an insert answered 200 may still say `status: "REJECTED"` (e.g. an exchange-closed
  * market); that is data, returned as is, and the rejection also reaches the order stream. HTTP 4xx
@@ -64,12 +66,14 @@ export class GatewayTradingApi {
     private readonly caller: AuthedCaller,
     private readonly catalog: InstrumentCatalog,
     private readonly newClordId: ClordIdFactory,
+    /** Whether inserts, crosses and cancel-replaces (which always carry client ids) may be retried. */
+    private readonly retryInserts = true,
   ) {}
 
   async insertOrder(input: OrderRequestInput, options: RequestOptions = {}): Promise<InsertOrderResult> {
     const request = toOrderRequest(input, this.newClordId);
     const body = gateway.orderRequest.encode(request, this.scales());
-    const json = await this.caller.call('insert_order', body, { ...options, idempotent: true });
+    const json = await this.caller.call('insert_order', body, { ...options, idempotent: this.retryInserts });
     const response = decodeResponse('insert_order', () => gateway.insertOrderResponse.decode(json));
     return { ...response, clordId: response.clordId === '' ? request.clordId : response.clordId, text: textOf(json) };
   }
@@ -79,7 +83,7 @@ export class GatewayTradingApi {
     checkListSize('insert_order_list', inputs.length);
     const requests = inputs.map((input) => toOrderRequest(input, this.newClordId));
     const body = gateway.insertOrderListRequest.encode({ requests }, this.scales());
-    const json = await this.caller.call('insert_order_list', body, { ...options, idempotent: true });
+    const json = await this.caller.call('insert_order_list', body, { ...options, idempotent: this.retryInserts });
     const response = decodeResponse('insert_order_list', () => gateway.orderIdsResponse.decode(json));
     return { ...response, clordIds: requests.map((r) => r.clordId) };
   }
@@ -108,7 +112,7 @@ export class GatewayTradingApi {
   async cancelReplaceOrder(input: ReplaceOrderInput, options: RequestOptions = {}): Promise<ReplaceOrderResult> {
     const request = toReplaceRequest(input, this.newClordId);
     const body = gateway.replaceOrderRequest.encode(request, this.scales());
-    const json = await this.caller.call('cancel_replace_order', body, { ...options, idempotent: true });
+    const json = await this.caller.call('cancel_replace_order', body, { ...options, idempotent: this.retryInserts });
     const response = decodeResponse('cancel_replace_order', () => gateway.insertOrderResponse.decode(json));
     return { orderId: response.orderId === '' ? request.orderId : response.orderId, clordId: request.clordId };
   }
@@ -118,7 +122,7 @@ export class GatewayTradingApi {
     checkListSize('cancel_replace_order_list', inputs.length);
     const requests = inputs.map((input) => toReplaceRequest(input, this.newClordId));
     const body = gateway.replaceOrderListRequest.encode({ requests }, this.scales());
-    const json = await this.caller.call('cancel_replace_order_list', body, { ...options, idempotent: true });
+    const json = await this.caller.call('cancel_replace_order_list', body, { ...options, idempotent: this.retryInserts });
     const response = decodeResponse('cancel_replace_order_list', () => gateway.orderIdsResponse.decode(json));
     return { ...response, clordIds: requests.map((r) => r.clordId) };
   }
@@ -131,7 +135,7 @@ export class GatewayTradingApi {
   async insertOrderCross(input: CrossOrderInput, options: RequestOptions = {}): Promise<CrossResult> {
     const request = toCrossRequest(input, this.newClordId);
     const body = gateway.crossOrderRequest.encode(request, this.scales());
-    const json = await this.caller.call('insert_order_cross', body, { ...options, idempotent: true });
+    const json = await this.caller.call('insert_order_cross', body, { ...options, idempotent: this.retryInserts });
     const response = decodeResponse('insert_order_cross', () => gateway.orderIdsResponse.decode(json));
     return { ...response, crossId: request.crossId, clordIds: request.requests.map((r) => r.clordId) };
   }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayErrorCode, instrumentCatalog, isGatewayError } from '../../../src/exchange/gateway/index.ts';
 import { instrumentScales } from '../../../src/domain/index.ts';
-import type { GatewayError } from '../../../src/exchange/gateway/index.ts';
+import type { GatewayClientOptions, GatewayError } from '../../../src/exchange/gateway/index.ts';
 import type { TransportError } from '../../../src/exchange/transport/index.ts';
 import { ACCOUNTS, PASSWORDS, SYMBOL, dec, startTestSim } from './helpers/sim.ts';
 import type { TestSim } from './helpers/sim.ts';
@@ -79,13 +79,14 @@ describe('retries against a stub gateway', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const client = (): GatewayClient => {
+  const client = (overrides: Partial<GatewayClientOptions> = {}): GatewayClient => {
     const c = new GatewayClient({
       gatewayUrl: url,
       credentials: { username: 'alice', password: PASSWORDS.alice },
       instruments: instrumentCatalog(() => instrumentScales(100, 1)),
       retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
       newClordId: () => 'generated-1',
+      ...overrides,
     });
     clients.push(c);
     return c;
@@ -105,6 +106,16 @@ describe('retries against a stub gateway', () => {
     expect(inserts.map((s) => s.body['clord_id'])).toEqual(['generated-1', 'generated-1']);
     expect(inserts[1]?.body).toMatchObject({ price: '55', order_qty: '2', side: 'SIDE_BUY', account: ACCOUNTS.aliceMain });
     expect(inserts.map((s) => s.authorization)).toEqual(['access-1', 'access-1']);
+  });
+
+  it('does not re-send an insert when retryInserts is false', async () => {
+    behaviour = (_entry, _count, req) => {
+      req.socket.destroy();
+    };
+    const c = client({ retryInserts: false });
+    const error = (await failure(c.insertOrder({ account: ACCOUNTS.aliceMain, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: dec('1'), price: dec('0.5') }))) as TransportError;
+    expect([error.code, error.retryable]).toEqual(['TRANSPORT_CONNECTION_RESET', true]);
+    expect(seen.filter((s) => s.path === '/api/v1beta1/insert_order')).toHaveLength(1);
   });
 
   it('retries an idempotent lookup after a 503 but never a rejection', async () => {
