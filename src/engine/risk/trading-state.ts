@@ -112,8 +112,8 @@ export class TradingStateMachine {
     this.holds.delete('dailyLoss');
     this.holds.delete('strategyError');
     if (state === 'active') this.holds.delete('operator');
-    else this.holds.set('operator', { state, reason: `operator: ${reason}` });
-    this.update(time, 'operator', `operator: ${reason}`);
+    else this.holds.set('operator', { state, reason });
+    this.update(time, 'operator', reason);
   }
 
   feedStale(target: FeedTarget, time = this.clock.now()): void {
