@@ -166,8 +166,3 @@ export function badResponse(operation: string, cause: unknown): GatewayError {
     details: { operation, ...(isTradebotError(cause) ? { causeCode: cause.code } : {}) },
   });
 }
-
-/** True for an error that a token refresh (or a new login) may cure. */
-export function isUnauthorized(error: unknown): boolean {
-  return isTransportError(error, TransportErrorCode.Unauthorized);
-}
