@@ -1,8 +1,9 @@
 /**
  * Turns an order-creating intent (place, replace, cross) into the orders it would put on the market, in one
  * shape the rules check: symbol, side, quantity, price, account, and for a replace the open order it
- * supersedes. Cancels create no order and have no candidates. Malformed intents are reported here (RISK_INVALID_INTENT,
- * RISK_UNKNOWN_ORDER) so that the rules only ever see well-formed orders.
+ * supersedes. Cancels create no order and have no candidates. Malformed intents (non-positive quantity,
+ * foreign account, a client order id already used by an open order, ...) are reported here
+ * (RISK_INVALID_INTENT, RISK_UNKNOWN_ORDER) so that the rules only ever see well-formed orders.
  *
  * A replace's quantity is taken as the new working quantity: if the venue reads it as the new total order
  * quantity, the working quantity is at most that, so every check stays on the safe side.
@@ -44,6 +45,11 @@ function priceProblem(price: Decimal | undefined): string | undefined {
   return undefined;
 }
 
+function clordIdProblem(clordIds: readonly string[], context: RiskContext): string | undefined {
+  const used = clordIds.find((id) => context.openOrders().some((o) => o.clordId === id));
+  return used === undefined ? undefined : `client order id ${used} is already used by an open order`;
+}
+
 function accountProblem(account: string, context: RiskContext): string | undefined {
   return context.accounts().includes(account) ? undefined : `account ${account} is not one of the bot's accounts`;
 }
@@ -52,7 +58,7 @@ function ofPlace(intent: PlaceIntent, context: RiskContext): CandidatesResult {
   const problem = quantityProblem(intent.qty) ?? priceProblem(intent.price);
   if (problem !== undefined) return invalid(problem);
   const account = intent.account ?? context.defaultAccount;
-  const accountIssue = accountProblem(account, context);
+  const accountIssue = accountProblem(account, context) ?? clordIdProblem([intent.clordId], context);
   if (accountIssue !== undefined) return invalid(accountIssue);
   const candidate: OrderCandidate = {
     symbol: intent.symbol, side: intent.side, qty: intent.qty, price: intent.price, account,
@@ -67,6 +73,8 @@ function ofReplace(intent: ReplaceIntent, context: RiskContext): CandidatesResul
   if (problem !== undefined) return invalid(problem);
   const order = context.openOrders().find((o) => o.clordId === intent.clordId);
   if (order === undefined) return { ok: false, breach: { code: 'RISK_UNKNOWN_ORDER', message: `no open order ${intent.clordId} to replace` } };
+  const reused = clordIdProblem([intent.newClordId], context);
+  if (reused !== undefined) return invalid(reused);
   const candidate: OrderCandidate = {
     symbol: order.symbol, side: order.side, qty: intent.qty ?? order.leavesQty, price: intent.price ?? order.price,
     account: order.account, replaces: order, rests: true, qtyChanged: intent.qty !== undefined,
@@ -74,8 +82,8 @@ function ofReplace(intent: ReplaceIntent, context: RiskContext): CandidatesResul
   return { ok: true, candidates: [candidate] };
 }
 
-function ofCross(intent: CrossIntent): CandidatesResult {
-  const problem = quantityProblem(intent.qty) ?? priceProblem(intent.price);
+function ofCross(intent: CrossIntent, context: RiskContext): CandidatesResult {
+  const problem = quantityProblem(intent.qty) ?? priceProblem(intent.price) ?? clordIdProblem([intent.buy.clordId, intent.sell.clordId], context);
   if (problem !== undefined) return invalid(problem);
   if (intent.buy.side !== 'BUY' || intent.sell.side !== 'SELL') return invalid('a cross needs a BUY leg and a SELL leg');
   if (intent.buy.account === intent.sell.account) return invalid(`a cross needs two different accounts, got ${intent.buy.account} twice`);
@@ -93,7 +101,7 @@ export function candidatesOf(intent: Intent, context: RiskContext): CandidatesRe
     case 'replace':
       return ofReplace(intent, context);
     case 'cross':
-      return ofCross(intent);
+      return ofCross(intent, context);
     case 'cancel':
     case 'cancelAll':
       return { ok: true, candidates: [] };

@@ -94,6 +94,7 @@ export function place(
   return {
     kind: 'place',
     ...base(extra.time ?? 0),
+    clordId: `c-${counter}`,
     symbol: SYM,
     side,
     qty: d(qty),
@@ -113,17 +114,19 @@ export const replace = (clordId: string, change: { price?: string; qty?: string 
   kind: 'replace',
   ...base(time),
   clordId,
+  newClordId: `c-${counter}`,
   price: change.price === undefined ? undefined : d(change.price),
   qty: change.qty === undefined ? undefined : d(change.qty),
 });
 export const cross = (qty: string | number, price: string, buyAccount = ACCOUNT, sellAccount = OTHER_ACCOUNT, time = 0): CrossIntent => ({
   kind: 'cross',
   ...base(time),
+  crossId: `x-${counter}`,
   symbol: SYM,
   qty: d(qty),
   price: d(price),
-  buy: { account: buyAccount, side: 'BUY' },
-  sell: { account: sellAccount, side: 'SELL' },
+  buy: { clordId: `c-${counter}-b`, account: buyAccount, side: 'BUY' },
+  sell: { clordId: `c-${counter}-s`, account: sellAccount, side: 'SELL' },
   allOrNone: false,
 });
 

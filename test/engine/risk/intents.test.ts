@@ -48,6 +48,15 @@ describe('crosses', () => {
   });
 });
 
+describe('client order ids', () => {
+  it('refuses a place or a replace that reuses the client order id of an open order', () => {
+    const ctx = context({ openOrders: [openOrder('b1', 'BUY', 1, '0.40'), openOrder('b2', 'BUY', 1, '0.39')] });
+    const refused = refusedOf(manager().check(place('BUY', 1, '0.40', { clordId: 'b1' }), ctx));
+    expect([refused.code, refused.message]).toEqual(['RISK_INVALID_INTENT', 'client order id b1 is already used by an open order']);
+    expect(refusedOf(manager().check({ ...replace('b1', { price: '0.41' }), newClordId: 'b2' }, ctx)).code).toBe('RISK_INVALID_INTENT');
+  });
+});
+
 describe('verdicts', () => {
   it('returns the intent itself in a refusal', () => {
     const intent = place('BUY', 0, '0.40');
