@@ -1,0 +1,199 @@
+/**
+ * The Portfolio: per account and symbol, the position (signed), its average price, realized and
+ * unrealized PnL at the latest mark, commissions, turnover and fill count; per account, cash. Inputs are
+ * fills (from the OrderTracker or a backtest), marks (mid or last, whichever the caller supplies),
+ * settlements of expired contracts and reconciliations with the exchange. Every change is emitted on
+ * `changes$`; `snapshot()` gives the plain-object view for reports. All amounts are Decimal.
+ *
+ * Accounting (position.ts): average cost; cash moves by -signedQty x price - fee on each fill (the
+ * simulator's ledger does the same, shorts included). For every account, at any mark:
+ *   cash + sum(qty x mark) = startingCash + realized + unrealized - fees + adjustments
+ * where unrealized = qty x mark - cost (0 for a symbol without a mark) and adjustments come only from
+ * `reconcile`. A settlement closes positions at the settlement price without fee and is not turnover.
+ * A reversed (busted) fill books the opposite trade at the same price and refunds its fee: position and
+ * cash are restored exactly; the split between realized and unrealized PnL may differ from never having
+ * had the fill when other fills came in between (average cost is path dependent).
+ */
+import { Subject, type Observable } from 'rxjs';
+import { Decimal } from '../../domain/decimal.ts';
+import type { Balance, Position } from '../../domain/index.ts';
+import type { EpochMs } from '../../domain/time.ts';
+import type { Clock } from '../clock.ts';
+import { PortfolioErrorCode, portfolioError } from './errors.ts';
+import { NO_FEES, feeOf } from './fees.ts';
+import { Ledger } from './ledger.ts';
+import { settle as settlePosition, trade } from './position.ts';
+import { planReconcile } from './reconcile.ts';
+import { accountSnapshot, portfolioSnapshot, positionSnapshot } from './snapshot.ts';
+import type {
+  AccountSnapshot,
+  FeeRates,
+  PortfolioChange,
+  PortfolioChangeCause,
+  PortfolioFill,
+  PortfolioOptions,
+  PortfolioSnapshot,
+  PositionSnapshot,
+  ReconcileResult,
+} from './types.ts';
+
+function validRates(rates: FeeRates): FeeRates {
+  if (rates.takerBps.isNegative() || rates.makerBps.isNegative() || !rates.takerBps.isFinite() || !rates.makerBps.isFinite()) {
+    throw portfolioError(PortfolioErrorCode.INVALID_OPTIONS, `fees: expected non-negative basis points, got taker ${rates.takerBps.toString()} maker ${rates.makerBps.toString()}`, {});
+  }
+  return rates;
+}
+
+function checkFill(fill: PortfolioFill): void {
+  const sideOk = fill.side === 'BUY' || fill.side === 'SELL';
+  if (!sideOk || !fill.qty.isFinite() || fill.qty.lte(0) || !fill.price.isFinite() || fill.price.isNegative()) {
+    throw portfolioError(
+      PortfolioErrorCode.INVALID_FILL,
+      `fill ${fill.fillId ?? ''} ${fill.symbol}: expected side BUY or SELL, qty > 0 and price >= 0, got ${String(fill.side)} ${fill.qty.toString()} @ ${fill.price.toString()}`,
+      { fillId: fill.fillId, symbol: fill.symbol },
+    );
+  }
+}
+
+export class Portfolio {
+  private readonly clock: Clock;
+  private readonly rates: FeeRates;
+  private readonly feeSource: 'rates' | 'reported';
+  private readonly currency: string;
+  private readonly ledger: Ledger;
+  private readonly booked = new Set<string>();
+  private readonly reversed = new Set<string>();
+  private readonly changes = new Subject<PortfolioChange>();
+
+  readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
+
+  constructor(options: PortfolioOptions) {
+    this.clock = options.clock;
+    this.rates = validRates(options.fees ?? NO_FEES);
+    this.feeSource = options.feeSource ?? 'rates';
+    this.currency = options.currency ?? 'USD';
+    this.ledger = new Ledger(options.startingCash);
+  }
+
+  /** Books a fill; false (and no change) when its fillId was already booked. */
+  applyFill(fill: PortfolioFill): boolean {
+    checkFill(fill);
+    if (fill.fillId !== undefined) {
+      if (this.booked.has(fill.fillId)) return false;
+      this.booked.add(fill.fillId);
+    }
+    this.book(fill, 1, 'fill');
+    return true;
+  }
+
+  /** Reverses a booked fill (a busted trade); false when it was never booked or already reversed. */
+  reverseFill(fill: PortfolioFill): boolean {
+    checkFill(fill);
+    if (fill.fillId !== undefined) {
+      if (!this.booked.has(fill.fillId) || this.reversed.has(fill.fillId)) return false;
+      this.reversed.add(fill.fillId);
+    }
+    this.book(fill, -1, 'reversal');
+    return true;
+  }
+
+  /** Sets the price positions in `symbol` are valued at (mid or last, the caller's choice). */
+  mark(symbol: string, price: Decimal): void {
+    if (!price.isFinite() || price.isNegative()) {
+      throw portfolioError(PortfolioErrorCode.INVALID_MARK, `mark ${symbol}: expected a price >= 0, got ${price.toString()}`, { symbol });
+    }
+    const previous = this.ledger.mark(symbol);
+    if (previous !== undefined && previous.eq(price)) return;
+    this.ledger.setMark(symbol, price);
+    for (const state of this.ledger.holders(symbol)) {
+      if (!this.ledger.position(state.account, symbol).qty.isZero()) this.emit('mark', this.clock.now(), state.account, symbol);
+    }
+  }
+
+  /** Settles an expired contract: every position in `symbol` closes at `price` (0 or 1), realized, no fee. */
+  settle(symbol: string, price: Decimal | 0 | 1): void {
+    const px = typeof price === 'number' ? new Decimal(price) : price;
+    if (!px.isFinite() || px.isNegative() || px.gt(1)) {
+      throw portfolioError(PortfolioErrorCode.INVALID_SETTLEMENT_PRICE, `settle ${symbol}: expected a price in [0, 1], got ${px.toString()}`, { symbol });
+    }
+    this.ledger.setMark(symbol, px);
+    const time = this.clock.now();
+    for (const state of this.ledger.holders(symbol)) {
+      const effect = settlePosition(this.ledger.position(state.account, symbol), px);
+      state.cash = state.cash.plus(effect.cashDelta);
+      this.ledger.setPosition(state.account, symbol, effect.position);
+      this.emit('settle', time, state.account, symbol);
+    }
+  }
+
+  /** Sets positions and cash to the exchange's values (it is trusted; see reconcile.ts); returns the differences. */
+  reconcile(positions: readonly Position[], balances: readonly Balance[]): ReconcileResult {
+    const plan = planReconcile(this.ledger, positions, balances, this.currency);
+    const time = this.clock.now();
+    for (const { account, to } of plan.cash) {
+      const state = this.ledger.account(account);
+      state.adjustments = state.adjustments.plus(to.minus(state.cash));
+      state.cash = to;
+    }
+    for (const target of plan.positions) {
+      const state = this.ledger.account(target.account);
+      const local = this.ledger.position(target.account, target.symbol);
+      state.adjustments = state.adjustments.plus(target.cost.minus(local.cost));
+      this.ledger.setPosition(target.account, target.symbol, { ...local, qty: target.qty, cost: target.cost });
+    }
+    const touched = new Set(plan.result.cash.map((c) => c.account));
+    for (const diff of plan.result.positions) {
+      touched.delete(diff.account);
+      this.emit('reconcile', time, diff.account, diff.symbol);
+    }
+    for (const account of touched) this.emit('reconcile', time, account, undefined);
+    return plan.result;
+  }
+
+  position(account: string, symbol: string): PositionSnapshot {
+    return positionSnapshot(this.ledger, account, symbol, this.ledger.position(account, symbol));
+  }
+
+  account(account: string): AccountSnapshot | undefined {
+    const state = this.ledger.findAccount(account);
+    return state === undefined ? undefined : accountSnapshot(this.ledger, state);
+  }
+
+  snapshot(): PortfolioSnapshot {
+    return portfolioSnapshot(this.ledger, this.clock.now(), this.currency);
+  }
+
+  close(): void {
+    this.changes.complete();
+  }
+
+  /** Books `fill` (direction 1) or its reversal (direction -1). */
+  private book(fill: PortfolioFill, direction: 1 | -1, cause: PortfolioChangeCause): void {
+    const state = this.ledger.account(fill.account);
+    const position = this.ledger.position(fill.account, fill.symbol);
+    const signed = (fill.side === 'BUY' ? fill.qty : fill.qty.neg()).times(direction);
+    const fee = feeOf(fill, this.rates, this.feeSource).times(direction);
+    const effect = trade(position, signed, fill.price);
+    this.ledger.setPosition(fill.account, fill.symbol, {
+      ...effect.position,
+      fees: effect.position.fees.plus(fee),
+      turnover: effect.position.turnover.plus(fill.qty.times(fill.price).times(direction)),
+      fillCount: effect.position.fillCount + direction,
+    });
+    state.cash = state.cash.plus(effect.cashDelta).minus(fee);
+    this.emit(cause, fill.time, fill.account, fill.symbol);
+  }
+
+  private emit(cause: PortfolioChangeCause, time: EpochMs, account: string, symbol: string | undefined): void {
+    const state = this.ledger.account(account);
+    this.changes.next(
+      Object.freeze({
+        cause,
+        time,
+        account,
+        cash: state.cash,
+        position: symbol === undefined ? undefined : this.position(account, symbol),
+      }),
+    );
+  }
+}
