@@ -6,6 +6,9 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerConfigCommand } from './commands/config.ts';
 import { registerSimCommand } from './commands/sim.ts';
+import { registerKeygenCommand } from './commands/keygen.ts';
+import { registerTokenCommand } from './commands/token.ts';
+import { registerKycCommand } from './commands/kyc.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -20,5 +23,8 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   registerConfigCommand(program);
   registerSimCommand(program);
+  registerKeygenCommand(program);
+  registerTokenCommand(program);
+  registerKycCommand(program);
   return program;
 }

@@ -48,6 +48,8 @@ export interface SimHarnessOptions {
   /** YAML flow-mapping body for `sim.kyc`, e.g. `duplicateProbability: "1"`. */
   kyc?: string;
   accessTokenTtlSeconds?: number;
+  /** Run the sim on the wall clock (for CLI tests, whose clients use the wall clock too). */
+  wallClock?: boolean;
 }
 
 export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
@@ -73,7 +75,7 @@ sim:
   const config = parseConfig(yaml, { file: path.join(keys.dir, 'sim.yaml') });
   if (config.sim === undefined) throw new Error('no sim section');
   const clock = new ManualClock();
-  const sim = await startSim(config.sim, { logger: silentLogger(), clock, activityTimer: false, kycTimer: false });
+  const sim = await startSim(config.sim, { logger: silentLogger(), ...(options.wallClock === true ? {} : { clock }), activityTimer: false, kycTimer: false });
   const exchange: ExchangeConfig = {
     apiUrl: sim.ready.api,
     authUrl: sim.ready.auth,

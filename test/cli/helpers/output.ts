@@ -1,0 +1,37 @@
+/**
+ * Captures the CLI's stdout and stderr in-process (vi.spyOn on write), and lets a test wait for a line
+ * that matches, without sleeping.
+ */
+import { vi } from 'vitest';
+
+export interface Captured {
+  out(): string;
+  err(): string;
+  /** Resolves with the first stdout line matching `predicate` (already written or still to come). */
+  waitForLine(predicate: (line: string) => boolean): Promise<string>;
+}
+
+export function captureOutput(): Captured {
+  const out: string[] = [];
+  const err: string[] = [];
+  const waiters: (() => void)[] = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    wake();
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
+  const lines = () => out.join('').split('\n');
+  return {
+    out: () => out.join(''),
+    err: () => err.join(''),
+    async waitForLine(predicate) {
+      for (;;) {
+        const found = lines().find(predicate);
+        if (found !== undefined) return found;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
