@@ -1,0 +1,68 @@
+/**
+ * The engine's book views: the latest full book per symbol from the venue's market data events, with a
+ * sequence number and a staleness flag. A disconnect marks every book stale; a book is fresh again when
+ * its first update after the reconnect arrives (every update carries full levels, so it is a snapshot).
+ * Also reports the last trade price seen in the stats and feed-state transitions for the risk layer.
+ */
+import { Decimal } from '../domain/decimal.ts';
+import type { BookEvent } from '../exchange/gateway/stream-events.ts';
+import type { BookView, BookLevelView } from './strategy/views.ts';
+
+export type FeedTransition = { kind: 'stale' } | { kind: 'fresh'; symbol: string } | undefined;
+
+export class BookStore {
+  private readonly books = new Map<string, BookView>();
+  private seq = 0;
+  private connected = false;
+
+  get(symbol: string): BookView | undefined {
+    return this.books.get(symbol);
+  }
+
+  all(): BookView[] {
+    return [...this.books.values()];
+  }
+
+  /** Applies a full book; returns the new view and whether it made a stale book fresh. */
+  apply(event: BookEvent, time: number): { view: BookView; becameFresh: boolean } {
+    const previous = this.books.get(event.symbol);
+    const level = (l: { px: Decimal; qty: Decimal }): BookLevelView => ({ price: l.px, qty: l.qty });
+    const bids = event.bids.map(level);
+    const offers = event.offers.map(level);
+    const bestBid = bids[0]?.price;
+    const bestOffer = offers[0]?.price;
+    const last = event.stats !== undefined && !event.stats.lastTradePx.isZero() ? event.stats.lastTradePx : previous?.lastTradePrice;
+    const view: BookView = {
+      symbol: event.symbol,
+      bids,
+      offers,
+      bestBid,
+      bestOffer,
+      mid: bestBid !== undefined && bestOffer !== undefined ? bestBid.plus(bestOffer).div(2) : undefined,
+      lastTradePrice: last,
+      stale: false,
+      seq: ++this.seq,
+      time,
+    };
+    this.books.set(event.symbol, view);
+    this.connected = true;
+    return { view, becameFresh: previous === undefined || previous.stale };
+  }
+
+  /** The feed dropped: every book is stale until its next update. */
+  markAllStale(): void {
+    this.connected = false;
+    for (const [symbol, view] of this.books) this.books.set(symbol, { ...view, stale: true });
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Mid, or last trade when one side is missing. */
+  markPrice(symbol: string): Decimal | undefined {
+    const view = this.books.get(symbol);
+    return view?.mid ?? view?.lastTradePrice;
+  }
+}
+

@@ -1,0 +1,259 @@
+/**
+ * The event pipeline, assembled: venue streams -> local books and OrderTracker -> strategy callbacks ->
+ * intents -> risk -> execution adapter -> venue, with fills into the portfolio. The same assembly runs live
+ * and in backtests; only the Venue and the Clock differ. Every incoming event is handled to completion
+ * (books, tracker, strategy, risk) before the adapter flushes what it queued, so batching is deterministic.
+ */
+import { Subscription } from 'rxjs';
+import type { Logger } from 'pino';
+import { Decimal, ZERO } from '../domain/decimal.ts';
+import type { Instrument } from '../domain/index.ts';
+import { describeError } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import type { Intent } from './intents.ts';
+import type { Venue, MarketDataEvent, OrderStreamEvent } from './venue.ts';
+import { OrderTracker, type TrackedOrder } from './orders/index.ts';
+import { RiskManager, type RiskConfig } from './risk/index.ts';
+import { ExecutionAdapter } from './execution/adapter.ts';
+import { idFactory, newRunId } from './execution/ids.ts';
+import { StrategyRuntime } from './strategy/runtime.ts';
+import type { AnyStrategy } from './strategy/define-strategy.ts';
+import type { OrderView } from './strategy/views.ts';
+import { BookStore } from './books.ts';
+import { engineRiskContext } from './risk-context.ts';
+import type { PortfolioPort } from './portfolio-port.ts';
+import { RunCounters } from './run-counters.ts';
+
+export interface PipelineOptions {
+  venue: Venue;
+  clock: Clock;
+  log: Logger;
+  strategy: AnyStrategy;
+  params: unknown;
+  risk: RiskConfig;
+  portfolio: PortfolioPort;
+  /** The account intents trade by default, and every account the bot follows. */
+  account: string;
+  accounts: readonly string[];
+  symbols: readonly string[];
+  /** Orders found on the exchange that this run did not send: keep tracking them, or cancel them. */
+  unknownOrders?: 'adopt' | 'cancel';
+  /** Event group per symbol for the risk layer (default: the instrument's event id). */
+  eventGroups?: ReadonlyMap<string, string>;
+  runId?: string;
+  /** Called with every event the pipeline receives (recording for replay). */
+  record?: (event: { stream: 'market' | 'orders'; time: number; event: MarketDataEvent | OrderStreamEvent }) => void;
+}
+
+export interface RunningPipeline {
+  readonly counters: RunCounters;
+  readonly tracker: OrderTracker;
+  readonly risk: RiskManager;
+  readonly books: BookStore;
+  readonly instruments: ReadonlyMap<string, Instrument>;
+  /** Stops the strategy, cancels open orders, ends the streams. */
+  stop(): Promise<void>;
+}
+
+function orderView(order: TrackedOrder): OrderView {
+  const status = order.state === 'UNKNOWN' ? 'NEW' : order.state;
+  return {
+    clordId: order.clordId,
+    orderId: order.orderId,
+    symbol: order.symbol,
+    side: order.side,
+    price: order.price,
+    qty: order.qty,
+    filledQty: order.filledQty,
+    leavesQty: order.leavesQty,
+    status: status as OrderView['status'],
+    label: order.label,
+  };
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {
+  const { venue, clock, log, portfolio } = options;
+  const runId = options.runId ?? newRunId();
+  const ids = idFactory(runId);
+  const counters = new RunCounters();
+  const instrumentList = await venue.instruments(options.symbols);
+  const instruments = new Map(instrumentList.map((i) => [i.symbol, i]));
+  for (const symbol of options.symbols) {
+    if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
+  }
+  const books = new BookStore();
+  const tracker = new OrderTracker({ clock });
+  const risk = new RiskManager(options.risk, { clock });
+  const context = engineRiskContext({
+    now: () => clock.now(),
+    defaultAccount: options.account,
+    accounts: options.accounts,
+    instruments,
+    eventGroups: options.eventGroups ?? new Map(),
+    tracker,
+    portfolio,
+    books,
+    risk: () => risk,
+  });
+  const adapter = new ExecutionAdapter({
+    venue,
+    log,
+    defaultAccount: options.account,
+    selfMatchPrevention: undefined,
+    onSent: (kind, count) => counters.sent(kind, count),
+    ledger: {
+      submitted: (intent, request) => tracker.submitted(request, { intentId: intent.intentId, label: intent.label }),
+      acknowledged: (clordId, orderId) => void tracker.acknowledged(clordId, orderId),
+      sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
+      cancelRequested: (clordId) => void tracker.cancelRequested(clordId),
+      replaceRequested: (intent) => void tracker.replaceRequested(intent.clordId, intent.newClordId, intent.price, intent.qty),
+      orderIdOf: (clordId) => tracker.get(clordId)?.orderId,
+      symbolOf: (clordId) => tracker.get(clordId)?.symbol,
+      openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
+    },
+  });
+
+  const strategyLog = log.child({ strategy: options.strategy.name });
+  let runtime: StrategyRuntime | undefined;
+  const handleIntent = (intent: Intent) => {
+    counters.intents += 1;
+    for (const verdict of risk.check(intent, context)) {
+      if (verdict.kind === 'approved') {
+        adapter.submit(verdict.intent);
+        continue;
+      }
+      counters.refused(verdict.code);
+      strategyLog.debug({ code: verdict.code, intent: intent.kind, symbol: 'symbol' in intent ? intent.symbol : undefined }, verdict.message);
+      runtime?.orderUpdate({ type: 'refused', intentId: intent.intentId, clordId: 'clordId' in intent ? intent.clordId : undefined, code: verdict.code, message: verdict.message });
+    }
+  };
+  runtime = new StrategyRuntime(options.strategy, options.params, {
+    clock,
+    log: strategyLog,
+    account: options.account,
+    symbols: options.symbols,
+    ids,
+    book: (symbol) => books.get(symbol),
+    position: (symbol, account) => portfolio.position(symbol, account),
+    openOrders: (symbol) => tracker.open(symbol).map(orderView),
+    emit: handleIntent,
+    onError: (error, callback) => {
+      counters.strategyErrors += 1;
+      strategyLog.error({ err: error, callback }, `strategy ${options.strategy.name} failed in ${callback}: ${describeError(error)}`);
+      risk.tradingState.strategyError(options.strategy.name, describeError(error), clock.now());
+    },
+  });
+
+  const subscriptions = new Subscription();
+  const step = (work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      log.error({ err: error }, `pipeline step failed: ${describeError(error)}`);
+    }
+    adapter.flush();
+  };
+
+  subscriptions.add(
+    tracker.fills$.subscribe((fill) => {
+      counters.fills += 1;
+      portfolio.applyFill(fill);
+      const order = tracker.get(fill.clordId);
+      runtime?.orderUpdate({ type: 'fill', fill: { clordId: fill.clordId, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time }, order: order ? orderView(order) : undefined });
+    }),
+  );
+  subscriptions.add(
+    tracker.updates$.subscribe((update) => {
+      if (update.order.orderId !== undefined) for (const clordId of update.order.clordIds) adapter.onAcknowledged(clordId);
+      if (update.previousState === undefined && update.order.adopted) {
+        counters.adopted += 1;
+        if (options.unknownOrders === 'cancel') adapter.submit({ kind: 'cancel', clordId: update.order.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);
+      }
+      runtime?.orderUpdate({ type: 'order', order: orderView(update.order) });
+    }),
+  );
+  subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void adapter.cancelAllOpen()));
+  subscriptions.add(
+    risk.tradingState.changes$.subscribe((change) => log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`)),
+  );
+
+  const reconcile = async () => {
+    try {
+      const snapshot = await venue.snapshot(options.accounts);
+      const differences = portfolio.reconcile(snapshot.positions, snapshot.balances);
+      counters.reconciliations += 1;
+      for (const difference of differences) log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');
+      log.info({ openOrders: snapshot.openOrders.length, positions: snapshot.positions.length }, 'reconciled with the exchange');
+    } catch (error) {
+      log.error({ err: error }, `reconciliation failed: ${describeError(error)}`);
+    }
+  };
+
+  const lastShares = new Map<string, Decimal>();
+  subscriptions.add(
+    venue.orderUpdates(options.accounts).subscribe({
+      next: (event) => {
+        options.record?.({ stream: 'orders', time: clock.now(), event });
+        step(() => {
+          if (event.type === 'connected') {
+            counters.orderStreamConnects += 1;
+            void reconcile();
+          }
+          tracker.onStreamEvent(event);
+        });
+      },
+      error: (error: unknown) => log.error({ err: error }, `order stream ended: ${describeError(error)}`),
+    }),
+  );
+  subscriptions.add(
+    venue.marketData(options.symbols).subscribe({
+      next: (event) => {
+        options.record?.({ stream: 'market', time: clock.now(), event });
+        step(() => {
+          if (event.type === 'disconnected') {
+            counters.feedDisconnects += 1;
+            books.markAllStale();
+            risk.tradingState.feedStale('all', clock.now());
+            for (const view of books.all()) runtime?.book(view);
+            return;
+          }
+          if (event.type !== 'book') return;
+          const wasConnected = books.isConnected;
+          const { view, becameFresh } = books.apply(event, clock.now());
+          counters.bookUpdates += 1;
+          if (becameFresh && !wasConnected) risk.tradingState.feedFresh('all', clock.now());
+          const mark = books.markPrice(event.symbol);
+          if (mark !== undefined) portfolio.mark(event.symbol, mark);
+          risk.refresh(context);
+          const traded = event.stats?.sharesTraded ?? ZERO;
+          const previous = lastShares.get(event.symbol);
+          lastShares.set(event.symbol, traded);
+          if (previous !== undefined && traded.gt(previous) && event.stats !== undefined) {
+            runtime?.trade({ symbol: event.symbol, price: event.stats.lastTradePx, qty: traded.minus(previous), time: clock.now() });
+          }
+          runtime?.book(view);
+        });
+      },
+      error: (error: unknown) => log.error({ err: error }, `market data stream ended: ${describeError(error)}`),
+    }),
+  );
+
+  step(() => runtime?.start());
+  log.info({ runId, strategy: options.strategy.name, symbols: options.symbols, account: options.account, venue: venue.name }, 'pipeline started');
+
+  return {
+    counters,
+    tracker,
+    risk,
+    books,
+    instruments,
+    stop: async () => {
+      step(() => runtime?.stop());
+      runtime = undefined;
+      await adapter.cancelAllOpen();
+      await adapter.idle();
+      subscriptions.unsubscribe();
+      tracker.close();
+    },
+  };
+}
