@@ -4,7 +4,7 @@
  * its first update after the reconnect arrives (every update carries full levels, so it is a snapshot).
  * Also reports the last trade price seen in the stats and feed-state transitions for the risk layer.
  */
-import { Decimal } from '../domain/decimal.ts';
+import type { Decimal } from '../domain/decimal.ts';
 import type { BookEvent } from '../exchange/gateway/stream-events.ts';
 import type { BookView, BookLevelView } from './strategy/views.ts';
 

@@ -6,7 +6,8 @@
  */
 import { Subscription } from 'rxjs';
 import type { Logger } from 'pino';
-import { Decimal, ZERO } from '../domain/decimal.ts';
+import type { Decimal} from '../domain/decimal.ts';
+import { ZERO } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
 import { describeError } from '../errors.ts';
 import type { Clock } from './clock.ts';
