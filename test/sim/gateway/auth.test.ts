@@ -4,7 +4,7 @@
  * registration, check_password, change_password and MFA enrolment. Raw HTTP only; every failure is
  * checked for its status and `{code, message, details}` body.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateTotp, secretFromEnrollmentUrl } from '../../../src/exchange/auth/totp.ts';
 import { ALICE, ALICE_MAIN, BOB, startHarness, type Harness } from './helpers/harness.ts';
 
@@ -30,13 +30,28 @@ const EXTRA_USERS = `
 let h: Harness;
 
 async function start(gateway?: string): Promise<Harness> {
+  if (shared) return h;
   h = await startHarness({ extraUsers: EXTRA_USERS, ...(gateway === undefined ? {} : { gateway }) });
   return h;
 }
 
+let shared = false;
+
 afterEach(async () => {
-  await h?.close();
+  if (!shared) await h?.close();
 });
+
+/** One simulator for the read-only tests of the enclosing describe (their `start()` calls reuse it). */
+function simPerDescribe(): void {
+  beforeAll(async () => {
+    await start();
+    shared = true;
+  });
+  afterAll(async () => {
+    shared = false;
+    await h.close();
+  });
+}
 
 /** A 6-digit code valid in none of the periods around `nowMs` (so the server must refuse it). */
 function wrongCode(secret: string, nowMs: number): string {
@@ -55,6 +70,8 @@ function expectError(response: { status: number; body: Record<string, unknown> }
 }
 
 describe('gateway login', () => {
+  simPerDescribe();
+
   it('answers a good login with both tokens and the four ISO times from the sim clock', async () => {
     await start();
     const response = await h.auth('login', ALICE);
@@ -104,6 +121,8 @@ describe('gateway login', () => {
 });
 
 describe('gateway login with MFA', () => {
+  simPerDescribe();
+
   it('refuses an MFA user who sends no otp with 401', async () => {
     await start();
     const response = await h.auth('login', CAROL);
@@ -372,7 +391,9 @@ describe('registration', () => {
   });
 });
 
-describe('check_password and change_password', () => {
+describe('check_password', () => {
+  simPerDescribe();
+
   it('check_password lists every broken rule for a weak password', async () => {
     await start();
     const response = await h.auth('check_password', { password: 'aaaa', username: 'alice' });
@@ -405,6 +426,9 @@ describe('check_password and change_password', () => {
     expectError(await h.auth('check_password', { password: 42 }), 400, 3, 'INVALID_ARGUMENT');
   });
 
+});
+
+describe('change_password', () => {
   it('change_password then login works only with the new password', async () => {
     await start();
     const changed = await h.auth('change_password', { username: 'alice', oldPassword: ALICE.password, newPassword: 'Brand-New-Pass-2026!' });

@@ -4,7 +4,7 @@
  * balance after a buy, get_who_am_i, and that a caller only ever sees its own accounts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALICE, ALICE_HEDGE, ALICE_MAIN, BOB, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, startHarness, type Harness, type Json } from './helpers/harness.ts';
+import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, startHarness, type Harness, type Json } from './helpers/harness.ts';
 
 let h: Harness;
 let alice: string;
@@ -12,8 +12,8 @@ let bob: string;
 
 beforeEach(async () => {
   h = await startHarness();
-  alice = await h.login(ALICE);
-  bob = await h.login(BOB);
+  alice = await h.token('alice');
+  bob = await h.token('bob');
 });
 
 afterEach(async () => {

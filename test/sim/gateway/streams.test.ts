@@ -5,7 +5,7 @@
  * fault injection with `sim.dropStreams()`. Every wait is on a stream line or the body's end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE, ALICE_HEDGE, ALICE_MAIN, BOB, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, resultOf, startHarness, type Harness, type HarnessOptions, type Json } from './helpers/harness.ts';
+import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, resultOf, startHarness, type Harness, type HarnessOptions, type Json } from './helpers/harness.ts';
 
 let h: Harness;
 let alice: string;
@@ -16,8 +16,8 @@ const FAST_HEARTBEAT: HarnessOptions = { tweak: (config) => ({ ...config, gatewa
 
 async function start(options: HarnessOptions = {}): Promise<void> {
   h = await startHarness(options);
-  alice = await h.login(ALICE);
-  bob = await h.login(BOB);
+  alice = await h.token('alice');
+  bob = await h.token('bob');
 }
 
 afterEach(async () => {

@@ -4,12 +4,10 @@
  * preview, two-sided crosses, account ownership, argument errors, routing errors, the per-firm rate limit,
  * and that malformed requests change nothing. Raw HTTP only; prices are raw scaled integers ("40" = 0.40).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ALICE,
   ALICE_HEDGE,
   ALICE_MAIN,
-  BOB,
   BOB_MAIN,
   SYMBOL,
   SYMBOL2,
@@ -28,13 +26,21 @@ let bob: string;
 
 async function start(gateway?: string): Promise<void> {
   h = await startHarness(gateway === undefined ? {} : { gateway });
-  alice = await h.login(ALICE);
-  bob = await h.login(BOB);
+  alice = await h.token('alice');
+  bob = await h.token('bob');
 }
 
-afterEach(async () => {
-  await h?.close();
-});
+/** A fresh simulator for every test of the enclosing describe. */
+function simPerTest(): void {
+  beforeEach(() => start());
+  afterEach(() => h.close());
+}
+
+/** One simulator shared by the tests of the enclosing describe (tests that change no state they rely on). */
+function simPerDescribe(): void {
+  beforeAll(() => start());
+  afterAll(() => h.close());
+}
 
 function expectInvalidArgument(response: { status: number; body: Json }): void {
   expect(response.status).toBe(400);
@@ -73,7 +79,7 @@ function typeOf(execution: Json): unknown {
 }
 
 describe('insert_order', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('accepts a limit order and shows it on get_open_orders with the wire fields', async () => {
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '10', '40', { clord_id: 'c-1' }));
@@ -161,7 +167,7 @@ describe('insert_order', () => {
 });
 
 describe('cancel_order and cancel_replace_order', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('cancels a working order: {} and it leaves the open orders, CANCELED on the stream', async () => {
     const stream = await h.stream('create_order_subscription', alice, {});
@@ -234,7 +240,7 @@ describe('cancel_order and cancel_replace_order', () => {
 });
 
 describe('list calls', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('insert_order_list inserts 3 orders and answers their ids in request order', async () => {
     const response = await h.api('insert_order_list', alice, {
@@ -307,7 +313,7 @@ describe('list calls', () => {
 });
 
 describe('preview_order', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('returns preview_order as the order would be, without touching the book or using an order id', async () => {
     const stream = await h.stream('create_market_data_subscription', alice, { symbols: [SYMBOL] });
@@ -332,7 +338,7 @@ describe('preview_order', () => {
 });
 
 describe('insert_order_cross', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('crosses alice\'s two accounts: both legs fill in one CROSS trade', async () => {
     const response = await h.api('insert_order_cross', alice, {
@@ -400,7 +406,7 @@ describe('insert_order_cross', () => {
 });
 
 describe('argument and routing errors', () => {
-  beforeEach(() => start());
+  simPerDescribe();
 
   it('refuses an order on an account that is not the caller\'s with 403 {code: 7}', async () => {
     const response = await h.api('insert_order', alice, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '40'));
@@ -489,6 +495,8 @@ describe('argument and routing errors', () => {
 });
 
 describe('rate limit', () => {
+  afterEach(() => h.close());
+
   it('answers beyond rateLimitPerSecond with 429 RESOURCE_EXHAUSTED and a retry-after header, then recovers', async () => {
     await start('rateLimitPerSecond: 5');
     const responses = [];
@@ -520,7 +528,7 @@ describe('rate limit', () => {
 });
 
 describe('a second instrument', () => {
-  beforeEach(() => start());
+  simPerTest();
 
   it('keeps books apart: crossing prices on different symbols do not trade', async () => {
     await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '60'));

@@ -112,8 +112,13 @@ export interface Harness {
   api(path: string, token: string, body?: unknown): Promise<WireResponse>;
   /** POST under /auth/v1beta1. */
   auth(path: string, body?: unknown, options?: PostOptions): Promise<WireResponse>;
-  /** Logs in and returns the access token (fails the test if login fails). */
+  /** Logs in over the wire and returns the access token (fails the test if login fails). */
   login(user: { username: string; password: string }, otp?: string): Promise<string>;
+  /**
+   * An access token for a configured user, minted by the sim's own token service exactly as login mints
+   * it, without the password hashing of a wire login (for tests about trading, not about login).
+   */
+  token(username: string): Promise<string>;
   /** Opens an NDJSON stream under /api/v1beta1. */
   stream(path: string, token: string, body?: unknown): Promise<NdjsonStream>;
   close(): Promise<void>;
@@ -149,6 +154,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const response = await post('/auth/v1beta1/login', otp === undefined ? user : { ...user, otp });
       if (response.status !== 200) throw new Error(`login of ${user.username} failed: ${response.status} ${response.text}`);
       return String(response.body['accessToken']);
+    },
+    async token(username) {
+      const user = sim.users.get(username);
+      if (user === undefined) throw new Error(`no user ${username} in the test config`);
+      const issued = await sim.gatewayTokens.issue('access', username, sim.config.gateway.accessTokenTtlSeconds, { participant: user.participant });
+      return issued.token;
     },
     async stream(path, token, body = {}) {
       const s = await openNdjson(`${url}/api/v1beta1/${path}`, token, body);
