@@ -88,10 +88,6 @@ export class KycProcessor {
     const knownStatus = isKnownKycStatus(notification.status);
     if (!knownStatus) this.logger.warn(fields, `unknown KYC status ${JSON.stringify(notification.status)} passed on as-is`);
     this.counts.emitted++;
-    try {
-      this.subject.next({ notification, receivedAt, knownStatus, previous });
-    } catch (error) {
-      this.logger.error({ err: error, ...fields }, 'a KYC notification subscriber threw');
-    }
+    this.subject.next({ notification, receivedAt, knownStatus, previous });
   }
 }

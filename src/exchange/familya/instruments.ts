@@ -9,6 +9,7 @@
  *   const client = new FamilyAClient({ ..., catalog });
  */
 import { scalesOf } from '../../domain/index.ts';
+import { isTradebotError } from '../../errors.ts';
 import type { InstrumentScales, ScaleSource } from '../../domain/index.ts';
 
 /** Anything with a symbol and its wire scales (a domain Instrument, a config entry). */
@@ -70,7 +71,10 @@ export type InstrumentLoader = (symbols: readonly string[]) => Promise<readonly 
 
 /**
  * Resolves scales for the client: `ensure(symbols)` loads the unknown ones once (concurrent callers share
- * the load; symbols the exchange does not know are not asked for again until `forgetMisses()`).
+ * the load; symbols the exchange does not know are not asked for again until `forgetMisses()`). When the
+ * exchange refuses the lookup itself (e.g. 400 for an unknown symbol), the symbols count as unknown and the
+ * caller's encode or decode fails with SCALE_UNKNOWN_SYMBOL naming the symbol; connectivity failures and
+ * missing permissions propagate.
  */
 export class InstrumentResolver {
   readonly scaleSource: ScaleSource;
@@ -119,7 +123,12 @@ export class InstrumentResolver {
   }
 
   private async load(symbols: readonly string[]): Promise<void> {
-    const found = await (this.loader as InstrumentLoader)(symbols);
+    let found: readonly InstrumentLike[] = [];
+    try {
+      found = await (this.loader as InstrumentLoader)(symbols);
+    } catch (error) {
+      if (!isTradebotError(error) || error.kind !== 'rejection') throw error;
+    }
     this.learn(found);
     for (const symbol of symbols) if (this.catalog.scalesOf(symbol) === undefined) this.misses.add(symbol);
   }

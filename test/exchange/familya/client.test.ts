@@ -105,6 +105,22 @@ describe('instrument scales', () => {
     await expect(client(new MapInstrumentCatalog()).orderbook('NOPE')).rejects.toMatchObject({ code: FamilyAErrorCode.BadResponse, message: expect.stringContaining('NOPE') });
   });
 
+  it('refuses an order for a symbol the exchange refuses to list, before sending it', async () => {
+    fake.route('POST', '/v1/refdata/instruments', () => ({ status: 400, body: { error: { code: 'INVALID_ARGUMENT', message: 'unknown symbol ZZZ' } } }));
+    fake.route('POST', '/v1/trading/orders', () => ({ body: { orderId: 'never' } }));
+    const c = client(new MapInstrumentCatalog());
+    await expect(c.insertOrder({ symbol: 'ZZZ', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.5') })).rejects.toMatchObject({
+      code: 'SCALE_UNKNOWN_SYMBOL',
+      message: expect.stringContaining('ZZZ'),
+    });
+    expect(fake.apiRequests.filter((r) => r.path === '/v1/trading/orders')).toHaveLength(0);
+  });
+
+  it('propagates a connectivity failure of the instrument lookup', async () => {
+    fake.route('POST', '/v1/refdata/instruments', () => ({ status: 503, body: 'down' }));
+    await expect(client(new MapInstrumentCatalog()).bbo('EVT-Q')).rejects.toMatchObject({ code: TransportErrorCode.ServerError });
+  });
+
   it('fills the catalog from refdataInstruments pages and refuses a page size above 1000', async () => {
     fake.route('POST', '/v1/refdata/instruments', (req) => {
       const token = (req.body as { pageToken?: string }).pageToken ?? '';
