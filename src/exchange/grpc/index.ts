@@ -1,0 +1,28 @@
+/**
+ * Public API of the exchange's gRPC client: `GrpcExchangeClient` and its stream events (the same types as
+ * the gateway client's, from src/exchange/market/stream-types.ts).
+ *
+ * Modules:
+ * - client.ts        GrpcExchangeClient: one channel, streams and unary calls, close()
+ * - streams.ts       order updates, market data, instrument states, positions; snapshot-only Promises
+ * - resumable.ts     drop copy and trade capture with resume tokens (resumeLost on OUT_OF_RANGE)
+ * - stream-runner.ts resilient authenticated gRPC streams (resilientStream: reconnect, watchdog, dedupe, refresh)
+ * - trading.ts       unary order entry, ListInstruments, SearchTrades (retry once after UNAUTHENTICATED)
+ * - channel.ts       GrpcChannel: grpc-js Client typed at the boundary, bearer metadata
+ * - errors.ts        GrpcError and its stable codes (GRPC_<STATUS>, GRPC_BAD_RESPONSE, ...)
+ * - protocol/        proto loading, names, codecs (shared with the simulator's server)
+ */
+export { GrpcExchangeClient } from './client.ts';
+export type { GrpcExchangeClientOptions } from './client.ts';
+export { GrpcStreams } from './streams.ts';
+export type { PositionFilter } from './streams.ts';
+export { GrpcResumableStreams } from './resumable.ts';
+export type { ResumableFilter } from './resumable.ts';
+export { GrpcTradingApi } from './trading.ts';
+export type { GrpcTradingDeps, ListInstrumentsInput } from './trading.ts';
+export { isFatalGrpcStreamError, runGrpcStream } from './stream-runner.ts';
+export type { GrpcStreamDeps, GrpcStreamOptions, GrpcStreamSpec, TokenSource } from './stream-runner.ts';
+export { GrpcChannel, bearerMetadata } from './channel.ts';
+export type { GrpcChannelOptions } from './channel.ts';
+export { GrpcClientErrorCode, GrpcError, grpcErrorCode, isGrpcError, toGrpcError } from './errors.ts';
+export { PROTO_PACKAGE, exchangeProtocol } from './protocol/index.ts';

@@ -1,0 +1,164 @@
+/**
+ * The gRPC streams as RxJS Observables of the SAME typed events the gateway client emits
+ * (src/exchange/market/stream-types.ts), so a consumer does not care which transport feeds it:
+ * - `orderUpdates$` (CreateOrderSubscription): a snapshot per (re)connection, one `execution` event per
+ *   execution (deduplicated by id across reconnects), `cancelReject` events, heartbeats;
+ * - `marketData$` (CreateMarketDataSubscription): full books per symbol; the first per symbol after
+ *   `connected` is its snapshot;
+ * - `instrumentStates$` (CreateInstrumentStateChangeSubscription);
+ * - `positions$` (CreatePositionSubscription): `positionSnapshot` per (re)connection, then `position` events;
+ * - `orderSnapshot()` / `marketDataSnapshot()`: the `snapshot_only` variants as Promises.
+ * Observables are cold: each subscription opens its own call; unsubscribing cancels it. The symbol count
+ * of a market data request is checked by the server (INVALID_ARGUMENT beyond 1000).
+ */
+import { defer, lastValueFrom, reduce } from 'rxjs';
+import type { Observable } from 'rxjs';
+import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
+import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
+import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
+import type {
+  InstrumentStateItem,
+  InstrumentStateStreamEvent,
+  MarketDataEvent,
+  MarketDataItem,
+  OrderStreamEvent,
+  OrderStreamItem,
+  PositionStreamEvent,
+  PositionStreamItem,
+} from '../market/stream-types.ts';
+import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
+import { grpcCodecs, methodRef } from './protocol/index.ts';
+import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
+
+export interface PositionFilter {
+  /** Only these accounts (all of the caller's when absent). */
+  readonly accounts?: readonly string[];
+}
+
+function orderItems(raw: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
+  const message = grpcCodecs.orderStream.decode(raw, scales);
+  switch (message.kind) {
+    case 'heartbeat':
+      return [{ type: 'heartbeat' }];
+    case 'snapshot':
+      return [{ type: 'snapshot', orders: message.orders, sessionId: message.sessionId }];
+    case 'update': {
+      const items: OrderStreamItem[] = message.executions.map((execution) => ({ type: 'execution', execution, sessionId: message.sessionId }));
+      if (message.cancelReject !== undefined) items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
+      return items;
+    }
+  }
+}
+
+function marketItems(raw: unknown, scales: ScaleSource): readonly MarketDataItem[] {
+  const message = grpcCodecs.marketDataStream.decode(raw, scales);
+  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
+  const { symbol, bids, offers, state, stats, transactTime } = message;
+  return [{ type: 'book', symbol, bids, offers, state, stats, transactTime }];
+}
+
+function positionItems(raw: unknown, scales: ScaleSource): readonly PositionStreamItem[] {
+  const message = grpcCodecs.positionStream.decode(raw, scales);
+  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
+  if (message.kind === 'snapshot') return [{ type: 'positionSnapshot', positions: message.positions, sessionId: message.sessionId }];
+  return message.positions.map((position) => ({ type: 'position', position, sessionId: message.sessionId }));
+}
+
+function instrumentStateItems(raw: unknown): readonly InstrumentStateItem[] {
+  const message = grpcCodecs.instrumentStateStream.decode(raw);
+  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
+  return [{ type: 'state', symbol: message.symbol, state: message.state, text: message.text, transactTime: message.transactTime }];
+}
+
+function checkDepth(depth: number | undefined): void {
+  if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0)) {
+    throw new GrpcError(GrpcClientErrorCode.InvalidOptions, `CreateMarketDataSubscription: depth must be a whole number >= 0 (got ${depth})`, { kind: 'validation' });
+  }
+}
+
+export class GrpcStreams {
+  constructor(
+    private readonly deps: GrpcStreamDeps,
+    private readonly catalog: InstrumentCatalog,
+  ) {}
+
+  /** Order updates of the caller's accounts; see the module header. */
+  orderUpdates$(filter: OrderStreamFilter = {}): Observable<OrderStreamEvent> {
+    return this.orderStream(filter, false);
+  }
+
+  /** The working orders right now (a snapshot_only subscription). */
+  async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
+    const last = await lastValueFrom(
+      this.orderStream(filter, true).pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)),
+    );
+    if (last === undefined) throw badResponse('OrderEntryAPI.CreateOrderSubscription', new Error('the snapshot-only stream ended without a snapshot'));
+    return last;
+  }
+
+  /** Full books of `symbols`, live. */
+  marketData$(filter: MarketDataFilter): Observable<MarketDataEvent> {
+    return defer(() => {
+      checkDepth(filter.depth);
+      return this.marketStream(filter, false);
+    });
+  }
+
+  /** The current book of each symbol (a snapshot_only subscription), by symbol. */
+  async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
+    checkDepth(filter.depth);
+    return lastValueFrom(
+      this.marketStream(filter, true).pipe(
+        reduce((books, e) => {
+          if (e.type === 'book') books.set(e.symbol, { symbol: e.symbol, bids: e.bids, offers: e.offers, state: e.state, stats: e.stats, transactTime: e.transactTime });
+          return books;
+        }, new Map<string, OrderBook>()),
+      ),
+    );
+  }
+
+  /** Instrument state changes (the current state of each instrument first, then each change). */
+  instrumentStates$(filter: InstrumentStateFilter = {}): Observable<InstrumentStateStreamEvent> {
+    return runGrpcStream<InstrumentStateItem>(this.deps, {
+      name: 'DropCopyAPI.CreateInstrumentStateChangeSubscription',
+      method: methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'),
+      request: () => grpcCodecs.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
+      decode: instrumentStateItems,
+    });
+  }
+
+  /** Positions of the caller's accounts: a snapshot per (re)connection, then each changed position. */
+  positions$(filter: PositionFilter = {}): Observable<PositionStreamEvent> {
+    return runGrpcStream<PositionStreamItem>(this.deps, {
+      name: 'PositionAPI.CreatePositionSubscription',
+      method: methodRef('PositionAPI', 'CreatePositionSubscription'),
+      request: () => grpcCodecs.positionSubscriptionRequest.encode({ accounts: filter.accounts ?? [] }),
+      decode: (raw) => positionItems(raw, this.scales()),
+    });
+  }
+
+  private orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
+    return runGrpcStream<OrderStreamItem>(this.deps, {
+      name: 'OrderEntryAPI.CreateOrderSubscription',
+      method: methodRef('OrderEntryAPI', 'CreateOrderSubscription'),
+      request: () => grpcCodecs.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
+      decode: (raw) => orderItems(raw, this.scales()),
+      dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
+      expectCompletion: snapshotOnly,
+    });
+  }
+
+  private marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
+    return runGrpcStream<MarketDataItem>(this.deps, {
+      name: 'MarketDataSubscriptionAPI.CreateMarketDataSubscription',
+      method: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'),
+      request: () => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
+      decode: (raw) => marketItems(raw, this.scales()),
+      expectCompletion: snapshotOnly,
+    });
+  }
+
+  private scales(): ScaleSource {
+    return scaleSourceOf(this.catalog);
+  }
+}
