@@ -8,49 +8,22 @@
  *   const catalog = new MapInstrumentCatalog();   // empty: filled on demand
  *   const client = new FamilyAClient({ ..., catalog });
  */
-import { scalesOf } from '../../domain/index.ts';
+import type { ScaleSource } from '../../domain/index.ts';
 import { isTradebotError } from '../../errors.ts';
-import type { InstrumentScales, ScaleSource } from '../../domain/index.ts';
+import { MapInstrumentCatalog } from '../gateway/catalog.ts';
+import type { InstrumentCatalog as GatewayCatalog, InstrumentLike } from '../gateway/catalog.ts';
 
-/** Anything with a symbol and its wire scales (a domain Instrument, a config entry). */
-export interface InstrumentLike {
-  readonly symbol: string;
-  readonly priceScale: number;
-  readonly fractionalQtyScale: number;
-}
-
-/** symbol -> scales; undefined makes encoders fail with SCALE_UNKNOWN_SYMBOL naming the symbol. */
-export interface InstrumentCatalog {
-  scalesOf(symbol: string): InstrumentScales | undefined;
+/**
+ * The catalog is the gateway client's (one type, so one catalog can serve both clients); family A adds
+ * that a catalog which can learn (`addInstruments`, as MapInstrumentCatalog) is filled on demand.
+ */
+export type InstrumentCatalog = GatewayCatalog & {
   /** Present when the catalog can learn instruments (from reference data). */
   addInstruments?(instruments: Iterable<InstrumentLike>): void;
-}
+};
 
-/** A mutable catalog backed by a Map. */
-export class MapInstrumentCatalog implements InstrumentCatalog {
-  private readonly bySymbol = new Map<string, InstrumentScales>();
-
-  constructor(source: Iterable<InstrumentLike> | ReadonlyMap<string, InstrumentScales> = []) {
-    if (source instanceof Map) for (const [symbol, scales] of source as ReadonlyMap<string, InstrumentScales>) this.bySymbol.set(symbol, scales);
-    else this.addInstruments(source as Iterable<InstrumentLike>);
-  }
-
-  scalesOf(symbol: string): InstrumentScales | undefined {
-    return this.bySymbol.get(symbol);
-  }
-
-  set(symbol: string, scales: InstrumentScales): void {
-    this.bySymbol.set(symbol, scales);
-  }
-
-  addInstruments(instruments: Iterable<InstrumentLike>): void {
-    for (const instrument of instruments) this.bySymbol.set(instrument.symbol, scalesOf(instrument));
-  }
-
-  get size(): number {
-    return this.bySymbol.size;
-  }
-}
+export { MapInstrumentCatalog };
+export type { InstrumentLike };
 
 /** Adds every string found under a `symbol` key anywhere in `json` to `out` (responses name their symbols). */
 export function collectSymbols(json: unknown, out: Set<string> = new Set(), depth = 0): Set<string> {
