@@ -17,9 +17,10 @@
  * cancelled while the stream was down, so it is not closed blindly). Orders without an order id yet are
  * left alone (their insert may be in flight). Resolve UNKNOWN orders with `lookupResult`.
  */
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { CancelReject, Execution, Order } from '../../domain/index.ts';
+import { LruSet } from '../../exchange/transport/lru-set.ts';
 import type { Clock } from '../clock.ts';
 import type { OrderStreamEvent, VenueOrderRequest } from '../venue.ts';
 import { type Applied, type Evidence, adoptOrder, applyEvidence } from './apply-exchange.ts';
@@ -35,6 +36,7 @@ import {
   recordForSubmission,
 } from './local-inputs.ts';
 import { OrderIndex } from './order-index.ts';
+import { Outbox } from './outbox.ts';
 import { type OrderRecord, viewChanged } from './record.ts';
 import { countStates } from './queries.ts';
 import { isTerminal } from './states.ts';
@@ -43,30 +45,27 @@ import type { Fill, OrderCounts, OrderUpdate, SubmissionMeta, TrackedOrder, Trac
 export interface OrderTrackerOptions {
   /** Source of createdAt / updatedAt and of fill times when an execution has no transact time. */
   readonly clock: Clock;
+  /**
+   * How many execution ids to remember for deduplication (default 100000, least recent forgotten first).
+   * Forgetting is safe: a replayed execution is stale by cum_qty and state rank, so it changes nothing.
+   */
+  readonly dedupeCapacity?: number | undefined;
 }
-
-type Outgoing =
-  | { readonly kind: 'update'; readonly value: OrderUpdate }
-  | { readonly kind: 'fill'; readonly value: Fill }
-  | { readonly kind: 'issue'; readonly value: TrackerIssue };
 
 export class OrderTracker {
   private readonly clock: Clock;
   private readonly index = new OrderIndex();
-  private readonly seenExecutions = new Set<string>();
-  private readonly updates = new Subject<OrderUpdate>();
-  private readonly fills = new Subject<Fill>();
-  private readonly issues = new Subject<TrackerIssue>();
-  private readonly queue: Outgoing[] = [];
-  private flushing = false;
+  private readonly seenExecutions: LruSet;
+  private readonly out = new Outbox();
   private streamStale = true;
 
-  readonly updates$: Observable<OrderUpdate> = this.updates.asObservable();
-  readonly fills$: Observable<Fill> = this.fills.asObservable();
-  readonly issues$: Observable<TrackerIssue> = this.issues.asObservable();
+  readonly updates$: Observable<OrderUpdate> = this.out.updates$;
+  readonly fills$: Observable<Fill> = this.out.fills$;
+  readonly issues$: Observable<TrackerIssue> = this.out.issues$;
 
   constructor(options: OrderTrackerOptions) {
     this.clock = options.clock;
+    this.seenExecutions = new LruSet(options.dedupeCapacity ?? 100_000);
   }
 
   // ---- local inputs ----
@@ -153,10 +152,7 @@ export class OrderTracker {
   }
 
   applyExecution(execution: Execution): void {
-    if (execution.id !== '') {
-      if (this.seenExecutions.has(execution.id)) return;
-      this.seenExecutions.add(execution.id);
-    }
+    if (execution.id !== '' && this.seenExecutions.checkAndAdd(execution.id)) return;
     const ev: Evidence = { order: execution.order, execution };
     const cause: UpdateCause = { kind: 'execution', executionId: execution.id, executionType: execution.type, text: execution.text };
     const context: FillContext = { source: 'execution', execution };
@@ -172,8 +168,8 @@ export class OrderTracker {
   applyCancelReject(reject: CancelReject): void {
     const record = this.index.find(reject.orderId, reject.clordId);
     if (record === undefined) {
-      this.enqueue({ kind: 'issue', value: { kind: 'unmatchedCancelReject', clordId: reject.clordId, orderId: reject.orderId } });
-      this.flush();
+      this.out.issue({ kind: 'unmatchedCancelReject', clordId: reject.clordId, orderId: reject.orderId });
+      this.out.flush();
       return;
     }
     const before = record.view();
@@ -243,9 +239,7 @@ export class OrderTracker {
 
   /** Completes the Observables. */
   close(): void {
-    this.updates.complete();
-    this.fills.complete();
-    this.issues.complete();
+    this.out.complete();
   }
 
   // ---- internals ----
@@ -261,8 +255,8 @@ export class OrderTracker {
   private adopt(ev: Evidence, cause: UpdateCause, context: FillContext): OrderRecord | undefined {
     const { record, issue } = adoptOrder(ev, this.clock.now());
     if (record === undefined) {
-      if (issue !== undefined) this.enqueue({ kind: 'issue', value: issue });
-      this.flush();
+      if (issue !== undefined) this.out.issue(issue);
+      this.out.flush();
       return undefined;
     }
     this.index.add(record);
@@ -286,28 +280,10 @@ export class OrderTracker {
       record.updatedAt = now;
       after = record.view();
     }
-    for (const issue of applied.issues) this.enqueue({ kind: 'issue', value: issue });
-    for (const fill of buildFills(record, applied.fills, context, now)) this.enqueue({ kind: 'fill', value: fill });
-    if (changed) this.enqueue({ kind: 'update', value: { order: after, previousState: before?.state, cause } });
-    this.flush();
+    for (const issue of applied.issues) this.out.issue(issue);
+    for (const fill of buildFills(record, applied.fills, context, now)) this.out.fill(fill);
+    if (changed) this.out.update({ order: after, previousState: before?.state, cause });
+    this.out.flush();
     return after;
-  }
-
-  private enqueue(item: Outgoing): void {
-    this.queue.push(item);
-  }
-
-  private flush(): void {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
-        if (item.kind === 'update') this.updates.next(item.value);
-        else if (item.kind === 'fill') this.fills.next(item.value);
-        else this.issues.next(item.value);
-      }
-    } finally {
-      this.flushing = false;
-    }
   }
 }

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { deriveFills } from '../../../src/engine/orders/index.ts';
 import { ZERO } from '../../../src/domain/decimal.ts';
-import { ackedTracker, d, execution, fillExec, installDecimalEquality } from './fixtures.ts';
+import { OrderTracker } from '../../../src/engine/orders/index.ts';
+import { VirtualClock } from '../../../src/engine/clock.ts';
+import { ackedTracker, d, execution, fillExec, installDecimalEquality, request } from './fixtures.ts';
 
 installDecimalEquality();
 
@@ -20,6 +22,19 @@ describe('deduplication and stale executions', () => {
     expect(fills).toHaveLength(1);
     expect(updates).toHaveLength(count);
     expect(tracker.get('c1')?.filledQty).toEqual(d(4));
+  });
+
+  it('an execution id forgotten by the bounded dedupe set is still not counted twice', () => {
+    const tracker = new OrderTracker({ clock: new VirtualClock(0), dedupeCapacity: 1 });
+    const fills: unknown[] = [];
+    tracker.fills$.subscribe((f) => fills.push(f));
+    tracker.submitted(request());
+    const e2 = fillExec('E2', { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48' });
+    tracker.applyExecution(e2);
+    tracker.applyExecution(fillExec('E3', { cum: 6, lastPx: '0.49', lastShares: 2, avgPx: '0.4833' }));
+    tracker.applyExecution(e2);
+    expect(fills).toHaveLength(2);
+    expect(tracker.get('c1')?.filledQty).toEqual(d(6));
   });
 
   it('a stale execution with a lower cum_qty changes nothing', () => {
