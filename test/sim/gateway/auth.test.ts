@@ -383,6 +383,17 @@ describe('registration', () => {
     expectError(await h.auth('register', { token, password: DAVE.password }), 401, 16, 'UNAUTHENTICATED');
   });
 
+  it('the sim-only /sim/v1/registration_token endpoint hands out a working registration token', async () => {
+    await start();
+    const issued = await h.post('/sim/v1/registration_token', { username: 'dave' });
+    expect(issued.status).toBe(200);
+    expect(issued.body['expirationTime']).toBe(new Date(h.clock.t + 86_400_000).toISOString());
+    expect((await h.auth('register', { token: issued.body['token'], password: DAVE.password })).status).toBe(200);
+    const unknown = await h.post('/sim/v1/registration_token', { username: 'zed' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 5, message: 'NOT_FOUND' });
+  });
+
   it('refuses a registration token for an already registered user with FAILED_PRECONDITION', async () => {
     await start();
     const token = await h.sim.issueRegistrationToken('alice');
@@ -426,6 +437,24 @@ describe('check_password', () => {
     expectError(await h.auth('check_password', { password: 42 }), 400, 3, 'INVALID_ARGUMENT');
   });
 
+});
+
+describe('auth rate limit', () => {
+  it('limits /auth calls per client address: beyond rateLimitPerSecond they are 429 with retry-after', async () => {
+    await start('rateLimitPerSecond: 5');
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const response = await h.auth('check_password', { password: 'x' });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(response.body).toMatchObject({ code: 8, message: 'RESOURCE_EXHAUSTED' });
+        expect(response.headers.get('retry-after')).toBe('1');
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    h.clock.advance(1000);
+    expect((await h.auth('check_password', { password: 'x' })).status).toBe(200);
+  });
 });
 
 describe('change_password', () => {

@@ -111,6 +111,19 @@ describe('create_order_subscription', () => {
     for (const line of aliceStream.lines) for (const e of executions(line)) expect(at(e, 'order', 'account')).toBe(ALICE_MAIN);
   });
 
+  it('sends a refused replace as update.cancel_reject with is_replace and the reason', async () => {
+    await start();
+    const stream = await h.stream('create_order_subscription', alice, {});
+    await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { clord_id: 'k1' }));
+    const second = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '41', { clord_id: 'k2' }));
+    const refused = await h.api('cancel_replace_order', alice, { order_id: second.body['order_id'], symbol: SYMBOL, clord_id: 'k1', price: '42' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 9, message: 'FAILED_PRECONDITION', details: expect.stringContaining('DUPLICATE_CLORD_ID') });
+    const line = await stream.until((l) => at(l, 'result', 'update', 'cancel_reject') !== undefined);
+    expect(at(line, 'result', 'update', 'cancel_reject')).toMatchObject({ order_id: second.body['order_id'], is_replace: true, reject_reason: 'CXL_REJ_REASON_DUPLICATE_CLORD_ID', text: expect.any(String) });
+    expect(list((await h.api('get_open_orders', alice)).body, 'orders').map((o) => o['price'])).toEqual(['40', '41']);
+  });
+
   it('refuses a subscription to another user\'s account (403) and without a token (401), as JSON', async () => {
     await start();
     const foreign = await h.api('create_order_subscription', alice, { accounts: [BOB_MAIN] });
