@@ -178,6 +178,22 @@ describe('activity inside startSim', () => {
     expect(position).toMatchObject({ net_position: '1', avg_entry_px: bestOffer });
   });
 
+  it('each activity step expires GOOD_TILL_TIME orders whose time has passed (EXPIRED on the order stream)', async () => {
+    h = await startHarness({ activity: activityYaml(7) });
+    const alice = await h.token('alice');
+    const stream = await h.stream('create_order_subscription', alice, {});
+    const gtt = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '2', { time_in_force: 'TIME_IN_FORCE_GOOD_TILL_TIME', good_till_time: new Date(h.clock.t + 60_000).toISOString() }));
+    expect(gtt.status).toBe(200);
+    h.clock.advance(30_000);
+    h.sim.activity?.step();
+    expect(list((await h.api('get_open_orders', alice)).body, 'orders')).toHaveLength(1);
+    h.clock.advance(31_000);
+    h.sim.activity?.step();
+    const expired = await stream.until((l) => list(l, 'result', 'update', 'executions').some((e) => e['type'] === 'EXECUTION_TYPE_EXPIRED'));
+    expect(at(expired, 'result', 'update', 'executions', 0, 'order')).toMatchObject({ id: gtt.body['order_id'], state: 'ORDER_STATE_EXPIRED' });
+    expect(list((await h.api('get_open_orders', alice)).body, 'orders')).toEqual([]);
+  });
+
   it('without activityTimer: false, the sim steps activity on its own timer', async () => {
     h = await startHarness({ activity: `${activityYaml(7, '1')}\n    intervalMs: 5`, activityTimer: true });
     const core = h.sim.core;
