@@ -448,6 +448,18 @@ describe('argument and routing errors', () => {
     expectInvalidArgument(response);
   });
 
+  it('checks the token before the body: malformed JSON without a token is 401', async () => {
+    const response = await h.post('/api/v1beta1/insert_order', undefined, { raw: '{' });
+    expect(response.status).toBe(401);
+    expect(response.body['code']).toBe(16);
+  });
+
+  it('ignores unknown request fields (forward compatibility)', async () => {
+    const response = await h.api('preview_order', alice, { request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), future_field: { x: 1 } }, also_new: true });
+    expect(response.status).toBe(200);
+    expect(response.body['preview_order']).toMatchObject({ price: '40' });
+  });
+
   it('answers an unknown path with 404 NOT_FOUND', async () => {
     const response = await h.post('/api/v1beta1/insert_orders', {}, { token: alice });
     expect(response.status).toBe(404);
