@@ -87,7 +87,9 @@ export class OrderTracker {
     const record = this.require(clordId);
     const before = record.view();
     const issues: TrackerIssue[] = [];
-    if (record.orderId === undefined) this.index.setOrderId(record, orderId);
+    if (orderId === '') {
+      // nothing learned; the first execution will name the order
+    } else if (record.orderId === undefined) this.index.setOrderId(record, orderId);
     else if (record.orderId !== orderId) issues.push({ kind: 'orderIdConflict', clordId, known: record.orderId, received: orderId });
     markAcknowledged(record);
     return this.commit(record, before, { kind: 'acknowledged' }, { fills: [], issues });
