@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
-import { decimal, filePath, nonEmptyString, oneOf, port, positiveInt, seconds } from '../config/fields.ts';
+import { decimal, filePath, nonEmptyString, oneOf, port, positiveInt } from '../config/fields.ts';
 
 const PARTICIPANT = /^firms\/[A-Za-z0-9_.-]+\/users\/[A-Za-z0-9_.@-]+$/;
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
@@ -18,6 +18,21 @@ export const SCOPES = [
   'read:positions', 'read:dropcopy', 'read:accounts', 'write:accounts', 'read:funding', 'write:funding',
   'read:kyc', 'write:kyc',
 ] as const;
+
+/**
+ * A duration in seconds, whole or fractional (`0.05`). The YAML loader keeps floats as their source text
+ * (so decimals stay exact), hence the decimal string is accepted besides a plain number.
+ */
+function seconds(what = 'a duration in seconds') {
+  return z.union([z.number(), z.string()], { error: `expected ${what}` }).transform((raw, ctx) => {
+    const value = typeof raw === 'number' ? raw : /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+    if (!Number.isFinite(value) || value <= 0) {
+      ctx.addIssue({ code: 'custom', message: `expected ${what} greater than 0, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
 
 const participant = () => z.string({ error: 'expected a participant such as "firms/demo/users/alice"' }).regex(PARTICIPANT, 'expected the form firms/<firm>/users/<user>');
 const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-1"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
