@@ -173,9 +173,9 @@ export class RiskManager {
         }
       }
     }
-    const own = this.tradingState.state;
-    const state = stricterState(own, context.tradingState());
-    const reason = state === own ? `${this.tradingState.cause}: ${this.tradingState.reason}` : 'set by the engine';
+    const mine = this.tradingState.state;
+    const state = stricterState(mine, context.tradingState());
+    const reason = state === mine ? `${this.tradingState.cause}: ${this.tradingState.reason}` : 'set by the engine';
     return tradingStateBreach(state, reason, candidates, exposure);
   }
 
