@@ -1,0 +1,132 @@
+/**
+ * The gRPC client's market data into the local copy, against the simulator's server over loopback: the
+ * copy equals the core's book after a burst of orders; a stream dropped by the server marks the books
+ * stale until the new snapshot, which brings what changed meanwhile; snapshot-only; a refused request
+ * (more than 1000 symbols) ends the Observable instead of reconnecting forever.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MarketCopy } from '../../../src/exchange/market/index.ts';
+import type { LocalBook, MarketChange } from '../../../src/exchange/market/index.ts';
+import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
+import type { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
+import { record } from '../gateway/helpers/events.ts';
+import { ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
+
+/** A seeded burst: resting orders on both sides, some marketable, some cancels; returns book events per symbol. */
+export function burst(core: ExchangeCore, count: number, seed: number): Map<string, number> {
+  let state = seed >>> 0;
+  const random = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const books = new Map<string, number>();
+  const subscription = core.events$.subscribe((e) => {
+    if (e.kind === 'book') books.set(e.symbol, (books.get(e.symbol) ?? 0) + 1);
+  });
+  const live: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const symbol = random() < 0.7 ? SYMBOL : SYMBOL2;
+    if (live.length > 0 && random() < 0.15) {
+      const [orderId] = live.splice(Math.floor(random() * live.length), 1);
+      core.cancel({ orderId: orderId ?? '', symbol: undefined, cancelClordId: `x-${i}` });
+      continue;
+    }
+    const buy = random() < 0.5;
+    const price = buy ? 20 + Math.floor(random() * 35) : 45 + Math.floor(random() * 35);
+    live.push(place(core, { account: random() < 0.5 ? ALICE_MAIN : BOB_MAIN, participant: 'firms/demo/users/x', side: buy ? 'SIDE_BUY' : 'SIDE_SELL', price, qty: 1 + Math.floor(random() * 9), symbol }));
+  }
+  subscription.unsubscribe();
+  return books;
+}
+
+function levels(book: { bids: readonly { px: { toString(): string }; qty: { toString(): string } }[]; offers: readonly { px: { toString(): string }; qty: { toString(): string } }[] }) {
+  const text = (l: { px: { toString(): string }; qty: { toString(): string } }) => `${l.px.toString()}x${l.qty.toString()}`;
+  return { bids: book.bids.map(text), offers: book.offers.map(text) };
+}
+
+export function expectSameAsCore(core: ExchangeCore, book: LocalBook | undefined): void {
+  const expected = marketSnapshot(core, book?.symbol ?? '', 10);
+  if (book === undefined || expected === undefined) throw new Error('no book');
+  expect(levels(book)).toEqual(levels(expected));
+  expect(book.state).toBe(expected.state);
+  expect(book.stats?.lastTradePx.toString()).toBe(expected.stats?.lastTradePx.toString());
+  expect(book.stats?.sharesTraded.toString()).toBe(expected.stats?.sharesTraded.toString());
+}
+
+const isBook = (symbol: string, sequence?: number) => (c: MarketChange): boolean =>
+  c.type === 'book' && c.book.symbol === symbol && (sequence === undefined || c.book.sequence === sequence);
+
+describe('gRPC market data into the local copy', () => {
+  let h: GrpcHarness;
+  let market: MarketCopy;
+
+  beforeEach(async () => {
+    h = await startGrpcHarness();
+    market = new MarketCopy();
+  });
+  afterEach(async () => {
+    market.close();
+    await h.close();
+  });
+
+  it('equals the core book (levels, state, stats) after a burst of orders', async () => {
+    const changes = record(market.changes$);
+    market.attachBooks(h.client().marketData$({ symbols: [SYMBOL, SYMBOL2] }));
+    await changes.waitFor(isBook(SYMBOL, 1));
+    await changes.waitFor(isBook(SYMBOL2, 1));
+    const updates = burst(h.core, 600, 7);
+    expect(updates.get(SYMBOL)).toBeGreaterThan(300);
+    await changes.waitFor(isBook(SYMBOL, 1 + (updates.get(SYMBOL) ?? 0)), 15_000);
+    await changes.waitFor(isBook(SYMBOL2, 1 + (updates.get(SYMBOL2) ?? 0)), 15_000);
+    expectSameAsCore(h.core, market.book(SYMBOL));
+    expectSameAsCore(h.core, market.book(SYMBOL2));
+    expect(h.core.trades().length).toBeGreaterThan(0);
+    expect(market.isFresh(SYMBOL)).toBe(true);
+    changes.stop();
+  });
+
+  it('marks books stale while the stream is down and fresh again with the new snapshot', async () => {
+    const changes = record(market.changes$);
+    market.attachBooks(h.client().marketData$({ symbols: [SYMBOL] }));
+    const spy = record(h.client().marketData$({ symbols: [SYMBOL] }));
+    await changes.waitFor(isBook(SYMBOL, 1));
+    await spy.waitFor((e) => e.type === 'book');
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 40, qty: 2 });
+    await changes.waitFor(isBook(SYMBOL, 2));
+    const before = market.book(SYMBOL);
+
+    h.server.dropAll();
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_SELL', price: 70, qty: 3 });
+    await changes.waitFor((c) => c.type === 'stale' && c.symbols.includes(SYMBOL));
+    expect(market.isFresh(SYMBOL)).toBe(false);
+    expect(market.book(SYMBOL)?.bids).toBe(before?.bids);
+
+    const fresh = (await changes.waitFor(isBook(SYMBOL, 3))) as Extract<MarketChange, { type: 'book' }>;
+    expect(fresh.book.stale).toBe(false);
+    expectSameAsCore(h.core, market.book(SYMBOL));
+    expect(market.isFresh(SYMBOL)).toBe(true);
+    await spy.waitFor((e) => e.type === 'connected' && e.attempt === 2);
+    spy.stop();
+    expect(spy.events.map((e) => e.type).filter((t) => t !== 'book')).toEqual(['connected', 'disconnected', 'connected']);
+    changes.stop();
+  });
+
+  it('marketDataSnapshot returns the current books and ends (snapshot_only)', async () => {
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 33, qty: 4 });
+    const books = await h.client().marketDataSnapshot({ symbols: [SYMBOL, SYMBOL2], depth: 1 });
+    expect([...books.keys()].sort()).toEqual([SYMBOL2, SYMBOL].sort());
+    expect(books.get(SYMBOL)?.bids.map((l) => l.px.toString())).toEqual(['0.33']);
+    expect(books.get(SYMBOL2)?.bids).toEqual([]);
+  });
+
+  it('ends with GRPC_INVALID_ARGUMENT for more than 1000 symbols (no reconnect loop)', async () => {
+    const symbols = Array.from({ length: 1001 }, (_, i) => `S-${i}`);
+    const events = record(h.client().marketData$({ symbols }));
+    const error = (await events.failed) as { code?: string };
+    expect(error.code).toBe('GRPC_INVALID_ARGUMENT');
+    expect(events.events).toEqual([expect.objectContaining({ type: 'disconnected', willReconnect: false, reason: 'error' })]);
+  });
+});
