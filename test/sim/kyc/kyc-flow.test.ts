@@ -20,10 +20,10 @@ async function drain(h: FamilyAHarness, maxRounds = 50): Promise<void> {
   throw new Error('KYC did not settle');
 }
 
-async function setup(kyc: string): Promise<{ h: FamilyAHarness; cert: TestCert; token: string }> {
+async function setup(kyc: string, realTime = false): Promise<{ h: FamilyAHarness; cert: TestCert; token: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-flow-'));
   const cert = makeCert(dir);
-  const h = await startFamilyA({ kyc: `${kyc}, webhookTimeoutMs: 2000, extraCaFile: ${cert.certFile}` }, dir);
+  const h = await startFamilyA({ kyc: `${kyc}, webhookTimeoutMs: 2000, extraCaFile: ${cert.certFile}`, realTime }, dir);
   return { h, cert, token: await h.token(CLIENT) };
 }
 
@@ -146,5 +146,21 @@ describe('delivery retries', () => {
     // NOT_STARTED, OPEN, CLOSED: 4 attempts each, then dropped
     expect(ivy).toHaveLength(12);
     expect(h.sim.kyc.deliveryStats.dropped).toBe(3);
+  });
+});
+
+describe('the KYC timer (tradebot sim: wall clock, timer on)', () => {
+  it('moves a verification to CLOSED and delivers every change without advance() calls', async () => {
+    const s = await setup('minStepSeconds: 0.02, maxStepSeconds: 0.05, tickMs: 10, holdProbability: "0", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "0"', true);
+    const receiver = await WebhookReceiver.start(s.cert);
+    try {
+      expect((await s.h.call('POST', '/v1/kyc/webhook', { token: s.token, body: { webhookUrl: receiver.url } })).body['validated']).toBe(true);
+      await s.h.call('POST', '/v1/kyc/verify', { token: s.token, body: { externalId: 'ext-timer' } });
+      await receiver.until(() => receiver.notifications.some((n) => n.body['status'] === 'CLOSED'));
+      expect(statuses(receiver)).toEqual(['NOT_STARTED/', 'OPEN/', 'CLOSED/ACCEPT']);
+    } finally {
+      await receiver.close();
+      await s.h.close();
+    }
   });
 });

@@ -43,6 +43,11 @@ export class ManualClock {
   }
 }
 
+/** The real time, for the few tests that run the sim as `tradebot sim` does (timers on). */
+export class WallClock extends ManualClock {
+  override now = (): number => Date.now();
+}
+
 export type Json = Record<string, unknown>;
 
 export interface WireResponse {
@@ -64,6 +69,8 @@ export interface HarnessOptions {
   /** YAML for `sim.kyc` (a flow mapping body), e.g. `webhookTimeoutMs: 200`. */
   kyc?: string;
   familyA?: string;
+  /** Wall clock and the KYC timer on, as in `tradebot sim` (default: a manual clock, timer off). */
+  realTime?: boolean;
 }
 
 export interface AssertionOptions {
@@ -164,9 +171,9 @@ export function harnessConfig(dir: string, options: HarnessOptions = {}): SimCon
 }
 
 export async function startFamilyA(options: HarnessOptions = {}, dir = mkdtempSync(path.join(tmpdir(), 'tradebot-fa-'))): Promise<FamilyAHarness> {
-  const clock = new ManualClock();
+  const clock = options.realTime === true ? new WallClock() : new ManualClock();
   const config = harnessConfig(dir, options);
-  const sim = await startSim(config, { logger: silentLogger(), clock, activityTimer: false, kycTimer: false });
+  const sim = await startSim(config, { logger: silentLogger(), clock, activityTimer: false, kycTimer: options.realTime === true });
   const { demo, other } = keys();
   const h: FamilyAHarness = {
     sim,
