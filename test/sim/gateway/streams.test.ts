@@ -11,8 +11,8 @@ let h: Harness;
 let alice: string;
 let bob: string;
 
-/** Heartbeats every 50 ms (the YAML loader refuses fractional seconds, so the parsed config is edited). */
-const FAST_HEARTBEAT: HarnessOptions = { tweak: (config) => ({ ...config, gateway: { ...config.gateway, heartbeatSeconds: 0.05 } }) };
+/** Heartbeats every 50 ms, set in the YAML as `sim.gateway.heartbeatSeconds: 0.05`. */
+const FAST_HEARTBEAT: HarnessOptions = { gateway: 'rateLimitPerSecond: 10000, heartbeatSeconds: 0.05' };
 
 async function start(options: HarnessOptions = {}): Promise<void> {
   h = await startHarness(options);
@@ -78,6 +78,7 @@ describe('create_order_subscription', () => {
 
   it('sends heartbeats with the session id on an idle stream', async () => {
     await start(FAST_HEARTBEAT);
+    expect(h.sim.config.gateway.heartbeatSeconds).toBe(0.05);
     const stream = await h.stream('create_order_subscription', alice, {});
     const beat = await stream.until(isHeartbeat);
     expect(at(beat, 'result', 'heartbeat')).toEqual({});
