@@ -1,0 +1,107 @@
+/**
+ * The gRPC client's order entry, order stream, positions, instrument states and lookups against the
+ * simulator: an order inserted over gRPC shows up in the core and on the order stream (snapshot first,
+ * then executions); positions arrive as a snapshot then changes and fill the local copy; preview, cancel,
+ * cancel-replace, open orders, ListInstruments and SearchTrades answer the same as the gateway would.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/domain/index.ts';
+import { MarketCopy } from '../../../src/exchange/market/index.ts';
+import type { ExecutionEvent, OrderSnapshotEvent, PositionStreamEvent } from '../../../src/exchange/market/index.ts';
+import type { GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
+import { record } from '../gateway/helpers/events.ts';
+import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
+
+const buy = (price: string, qty = 5) => ({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY' as const, type: 'ORDER_TYPE_LIMIT' as const, orderQty: new Decimal(qty), price: new Decimal(price), timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' as const });
+
+describe('gRPC order entry, order stream and positions', () => {
+  let h: GrpcHarness;
+  let client: GrpcExchangeClient;
+  beforeEach(async () => {
+    h = await startGrpcHarness();
+    client = h.client();
+  });
+  afterEach(async () => h.close());
+
+  it('an order inserted over gRPC is in the core and on the order stream (snapshot, then executions once)', async () => {
+    const resting = place(h.core, { account: ALICE_HEDGE, side: 'SIDE_SELL', price: 90, qty: 1 });
+    const events = record(client.orderUpdates$());
+    const snapshot = (await events.waitFor((e) => e.type === 'snapshot')) as OrderSnapshotEvent;
+    expect(snapshot.orders.map((o) => o.id)).toEqual([resting]);
+    const inserted = await client.insertOrder(buy('0.45'));
+    expect(inserted).toMatchObject({ status: 'ACCEPTED', text: '' });
+    expect(h.core.order(inserted.orderId)?.latest.order.clordId).toBe(inserted.clordId);
+    const ack = (await events.waitFor((e) => e.type === 'execution' && e.execution.order.id === inserted.orderId)) as ExecutionEvent;
+    expect(ack.execution.type).toBe('EXECUTION_TYPE_NEW');
+    expect(ack.execution.order.price).toEqual(new Decimal('0.45'));
+
+    await client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL });
+    await events.waitFor((e) => e.type === 'execution' && e.execution.type === 'EXECUTION_TYPE_CANCELED');
+    await expect(client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL })).rejects.toMatchObject({ code: 'GRPC_FAILED_PRECONDITION' });
+    expect(events.events.filter((e) => e.type === 'execution')).toHaveLength(2);
+    events.stop();
+  });
+
+  it('preview, list insert, cancel-replace, open orders and list cancel', async () => {
+    const preview = await client.previewOrder(buy('0.30'));
+    expect(preview).toMatchObject({ id: '', state: 'ORDER_STATE_NEW', account: ALICE_MAIN });
+    expect(h.core.openOrders({ account: ALICE_MAIN })).toHaveLength(0);
+    const list = await client.insertOrderList([buy('0.31'), buy('0.32', 2)]);
+    expect(list.responses).toHaveLength(2);
+    const first = list.responses[0]?.orderId ?? '';
+    const replaced = await client.cancelReplaceOrder({ orderId: first, symbol: SYMBOL, price: new Decimal('0.33'), orderQty: new Decimal(4) });
+    const open = await client.getOpenOrders({ symbols: [SYMBOL] });
+    expect(open.map((o) => o.price.toString()).sort()).toEqual(['0.32', '0.33']);
+    expect(open.find((o) => o.id === replaced.orderId)?.orderQty).toEqual(new Decimal(4));
+    await client.cancelOrderList(open.map((o) => ({ orderId: o.id, symbol: SYMBOL })));
+    expect(await client.getOpenOrders()).toEqual([]);
+    await expect(client.insertOrderList([])).rejects.toMatchObject({ code: 'GRPC_INVALID_REQUEST' });
+  });
+
+  it('positions: a snapshot, then each change, into the local copy', async () => {
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 40, qty: 3, symbol: SYMBOL2 });
+    const market = new MarketCopy();
+    const changes = record(market.changes$);
+    const stream = client.positions$();
+    const events = record<PositionStreamEvent>(stream);
+    market.attachPositions(stream);
+    await changes.waitFor((c) => c.type === 'positions' && c.snapshot);
+    expect(market.positionsStale).toBe(false);
+    expect(market.position(ALICE_MAIN, SYMBOL2)?.openBuyQty).toEqual(new Decimal(3));
+
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_SELL', price: 55, qty: 4 });
+    place(h.core, { account: BOB_MAIN, side: 'SIDE_BUY', price: 55, qty: 4, participant: 'firms/other/users/bob' });
+    await changes.waitFor((c) => c.type === 'positions' && !c.snapshot && market.position(ALICE_MAIN, SYMBOL)?.netPosition.eq(-4) === true);
+    const position = market.position(ALICE_MAIN, SYMBOL);
+    expect(position?.avgEntryPx).toEqual(new Decimal('0.55'));
+    expect(position?.openSellQty).toEqual(new Decimal(0));
+    expect(market.position(BOB_MAIN, SYMBOL)).toBeUndefined();
+
+    h.server.dropAll();
+    await changes.waitFor((c) => c.type === 'positionsStale');
+    await changes.waitFor((c) => c.type === 'positions' && c.snapshot && market.positionsStale === false);
+    expect(market.position(ALICE_MAIN, SYMBOL)?.netPosition).toEqual(new Decimal(-4));
+    events.stop();
+    market.close();
+  });
+
+  it('instrument states, ListInstruments and SearchTrades', async () => {
+    const states = record(client.instrumentStates$({ symbols: [SYMBOL] }));
+    await states.waitFor((e) => e.type === 'state' && e.state === 'INSTRUMENT_STATE_OPEN');
+    h.core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_HALTED');
+    await states.waitFor((e) => e.type === 'state' && e.state === 'INSTRUMENT_STATE_HALTED');
+    states.stop();
+
+    const { instruments, nextPageToken } = await client.listInstruments({ pageSize: 1 });
+    expect(instruments).toHaveLength(1);
+    expect(instruments[0]).toMatchObject({ symbol: SYMBOL, priceScale: 100, state: 'INSTRUMENT_STATE_HALTED' });
+    expect(instruments[0]?.tickSize).toEqual(new Decimal('0.01'));
+    expect((await client.listInstruments({ pageToken: nextPageToken })).instruments.map((i) => i.symbol)).toEqual([SYMBOL2]);
+
+    place(h.core, { account: ALICE_MAIN, side: 'SIDE_SELL', price: 61, qty: 2, symbol: SYMBOL2 });
+    place(h.core, { account: BOB_MAIN, side: 'SIDE_BUY', price: 61, qty: 2, symbol: SYMBOL2, participant: 'firms/other/users/bob' });
+    const { trades } = await client.searchTrades({ symbol: SYMBOL2 });
+    expect(trades).toHaveLength(1);
+    expect(trades[0]?.passive.lastPx).toEqual(new Decimal('0.61'));
+  });
+});
