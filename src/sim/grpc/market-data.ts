@@ -3,18 +3,19 @@
  * semantics: 1 to `maxSymbolsPerStream` (1000) known symbols, depth 0 meaning the default (10); one update
  * per symbol first (the snapshot), then one update per book change of a requested symbol carrying the full
  * aggregated levels up to the depth, the instrument state and the session statistics; heartbeats when idle.
- * `snapshot_only` sends the first updates and ends.
+ * `snapshot_only` sends the first updates and ends. Updates are built from the engine's raw integers
+ * (market-wire.ts), the same message the codecs would build from the Decimal book.
  */
 import { filter } from 'rxjs';
 import { MARKET_DATA_DEPTH_DEFAULT } from '../../domain/limits.ts';
 import { grpcCodecs } from '../../exchange/grpc/protocol/index.ts';
-import { marketSnapshot } from '../exchange/market-view.ts';
 import type { StreamHandler } from './calls.ts';
 import type { ServiceContext } from './context.ts';
+import { marketUpdateMessage } from './market-wire.ts';
 import { invalidArgument } from './errors.ts';
 
 export function marketDataHandler(ctx: ServiceContext): StreamHandler {
-  const { core, scales } = ctx;
+  const { core } = ctx;
   return (raw, sink) => {
     const request = grpcCodecs.marketDataSubscriptionRequest.decode(raw);
     const count = request.symbols.length;
@@ -25,8 +26,8 @@ export function marketDataHandler(ctx: ServiceContext): StreamHandler {
     const depth = request.depth === 0 ? MARKET_DATA_DEPTH_DEFAULT : request.depth;
     const symbols = new Set(request.symbols);
     const update = (symbol: string): void => {
-      const book = marketSnapshot(core, symbol, depth);
-      if (book !== undefined) sink.send(grpcCodecs.marketDataStream.encode({ kind: 'update', ...book }, scales));
+      const message = marketUpdateMessage(core, symbol, depth);
+      if (message !== undefined) sink.send(message);
     };
 
     for (const symbol of symbols) update(symbol);
