@@ -52,6 +52,9 @@ function syncSide(ctx: StrategyContext<Params>, symbol: string, side: 'BUY' | 'S
     if (keep) ctx.cancel(keep.clordId);
     return;
   }
+  // Never quote through our own resting order on the other side (it may still be moving): wait a tick.
+  const crossesOwn = mine.some((o) => o.side !== side && o.price !== undefined && (side === 'BUY' ? wanted.gte(o.price) : wanted.lte(o.price)));
+  if (crossesOwn) return;
   if (keep === undefined) {
     ctx.place({ symbol, side, qty: ctx.params.quoteQty, price: wanted, postOnly: true, label: 'quote' });
     return;
@@ -72,8 +75,15 @@ export default defineStrategy({
       return;
     }
     const { bid, offer } = targetQuotes(ctx.params, book.mid, ctx.position(book.symbol));
-    syncSide(ctx, book.symbol, 'BUY', bid, mine);
-    syncSide(ctx, book.symbol, 'SELL', offer, mine);
+    // Move the side that gets out of the way first, so a quote never crosses our own other quote.
+    const restingBid = mine.find((o) => o.side === 'BUY')?.price;
+    if (bid !== undefined && restingBid !== undefined && bid.gt(restingBid)) {
+      syncSide(ctx, book.symbol, 'SELL', offer, mine);
+      syncSide(ctx, book.symbol, 'BUY', bid, mine);
+    } else {
+      syncSide(ctx, book.symbol, 'BUY', bid, mine);
+      syncSide(ctx, book.symbol, 'SELL', offer, mine);
+    }
   },
   onOrderUpdate(ctx, update) {
     if (update.type === 'fill') ctx.log.info({ symbol: update.fill.symbol, side: update.fill.side, qty: update.fill.qty.toString(), price: update.fill.price.toString() }, 'filled');

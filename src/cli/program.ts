@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerConfigCommand } from './commands/config.ts';
 import { registerSimCommand } from './commands/sim.ts';
+import { registerRunCommand } from './commands/run.ts';
 import { registerKeygenCommand } from './commands/keygen.ts';
 import { registerTokenCommand } from './commands/token.ts';
 import { registerKycCommand } from './commands/kyc.ts';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   registerConfigCommand(program);
   registerSimCommand(program);
+  registerRunCommand(program);
   registerKeygenCommand(program);
   registerTokenCommand(program);
   registerKycCommand(program);

@@ -1,8 +1,8 @@
 /**
  * The one schema of tradebot's YAML config files. Each subsystem owns its section's schema in its own
  * folder; this module composes them into the root, so every config file is checked by the same rules.
- * Sections: `logging` (here), `sim` (src/sim/config.ts), `exchange` (src/exchange/config.ts). Later sections
- * (bot, risk, strategy) are added as they land.
+ * Sections: `logging` (here), `sim` (src/sim/config.ts), `exchange` (src/exchange/config.ts), `bot`
+ * (src/engine/config.ts), `risk` (src/engine/risk/config.ts).
  */
 import { z } from 'zod';
 import type { ConfigContext } from './fields.ts';
@@ -10,6 +10,8 @@ import { oneOf } from './fields.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { simSection } from '../sim/config.ts';
 import { exchangeSection } from '../exchange/config.ts';
+import { botSection } from '../engine/config.ts';
+import { riskSection } from '../engine/risk/config.ts';
 
 export function loggingSection() {
   return z
@@ -28,6 +30,10 @@ export function configSchema(context: ConfigContext) {
     sim: simSection(context).optional(),
     /** The exchange this config talks to (URLs, family A client, gateway login, KYC webhook receiver). */
     exchange: exchangeSection(context).optional(),
+    /** The bot: strategy, params, accounts, streams, unknown orders, metrics. */
+    bot: botSection(),
+    /** Pre-trade risk limits and the trading-state policy. */
+    risk: riskSection(),
   });
 }
 

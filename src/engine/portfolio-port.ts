@@ -5,6 +5,8 @@
 import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Position } from '../domain/index.ts';
 import type { Fill } from './orders/index.ts';
+import type { Portfolio } from './portfolio/index.ts';
+import { sumDecimals } from '../domain/decimal.ts';
 
 export interface PortfolioPosition {
   readonly account: string;
@@ -23,4 +25,34 @@ export interface PortfolioPort {
   dailyPnl(): Decimal;
   /** Takes the exchange's positions and balances as truth; returns human-readable differences. */
   reconcile(positions: readonly Position[], balances: readonly Balance[]): readonly string[];
+}
+
+/** The engine's Portfolio seen through the port. */
+export function portfolioPort(portfolio: Portfolio): PortfolioPort {
+  return {
+    applyFill: (fill) => void portfolio.applyFill(fill),
+    mark: (symbol, price) => portfolio.mark(symbol, price),
+    settle: (symbol, price) => portfolio.settle(symbol, price),
+    positions: () =>
+      portfolio
+        .snapshot()
+        .accounts.flatMap((a) => a.positions)
+        .filter((p) => !p.qty.isZero())
+        .map((p) => ({ account: p.account, symbol: p.symbol, qty: p.qty })),
+    position: (symbol, account) => {
+      if (account !== undefined) return portfolio.position(account, symbol).qty;
+      return sumDecimals(portfolio.snapshot().accounts.map((a) => portfolio.position(a.account, symbol).qty));
+    },
+    dailyPnl: () => {
+      const totals = portfolio.snapshot().totals;
+      return totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees);
+    },
+    reconcile: (positions, balances) => {
+      const result = portfolio.reconcile(positions, balances);
+      return [
+        ...result.positions.map((d) => `${d.account} ${d.symbol}: local position ${d.localQty.toString()}, exchange ${d.exchangeQty.toString()}`),
+        ...result.cash.map((d) => `${d.account}: local cash ${d.localCash.toString()}, exchange ${d.exchangeCash.toString()}`),
+      ];
+    },
+  };
 }

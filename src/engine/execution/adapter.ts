@@ -10,7 +10,16 @@ import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
 import type { CancelAllIntent, CancelIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
 import type { Venue, VenueOrderRequest } from '../venue.ts';
-import { describeError } from '../../errors.ts';
+import { describeError, isTradebotError } from '../../errors.ts';
+
+/** Exchange rejections are expected (a fill raced a cancel): one line; anything else keeps the error. */
+function logFailure(log: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
+  if (isTradebotError(error) && (error.kind === 'rejection' || error.kind === 'validation')) {
+    log.info({ ...fields, code: error.code }, `${what} refused by the exchange: ${describeError(error)}`);
+  } else {
+    log.warn({ ...fields, err: error }, `${what} failed: ${describeError(error)}`);
+  }
+}
 
 /** What the adapter needs from the order tracker. */
 export interface ExecutionLedger {
@@ -178,7 +187,7 @@ export class ExecutionAdapter {
           this.options.onSent?.('insert', batch.length);
         },
         (error: unknown) => {
-          log.warn({ err: error, count: batch.length }, `insert failed: ${describeError(error)}`);
+          logFailure(log, 'insert', error, { count: batch.length });
           for (const b of batch) ledger.sendFailed(b.request.clordId, error);
         },
       ),
@@ -197,7 +206,7 @@ export class ExecutionAdapter {
       this.track(
         venue.cancelOrders(batch).then(
           () => this.options.onSent?.('cancel', batch.length),
-          (error: unknown) => log.warn({ err: error, count: batch.length }, `cancel failed (the order stream will tell what happened): ${describeError(error)}`),
+          (error: unknown) => logFailure(log, 'cancel', error, { count: batch.length }),
         ),
       );
     }
@@ -216,7 +225,7 @@ export class ExecutionAdapter {
     this.track(
       venue.replaceOrders([{ orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price }]).then(
         () => this.options.onSent?.('replace', 1),
-        (error: unknown) => log.warn({ err: error }, `replace failed (the order stream will tell what happened): ${describeError(error)}`),
+        (error: unknown) => logFailure(log, 'replace', error, { clordId: intent.clordId }),
       ),
     );
   }
@@ -241,7 +250,7 @@ export class ExecutionAdapter {
     this.track(
       venue.cross({ crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg('BUY'), sell: leg('SELL') }).then(
         () => this.options.onSent?.('cross', 1),
-        (error: unknown) => log.warn({ err: error, crossId: intent.crossId }, `cross failed: ${describeError(error)}`),
+        (error: unknown) => logFailure(log, 'cross', error, { crossId: intent.crossId }),
       ),
     );
   }

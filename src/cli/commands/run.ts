@@ -1,0 +1,50 @@
+/**
+ * `tradebot run`: the live bot. With the default config it starts the embedded exchange in-process on
+ * 127.0.0.1 and trades against it through the real clients; with an environment config it connects to
+ * that environment. Prints one `run.summary` JSON line on exit; logs go to stderr.
+ */
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/index.ts';
+import { createLogger, type LogLevel } from '../../logging/logger.ts';
+import { runLive } from '../../engine/live/run-live.ts';
+import { TradebotError } from '../../errors.ts';
+import { DEFAULT_CONFIG } from './sim.ts';
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
+
+function parseSeconds(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new TradebotError('CLI_INVALID_DURATION', `--duration expects seconds greater than 0, got "${text}"`, { kind: 'config' });
+  return value;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run the bot: a strategy against the embedded exchange (default config) or an environment')
+    .option('-c, --config <file>', 'config file (config/sim.yaml starts the embedded exchange)', DEFAULT_CONFIG)
+    .option('-s, --strategy <name|path>', 'strategy from strategies/ or a path (overrides bot.strategy)')
+    .option('-d, --duration <seconds>', 'stop after this many seconds (overrides bot.durationSeconds)', parseSeconds)
+    .option('--log-level <level>', `one of ${LEVELS.join(', ')} (overrides logging.level)`)
+    .action(async (options: { config: string; strategy?: string; duration?: number; logLevel?: string }) => {
+      if (options.logLevel !== undefined && !LEVELS.includes(options.logLevel)) {
+        throw new TradebotError('CLI_INVALID_LOG_LEVEL', `--log-level must be one of ${LEVELS.join(', ')}, got "${options.logLevel}"`, { kind: 'config' });
+      }
+      const config = loadConfig(options.config);
+      const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+      const stopSignal = new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      const summary = await runLive({
+        config,
+        logger,
+        ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+        ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),
+        ...(process.stderr.isTTY ? { statusStream: process.stderr } : {}),
+        stopSignal,
+        onOperatorToggle: (toggle) => process.on('SIGUSR2', toggle),
+      });
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+    });
+}

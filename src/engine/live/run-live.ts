@@ -1,0 +1,133 @@
+/**
+ * The live runner: connects (embedded sim or an environment), loads the strategy and its params, starts
+ * the pipeline on the wall clock, shows a status line in a terminal, and stops on SIGINT/SIGTERM or after
+ * the configured duration: open orders cancelled, logged out, and one `run.summary` JSON line printed.
+ * SIGUSR2 toggles trading between active and halted (operator kill switch).
+ */
+import type { Logger } from 'pino';
+import type { TradebotConfig } from '../../config/index.ts';
+import { Decimal, ZERO } from '../../domain/decimal.ts';
+import { liveClock } from '../clock.ts';
+import { loadStrategy, validateParams } from '../strategy/loader.ts';
+import { symbolsOf } from '../strategy/define-strategy.ts';
+import { startPipeline } from '../pipeline.ts';
+import { Portfolio } from '../portfolio/index.ts';
+import { portfolioPort } from '../portfolio-port.ts';
+import { GatewayVenue } from '../venues/gateway-venue.ts';
+import { connect } from './connection.ts';
+import { formatStatusLine } from './status-line.ts';
+import { TradebotError } from '../../errors.ts';
+
+export interface RunSummary {
+  event: 'run.summary';
+  fills: number;
+  orders: number;
+  refusals: number;
+  pnl: string;
+  positions: Record<string, string>;
+  refusalsByCode: Record<string, number>;
+  durationSeconds: number;
+  tradingState: string;
+}
+
+export interface LiveRunOptions {
+  config: TradebotConfig;
+  logger: Logger;
+  strategy?: string;
+  durationSeconds?: number;
+  /** Where the status line goes (a TTY); undefined: no status line. */
+  statusStream?: NodeJS.WriteStream;
+  /** Resolves when the run should stop (SIGINT etc.); the duration also stops it. */
+  stopSignal: Promise<string>;
+  onOperatorToggle?: (toggle: () => void) => void;
+}
+
+export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
+  const { config, logger } = options;
+  const strategy = await loadStrategy(options.strategy ?? config.bot.strategy);
+  const params = validateParams(strategy, config.bot.params);
+  const symbols = symbolsOf(strategy, params);
+  if (symbols.length === 0) throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, { kind: 'config' });
+  const clock = liveClock();
+  const started = clock.now();
+  const connection = await connect(config, symbols, logger);
+  const account = config.bot.account ?? connection.accounts[0];
+  if (account === undefined) throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
+  const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
+  const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
+  const venue = new GatewayVenue({ client: connection.client, instruments: connection.instruments });
+  let pipeline;
+  try {
+    pipeline = await startPipeline({
+      venue,
+      clock,
+      log: logger,
+      strategy,
+      params,
+      risk: config.risk,
+      portfolio: portfolioPort(portfolio),
+      account,
+      accounts,
+      symbols,
+      unknownOrders: config.bot.unknownOrders,
+    });
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const running = pipeline;
+  options.onOperatorToggle?.(() => {
+    const next = running.risk.tradingState.state === 'halted' ? 'active' : 'halted';
+    running.risk.tradingState.setState(next, 'operator (SIGUSR2)');
+  });
+  const positions = (): Record<string, string> => {
+    const out: Record<string, Decimal> = {};
+    for (const a of portfolio.snapshot().accounts) for (const p of a.positions) out[p.symbol] = (out[p.symbol] ?? ZERO).plus(p.qty);
+    return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
+  };
+  const pnl = () => portfolio.snapshot().totals.netPnl;
+  const draw = () =>
+    options.statusStream?.write(
+      `\r\x1b[2K${formatStatusLine({
+        elapsedSeconds: (clock.now() - started) / 1000,
+        tradingState: running.risk.tradingState.state,
+        positions: positions(),
+        pnl: pnl(),
+        openOrders: running.tracker.open().length,
+        orders: running.counters.orders,
+        fills: running.counters.fills,
+        refusals: running.counters.refusalCount,
+      })}`,
+    );
+  const statusTimer = options.statusStream === undefined ? undefined : setInterval(draw, 500);
+  const duration = options.durationSeconds ?? config.bot.durationSeconds;
+  let durationTimer: NodeJS.Timeout | undefined;
+  const reason = await Promise.race([
+    options.stopSignal,
+    new Promise<string>((resolve) => {
+      if (duration !== undefined) durationTimer = setTimeout(() => resolve('duration'), duration * 1000);
+    }),
+  ]);
+  clearTimeout(durationTimer);
+  if (statusTimer !== undefined) {
+    clearInterval(statusTimer);
+    draw();
+    options.statusStream?.write('\n');
+  }
+  logger.info({ reason }, 'stopping: cancelling open orders and logging out');
+  await running.stop();
+  const summary: RunSummary = {
+    event: 'run.summary',
+    fills: running.counters.fills,
+    orders: running.counters.orders,
+    refusals: running.counters.refusalCount,
+    pnl: pnl().toString(),
+    positions: positions(),
+    refusalsByCode: { ...running.counters.refusals },
+    durationSeconds: Math.round((clock.now() - started) / 100) / 10,
+    tradingState: running.risk.tradingState.state,
+  };
+  await connection.close();
+  return summary;
+}
+
