@@ -69,6 +69,16 @@ describe('gRPC market data into the local copy', () => {
     changes.stop();
   });
 
+  it('reconnects a silent stream (watchdog, heartbeats here are 60 s apart) and resnapshots', async () => {
+    const client = h.client('alice', { streams: { silenceTimeoutMs: 100, baseDelayMs: 1, maxDelayMs: 1 } });
+    const events = record(client.marketData$({ symbols: [SYMBOL] }));
+    const dropped = await events.waitFor((e) => e.type === 'disconnected');
+    expect(dropped).toMatchObject({ reason: 'silence', willReconnect: true });
+    await events.waitFor((e) => e.type === 'connected' && e.attempt === 2);
+    expect(events.events.filter((e) => e.type === 'book')).toHaveLength(2);
+    events.stop();
+  });
+
   it('marketDataSnapshot returns the current books and ends (snapshot_only)', async () => {
     place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 33, qty: 4 });
     const books = await h.client().marketDataSnapshot({ symbols: [SYMBOL, SYMBOL2], depth: 1 });
