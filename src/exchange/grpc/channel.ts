@@ -2,7 +2,8 @@
  * GrpcChannel: one HTTP/2 connection to the exchange's gRPC endpoint (grpc-js `Client`), with the methods
  * typed at the boundary: requests are message objects built by the protocol codecs, responses come out as
  * `unknown` for the codecs to validate. `serverStream` is a cold Observable (subscribing starts the call,
- * unsubscribing cancels it); `unary` is a Promise with a deadline. Failures are GrpcErrors.
+ * unsubscribing cancels it); `unary` is a Promise with a deadline (grpc-js deadlines are wall-clock
+ * dates). Failures are GrpcErrors; `close()` ends the open streams with GRPC_CLOSED.
  * Metadata is built per call from the access token: `authorization: Bearer <token>`.
  */
 import { Client, Metadata, credentials as grpcCredentials } from '@grpc/grpc-js';
@@ -31,6 +32,8 @@ const label = (ref: MethodRef): string => `${ref.service}.${ref.method}`;
 export class GrpcChannel {
   private readonly client: Client;
   private closed = false;
+  /** Open server streams: `close()` ends each with GRPC_CLOSED. */
+  private readonly open = new Set<() => void>();
 
   constructor(options: GrpcChannelOptions) {
     this.client = new Client(options.address, options.credentials ?? grpcCredentials.createInsecure(), {
@@ -50,23 +53,29 @@ export class GrpcChannel {
       const wire = exchangeProtocol().method(ref);
       const call = this.client.makeServerStreamRequest<object, unknown>(wire.path, wire.serializeRequest, wire.deserializeResponse, request, metadata);
       let done = false;
+      const finish = (): boolean => {
+        if (done) return false;
+        done = true;
+        this.open.delete(abort);
+        return true;
+      };
+      const abort = (): void => {
+        if (!finish()) return;
+        call.cancel();
+        subscriber.error(this.closedError(ref));
+      };
+      this.open.add(abort);
       call.on('data', (message: unknown) => {
         if (!done) subscriber.next(message);
       });
       call.on('error', (error: ServiceError) => {
-        if (done) return;
-        done = true;
-        subscriber.error(toGrpcError(error, label(ref)));
+        if (finish()) subscriber.error(toGrpcError(error, label(ref)));
       });
       call.on('end', () => {
-        if (done) return;
-        done = true;
-        subscriber.complete();
+        if (finish()) subscriber.complete();
       });
       return () => {
-        if (done) return;
-        done = true;
-        call.cancel();
+        if (finish()) call.cancel();
       };
     });
   }
@@ -83,8 +92,10 @@ export class GrpcChannel {
     });
   }
 
+  /** Ends every open stream with GRPC_CLOSED and closes the connection; later calls fail with GRPC_CLOSED. */
   close(): void {
     this.closed = true;
+    for (const abort of [...this.open]) abort();
     this.client.close();
   }
 

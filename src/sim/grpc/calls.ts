@@ -7,7 +7,8 @@
  * run exactly once when the stream closes for any reason (end, failure, client cancel, server drop).
  * A stream takes one of its firm's slots (RESOURCE_EXHAUSTED beyond the limit) and is registered so
  * `dropAll()` can end it with UNAVAILABLE. A client that stops reading is cut off with RESOURCE_EXHAUSTED
- * once `maxQueuedMessages` are waiting (it reconnects and resnapshots) instead of growing memory forever.
+ * once `maxQueuedMessages` written messages are not yet flushed to the connection (they pile up behind
+ * HTTP/2 flow control; it reconnects and resnapshots) instead of growing the server's memory forever.
  */
 import type { Logger } from 'pino';
 import type { ServerUnaryCall, ServerWritableStream, handleServerStreamingCall, handleUnaryCall, sendUnaryData } from '@grpc/grpc-js';

@@ -5,7 +5,7 @@
  * same ExchangeCore: an order sent here is the same order on every stream, search and position.
  */
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOutcome, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
+import { checkOrderOwner, insertOrder, insertOrders, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
 import { toDomainOrder, type SnapshotLike } from '../exchange/to-domain.ts';
 import type { CancelReject } from '../matching/index.ts';
 import type { OrderRequest } from '../matching/types.ts';
@@ -51,14 +51,14 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<string, UnaryHan
     InsertOrder(raw, caller) {
       const request = grpcCodecs.orderRequest.decode(raw, scales);
       const engineRequest = toEngineOrder(core, request, caller, now());
-      const outcome = insertOutcome(core.submit(engineRequest));
+      const outcome = insertOrder(core, engineRequest);
       return grpcCodecs.insertOrderResponse.encode({ orderId: outcome.orderId, clordId: engineRequest.clordId ?? '', status: outcome.status, text: outcome.text });
     },
     InsertOrderList(raw, caller) {
       const list = grpcCodecs.insertOrderListRequest.decode(raw, scales);
       checkListSize(list.requests.length);
       const commands = list.requests.map((r) => toEngineOrder(core, r, caller, now()));
-      const responses = commands.map((command) => ({ orderId: core.submit(command).executions[0]?.order.orderId ?? '' }));
+      const responses = insertOrders(core, commands).map((outcome) => ({ orderId: outcome.orderId }));
       return grpcCodecs.orderIdsResponse.encode({ responses });
     },
     PreviewOrder(raw, caller) {

@@ -79,6 +79,16 @@ describe('gRPC market data into the local copy', () => {
     events.stop();
   });
 
+  it('close() ends the open streams with GRPC_CLOSED, without reconnecting', async () => {
+    const client = h.client();
+    const events = record(client.marketData$({ symbols: [SYMBOL] }));
+    await events.waitFor((e) => e.type === 'connected');
+    client.close();
+    expect(((await events.failed) as { code?: string }).code).toBe('GRPC_CLOSED');
+    expect(events.events.at(-1)).toMatchObject({ type: 'disconnected', willReconnect: false });
+    await expect(client.getOpenOrders()).rejects.toMatchObject({ code: 'GRPC_CLOSED' });
+  });
+
   it('marketDataSnapshot returns the current books and ends (snapshot_only)', async () => {
     place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 33, qty: 4 });
     const books = await h.client().marketDataSnapshot({ symbols: [SYMBOL, SYMBOL2], depth: 1 });
