@@ -87,6 +87,9 @@ export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest
   if (record === undefined) throw new SimHttpError('NOT_FOUND', `unknown order ${request.orderId}`);
   checkAccount(caller, record.latest.order.account);
   const scales = scalesFor(core, record.latest.order.symbol);
+  if (request.price.isNegative()) throw invalidArgument(`price must be positive, got ${request.price.toString()}`);
+  if (request.orderQty.isNegative()) throw invalidArgument(`order_qty must be positive, got ${request.orderQty.toString()}`);
+  if (request.stopPrice.isNegative()) throw invalidArgument(`stop_price must be positive, got ${request.stopPrice.toString()}`);
   return {
     orderId: request.orderId,
     symbol: request.symbol === '' ? undefined : request.symbol,
@@ -102,6 +105,11 @@ export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest
 export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, caller: Caller, now: number): CrossRequest {
   if (request.crossId === '') throw invalidArgument('cross_id is required');
   if (request.requests.length !== 2) throw invalidArgument(`a cross takes exactly 2 requests, got ${request.requests.length}`);
+  const [a, b] = request.requests as [DomainOrderRequest, DomainOrderRequest];
+  if (a.symbol !== b.symbol) throw invalidArgument(`both legs of a cross trade one symbol, got ${a.symbol} and ${b.symbol}`);
+  if (a.side === b.side) throw invalidArgument('the legs of a cross must be on opposite sides');
+  if (!a.orderQty.eq(b.orderQty)) throw invalidArgument(`the legs of a cross must have the same order_qty, got ${a.orderQty.toString()} and ${b.orderQty.toString()}`);
+  if (!a.price.eq(b.price)) throw invalidArgument(`the legs of a cross must have the same price, got ${a.price.toString()} and ${b.price.toString()}`);
   return {
     crossId: request.crossId,
     crossType: request.crossType,
@@ -126,6 +134,42 @@ const ARGUMENT_REJECTS = new Set([
   'ORD_REJECT_REASON_INCORRECT_ORDER_TYPE',
   'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS',
 ]);
+
+export interface InsertOutcome {
+  orderId: string;
+  status: 'ACCEPTED' | 'REJECTED';
+  text: string;
+  /** True when this (account, clord_id) was inserted before: the earlier order is the answer, nothing new. */
+  duplicate: boolean;
+}
+
+/** Throws INVALID_ARGUMENT when the engine would refuse the order for a problem in the request itself. */
+export function precheck(core: ExchangeCore, request: OrderRequest): void {
+  const problem = core.engine.check(request);
+  if (problem !== null && ARGUMENT_REJECTS.has(problem.reason)) throw invalidArgument(`${problem.reason}: ${problem.text}`);
+}
+
+/**
+ * Inserts one order the way every door of the exchange does: a retry of an earlier insert (same account
+ * and clord_id) returns the earlier order instead of creating a second one; an order malformed for this
+ * instrument is INVALID_ARGUMENT and leaves no trace; market conditions (e.g. a closed instrument) give a
+ * REJECTED order, reported on the order stream.
+ */
+export function insertOrder(core: ExchangeCore, request: OrderRequest): InsertOutcome {
+  const earlier = request.clordId === undefined ? undefined : core.orderIdFor(request.account, request.clordId);
+  if (earlier !== undefined) return { orderId: earlier, status: 'ACCEPTED', text: 'duplicate clord_id: the earlier order stands', duplicate: true };
+  precheck(core, request);
+  return { ...insertOutcome(core.submit(request)), duplicate: false };
+}
+
+/** A list insert: every order is checked before any is sent, so a malformed list changes nothing. */
+export function insertOrders(core: ExchangeCore, requests: readonly OrderRequest[]): InsertOutcome[] {
+  for (const request of requests) {
+    const earlier = request.clordId === undefined ? undefined : core.orderIdFor(request.account, request.clordId);
+    if (earlier === undefined) precheck(core, request);
+  }
+  return requests.map((request) => insertOrder(core, request));
+}
 
 /** Outcome of a single insert: the order id and status, or an INVALID_ARGUMENT for a malformed order. */
 export function insertOutcome(result: EngineResult): { orderId: string; status: 'ACCEPTED' | 'REJECTED'; text: string } {

@@ -13,7 +13,8 @@ import { Ledger, type LedgerPosition } from './ledger.ts';
 import type { SimInstrumentConfig } from '../config.ts';
 
 export type CoreEvent =
-  | { kind: 'execution'; execution: Execution }
+  /** `fills` and `lastTradeId` are the order's as of this execution (price -> filled raw qty). */
+  | { kind: 'execution'; execution: Execution; fills: ReadonlyMap<number, number>; lastTradeId: string | undefined }
   | { kind: 'cancelReject'; reject: CancelReject }
   | { kind: 'trade'; trade: Trade }
   | { kind: 'book'; symbol: string }
@@ -55,6 +56,8 @@ export class ExchangeCore {
   readonly events$ = new Subject<CoreEvent>();
   private readonly instrumentMap = new Map<string, SimInstrument>();
   private readonly orders = new Map<string, OrderRecord>();
+  /** (account, clord_id) -> order id of every order ever inserted: a repeated insert is answered, not re-run. */
+  private readonly clordIndex = new Map<string, string>();
   private readonly tape: Trade[] = [];
   private readonly statsBySymbol = new Map<string, SymbolStats>();
   private readonly maxTrades: number;
@@ -128,6 +131,11 @@ export class ExchangeCore {
     return this.apply(this.engine.expire(this.clock.now()));
   }
 
+  /** The order id an earlier insert with this (account, clord_id) got, if any. */
+  orderIdFor(account: string, clordId: string): string | undefined {
+    return this.clordIndex.get(`${account}\u0000${clordId}`);
+  }
+
   order(orderId: string): OrderRecord | undefined {
     return this.orders.get(orderId);
   }
@@ -155,13 +163,14 @@ export class ExchangeCore {
 
   private apply(result: EngineResult): EngineResult {
     const touched = new Set<string>();
-    for (const execution of result.executions) {
-      this.record(execution);
+    const asOf = result.executions.map((execution) => {
       touched.add(execution.order.symbol);
-    }
+      const record = this.record(execution);
+      return { fills: new Map(record.fills), lastTradeId: record.lastTradeId };
+    });
     for (const trade of result.trades) this.book(trade);
-    for (const execution of result.executions) this.events$.next({ kind: 'execution', execution });
-    for (const reject of result.cancelRejects) this.events$.next({ kind: 'cancelReject', reject });
+    result.executions.forEach((execution, i) => this.events$.next({ kind: 'execution', execution, ...(asOf[i] as { fills: Map<number, number>; lastTradeId: string | undefined }) }));
+    for (const reject of result.cancelRejects) this.events$.next({ kind: 'cancelReject', reject: this.withOwner(reject) });
     for (const trade of result.trades) this.events$.next({ kind: 'trade', trade });
     for (const event of result.instrumentEvents) {
       touched.add(event.symbol);
@@ -171,12 +180,22 @@ export class ExchangeCore {
     return result;
   }
 
-  private record(execution: Execution): void {
+  /** A reject for an order that is no longer working may lack its account: take it from the order history. */
+  private withOwner(reject: CancelReject): CancelReject {
+    if (reject.account !== undefined || reject.orderId === undefined) return reject;
+    const record = this.orders.get(reject.orderId);
+    if (record === undefined) return reject;
+    return { ...reject, account: record.latest.order.account, symbol: reject.symbol ?? record.latest.order.symbol };
+  }
+
+  private record(execution: Execution): OrderRecord {
     const id = execution.order.orderId;
     let record = this.orders.get(id);
     if (record === undefined) {
       record = { latest: execution, fills: new Map(), lastTradeId: undefined, lastTransactTime: undefined };
       this.orders.set(id, record);
+      const clordId = execution.order.clordId;
+      if (clordId !== undefined && clordId !== '') this.clordIndex.set(`${execution.order.account}\u0000${clordId}`, id);
     }
     record.latest = execution;
     record.lastTransactTime = execution.transactTime;
@@ -184,6 +203,7 @@ export class ExchangeCore {
       record.fills.set(execution.lastPx, (record.fills.get(execution.lastPx) ?? 0) + execution.lastQty);
       record.lastTradeId = execution.tradeId;
     }
+    return record;
   }
 
   private book(trade: Trade): void {

@@ -32,7 +32,7 @@ const schemas = {
   checkPassword: z.object({ password: z.string({ error: 'password must be a string' }), username: z.string().optional() }),
   login: z.object({ username: str('username'), password: str('password'), otp: z.string().optional() }),
   refresh: z.object({ refreshToken: str('refreshToken') }),
-  credentials: z.object({ username: str('username'), password: str('password') }),
+  enrollMfa: z.object({ username: str('username'), password: str('password'), otp: z.string().optional() }),
   confirmMfa: z.object({ username: str('username'), password: str('password'), otp: str('otp') }),
   changePassword: z.object({ username: str('username'), oldPassword: str('oldPassword'), newPassword: str('newPassword') }),
   logout: z.object({ accessToken: z.string().optional(), refreshToken: z.string().optional() }),
@@ -96,7 +96,7 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     const body = await parse(context, schemas.login);
     const user = await authenticate(body.username, body.password);
     if (user.mfaSecret !== undefined) {
-      if (body.otp === undefined || body.otp === '') throw unauthenticated('this user has MFA enabled: send otp with the login');
+      if (body.otp === undefined || body.otp === '') throw unauthenticated(BAD_LOGIN);
       if (!validateTotp(user.mfaSecret, body.otp, deps.clock.now())) throw unauthenticated(BAD_LOGIN);
     }
     return { body: await issuePair(user) };
@@ -113,8 +113,10 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
   });
 
   router.post(`${base}/enroll_mfa`, async (context) => {
-    const body = await parse(context, schemas.credentials);
+    const body = await parse(context, schemas.enrollMfa);
     const user = await authenticate(body.username, body.password);
+    // Replacing an active secret needs a code from it, so the password alone cannot take over MFA.
+    if (user.mfaSecret !== undefined && (body.otp === undefined || !validateTotp(user.mfaSecret, body.otp, deps.clock.now()))) throw unauthenticated(BAD_LOGIN);
     user.pendingMfaSecret = newTotpSecret();
     return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
   });

@@ -79,7 +79,7 @@ export function registerGatewayStreams(router: Router, core: ExchangeCore, calle
             if (!wanted(e.order.account, e.order.symbol)) return;
             const s = core.instrument(e.order.symbol)?.scales;
             if (s === undefined) return;
-            sink.send(gateway.orderStream.encode({ kind: 'update', executions: [toDomainExecution(e, s)], cancelReject: undefined, ...meta() }, scales));
+            sink.send(gateway.orderStream.encode({ kind: 'update', executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })], cancelReject: undefined, ...meta() }, scales));
           } else if (event.kind === 'cancelReject') {
             const r = event.reject;
             if (r.account === undefined || !wanted(r.account, r.symbol ?? '')) return;

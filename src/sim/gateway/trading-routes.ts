@@ -7,7 +7,7 @@
 import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOutcome, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
+import { checkOrderOwner, insertOrder, insertOrders, precheck, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
 import { toDomainOrder, type SnapshotLike } from '../exchange/to-domain.ts';
 import type { OrderRequest } from '../matching/types.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
@@ -34,7 +34,7 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.orderRequest, core);
     const engineRequest = toEngineOrder(core, request, caller, now());
-    const outcome = insertOutcome(core.submit(engineRequest));
+    const outcome = insertOrder(core, engineRequest);
     return { body: { order_id: outcome.orderId, clord_id: engineRequest.clordId, status: outcome.status, ...(outcome.text === '' ? {} : { text: outcome.text }) } };
   });
 
@@ -43,7 +43,7 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const list = await decodeBody(context, gateway.insertOrderListRequest, core);
     checkListSize(list.requests.length);
     const commands = list.requests.map((r) => toEngineOrder(core, r, caller, now()));
-    const responses = commands.map((command) => ({ order_id: core.submit(command).executions[0]?.order.orderId ?? '' }));
+    const responses = insertOrders(core, commands).map((outcome) => ({ order_id: outcome.orderId }));
     return { body: { responses } };
   });
 
@@ -108,11 +108,13 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
   router.post(`${base}/insert_order_cross`, async (context) => {
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.crossOrderRequest, core);
-    const result = core.cross(toEngineCross(core, request, caller, now()));
+    const cross = toEngineCross(core, request, caller, now());
+    for (const leg of cross.requests) precheck(core, leg);
+    const result = core.cross(cross);
     const ids: string[] = [];
     for (const execution of result.executions) if (!ids.includes(execution.order.orderId)) ids.push(execution.order.orderId);
-    const rejected = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REJECTED');
-    if (rejected !== undefined && ids.length === 0) throw invalidArgument(rejected.text);
+    const rejected = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REJECTED' && e.orderRejectReason !== 'ORD_REJECT_REASON_NO_LIQUIDITY');
+    if (rejected !== undefined) throw invalidArgument(`${rejected.orderRejectReason}: ${rejected.text}`);
     return { body: { responses: ids.map((order_id) => ({ order_id })) } };
   });
 }

@@ -6,6 +6,7 @@
  * instrument definition, bad clock) throws a TradebotError with a MATCHING_* code; order rejections never
  * throw, they are REJECTED executions or cancel rejects.
  */
+import { validateOrder, normalizeTif, type Rejection } from './validation.ts';
 import { TradebotError } from '../../errors.ts';
 import { crossOrders } from './cross.ts';
 import { EngineState } from './engine-state.ts';
@@ -41,11 +42,13 @@ export interface MatchingEngineOptions {
 
 export class MatchingEngine {
   private readonly st: EngineState;
+  private readonly clock: Clock;
 
   constructor(options: MatchingEngineOptions) {
     if (options === undefined || options.clock === undefined || typeof options.clock.now !== 'function') {
       throw new TradebotError('MATCHING_BAD_CLOCK', 'MatchingEngine needs options.clock with a now() returning epoch ms', { kind: 'config' });
     }
+    this.clock = options.clock;
     this.st = new EngineState(options.clock, options.idPrefix ?? '');
   }
 
@@ -83,6 +86,14 @@ export class MatchingEngine {
   }
 
   // ---- orders ----
+
+  /**
+   * The rejection `submit` would give this request on entry validation (symbol, state, quantity, price,
+   * type, time in force), without touching the engine; null when it would be accepted for matching.
+   */
+  check(request: OrderRequest): Rejection | null {
+    return validateOrder(request, this.st.books.get(request.symbol), normalizeTif(request.timeInForce), this.clock.now());
+  }
 
   submit(request: OrderRequest): EngineResult {
     const out = this.begin();

@@ -13,7 +13,7 @@ import { MAX_LIST_REQUESTS } from '../../../domain/limits.ts';
 import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument, SimHttpError } from '../../http/errors.ts';
 import type { ExchangeCore } from '../../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOutcome, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
+import { checkOrderOwner, insertOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
 import { toDomainOrder, type SnapshotLike } from '../../exchange/to-domain.ts';
 import type { OrderRequest } from '../../matching/types.ts';
 import type { CancelReject } from '../../matching/index.ts';
@@ -59,7 +59,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
 
   routes.add('POST /v1/trading/orders', 'required', async (context, caller) => {
     const request = await decodeA(context, familyA.orderRequest, core);
-    const outcome = insertOutcome(core.submit(toEngineOrder(core, request, caller.trading, now())));
+    const outcome = insertOrder(core, toEngineOrder(core, request, caller.trading, now()));
     if (outcome.status === 'REJECTED') {
       throw new FamilyAError('FAILED_PRECONDITION', 'ORDER_REJECTED', `the exchange rejected order ${outcome.orderId}: ${outcome.text}`, { orderId: outcome.orderId });
     }
