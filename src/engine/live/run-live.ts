@@ -6,7 +6,8 @@
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
-import { Decimal, ZERO } from '../../domain/decimal.ts';
+import type { Decimal} from '../../domain/decimal.ts';
+import { ZERO } from '../../domain/decimal.ts';
 import { liveClock } from '../clock.ts';
 import { loadStrategy, validateParams } from '../strategy/loader.ts';
 import { symbolsOf } from '../strategy/define-strategy.ts';
