@@ -1,0 +1,294 @@
+/**
+ * The execution adapter against a scripted fake Venue and an in-memory ledger: places queued in one engine
+ * step go out as list calls of at most 20, a cancel (or replace) of an order without an exchange id waits for
+ * the acknowledgement, `cancelAllOpen` cancels every working order and resolves once the venue answered, a
+ * failed insert marks every order of its batch as failed, and a cancel of a place still queued drops it.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/domain/decimal.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
+import { ExecutionAdapter, type ExecutionLedger } from '../../../src/engine/execution/adapter.ts';
+import type { CancelAllIntent, CancelIntent, CrossIntent, PlaceIntent, ReplaceIntent } from '../../../src/engine/intents.ts';
+import { approve } from '../../../src/engine/risk/verdict.ts';
+import type { VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../../../src/engine/venue.ts';
+import { TradebotError } from '../../../src/errors.ts';
+import { FakeVenue } from '../helpers/fake-venue.ts';
+
+const ACCOUNT = 'firms/f/accounts/main';
+const base = { strategy: 'test', time: 0 };
+let seq = 0;
+
+function place(clordId: string, overrides: Partial<PlaceIntent> = {}): PlaceIntent {
+  return {
+    ...base,
+    intentId: `i-${++seq}`,
+    kind: 'place',
+    clordId,
+    symbol: 'EVT',
+    side: 'BUY',
+    qty: new Decimal(1),
+    price: new Decimal('0.5'),
+    timeInForce: 'GOOD_TILL_CANCEL',
+    postOnly: false,
+    account: undefined,
+    selfMatchPrevention: undefined,
+    label: undefined,
+    ...overrides,
+  };
+}
+const cancel = (clordId: string): CancelIntent => ({ ...base, intentId: `i-${++seq}`, kind: 'cancel', clordId });
+const cancelAll = (symbol?: string): CancelAllIntent => ({ ...base, intentId: `i-${++seq}`, kind: 'cancelAll', symbol });
+const replace = (clordId: string, newClordId: string, price: string): ReplaceIntent => ({
+  ...base,
+  intentId: `i-${++seq}`,
+  kind: 'replace',
+  clordId,
+  newClordId,
+  price: new Decimal(price),
+  qty: undefined,
+});
+
+interface LedgerOrder {
+  symbol: string;
+  orderId: string | undefined;
+  state: 'pending' | 'acked' | 'cancelRequested' | 'failed';
+}
+
+/** What the adapter tells the tracker, kept as plain state and a call log. */
+class FakeLedger implements ExecutionLedger {
+  readonly orders = new Map<string, LedgerOrder>();
+  readonly log: string[] = [];
+  readonly failures = new Map<string, unknown>();
+
+  submitted(intent: PlaceIntent, request: VenueOrderRequest): void {
+    this.orders.set(request.clordId, { symbol: request.symbol, orderId: undefined, state: 'pending' });
+    this.log.push(`submitted ${request.clordId}`);
+  }
+  acknowledged(clordId: string, orderId: string): void {
+    const order = this.orders.get(clordId);
+    if (order) Object.assign(order, { orderId, state: order.state === 'cancelRequested' ? 'cancelRequested' : 'acked' });
+    this.log.push(`acknowledged ${clordId} ${orderId}`);
+  }
+  sendFailed(clordId: string, error: unknown): void {
+    const order = this.orders.get(clordId);
+    if (order) order.state = 'failed';
+    this.failures.set(clordId, error);
+    this.log.push(`sendFailed ${clordId}`);
+  }
+  cancelRequested(clordId: string): void {
+    const order = this.orders.get(clordId);
+    if (order) order.state = 'cancelRequested';
+    this.log.push(`cancelRequested ${clordId}`);
+  }
+  replaceRequested(intent: ReplaceIntent): void {
+    this.log.push(`replaceRequested ${intent.clordId} -> ${intent.newClordId}`);
+  }
+  orderIdOf(clordId: string): string | undefined {
+    return this.orders.get(clordId)?.orderId;
+  }
+  symbolOf(clordId: string): string | undefined {
+    return this.orders.get(clordId)?.symbol;
+  }
+  openClordIds(symbol?: string): readonly string[] {
+    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
+  }
+  /** An order already working at the exchange (acknowledged before the test starts). */
+  working(clordId: string, orderId: string, symbol = 'EVT'): void {
+    this.orders.set(clordId, { symbol, orderId, state: 'acked' });
+  }
+}
+
+function setup() {
+  const venue = new FakeVenue();
+  const ledger = new FakeLedger();
+  const sent: string[] = [];
+  const adapter = new ExecutionAdapter({
+    venue,
+    ledger,
+    log: silentLogger(),
+    defaultAccount: ACCOUNT,
+    selfMatchPrevention: undefined,
+    onSent: (kind, count) => sent.push(`${kind} ${count}`),
+  });
+  return { venue, ledger, adapter, sent };
+}
+
+/** Lets the adapter's promise continuations run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('execution adapter', () => {
+  it('sends 25 places of one engine step as two insert list calls of 20 and 5, in submission order', async () => {
+    const { venue, ledger, adapter, sent } = setup();
+    const ids = Array.from({ length: 25 }, (_, i) => `c${i + 1}`);
+    for (const id of ids) adapter.submit(approve(place(id)));
+    expect(venue.calls).toHaveLength(0);
+    adapter.flush();
+    const inserts = venue.callsOf<VenueOrderRequest>('insert');
+    expect(inserts.map((c) => c.requests.length)).toEqual([20, 5]);
+    expect(inserts.flatMap((c) => c.requests.map((r) => r.clordId))).toEqual(ids);
+    expect(inserts[0]?.requests[0]).toMatchObject({ account: ACCOUNT, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', postOnly: false });
+    inserts[0]?.resolve(ids.slice(0, 20).map((id) => `O-${id}`));
+    inserts[1]?.resolve(ids.slice(20).map((id) => `O-${id}`));
+    await adapter.idle();
+    expect(ledger.orderIdOf('c25')).toBe('O-c25');
+    expect(sent).toEqual(['insert 20', 'insert 5']);
+  });
+
+  it('maps a place without a price to a market-to-limit request on the intent account', () => {
+    const { venue, adapter } = setup();
+    adapter.submit(approve(place('m1', { price: undefined, side: 'SELL', account: 'firms/f/accounts/hedge', timeInForce: 'IMMEDIATE_OR_CANCEL' })));
+    adapter.flush();
+    expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests[0]).toMatchObject({
+      account: 'firms/f/accounts/hedge',
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_MARKET_TO_LIMIT',
+      timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+      price: undefined,
+    });
+  });
+
+  it('holds a cancel of an order without an exchange id until the insert is acknowledged, then sends it with the id', async () => {
+    const { venue, ledger, adapter, sent } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.flush();
+    adapter.submit(approve(cancel('c1')));
+    adapter.flush();
+    expect(venue.callsOf('cancel')).toHaveLength(0);
+    expect(ledger.log).toContain('cancelRequested c1');
+    venue.callsOf('insert')[0]?.resolve(['O1']);
+    await settle();
+    const cancels = venue.callsOf<VenueCancelRequest>('cancel');
+    expect(cancels.map((c) => c.requests)).toEqual([[{ orderId: 'O1', clordId: 'c1', symbol: 'EVT' }]]);
+    cancels[0]?.resolve();
+    await adapter.idle();
+    expect(sent).toEqual(['insert 1', 'cancel 1']);
+  });
+
+  it('holds a replace of an unacknowledged order until the acknowledgement', async () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.flush();
+    adapter.submit(approve(replace('c1', 'c2', '0.55')));
+    expect(venue.callsOf('replace')).toHaveLength(0);
+    expect(ledger.log).toContain('replaceRequested c1 -> c2');
+    venue.callsOf('insert')[0]?.resolve(['O1']);
+    await settle();
+    const replaces = venue.callsOf<VenueReplaceRequest>('replace');
+    expect(replaces).toHaveLength(1);
+    expect(replaces[0]?.requests[0]).toMatchObject({ orderId: 'O1', symbol: 'EVT', clordId: 'c2', qty: undefined });
+    expect(replaces[0]?.requests[0]?.price?.toString()).toBe('0.55');
+  });
+
+  it('releases a waiting cancel when the acknowledgement comes from the order stream instead of the insert answer', () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.flush();
+    adapter.submit(approve(cancel('c1')));
+    adapter.flush();
+    ledger.acknowledged('c1', 'O1');
+    adapter.onAcknowledged('c1');
+    expect(venue.callsOf<VenueCancelRequest>('cancel').map((c) => c.requests[0]?.orderId)).toEqual(['O1']);
+  });
+
+  it('cancelAllOpen cancels every working order in lists of at most 20 and resolves only after the venue answered', async () => {
+    const { venue, ledger, adapter } = setup();
+    for (let i = 1; i <= 22; i++) ledger.working(`w${i}`, `O${i}`, i % 2 === 0 ? 'EVT' : 'OTHER');
+    let resolved = false;
+    const done = adapter.cancelAllOpen().then(() => (resolved = true));
+    const cancels = venue.callsOf<VenueCancelRequest>('cancel');
+    expect(cancels.map((c) => c.requests.length)).toEqual([20, 2]);
+    expect(new Set(cancels.flatMap((c) => c.requests.map((r) => r.orderId))).size).toBe(22);
+    cancels[0]?.resolve();
+    await settle();
+    expect(resolved).toBe(false);
+    cancels[1]?.resolve();
+    await done;
+    expect(resolved).toBe(true);
+  });
+
+  it('cancelAllOpen also cancels an order whose insert is still in flight, once it is acknowledged', async () => {
+    const { venue, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.flush();
+    let resolved = false;
+    const done = adapter.cancelAllOpen().then(() => (resolved = true));
+    await settle();
+    expect(venue.callsOf('cancel')).toHaveLength(0);
+    venue.callsOf('insert')[0]?.resolve(['O1']);
+    await settle();
+    expect(resolved).toBe(false);
+    const cancels = venue.callsOf<VenueCancelRequest>('cancel');
+    expect(cancels.map((c) => c.requests[0]?.orderId)).toEqual(['O1']);
+    cancels[0]?.resolve();
+    await done;
+    expect(resolved).toBe(true);
+  });
+
+  it('a cancelAll intent cancels only the working orders of its symbol', () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('a', 'OA', 'EVT');
+    ledger.working('b', 'OB', 'OTHER');
+    adapter.submit(approve(cancelAll('EVT')));
+    adapter.flush();
+    expect(venue.callsOf<VenueCancelRequest>('cancel').flatMap((c) => c.requests.map((r) => r.orderId))).toEqual(['OA']);
+  });
+
+  it('marks every order of a failed insert list call as sendFailed with the error', async () => {
+    const { venue, ledger, adapter, sent } = setup();
+    for (const id of ['c1', 'c2', 'c3']) adapter.submit(approve(place(id)));
+    adapter.flush();
+    const error = new TradebotError('GATEWAY_INVALID_ARGUMENT', 'price out of range', { kind: 'rejection' });
+    venue.callsOf('insert')[0]?.reject(error);
+    await adapter.idle();
+    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed c1', 'sendFailed c2', 'sendFailed c3']);
+    expect(ledger.failures.get('c2')).toBe(error);
+    expect(sent).toEqual([]);
+  });
+
+  it('drops a place cancelled in the same step before it was sent (no venue call at all)', () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.submit(approve(place('c2')));
+    adapter.submit(approve(cancelAll()));
+    adapter.flush();
+    expect(venue.calls).toHaveLength(0);
+    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed c1', 'sendFailed c2']);
+  });
+
+  it('does not send the same cancel twice within one step', () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('w1', 'O1');
+    adapter.submit(approve(cancel('w1')));
+    adapter.submit(approve(cancel('w1')));
+    adapter.flush();
+    expect(venue.callsOf<VenueCancelRequest>('cancel').flatMap((c) => c.requests)).toHaveLength(1);
+  });
+
+  it('sends a cross as one call with an IOC buy leg and sell leg on their accounts', async () => {
+    const { venue, adapter, sent } = setup();
+    const cross: CrossIntent = {
+      ...base,
+      intentId: 'ix',
+      kind: 'cross',
+      crossId: 'x1',
+      symbol: 'EVT',
+      qty: new Decimal(3),
+      price: new Decimal('0.4'),
+      buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'BUY' },
+      sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SELL' },
+      allOrNone: true,
+    };
+    adapter.submit(approve(cross));
+    const calls = venue.callsOf<VenueCrossRequest>('cross');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.requests[0]).toMatchObject({
+      crossId: 'x1',
+      allOrNone: true,
+      buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'SIDE_BUY', timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' },
+      sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SIDE_SELL' },
+    });
+    calls[0]?.resolve(['OB', 'OS']);
+    await adapter.idle();
+    expect(sent).toEqual(['cross 1']);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The strategy runtime on a VirtualClock: `every` timers fire on `advanceTo` at their engine times and stop
+ * with the strategy, a throwing callback goes to the host's onError with the callback's name and the runtime
+ * carries on, context actions become intents with ids from the host, and operator-form plugins see the
+ * engine's events.
+ */
+import { describe, expect, it } from 'vitest';
+import { map } from 'rxjs';
+import { z } from 'zod';
+import { Decimal, ZERO } from '../../../src/domain/decimal.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
+import { VirtualClock } from '../../../src/engine/clock.ts';
+import type { Intent } from '../../../src/engine/intents.ts';
+import { defineStrategy, type AnyStrategy, type StrategyEvent } from '../../../src/engine/strategy/define-strategy.ts';
+import { StrategyRuntime, type StrategyHost } from '../../../src/engine/strategy/runtime.ts';
+import type { BookView } from '../../../src/engine/strategy/views.ts';
+
+const T0 = Date.UTC(2026, 0, 15, 14, 0, 0);
+
+function host(clock: VirtualClock) {
+  const intents: Intent[] = [];
+  const errors: { error: unknown; callback: string }[] = [];
+  let n = 0;
+  const h: StrategyHost = {
+    clock,
+    log: silentLogger(),
+    account: 'firms/f/accounts/main',
+    symbols: ['EVT'],
+    ids: { intentId: () => `i${++n}`, clordId: () => `c${++n}`, crossId: () => `x${++n}` },
+    book: () => undefined,
+    position: () => ZERO,
+    openOrders: () => [],
+    emit: (intent) => intents.push(intent),
+    onError: (error, callback) => errors.push({ error, callback }),
+  };
+  return { host: h, intents, errors };
+}
+
+const book = (seq: number): BookView => ({
+  symbol: 'EVT',
+  bids: [],
+  offers: [],
+  bestBid: undefined,
+  bestOffer: undefined,
+  mid: undefined,
+  lastTradePrice: undefined,
+  stale: false,
+  seq,
+  time: T0,
+});
+
+const params = z.object({});
+
+describe('strategy runtime', () => {
+  it('fires an every() timer at each period of virtual time on advanceTo, with now() at the due time', () => {
+    const clock = new VirtualClock(T0);
+    const fired: { name: string; at: number }[] = [];
+    const strategy = defineStrategy({
+      name: 'timers',
+      params,
+      onStart: (ctx) => {
+        ctx.every('fast', 1000);
+        ctx.every('slow', 2500);
+      },
+      onTimer: (ctx, name) => fired.push({ name, at: ctx.now() - T0 }),
+    });
+    const runtime = new StrategyRuntime(strategy as AnyStrategy, {}, host(clock).host);
+    runtime.start();
+    expect(fired).toEqual([]);
+    clock.advanceTo(T0 + 999);
+    expect(fired).toEqual([]);
+    clock.advanceTo(T0 + 5000);
+    // timers due at the same instant run in the order they were (re)scheduled: compare them sorted by name
+    const ordered = [...fired].sort((a, b) => a.at - b.at || a.name.localeCompare(b.name));
+    expect(fired.map((f) => f.at)).toEqual(ordered.map((f) => f.at));
+    expect(ordered).toEqual([
+      { name: 'fast', at: 1000 },
+      { name: 'fast', at: 2000 },
+      { name: 'slow', at: 2500 },
+      { name: 'fast', at: 3000 },
+      { name: 'fast', at: 4000 },
+      { name: 'fast', at: 5000 },
+      { name: 'slow', at: 5000 },
+    ]);
+    expect(clock.now()).toBe(T0 + 5000);
+  });
+
+  it('stops its timers when the strategy stops', () => {
+    const clock = new VirtualClock(T0);
+    let ticks = 0;
+    const strategy = defineStrategy({ name: 'stopper', params, onStart: (ctx) => ctx.every('t', 100), onTimer: () => void ticks++ });
+    const runtime = new StrategyRuntime(strategy as AnyStrategy, {}, host(clock).host);
+    runtime.start();
+    clock.advanceTo(T0 + 250);
+    expect(ticks).toBe(2);
+    runtime.stop();
+    clock.advanceTo(T0 + 10_000);
+    expect(ticks).toBe(2);
+  });
+
+  it('refuses a non-positive timer period with a RangeError, reported as an onStart failure', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const strategy = defineStrategy({ name: 'bad-timer', params, onStart: (ctx) => ctx.every('never', 0) });
+    new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
+    expect(h.errors).toHaveLength(1);
+    expect(h.errors[0]?.callback).toBe('onStart');
+    expect(h.errors[0]?.error).toBeInstanceOf(RangeError);
+  });
+
+  it('reports a throwing callback to onError with its name and keeps calling the strategy', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const seen: number[] = [];
+    const strategy = defineStrategy({
+      name: 'thrower',
+      params,
+      onBook: (_ctx, b) => {
+        seen.push(b.seq);
+        if (b.seq === 2) throw new Error('boom on 2');
+      },
+      onTimer: () => {
+        throw new Error('timer boom');
+      },
+      onStart: (ctx) => ctx.every('t', 10),
+    });
+    const runtime = new StrategyRuntime(strategy as AnyStrategy, {}, h.host);
+    runtime.start();
+    runtime.book(book(1));
+    runtime.book(book(2));
+    runtime.book(book(3));
+    clock.advanceTo(T0 + 20);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([
+      ['onBook', 'boom on 2'],
+      ['onTimer', 'timer boom'],
+      ['onTimer', 'timer boom'],
+    ]);
+  });
+
+  it('turns context actions into intents carrying the strategy name, engine time and host ids', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const returned: string[] = [];
+    const strategy = defineStrategy({
+      name: 'actor',
+      params,
+      onStart: (ctx) => {
+        returned.push(ctx.place({ symbol: 'EVT', side: 'BUY', qty: 2, price: '0.41', postOnly: true, label: 'q' }));
+        returned.push(ctx.replace('c2', { price: new Decimal('0.42') }));
+        ctx.cancel('c2');
+        ctx.cancelAll('EVT');
+        returned.push(ctx.cross({ symbol: 'EVT', qty: '3', price: '0.40', buyAccount: 'firms/f/accounts/a', sellAccount: 'firms/f/accounts/b' }));
+      },
+    });
+    new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
+    expect(h.intents.map((i) => i.kind)).toEqual(['place', 'replace', 'cancel', 'cancelAll', 'cross']);
+    expect(h.intents.every((i) => i.strategy === 'actor' && i.time === T0)).toBe(true);
+    const [place, replace, , , cross] = h.intents;
+    expect(place).toMatchObject({ kind: 'place', clordId: returned[0], side: 'BUY', timeInForce: 'GOOD_TILL_CANCEL', postOnly: true, label: 'q' });
+    expect(place?.kind === 'place' && [place.qty.toString(), place.price?.toString()]).toEqual(['2', '0.41']);
+    expect(replace).toMatchObject({ kind: 'replace', clordId: 'c2', newClordId: returned[1] });
+    expect(cross).toMatchObject({ kind: 'cross', crossId: returned[2], allOrNone: true, buy: { account: 'firms/f/accounts/a', side: 'BUY' }, sell: { account: 'firms/f/accounts/b', side: 'SELL' } });
+    expect(new Set(h.intents.map((i) => i.intentId)).size).toBe(5);
+  });
+
+  it('reports an unparseable quantity as a failure of the callback that gave it, emitting nothing', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const strategy = defineStrategy({ name: 'typo', params, onStart: (ctx) => void ctx.place({ symbol: 'EVT', side: 'SELL', qty: 'five' }) });
+    new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
+    expect(h.intents).toEqual([]);
+    expect(h.errors.map((e) => e.callback)).toEqual(['onStart']);
+  });
+
+  it('feeds an operator-form plugin the engine events, and reports an error in its pipeline', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const types: string[] = [];
+    const strategy = defineStrategy({
+      name: 'operator',
+      params,
+      operator: () =>
+        map((event: StrategyEvent) => {
+          types.push(event.type);
+          if (event.type === 'timer') throw new Error('operator boom');
+          return event;
+        }),
+    });
+    const runtime = new StrategyRuntime(strategy as AnyStrategy, {}, h.host);
+    runtime.start();
+    runtime.book(book(1));
+    runtime.trade({ symbol: 'EVT', price: new Decimal('0.4'), qty: new Decimal(1), time: T0 });
+    runtime.orderUpdate({ type: 'refused', intentId: 'i1', clordId: undefined, code: 'RISK_MAX_POSITION', message: 'too long' });
+    runtime.timer('t');
+    expect(types).toEqual(['book', 'trade', 'order', 'timer']);
+    expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([['operator', 'operator boom']]);
+  });
+});
