@@ -8,6 +8,7 @@
  * - resumable.ts     drop copy and trade capture with resume tokens (resumeLost on OUT_OF_RANGE)
  * - stream-runner.ts resilient authenticated gRPC streams (resilientStream: reconnect, watchdog, dedupe, refresh)
  * - trading.ts       unary order entry, ListInstruments, SearchTrades (retry once after UNAUTHENTICATED)
+ * - token-source.ts  tokenSourceOf(familyA TokenManager) -> getToken(forceRefresh?)
  * - channel.ts       GrpcChannel: grpc-js Client typed at the boundary, bearer metadata
  * - errors.ts        GrpcError and its stable codes (GRPC_<STATUS>, GRPC_BAD_RESPONSE, ...)
  * - protocol/        proto loading, names, codecs (shared with the simulator's server)
@@ -23,6 +24,8 @@ export type { GrpcTradingDeps, ListInstrumentsInput } from './trading.ts';
 export { isFatalGrpcStreamError, runGrpcStream } from './stream-runner.ts';
 export type { GrpcStreamDeps, GrpcStreamOptions, GrpcStreamSpec, TokenSource } from './stream-runner.ts';
 export { GrpcChannel, bearerMetadata } from './channel.ts';
+export { tokenSourceOf } from './token-source.ts';
+export type { TokenManagerLike } from './token-source.ts';
 export type { GrpcChannelOptions } from './channel.ts';
 export { GrpcClientErrorCode, GrpcError, grpcErrorCode, isGrpcError, toGrpcError } from './errors.ts';
 export { PROTO_PACKAGE, exchangeProtocol } from './protocol/index.ts';

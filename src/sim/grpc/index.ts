@@ -4,6 +4,7 @@
  * Modules:
  * - server.ts          startGrpcServer: services, limits, bind, dropAll, close
  * - auth.ts            bearer-token authentication (GrpcTokenVerifier) and the scope of each method
+ * - familya-verifier.ts the verifier backed by the family A token service (what startSim plugs in)
  * - calls.ts           typed adapters over grpc-js handlers; StreamSink (send/end/fail/timers/cleanups)
  * - stream-registry.ts per-firm concurrent stream limit, dropAll
  * - journal.ts         sequenced replay buffer and resume tokens of the drop copy / trade capture streams
@@ -20,3 +21,5 @@ export type { GrpcServerLimits, GrpcServerOptions, RunningGrpcServer } from './s
 export { METHOD_SCOPES } from './auth.ts';
 export type { GrpcCaller, GrpcTokenVerifier, VerifiedToken } from './auth.ts';
 export { GrpcStatusError } from './errors.ts';
+export { familyAVerifier } from './familya-verifier.ts';
+export type { FamilyAVerifierDeps } from './familya-verifier.ts';

@@ -77,8 +77,8 @@ function resolveLimits(limits: GrpcServerLimits): Required<GrpcServerLimits> {
     maxPageSize: limits.maxPageSize ?? 1000,
   };
   const problems = Object.entries(resolved)
-    .filter(([, value]) => !Number.isSafeInteger(value) || value < 1)
-    .map(([name, value]) => `limits.${name} must be a whole number >= 1 (got ${value})`);
+    .filter(([name, value]) => (name === 'heartbeatMs' ? !(Number.isFinite(value) && value > 0) : !Number.isSafeInteger(value) || value < 1))
+    .map(([name, value]) => `limits.${name} must be ${name === 'heartbeatMs' ? 'a number of milliseconds > 0' : 'a whole number >= 1'} (got ${value})`);
   if (problems.length > 0) throw new TradebotError('GRPC_SERVER_INVALID_OPTIONS', problems.join('; '), { kind: 'config' });
   return resolved;
 }
