@@ -12,7 +12,7 @@ import type { OrderRequest } from '../matching/types.ts';
 import { SimHttpError } from '../http/errors.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Order } from '../../domain/types/order.ts';
-import { grpcCodecs } from '../../exchange/grpc/protocol/index.ts';
+import { grpcCodecs, type MethodName } from '../../exchange/grpc/protocol/index.ts';
 import type { UnaryHandler } from './calls.ts';
 import { type ServiceContext, accountsFor } from './context.ts';
 import { invalidArgument } from './errors.ts';
@@ -44,7 +44,9 @@ function cancel(core: ExchangeCore, request: { orderId: string; symbol: string; 
   return result.cancelRejects[0];
 }
 
-export function orderEntryHandlers(ctx: ServiceContext): Record<string, UnaryHandler> {
+export type OrderEntryUnary = Exclude<MethodName<'OrderEntryAPI'>, 'CreateOrderSubscription'>;
+
+export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary, UnaryHandler> {
   const { core, scales } = ctx;
   const now = (): number => core.clock.now();
   return {

@@ -98,21 +98,20 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     maxPageSize: limits.maxPageSize,
   };
   const deps: CallDeps = { verifyToken: options.verifyToken, registry, logger, maxQueuedMessages: limits.maxQueuedMessages };
-  const unary = <S extends ServiceName>(service: S, handlers: Record<string, UnaryHandler>, method: MethodName<S>) =>
-    unaryMethod(deps, methodRef(service, method), handlers[method] as UnaryHandler);
+  const unary = <S extends ServiceName>(service: S, method: MethodName<S>, handler: UnaryHandler) => unaryMethod(deps, methodRef(service, method), handler);
   const stream = <S extends ServiceName>(service: S, method: MethodName<S>, handler: StreamHandler) => streamMethod(deps, methodRef(service, method), handler);
 
   const orders = orderEntryHandlers(ctx);
   const dropCopy = dropCopyHandlers(ctx);
   const implementations: { [S in ServiceName]: Implementation<S, UntypedServiceImplementation[string]> } = {
     OrderEntryAPI: {
-      InsertOrder: unary('OrderEntryAPI', orders, 'InsertOrder'),
-      InsertOrderList: unary('OrderEntryAPI', orders, 'InsertOrderList'),
-      PreviewOrder: unary('OrderEntryAPI', orders, 'PreviewOrder'),
-      CancelOrder: unary('OrderEntryAPI', orders, 'CancelOrder'),
-      CancelOrderList: unary('OrderEntryAPI', orders, 'CancelOrderList'),
-      CancelReplaceOrder: unary('OrderEntryAPI', orders, 'CancelReplaceOrder'),
-      GetOpenOrders: unary('OrderEntryAPI', orders, 'GetOpenOrders'),
+      InsertOrder: unary('OrderEntryAPI', 'InsertOrder', orders.InsertOrder),
+      InsertOrderList: unary('OrderEntryAPI', 'InsertOrderList', orders.InsertOrderList),
+      PreviewOrder: unary('OrderEntryAPI', 'PreviewOrder', orders.PreviewOrder),
+      CancelOrder: unary('OrderEntryAPI', 'CancelOrder', orders.CancelOrder),
+      CancelOrderList: unary('OrderEntryAPI', 'CancelOrderList', orders.CancelOrderList),
+      CancelReplaceOrder: unary('OrderEntryAPI', 'CancelReplaceOrder', orders.CancelReplaceOrder),
+      GetOpenOrders: unary('OrderEntryAPI', 'GetOpenOrders', orders.GetOpenOrders),
       CreateOrderSubscription: stream('OrderEntryAPI', 'CreateOrderSubscription', orderStreamHandler(ctx)),
     },
     MarketDataSubscriptionAPI: {
@@ -126,8 +125,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       CreateTradeCaptureReportSubscription: stream('DropCopyAPI', 'CreateTradeCaptureReportSubscription', dropCopy.CreateTradeCaptureReportSubscription),
       CreateInstrumentStateChangeSubscription: stream('DropCopyAPI', 'CreateInstrumentStateChangeSubscription', dropCopy.CreateInstrumentStateChangeSubscription),
     },
-    RefDataAPI: { ListInstruments: unary('RefDataAPI', refDataHandlers(ctx), 'ListInstruments') },
-    ReportAPI: { SearchTrades: unary('ReportAPI', reportHandlers(ctx), 'SearchTrades') },
+    RefDataAPI: { ListInstruments: unary('RefDataAPI', 'ListInstruments', refDataHandlers(ctx).ListInstruments) },
+    ReportAPI: { SearchTrades: unary('ReportAPI', 'SearchTrades', reportHandlers(ctx).SearchTrades) },
   };
 
   const server = new Server();
