@@ -2,7 +2,8 @@
  * The live runner: connects (embedded sim or an environment), loads the strategy and its params, starts
  * the pipeline on the wall clock, shows a status line in a terminal, and stops on SIGINT/SIGTERM or after
  * the configured duration: open orders cancelled, logged out, and one `run.summary` JSON line printed.
- * SIGUSR2 toggles trading between active and halted (operator kill switch).
+ * SIGUSR2 toggles trading between active and halted (operator kill switch). With `bot.metrics` set, a
+ * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs.
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
@@ -17,6 +18,7 @@ import { portfolioPort } from '../portfolio-port.ts';
 import { GatewayVenue } from '../venues/gateway-venue.ts';
 import { connect } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
+import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { TradebotError } from '../../errors.ts';
 
 export interface RunSummary {
@@ -58,7 +60,9 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
   const venue = new GatewayVenue({ client: connection.client, instruments: connection.instruments });
   let pipeline;
+  let metrics: RunMetrics | undefined;
   try {
+    metrics = await startRunMetrics(config.bot.metrics, logger);
     pipeline = await startPipeline({
       venue,
       clock,
@@ -71,8 +75,10 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       accounts,
       symbols,
       unknownOrders: config.bot.unknownOrders,
+      ...(metrics === undefined ? {} : { record: metrics.observe }),
     });
   } catch (error) {
+    await metrics?.close();
     await connection.close();
     throw error;
   }
@@ -87,6 +93,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
   };
   const pnl = () => portfolio.snapshot().totals.netPnl;
+  metrics?.bind({ counters: running.counters, netPnl: pnl, openOrders: () => running.tracker.open().length, tradingState: () => running.risk.tradingState.state });
   const draw = () =>
     options.statusStream?.write(
       `\r\x1b[2K${formatStatusLine({
@@ -128,6 +135,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     durationSeconds: Math.round((clock.now() - started) / 100) / 10,
     tradingState: running.risk.tradingState.state,
   };
+  await metrics?.close();
   await connection.close();
   return summary;
 }
