@@ -31,7 +31,7 @@ import type { MarketDataSource } from '../src/exchange/market/index.ts';
 const UPDATES = 20_000;
 const WARMUP_UPDATES = 4_000;
 const CHUNK = 500;
-const RUNS = 3;
+const RUNS = 5;
 const SEED = 20240607;
 const SYMBOL = 'BENCH-MD';
 const ACCOUNT = 'firms/bench/accounts/main';
