@@ -64,7 +64,7 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
         (entry, meta) => {
           if (entry.kind !== 'execution') return undefined;
           const s = scales(entry.symbol);
-          return s === undefined ? undefined : dropCopy.encode({ kind: 'execution', execution: toDomainExecution(entry.execution, s), ...meta }, scales);
+          return s === undefined ? undefined : dropCopy.encode({ kind: 'execution', execution: toDomainExecution(entry.execution, s, { fills: entry.fills, lastTradeId: entry.lastTradeId }), ...meta }, scales);
         },
         (meta) => dropCopy.encode({ kind: 'heartbeat', ...meta }),
       );

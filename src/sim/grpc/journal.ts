@@ -12,7 +12,16 @@ import type { Execution, Trade } from '../matching/index.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 
 export type JournalEntry =
-  | { readonly seq: number; readonly kind: 'execution'; readonly execution: Execution; readonly symbol: string; readonly accounts: readonly string[] }
+  | {
+      readonly seq: number;
+      readonly kind: 'execution';
+      readonly execution: Execution;
+      /** The order's fills and last trade id as of this execution (the core's record at the time). */
+      readonly fills: ReadonlyMap<number, number>;
+      readonly lastTradeId: string | undefined;
+      readonly symbol: string;
+      readonly accounts: readonly string[];
+    }
   | { readonly seq: number; readonly kind: 'trade'; readonly trade: Trade; readonly symbol: string; readonly accounts: readonly string[] };
 
 export type ReplayResult = readonly JournalEntry[] | 'foreign' | 'too-old' | 'ahead';
@@ -33,7 +42,7 @@ export class Journal {
     this.subscription = core.events$.subscribe((event) => {
       if (event.kind === 'execution') {
         const e = event.execution;
-        this.append({ seq: this.head + 1, kind: 'execution', execution: e, symbol: e.order.symbol, accounts: [e.order.account] });
+        this.append({ seq: this.head + 1, kind: 'execution', execution: e, fills: event.fills, lastTradeId: event.lastTradeId, symbol: e.order.symbol, accounts: [e.order.account] });
       } else if (event.kind === 'trade') {
         const t = event.trade;
         this.append({ seq: this.head + 1, kind: 'trade', trade: t, symbol: t.symbol, accounts: [t.aggressor.order.account, t.passive.order.account] });

@@ -2,7 +2,8 @@
  * OrderEntryAPI's unary methods in the simulator: InsertOrder, InsertOrderList, PreviewOrder, CancelOrder,
  * CancelOrderList, CancelReplaceOrder and GetOpenOrders. Requests are decoded with the protocol codecs and
  * translated by src/sim/exchange/commands.ts, the translation the gateway and /v1 doors use, against the
- * same ExchangeCore: an order sent here is the same order on every stream, search and position.
+ * same ExchangeCore: an order sent here is the same order on every stream, search and position. Inserts go
+ * through `insertOrder(s)` like the other doors: a repeated (account, clord_id) answers with the earlier order.
  */
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkOrderOwner, insertOrder, insertOrders, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';

@@ -38,7 +38,7 @@ export function orderStreamHandler(ctx: ServiceContext): StreamHandler {
         const e = event.execution;
         const s = scales(e.order.symbol);
         if (s === undefined || !wanted(e.order.account, e.order.symbol)) return;
-        send({ kind: 'update', executions: [toDomainExecution(e, s)], cancelReject: undefined, ...meta() });
+        send({ kind: 'update', executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })], cancelReject: undefined, ...meta() });
       } else if (event.kind === 'cancelReject') {
         const r = event.reject;
         if (r.account === undefined || !wanted(r.account, r.symbol ?? '')) return;

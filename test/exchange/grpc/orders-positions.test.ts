@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/index.ts';
 import { MarketCopy } from '../../../src/exchange/market/index.ts';
-import type { ExecutionEvent, OrderSnapshotEvent, PositionStreamEvent } from '../../../src/exchange/market/index.ts';
+import type { DropCopyEvent, ExecutionEvent, OrderSnapshotEvent, PositionStreamEvent } from '../../../src/exchange/market/index.ts';
 import type { GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
 import { record } from '../gateway/helpers/events.ts';
 import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
@@ -40,6 +40,25 @@ describe('gRPC order entry, order stream and positions', () => {
     await expect(client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL })).rejects.toMatchObject({ code: 'GRPC_FAILED_PRECONDITION' });
     expect(events.events.filter((e) => e.type === 'execution')).toHaveLength(2);
     events.stop();
+  });
+
+  it('a repeated clord_id answers with the earlier order; fills reach the stream and the drop copy', async () => {
+    const events = record(client.orderUpdates$());
+    const copies = record(client.dropCopy$());
+    await events.waitFor((e) => e.type === 'snapshot');
+    await copies.waitFor((e) => e.type === 'heartbeat');
+    const first = await client.insertOrder({ ...buy('0.50', 5), clordId: 'same-1' });
+    const again = await client.insertOrder({ ...buy('0.50', 5), clordId: 'same-1' });
+    expect(again.orderId).toBe(first.orderId);
+    expect(h.core.openOrders({ account: ALICE_MAIN })).toHaveLength(1);
+    place(h.core, { account: BOB_MAIN, side: 'SIDE_SELL', price: 50, qty: 2, participant: 'firms/other/users/bob' });
+    const fill = (await events.waitFor((e) => e.type === 'execution' && e.execution.type === 'EXECUTION_TYPE_PARTIAL_FILL')) as ExecutionEvent;
+    expect(fill.execution.order.priceToQuantityFilled).toEqual([{ px: new Decimal('0.5'), qty: new Decimal(2) }]);
+    expect(fill.execution.order.lastTradeId).toBe(fill.execution.tradeId);
+    const copied = (await copies.waitFor((e) => e.type === 'execution' && e.execution.id === fill.execution.id)) as Extract<DropCopyEvent, { type: 'execution' }>;
+    expect(copied.execution.order.priceToQuantityFilled).toEqual(fill.execution.order.priceToQuantityFilled);
+    events.stop();
+    copies.stop();
   });
 
   it('preview, list insert, cancel-replace, open orders and list cancel', async () => {
