@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
+import { familyAVerifier, startGrpcServer } from './grpc/index.ts';
 import type { SimConfig } from './config.ts';
 import { ExchangeCore } from './exchange/exchange-core.ts';
 import { startActivity, type ActivityDriver } from './activity/driver.ts';
@@ -107,7 +107,13 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
     closers.push(auth.close);
     accessTokens.bind(auth.url, api.url);
     if (options.kycTimer !== false) kyc.startTimer();
-    const grpc = await startGrpcServer(config.ports.grpc);
+    const grpc = await startGrpcServer({
+      core,
+      port: config.ports.grpc,
+      verifyToken: familyAVerifier({ tokens: accessTokens, clients, directory }),
+      logger: logger.child({ server: 'grpc' }),
+      limits: { heartbeatMs: config.gateway.heartbeatSeconds * 1000 },
+    });
     closers.push(grpc.close);
     const activity = config.activity.enabled ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false }) : undefined;
     if (activity) closers.push(async () => activity.stop());
@@ -130,7 +136,10 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
           return kyc.deliveryStats;
         },
       },
-      dropStreams: () => gateway.streams.dropAll(),
+      dropStreams: () => {
+        gateway.streams.dropAll();
+        grpc.dropAll();
+      },
       issueRegistrationToken: async (username) => {
         if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);
         return (await gatewayTokens.issue('registration', username, config.gateway.registrationTokenTtlSeconds)).token;
@@ -153,15 +162,4 @@ async function readExtraCa(file: string | undefined): Promise<string | undefined
   } catch (error) {
     throw new TradebotError('SIM_KYC_CA_UNREADABLE', `sim.kyc.extraCaFile: cannot read ${file}; point it at a PEM CA certificate`, { kind: 'config', cause: error });
   }
-}
-
-async function startGrpcServer(port: number): Promise<{ address: string; close(): Promise<void> }> {
-  const server = new GrpcServer();
-  const bound = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual)));
-  });
-  return {
-    address: `127.0.0.1:${bound}`,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-  };
 }
