@@ -12,7 +12,7 @@ import type { Instrument } from '../domain/index.ts';
 import { describeError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import type { Intent } from './intents.ts';
-import type { Venue, MarketDataEvent, OrderStreamEvent } from './venue.ts';
+import type { Venue, MarketDataEvent, OrderStreamEvent, VenueSnapshot } from './venue.ts';
 import { OrderTracker, type TrackedOrder } from './orders/index.ts';
 import { RiskManager, type RiskConfig } from './risk/index.ts';
 import { ExecutionAdapter } from './execution/adapter.ts';
@@ -24,6 +24,9 @@ import { BookStore } from './books.ts';
 import { engineRiskContext } from './risk-context.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 import { RunCounters } from './run-counters.ts';
+
+/** Lookups per reconciliation while fills keep arriving during them. */
+const RECONCILE_ATTEMPTS = 3;
 
 export interface PipelineOptions {
   venue: Venue;
@@ -155,9 +158,11 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     adapter.flush();
   };
 
+  const fillsByAccount = new Map<string, number>();
   subscriptions.add(
     tracker.fills$.subscribe((fill) => {
       counters.fills += 1;
+      fillsByAccount.set(fill.account, (fillsByAccount.get(fill.account) ?? 0) + 1);
       portfolio.applyFill(fill);
       const order = tracker.get(fill.clordId);
       runtime?.orderUpdate({ type: 'fill', fill: { clordId: fill.clordId, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time }, order: order ? orderView(order) : undefined });
@@ -178,11 +183,37 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     risk.tradingState.changes$.subscribe((change) => log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`)),
   );
 
-  const reconcile = async () => {
+  /**
+   * After each order-stream snapshot: positions and balances from the exchange (the exchange wins), and the
+   * orders the snapshot left UNKNOWN (missing from it: they closed while the stream was down, or their
+   * outcome is not known) looked up in the exchange's open orders, fetched after the snapshot. Without this
+   * they would stay "working" forever and a strategy would keep quoting against phantom orders.
+   */
+  const reconcile = async (unknown: readonly string[]) => {
     try {
-      const snapshot = await venue.snapshot(options.accounts);
-      const differences = portfolio.reconcile(snapshot.positions, snapshot.balances);
+      let snapshot: VenueSnapshot;
+      let moved: string[];
+      for (let attempt = 1; ; attempt += 1) {
+        // A fill applied while the lookup is in flight may or may not be in the exchange's answer: taking that
+        // answer as truth would drop or double the fill. Ask again; in the end keep those accounts' local view.
+        const before = new Map(fillsByAccount);
+        snapshot = await venue.snapshot(options.accounts);
+        if (runtime === undefined) return; // stopped meanwhile
+        moved = options.accounts.filter((account) => fillsByAccount.get(account) !== before.get(account));
+        if (moved.length === 0 || attempt >= RECONCILE_ATTEMPTS) break;
+      }
+      if (moved.length > 0) log.warn({ accounts: moved }, 'reconciliation: fills kept arriving during the lookup; these accounts keep their local positions and cash');
+      const settled = (item: { account: string }) => !moved.includes(item.account);
+      const differences = portfolio.reconcile(snapshot.positions.filter(settled), snapshot.balances.filter(settled));
       counters.reconciliations += 1;
+      step(() => {
+        for (const clordId of unknown) {
+          const order = tracker.get(clordId);
+          if (order?.state !== 'UNKNOWN') continue;
+          const found = snapshot.openOrders.find((o) => (order.orderId !== undefined && o.id === order.orderId) || order.clordIds.includes(o.clordId));
+          tracker.lookupResult(clordId, found);
+        }
+      });
       for (const difference of differences) log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');
       log.info({ openOrders: snapshot.openOrders.length, positions: snapshot.positions.length }, 'reconciled with the exchange');
     } catch (error) {
@@ -196,11 +227,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       next: (event) => {
         options.record?.({ stream: 'orders', time: clock.now(), event });
         step(() => {
-          if (event.type === 'connected') {
-            counters.orderStreamConnects += 1;
-            void reconcile();
-          }
+          if (event.type === 'connected') counters.orderStreamConnects += 1;
           tracker.onStreamEvent(event);
+          if (event.type === 'snapshot') void reconcile(tracker.needingLookup().map((o) => o.clordId));
         });
       },
       error: (error: unknown) => log.error({ err: error }, `order stream ended: ${describeError(error)}`),

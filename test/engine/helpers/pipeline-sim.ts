@@ -49,7 +49,7 @@ export interface PipelineSimOptions {
   /** The accounts the bot follows (default both of alice's). */
   accounts?: readonly string[];
   /** Runs after the sim started and before the pipeline starts (e.g. orders placed directly in the core). */
-  beforeStart?: (sim: RunningSim) => void;
+  beforeStart?: (sim: RunningSim, venue: ObservedVenue) => void;
 }
 
 export interface PipelineSim {
@@ -86,7 +86,10 @@ export class ObservedVenue implements Venue {
   readonly changed$ = new Subject<void>();
   readonly calls: VenueCall[] = [];
   readonly marketEvents: MarketDataEvent[] = [];
+  /** Order calls (insert, cancel, replace, cross) sent and not answered yet. */
   inFlight = 0;
+  /** Calls sent and not answered yet, by kind (diagnostics for timeouts). */
+  readonly pending = new Map<string, number>();
 
   constructor(private readonly inner: Venue) {
     this.name = inner.name;
@@ -121,8 +124,21 @@ export class ObservedVenue implements Venue {
   }
 
   snapshot(accounts: readonly string[]): Promise<VenueSnapshot> {
-    return this.call(undefined, 0, () => this.inner.snapshot(accounts));
+    const hold = this.snapshotHold;
+    this.snapshotHold = undefined;
+    return this.call(undefined, 0, async () => {
+      const answer = await this.inner.snapshot(accounts);
+      await hold;
+      return answer;
+    });
   }
+
+  /** The next reconciliation lookup is answered (with what the exchange said when asked) only once `until` resolves. */
+  holdNextSnapshot(until: Promise<void>): void {
+    this.snapshotHold = until;
+  }
+
+  private snapshotHold: Promise<void> | undefined;
 
   close(): Promise<void> {
     return this.inner.close();
@@ -145,9 +161,13 @@ export class ObservedVenue implements Venue {
 
   private call<T>(kind: VenueCall['kind'] | undefined, count: number, send: () => Promise<T>): Promise<T> {
     if (kind !== undefined) this.calls.push({ kind, count });
-    this.inFlight += 1;
+    const label = kind ?? 'snapshot';
+    const counted = kind === undefined ? 0 : 1;
+    this.inFlight += counted;
+    this.pending.set(label, (this.pending.get(label) ?? 0) + 1);
     const done = () => {
-      this.inFlight -= 1;
+      this.inFlight -= counted;
+      this.pending.set(label, (this.pending.get(label) ?? 1) - 1);
       // after the caller's own continuation ran
       setImmediate(() => this.changed$.next());
     };
@@ -183,7 +203,6 @@ export async function startPipelineSim(options: PipelineSimOptions): Promise<Pip
   let pipeline: RunningPipeline | undefined;
   let stopped = false;
   try {
-    options.beforeStart?.(sim);
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     client = new GatewayClient({
       gatewayUrl: sim.ready.gateway,
@@ -198,7 +217,9 @@ export async function startPipelineSim(options: PipelineSimOptions): Promise<Pip
     const portfolio = new Portfolio({ clock });
     const port = portfolioPort(portfolio);
     const venue = new ObservedVenue(new GatewayVenue({ client, instruments }));
+    options.beforeStart?.(sim, venue);
     const accounts = options.accounts ?? [ALICE_MAIN, ALICE_HEDGE];
+    const symbols = (options.params['symbols'] as string[] | undefined) ?? [String(options.params['symbol'])];
     pipeline = await startPipeline({
       venue,
       clock,
@@ -209,7 +230,7 @@ export async function startPipelineSim(options: PipelineSimOptions): Promise<Pip
       portfolio: port,
       account: ALICE_MAIN,
       accounts,
-      symbols: (options.params['symbols'] as string[] | undefined) ?? [String(options.params['symbol'])],
+      symbols,
       ...(options.unknownOrders === undefined ? {} : { unknownOrders: options.unknownOrders }),
     });
     const running = pipeline;
@@ -231,7 +252,10 @@ export async function startPipelineSim(options: PipelineSimOptions): Promise<Pip
             finish(error as Error);
           }
         });
-        const deadline = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting until ${what}`)), timeoutMs);
+        const deadline = setTimeout(() => {
+          const pending = [...venue.pending].filter(([, n]) => n > 0).map(([k, n]) => `${k} x${n}`).join(', ');
+          finish(new Error(`timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`));
+        }, timeoutMs);
       });
 
     const step = () => {
@@ -255,11 +279,18 @@ export async function startPipelineSim(options: PipelineSimOptions): Promise<Pip
       step,
       waitUntil,
       async driveUntil(predicate, what, maxSteps = 400) {
+        // core events before the market data subscription are not streamed one by one: start once it is live
+        await waitUntil(() => symbols.every((symbol) => running.books.get(symbol) !== undefined), 'the first book of every symbol arrived');
         for (let i = 0; i < maxSteps && !predicate(); i++) {
           const seen = running.counters.bookUpdates;
+          // the gateway sends one update per book change of a subscribed symbol: count them during the step
+          let changes = 0;
+          const counting = sim.core.events$.subscribe((event) => {
+            if (event.kind === 'book' && symbols.includes(event.symbol)) changes += 1;
+          });
           step();
-          // the step changed the book (it always re-quotes some maker): wait until the engine saw it and settled
-          await waitUntil(() => running.counters.bookUpdates > seen && venue.inFlight === 0, `the engine handled activity step ${i + 1}`);
+          counting.unsubscribe();
+          await waitUntil(() => running.counters.bookUpdates >= seen + changes && venue.inFlight === 0, `the engine handled activity step ${i + 1} (${changes} book updates)`);
         }
         if (!predicate()) throw new Error(`${what}: not reached after ${maxSteps} activity steps`);
       },
