@@ -8,12 +8,13 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { mutation, applyMutations, hostileString, type Json, type Mutation } from './arbitraries.ts';
+import type {
+  Tally} from './fuzz-sim.ts';
 import {
   ALICE_HEDGE,
   ALICE_MAIN,
   PASSWORDS,
   SYMBOL,
-  Tally,
   bodyEncodingWithOversize,
   checkGateway,
   contentType,
