@@ -8,8 +8,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { mutation, applyMutations, hostileString, type Json, type Mutation } from './arbitraries.ts';
-import type {
-  Tally} from './fuzz-sim.ts';
 import {
   ALICE_HEDGE,
   ALICE_MAIN,
@@ -28,6 +26,7 @@ import {
   unsignedJwt,
   type BodyEncoding,
   type FuzzSim,
+  type Tally,
 } from './fuzz-sim.ts';
 
 export interface GatewayEndpoint {
