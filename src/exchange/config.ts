@@ -93,6 +93,8 @@ export function exchangeSection(context: ConfigContext) {
     authUrl: exchangeUrl('the family A token server base URL'),
     gatewayUrl: exchangeUrl('the trading gateway URL'),
     privateLinkUrl: exchangeUrl('the private link URL').optional(),
+    /** host:port of the exchange's gRPC streaming endpoint (needed when bot.streams is grpc). */
+    grpcAddress: z.string().regex(/^[A-Za-z0-9.-]+:[0-9]{1,5}$/, 'expected host:port such as grpc.dev.exchange.example:443').optional(),
     familyA: familyASection(context).optional(),
     gateway: gatewaySection().optional(),
     kyc: z.strictObject({ webhook: kycWebhookSection(context) }).optional(),

@@ -12,6 +12,7 @@ import { createFamilyAClient } from '../../exchange/familya/index.ts';
 import { startSim, type RunningSim } from '../../sim/simulator.ts';
 import { toDomainInstrument } from '../../sim/exchange/instruments.ts';
 import { TradebotError } from '../../errors.ts';
+import { grpcStreams, onboardEphemeralClient, BOT_CLIENT_ID, type StreamSources } from './stream-transport.ts';
 
 export interface LiveConnection {
   client: GatewayClient;
@@ -19,6 +20,8 @@ export interface LiveConnection {
   /** Accounts the user may trade (from the sim's config, or who-am-i). */
   accounts: readonly string[];
   sim: RunningSim | undefined;
+  /** Streams from another transport than the gateway's NDJSON (bot.streams: grpc); undefined: NDJSON. */
+  streams: StreamSources | undefined;
   close(): Promise<void>;
 }
 
@@ -35,30 +38,47 @@ export async function connect(config: TradebotConfig, symbols: readonly string[]
 }
 
 async function connectToEmbeddedSim(config: TradebotConfig, logger: Logger): Promise<LiveConnection> {
-  const simConfig = config.sim;
-  if (simConfig === undefined) throw configError('no sim section');
+  if (config.sim === undefined) throw configError('no sim section');
+  const wanted = config.bot.simUser;
+  const user = wanted === undefined ? config.sim.users[0] : config.sim.users.find((u) => u.username === wanted);
+  if (user === undefined) throw configError(wanted === undefined ? 'sim.users is empty: add a user for the bot to log in as' : `bot.simUser: no user "${wanted}" in sim.users`);
+  const onboarded = config.bot.streams === 'grpc' ? onboardEphemeralClient(config.sim, user.participant) : undefined;
+  const simConfig = onboarded?.sim ?? config.sim;
   const sim = await startSim(simConfig, { logger: logger.child({ component: 'sim' }) });
+  let streams: StreamSources | undefined;
   try {
-    const wanted = config.bot.simUser;
-    const user = wanted === undefined ? simConfig.users[0] : simConfig.users.find((u) => u.username === wanted);
-    if (user === undefined) throw configError(wanted === undefined ? 'sim.users is empty: add a user for the bot to log in as' : `bot.simUser: no user "${wanted}" in sim.users`);
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     const credentials: GatewayCredentials = { username: user.username, password: user.password, ...(user.mfaSecret === undefined ? {} : { totpSecret: user.mfaSecret }) };
     const client = new GatewayClient({ gatewayUrl: sim.ready.gateway, credentials, instruments: instrumentCatalog(instruments), logger: logger.child({ component: 'gateway' }) });
     await client.login();
-    logger.info({ gateway: sim.ready.gateway, user: user.username }, 'connected to the embedded exchange');
+    if (onboarded !== undefined) {
+      const exchange = {
+        apiUrl: sim.ready.api,
+        authUrl: sim.ready.auth,
+        gatewayUrl: sim.ready.gateway,
+        grpcAddress: sim.ready.grpc,
+        familyA: { clientId: BOT_CLIENT_ID, privateKeyFile: onboarded.privateKeyFile, participant: user.participant, refreshMarginSeconds: 30 },
+      };
+      streams = grpcStreams(exchange, instruments, logger);
+    }
+    logger.info({ gateway: sim.ready.gateway, grpc: onboarded === undefined ? undefined : sim.ready.grpc, user: user.username, streams: config.bot.streams }, 'connected to the embedded exchange');
     return {
       client,
       instruments,
       accounts: user.accounts,
       sim,
+      streams,
       close: async () => {
+        await streams?.close();
         await client.close();
         await sim.close();
+        onboarded?.cleanup();
       },
     };
   } catch (error) {
+    await streams?.close();
     await sim.close();
+    onboarded?.cleanup();
     throw error;
   }
 }
@@ -81,12 +101,15 @@ async function connectToEnvironment(config: TradebotConfig, symbols: readonly st
   });
   await client.login();
   const whoAmI = await client.getWhoAmI();
+  const streams = config.bot.streams === 'grpc' ? grpcStreams(exchange, instruments, logger) : undefined;
   return {
     client,
     instruments,
     accounts: whoAmI.accounts,
     sim: undefined,
+    streams,
     close: async () => {
+      await streams?.close();
       await client.close();
       await familyA.client.close();
     },

@@ -58,7 +58,12 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   if (account === undefined) throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
   const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
-  const venue = new GatewayVenue({ client: connection.client, instruments: connection.instruments });
+  const streams = connection.streams;
+  const venue = new GatewayVenue({
+    client: connection.client,
+    instruments: connection.instruments,
+    ...(streams === undefined ? {} : { marketData: (symbols: readonly string[]) => streams.marketData(symbols), orderUpdates: (accounts: readonly string[]) => streams.orderUpdates(accounts) }),
+  });
   let pipeline;
   let metrics: RunMetrics | undefined;
   try {
