@@ -1,0 +1,66 @@
+/**
+ * Fill markers for a symbol's price chart. Each marker sits on a time the price line has (the last price
+ * point at or before the fill), so lightweight-charts draws it on the line. Few fills get one marker each,
+ * labelled `B 5 @ 0.55` when there are few enough to read; many fills are grouped per time bucket and side
+ * (`B×12`), so a busy day still draws a bounded number of markers.
+ */
+import type { FillPoint, Side } from './backtest-result.ts';
+import { bucketWidth, type ChartPoint } from './downsample.ts';
+
+export interface ChartMarker {
+  /** UTC seconds, a time of the price series. */
+  readonly time: number;
+  readonly side: Side;
+  readonly text: string;
+}
+
+export interface MarkerOptions {
+  /** Above this many fills, fills are grouped per bucket and side. */
+  readonly maxMarkers: number;
+  /** Up to this many fills, each marker carries a `B 5 @ 0.55` label. */
+  readonly labelUpTo: number;
+}
+
+/** The time of the last point at or before `time` (the first point when the fill precedes them all). */
+export function snapTime(times: readonly number[], time: number): number {
+  let lo = 0;
+  let hi = times.length - 1;
+  let found = times[0] ?? time;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = times[mid] ?? time;
+    if (t <= time) {
+      found = t;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+const sideLetter = (side: Side): string => (side === 'BUY' ? 'B' : 'S');
+
+/** Markers for one symbol's fills on its price points (both sorted by time in the output). */
+export function fillMarkers(fills: readonly FillPoint[], price: readonly ChartPoint[], options: MarkerOptions): ChartMarker[] {
+  const times = price.map((p) => p.time);
+  const sorted = [...fills].filter((f) => Number.isFinite(f.t)).sort((a, b) => a.t - b.t);
+  const seconds = (f: FillPoint) => Math.floor(f.t / 1000);
+  if (sorted.length <= options.maxMarkers) {
+    const label = sorted.length <= options.labelUpTo;
+    return sorted.map((f) => ({ time: snapTime(times, seconds(f)), side: f.side, text: label ? `${sideLetter(f.side)} ${f.qty} @ ${f.price}` : '' }));
+  }
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  if (first === undefined || last === undefined) return [];
+  // Two sides per bucket: half as many buckets as markers allowed.
+  const width = bucketWidth(seconds(first), seconds(last), Math.max(1, Math.floor(options.maxMarkers / 2)));
+  const groups = new Map<string, { time: number; side: Side; count: number }>();
+  for (const f of sorted) {
+    const key = `${Math.floor((seconds(f) - seconds(first)) / width)}:${f.side}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { time: snapTime(times, seconds(f)), side: f.side, count: 1 });
+    else group.count++;
+  }
+  return [...groups.values()]
+    .sort((a, b) => a.time - b.time)
+    .map((g) => ({ time: g.time, side: g.side, text: `${sideLetter(g.side)}×${g.count}` }));
+}
