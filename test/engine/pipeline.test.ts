@@ -91,7 +91,13 @@ describe('pipeline against the simulator', () => {
     t = await startPipelineSim({ strategy: marketMaker, params: MM_PARAMS, riskYaml: '  maxPosition: "10"' });
     const { pipeline, sim } = t;
     await t.driveUntil(() => pipeline.counters.fills >= 1 && quotingBothSides(sim)(), 'a fill with both quotes resting');
+    await t.waitUntil(() => t?.venue.inFlight === 0, 'no order call in flight');
+    const callsBefore = t.venue.calls.length;
+    const working = sim.core.openOrders({ account: ALICE_MAIN }).length;
     await t.stop();
+    // the strategy's cancelAll and the engine's own cancel each order once between them
+    const cancelled = t.venue.calls.slice(callsBefore).filter((c) => c.kind === 'cancel').reduce((n, c) => n + c.count, 0);
+    expect(cancelled).toBe(working);
     expect(sim.core.openOrders({ account: ALICE_MAIN })).toEqual([]);
     expect(sim.core.openOrders({ account: ALICE_HEDGE })).toEqual([]);
     expect(pipeline.tracker.open().filter((o) => o.state !== 'PENDING_CANCEL')).toEqual([]);

@@ -2,8 +2,10 @@
  * The execution adapter: the only code that calls a Venue, and it takes only risk-approved intents.
  * Places collected during one engine step are sent together as `*_list` calls of at most 20; cancels and
  * replaces of orders whose exchange id is not known yet wait for the acknowledgement; a failed insert is
- * reported so the order is not left pending. Retries of inserts happen below, in the client, with the same
- * client order id (so a retry can never create a second order). `cancelAllOpen` cancels on shutdown.
+ * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
+ * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
+ * happen below, in the client, with the same client order id (so a retry can never create a second order).
+ * `cancelAllOpen` cancels on shutdown.
  */
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
@@ -56,6 +58,8 @@ export class ExecutionAdapter {
   private cancels: string[] = [];
   private readonly waitingForAck = new Map<string, (Approved<CancelIntent> | Approved<ReplaceIntent>)[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
+  private readonly cancelling = new Set<string>();
 
   constructor(private readonly options: ExecutionAdapterOptions) {}
 
@@ -146,7 +150,7 @@ export class ExecutionAdapter {
   }
 
   private queueCancelById(clordId: string): void {
-    if (this.cancels.includes(clordId)) return;
+    if (this.cancels.includes(clordId) || this.cancelling.has(clordId)) return;
     const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
     if (pendingPlace >= 0) {
       const [dropped] = this.places.splice(pendingPlace, 1);
@@ -203,11 +207,17 @@ export class ExecutionAdapter {
     });
     for (let i = 0; i < requests.length; i += MAX_LIST_REQUESTS) {
       const batch = requests.slice(i, i + MAX_LIST_REQUESTS);
+      for (const request of batch) this.cancelling.add(request.clordId);
       this.track(
-        venue.cancelOrders(batch).then(
-          () => this.options.onSent?.('cancel', batch.length),
-          (error: unknown) => logFailure(log, 'cancel', error, { count: batch.length }),
-        ),
+        venue
+          .cancelOrders(batch)
+          .then(
+            () => this.options.onSent?.('cancel', batch.length),
+            (error: unknown) => logFailure(log, 'cancel', error, { count: batch.length }),
+          )
+          .finally(() => {
+            for (const request of batch) this.cancelling.delete(request.clordId);
+          }),
       );
     }
   }

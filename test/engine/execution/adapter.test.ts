@@ -2,7 +2,8 @@
  * The execution adapter against a scripted fake Venue and an in-memory ledger: places queued in one engine
  * step go out as list calls of at most 20, a cancel (or replace) of an order without an exchange id waits for
  * the acknowledgement, `cancelAllOpen` cancels every working order and resolves once the venue answered, a
- * failed insert marks every order of its batch as failed, and a cancel of a place still queued drops it.
+ * failed insert marks every order of its batch as failed, a cancel of a place still queued drops it, and an
+ * order is not cancelled twice while its cancel is in flight.
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
@@ -262,6 +263,32 @@ describe('execution adapter', () => {
     adapter.submit(approve(cancel('w1')));
     adapter.flush();
     expect(venue.callsOf<VenueCancelRequest>('cancel').flatMap((c) => c.requests)).toHaveLength(1);
+  });
+
+  it('does not cancel an order again while its cancel is in flight (a cancelAll then cancelAllOpen at stop)', async () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('w1', 'O1');
+    ledger.working('w2', 'O2');
+    adapter.submit(approve(cancelAll()));
+    adapter.flush();
+    const stopped = adapter.cancelAllOpen();
+    const cancels = venue.callsOf<VenueCancelRequest>('cancel');
+    expect(cancels.flatMap((c) => c.requests.map((r) => r.orderId))).toEqual(['O1', 'O2']);
+    cancels[0]?.resolve();
+    await stopped;
+  });
+
+  it('cancels again after a cancel call failed', async () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('w1', 'O1');
+    adapter.submit(approve(cancel('w1')));
+    adapter.flush();
+    venue.callsOf('cancel')[0]?.reject(new TradebotError('HTTP_CONNECT_TIMEOUT', 'connect timeout', { kind: 'connectivity' }));
+    await adapter.idle();
+    const retried = adapter.cancelAllOpen();
+    expect(venue.callsOf<VenueCancelRequest>('cancel').map((c) => c.requests[0]?.orderId)).toEqual(['O1', 'O1']);
+    venue.callsOf('cancel')[1]?.resolve();
+    await retried;
   });
 
   it('sends a cross as one call with an IOC buy leg and sell leg on their accounts', async () => {
