@@ -4,25 +4,10 @@
  * and their HTTP statuses follow grpc-gateway's mapping, so a client sees what the real gateway sends.
  */
 
-export const GRPC_STATUS = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-} as const;
+import { GrpcStatus } from '../../exchange/transport/grpc-status.ts';
+
+/** The gRPC status numbers, shared with the clients (one table for both sides of the wire). */
+export const GRPC_STATUS = GrpcStatus;
 
 export type GrpcStatusName = keyof typeof GRPC_STATUS;
 
