@@ -2,10 +2,13 @@
  * Runs a Router on node:http, bound to 127.0.0.1. Every failure becomes an error reply in the family's
  * shape (via `renderError`); a handler bug answers 500 and the server keeps serving. NDJSON streams are
  * written line by line and closed when the client leaves; `close()` ends open streams and connections.
+ * A request Node's HTTP parser refuses (headers or URL over its 16 KiB limit, a malformed request line) is
+ * also answered in the family's shape, as 400 INVALID_ARGUMENT, instead of Node's body-less default.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { SimHttpError } from './errors.ts';
 import { readJsonBody } from './json-body.ts';
@@ -41,6 +44,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
   const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
@@ -90,6 +94,25 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     options.logger.error({ err: error, path: context.path }, 'sim handler failed');
     return writeJson(response, options.renderError(new SimHttpError('INTERNAL', 'internal error in the simulator')));
   }
+}
+
+/** Node's parser refused the request before any handler ran: answer 400 in the family's shape, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options: HttpServerOptions): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const reason =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request line and headers are larger than 16 KiB; shorten the URL or headers'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request was not received completely in time'
+        : 'malformed HTTP request';
+  const refusal = new SimHttpError('INVALID_ARGUMENT', reason);
+  const reply = options.renderError(refusal);
+  const text = JSON.stringify(reply.body ?? {});
+  const status = reply.status ?? 400;
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 function writeJson(response: http.ServerResponse, reply: JsonReply): void {
