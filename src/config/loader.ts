@@ -45,7 +45,9 @@ export function parseConfigText<S extends z.ZodType>(
   const root = schema(context);
   const result = root.safeParse(interpolated, { reportInput: true });
   if (!result.success) {
-    for (const issue of result.error.issues) problems.push(...describeIssue(issue, root));
+    // A value whose ${VAR} was unset is already reported; its follow-on schema complaint would only confuse.
+    const unset = new Set(problems.map((p) => p.path));
+    for (const issue of result.error.issues) problems.push(...describeIssue(issue, root).filter((p) => !unset.has(p.path)));
   }
   if (problems.length > 0) {
     const unique = dedupe(problems).sort((a, b) => a.path.localeCompare(b.path));

@@ -4,7 +4,10 @@
  * that environment. Prints one `run.summary` JSON line on exit; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.ts';
+import { readFileSync } from 'node:fs';
+import { loadConfig, ConfigError, type ConfigProblem } from '../../config/index.ts';
+import { parseYaml } from '../../config/yaml.ts';
+import { interpolateEnv } from '../../config/env.ts';
 import { createLogger, type LogLevel } from '../../logging/logger.ts';
 import { runLive } from '../../engine/live/run-live.ts';
 import { TradebotError } from '../../errors.ts';
@@ -18,19 +21,36 @@ function parseSeconds(text: string): number {
   return value;
 }
 
+/** Strategy params from a YAML file (validated later by the plugin's schema, with paths). */
+export function readParamsFile(file: string): Record<string, unknown> {
+  const problems: ConfigProblem[] = [];
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ path: '', message: `cannot read ${file}: ${(error as Error).message}` }], file, 'CONFIG_UNREADABLE');
+  }
+  const tree = interpolateEnv(parseYaml(text, problems), process.env, problems);
+  if (problems.length > 0) throw new ConfigError(problems, file);
+  if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) throw new ConfigError([{ path: '', message: 'expected a mapping of param names to values' }], file);
+  return tree as Record<string, unknown>;
+}
+
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run the bot: a strategy against the embedded exchange (default config) or an environment')
     .option('-c, --config <file>', 'config file (config/sim.yaml starts the embedded exchange)', DEFAULT_CONFIG)
     .option('-s, --strategy <name|path>', 'strategy from strategies/ or a path (overrides bot.strategy)')
+    .option('-p, --params <yaml>', 'YAML file with the strategy params (replaces bot.params)')
     .option('-d, --duration <seconds>', 'stop after this many seconds (overrides bot.durationSeconds)', parseSeconds)
     .option('--log-level <level>', `one of ${LEVELS.join(', ')} (overrides logging.level)`)
-    .action(async (options: { config: string; strategy?: string; duration?: number; logLevel?: string }) => {
+    .action(async (options: { config: string; strategy?: string; params?: string; duration?: number; logLevel?: string }) => {
       if (options.logLevel !== undefined && !LEVELS.includes(options.logLevel)) {
         throw new TradebotError('CLI_INVALID_LOG_LEVEL', `--log-level must be one of ${LEVELS.join(', ')}, got "${options.logLevel}"`, { kind: 'config' });
       }
-      const config = loadConfig(options.config);
+      const loaded = loadConfig(options.config);
+      const config = options.params === undefined ? loaded : { ...loaded, bot: { ...loaded.bot, params: readParamsFile(options.params) } };
       const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
       const stopSignal = new Promise<string>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));

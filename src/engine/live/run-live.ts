@@ -128,7 +128,11 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     options.statusStream?.write('\n');
   }
   logger.info({ reason }, 'stopping: cancelling open orders and logging out');
-  await running.stop();
+  try {
+    await running.stop();
+  } catch (error) {
+    logger.error({ err: error }, 'stopping the pipeline failed; closing the connection anyway');
+  }
   const summary: RunSummary = {
     event: 'run.summary',
     fills: running.counters.fills,
