@@ -8,7 +8,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // The sweep's worker-thread entry is plain JS (it registers tsx before loading TypeScript).
+        projectService: { allowDefaultProject: ['backtest/sweep/worker.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

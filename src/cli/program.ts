@@ -10,6 +10,7 @@ import { registerRunCommand } from './commands/run.ts';
 import { registerKeygenCommand } from './commands/keygen.ts';
 import { registerTokenCommand } from './commands/token.ts';
 import { registerKycCommand } from './commands/kyc.ts';
+import { registerSweepCommand } from './commands/sweep.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerKeygenCommand(program);
   registerTokenCommand(program);
   registerKycCommand(program);
+  registerSweepCommand(program);
   return program;
 }
