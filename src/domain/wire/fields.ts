@@ -99,7 +99,9 @@ function enumDecoder<T extends string>(values: readonly T[], label: string, opti
   return (raw: unknown, parent: Path, key: string | number, naming: string): T => {
     if (typeof raw === 'string') {
       if (known.has(raw)) return raw as T;
-      const alias = naming === 'camel' ? options.camelAliases?.[raw] : undefined;
+      const aliases = naming === 'camel' ? options.camelAliases : undefined;
+      // Own keys only: a wire string such as "constructor" must not reach Object.prototype.
+      const alias = aliases !== undefined && Object.hasOwn(aliases, raw) ? aliases[raw] : undefined;
       if (alias !== undefined) return alias;
     } else if (options.numeric !== false && typeof raw === 'number' && Number.isInteger(raw) && raw >= 0 && raw < values.length) {
       return values[raw] as T;

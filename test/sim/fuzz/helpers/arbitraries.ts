@@ -119,6 +119,11 @@ function slots(value: Json, out: Slot[] = []): Slot[] {
   return out;
 }
 
+/** How many fields and list items `value` holds at any depth (the `at` range of a mutation). */
+export function slotCount(value: Json): number {
+  return slots({ root: value }).length;
+}
+
 function objects(value: Json, out: { [key: string]: Json }[] = []): { [key: string]: Json }[] {
   if (Array.isArray(value)) for (const item of value) objects(item, out);
   else if (value !== null && typeof value === 'object') {
