@@ -41,7 +41,7 @@ function tracker(ascending: boolean): { see(value: number | null): void; text():
 export function createSweepProgress(options: ProgressOptions): SweepProgress {
   const best = tracker(options.ascending === true);
   let failed = 0;
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+  const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`);
 
   if (options.tty) {
     const bar = new SingleBar(

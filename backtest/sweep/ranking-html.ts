@@ -68,21 +68,26 @@ const SORT_SCRIPT = `
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-function cell(text: string, column: string, metricColumn: string): string {
-  const classes = [NUMERIC.test(text) ? 'num' : '', column === metricColumn ? 'metric' : '', column === 'error' ? 'error' : ''].filter((c) => c !== '');
-  const body = column === 'report' && text !== '' ? `<a href="${escapeHtml(text)}">report</a>` : escapeHtml(text);
+function cell(text: string, column: string, metricColumn: string, link: string): string {
+  const classes = [NUMERIC.test(text) && column !== 'run' ? 'num' : '', column === metricColumn ? 'metric' : '', column === 'error' ? 'error' : ''].filter((c) => c !== '');
+  // The run id links to its report too, so the link is on screen however wide the table is.
+  const linked = (column === 'report' || column === 'run') && link !== '';
+  const body = linked ? `<a href="${escapeHtml(link)}">${escapeHtml(column === 'report' ? 'report' : text)}</a>` : escapeHtml(text);
   return `<td${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}>${body}</td>`;
 }
 
 export function renderRankingHtml(page: RankingPage): string {
   const { columns, rows } = page.table;
   const statusAt = columns.indexOf('status');
+  const reportAt = columns.indexOf('report');
   const head = columns.map((c) => `<th${c === page.rankBy ? ' class="metric"' : ''}>${escapeHtml(c)}</th>`).join('');
   const body = rows
     .map((row, i) => {
       const failed = row[statusAt] === 'error';
-      const cls = failed ? ' class="failed"' : i === 0 ? ' class="best"' : '';
-      return `<tr${cls}>${row.map((text, c) => cell(text, columns[c] ?? '', page.rankBy)).join('')}</tr>`;
+      // A failed row carries its error as a tooltip, since the error column may be scrolled out of view.
+      const cls = failed ? ` class="failed" title="${escapeHtml(row[columns.indexOf('error')] ?? '')}"` : i === 0 ? ' class="best"' : '';
+      const link = row[reportAt] ?? '';
+      return `<tr${cls}>${row.map((text, c) => cell(text, columns[c] ?? '', page.rankBy, link)).join('')}</tr>`;
     })
     .join('\n');
   const order = page.ascending ? 'lowest first' : 'highest first';

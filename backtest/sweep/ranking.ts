@@ -1,7 +1,8 @@
 /**
  * Ranks a sweep's runs by a report metric (highest first, or lowest with `ascending`), ties broken by run
  * number. Runs without a value for the metric follow the ranked ones; failed runs come last, unranked,
- * with their error. `rankingTable` lays the result out as the columns of ranking.csv and ranking.html.
+ * with their error. `rankingTable` lays the result out as the columns of ranking.csv and ranking.html:
+ * rank, run, status, the metric, the swept params, the other key figures, error, report link.
  */
 import { metricValue, readPath } from './metric.ts';
 import type { RunOutcome } from './types.ts';
@@ -56,15 +57,17 @@ function figureText(report: unknown, column: string): string {
 
 export function rankingTable(ranked: readonly RankedRun[], paramNames: readonly string[], rankBy: string): RankingTable {
   const figures = [rankBy, ...FIGURE_COLUMNS.filter((c) => c !== rankBy)];
-  const columns = ['rank', 'run', 'status', ...figures, ...paramNames.map((p) => `param.${p}`), 'error', 'report'];
+  // The metric, then the swept params beside it (what a reader compares), then the other figures.
+  const columns = ['rank', 'run', 'status', rankBy, ...paramNames.map((p) => `param.${p}`), ...figures.slice(1), 'error', 'report'];
   const rows = ranked.map(({ rank, outcome }) => {
     const report = outcome.ok ? outcome.report : undefined;
     return [
       rank === null ? '' : String(rank),
       outcome.job.id,
       outcome.ok ? 'ok' : 'error',
-      ...figures.map((c) => figureText(report, c)),
+      figureText(report, rankBy),
       ...paramNames.map((p) => cellText(outcome.job.combo[p])),
+      ...figures.slice(1).map((c) => figureText(report, c)),
       outcome.ok ? '' : `${outcome.error.code}: ${outcome.error.message}`,
       outcome.ok ? `runs/${outcome.job.id}/report.html` : '',
     ];

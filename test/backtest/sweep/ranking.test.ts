@@ -51,11 +51,11 @@ describe('rankRuns', () => {
 });
 
 describe('rankingTable and CSV', () => {
-  it('has the metric first, the figures, one column per swept param, the error and the report link', () => {
+  it('has the metric first, then one column per swept param, the other figures, the error and the report link', () => {
     const table = rankingTable(rankRuns([ok(1, 1.5), failed(2)], { rankBy: 'pnl.total' }), ['k'], 'pnl.total');
-    expect(table.columns.slice(0, 5)).toEqual(['rank', 'run', 'status', 'pnl.total', 'pnl.realized']);
+    expect(table.columns.slice(0, 6)).toEqual(['rank', 'run', 'status', 'pnl.total', 'param.k', 'pnl.realized']);
     expect(table.columns.filter((c) => c === 'pnl.total')).toHaveLength(1);
-    expect(table.columns.slice(-3)).toEqual(['param.k', 'error', 'report']);
+    expect(table.columns.slice(-3)).toEqual(['events', 'error', 'report']);
     const [good, bad] = table.rows;
     expect(good?.[table.columns.indexOf('refusals')]).toBe('5');
     expect(good?.at(-1)).toBe('runs/001/report.html');

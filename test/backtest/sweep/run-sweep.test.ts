@@ -118,7 +118,7 @@ describe('runSweep', () => {
     await runSweep(options(outDir(), runSweepJob, { grid: { halfSpread: ['0.01', '0.02'], fail: [false, true] }, progress, concurrency: 1 }));
     const text = lines.join('');
     expect(text).toContain('sweep: 4 runs on 1 worker\n');
-    expect(text).toMatch(/sweep: \[1\/4\] run 001 ok sharpe=0\.9 in \d+\.\ds \(halfSpread=0\.01 fail=false\)\n/);
+    expect(text).toMatch(/sweep: \[1\/4\] run 001 ok sharpe=0\.9 in \d+(ms|\.\ds) \(halfSpread=0\.01 fail=false\)\n/);
     expect(text).toContain('sweep: [2/4] run 002 FAILED FAKE_RUN_FAILED: run 002 fails on purpose');
     expect(text).toContain('sweep: done, 2 failed, best sharpe 1.9\n');
   });
