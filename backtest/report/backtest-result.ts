@@ -33,8 +33,15 @@ export interface BacktestSeries {
 /** A key figure as report.json holds it: a decimal string, a number, or null when undefined (sharpe of one point). */
 export type Figure = string | number | null;
 
-/** The fields of report.json the report and sweeps read; the engine may add more. */
-export interface BacktestReport {
+/**
+ * report.json as the report and sweeps take it: a plain JSON object. They read the documented fields by
+ * path (see `ReportFields`) and show a missing or null one as "—", so the engine may add or reshape
+ * fields without breaking them.
+ */
+export type BacktestReport = Readonly<Record<string, unknown>>;
+
+/** The documented fields of report.json (a guide for fixtures and readers; the engine may add more). */
+export interface ReportFields {
   readonly pnl: { readonly total: Figure; readonly realized: Figure; readonly unrealized: Figure };
   readonly fees: Figure;
   readonly fills: Figure;

@@ -5,6 +5,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { BacktestReport, Figure } from './backtest-result.ts';
+import { figureAt, readPath } from './read-path.ts';
 
 export type Tone = 'positive' | 'negative' | 'neutral';
 
@@ -56,29 +57,38 @@ function toneOf(value: Figure | undefined): Tone {
 const figure = (label: string, value: string, tone: Tone = 'neutral', details: readonly string[] = []): KeyFigure => ({ label, value, tone, details });
 
 /** Refusal counts, largest first, as `CODE: n` lines. */
-export function refusalLines(refusals: Readonly<Record<string, number>> | undefined): string[] {
-  return Object.entries(refusals ?? {})
+export function refusalLines(refusals: Readonly<Record<string, number>>): string[] {
+  return Object.entries(refusals)
     .filter(([, n]) => n > 0)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([code, n]) => `${code}: ${formatNumber(n)}`);
 }
 
+function refusalCounts(report: BacktestReport): Record<string, number> {
+  const value = readPath(report, 'refusals');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+}
+
 export function keyFigures(report: BacktestReport): KeyFigure[] {
-  const refusals = refusalLines(report.refusals);
-  const refusalTotal = Object.values(report.refusals ?? {}).reduce((sum, n) => sum + (Number.isFinite(n) ? n : 0), 0);
+  const at = (path: string) => figureAt(report, path);
+  const counts = refusalCounts(report);
+  const refusals = refusalLines(counts);
+  const refusalTotal = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const drawdownTone: Tone = toneOf(at('maxDrawdown')) === 'neutral' ? 'neutral' : 'negative';
   return [
-    figure('PnL total', formatNumber(report.pnl?.total), toneOf(report.pnl?.total)),
-    figure('Realized', formatNumber(report.pnl?.realized), toneOf(report.pnl?.realized)),
-    figure('Unrealized', formatNumber(report.pnl?.unrealized), toneOf(report.pnl?.unrealized)),
-    figure('Fees', formatNumber(report.fees)),
-    figure('Max drawdown', formatNumber(report.maxDrawdown), toneOf(report.maxDrawdown) === 'neutral' ? 'neutral' : 'negative'),
-    figure('Sharpe', formatNumber(report.sharpe, 3), toneOf(report.sharpe)),
-    figure('Sortino', formatNumber(report.sortino, 3), toneOf(report.sortino)),
-    figure('Turnover', formatNumber(report.turnover)),
-    figure('Fills', formatNumber(report.fills)),
-    figure('Orders', formatNumber(report.orders)),
+    figure('PnL total', formatNumber(at('pnl.total')), toneOf(at('pnl.total'))),
+    figure('Realized', formatNumber(at('pnl.realized')), toneOf(at('pnl.realized'))),
+    figure('Unrealized', formatNumber(at('pnl.unrealized')), toneOf(at('pnl.unrealized'))),
+    figure('Fees', formatNumber(at('fees'))),
+    figure('Max drawdown', formatNumber(at('maxDrawdown')), drawdownTone),
+    figure('Sharpe', formatNumber(at('sharpe'), 3), toneOf(at('sharpe'))),
+    figure('Sortino', formatNumber(at('sortino'), 3), toneOf(at('sortino'))),
+    figure('Turnover', formatNumber(at('turnover'))),
+    figure('Fills', formatNumber(at('fills'))),
+    figure('Orders', formatNumber(at('orders'))),
     figure('Refusals', formatNumber(refusalTotal), refusalTotal > 0 ? 'negative' : 'neutral', refusals.length > 0 ? refusals : ['none']),
-    figure('Events', formatNumber(report.events), 'neutral', [`${formatNumber(report.eventsPerSecond, 0)} events/s`]),
+    figure('Events', formatNumber(at('events')), 'neutral', at('eventsPerSecond') === null ? [] : [`${formatNumber(at('eventsPerSecond'), 0)} events/s`]),
   ];
 }
 
@@ -91,25 +101,27 @@ export function describeValue(value: unknown): string {
 
 /** Strategy name: a string, or the `name` of a strategy object. */
 export function strategyName(report: BacktestReport): string {
-  const s = report.strategy;
+  const s = report['strategy'];
   if (typeof s === 'string') return s;
-  if (typeof s === 'object' && s !== null && typeof (s as { name?: unknown }).name === 'string') return (s as { name: string }).name;
-  return 'backtest';
+  const name = readPath(s, 'name');
+  return typeof name === 'string' ? name : 'backtest';
 }
 
-function paramsText(params: unknown): string {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return describeValue(params);
-  const entries = Object.entries(params as Record<string, unknown>);
-  if (entries.length === 0) return '(defaults)';
+/** An object as `key = value` lines (strings bare, anything else as JSON); other values as they are. */
+function keyValueLines(value: unknown, empty: string): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return describeValue(value);
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return empty;
   return entries.map(([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n');
 }
 
 export function runDetails(report: BacktestReport): RunDetail[] {
-  const config = describeValue(report.config);
+  const strategy = report['strategy'];
+  const config = describeValue(report['config']);
   return [
-    { label: 'Strategy', value: describeValue(report.strategy), folded: typeof report.strategy === 'object' && report.strategy !== null },
-    { label: 'Data', value: describeValue(report.data), folded: false },
-    { label: 'Params', value: paramsText(report.params), folded: false },
+    { label: 'Strategy', value: describeValue(strategy), folded: typeof strategy === 'object' && strategy !== null },
+    { label: 'Data', value: keyValueLines(report['data'], '—'), folded: false },
+    { label: 'Params', value: keyValueLines(report['params'], '(defaults)'), folded: false },
     { label: 'Config', value: config, folded: config.includes('\n') },
   ];
 }

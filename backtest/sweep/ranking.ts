@@ -4,7 +4,8 @@
  * with their error. `rankingTable` lays the result out as the columns of ranking.csv and ranking.html:
  * rank, run, status, the metric, the swept params, the other key figures, error, report link.
  */
-import { metricValue, readPath } from './metric.ts';
+import { readPath } from '../report/read-path.ts';
+import { metricValue } from './metric.ts';
 import type { RunOutcome } from './types.ts';
 
 export interface RankedRun {

@@ -5,7 +5,7 @@ import type { FillPoint, SeriesPoint } from '../../../backtest/report/backtest-r
 import { chartData, precisionOf } from '../../../backtest/report/chart-data.ts';
 import { downsample } from '../../../backtest/report/downsample.ts';
 import { fillMarkers, snapTime } from '../../../backtest/report/markers.ts';
-import { formatNumber, keyFigures, refusalLines } from '../../../backtest/report/figures.ts';
+import { formatNumber, keyFigures, refusalLines, runDetails } from '../../../backtest/report/figures.ts';
 import { formatPeriod } from '../../../backtest/report/period.ts';
 import { fixtureResult } from './fixture.ts';
 
@@ -114,6 +114,17 @@ describe('header figures', () => {
     const figures = keyFigures(fixtureResult({ points: 10 }).report);
     expect(figures.find((f) => f.label === 'Realized')?.tone).toBe('positive');
     expect(figures.find((f) => f.label === 'Refusals')?.value).toBe('5');
+  });
+
+  it('shows missing or null fields as "—" and a data object as key = value lines', () => {
+    const report = { pnl: { total: '3.5' }, sharpe: null, refusals: {}, data: { file: 'day.jsonl', symbols: ['A', 'B'] } };
+    const figures = keyFigures(report);
+    expect(figures.find((f) => f.label === 'PnL total')?.value).toBe('3.5');
+    expect(figures.find((f) => f.label === 'Realized')?.value).toBe('—');
+    expect(figures.find((f) => f.label === 'Sharpe')?.value).toBe('—');
+    expect(figures.find((f) => f.label === 'Refusals')?.details).toEqual(['none']);
+    expect(figures.find((f) => f.label === 'Events')?.details).toEqual([]);
+    expect(runDetails(report).find((d) => d.label === 'Data')?.value).toBe('file = day.jsonl\nsymbols = ["A","B"]');
   });
 
   it('states the period in UTC with its duration', () => {

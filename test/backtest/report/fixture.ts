@@ -3,7 +3,7 @@
  * walk for prices, equity and positions, a few dozen fills, refusals, and a param whose value tries to end
  * the inlined <script> element (it must show up as text, never run).
  */
-import type { BacktestResult, FillPoint, SeriesPoint } from '../../../backtest/report/backtest-result.ts';
+import type { BacktestSeries, FillPoint, ReportFields, SeriesPoint } from '../../../backtest/report/backtest-result.ts';
 
 export const HOSTILE_PARAM = '</script><script>window.__pwned = true</script><!--';
 
@@ -25,7 +25,8 @@ export interface FixtureOptions {
   readonly start?: number;
 }
 
-export function fixtureResult(options: FixtureOptions = {}): BacktestResult {
+/** A fixture result: the report keeps its documented field types (ReportFields) for tests that read them. */
+export function fixtureResult(options: FixtureOptions = {}): { report: ReportFields; series: BacktestSeries } {
   const rnd = random(options.seed ?? 7);
   const n = options.points ?? 720;
   const start = options.start ?? Date.UTC(2026, 10, 2, 14, 30, 0);

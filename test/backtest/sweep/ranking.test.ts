@@ -4,7 +4,7 @@ import { csvCell, toCsv } from '../../../backtest/sweep/csv.ts';
 import { metricValue } from '../../../backtest/sweep/metric.ts';
 import { rankingTable, rankRuns } from '../../../backtest/sweep/ranking.ts';
 import type { RunOutcome, SweepJob } from '../../../backtest/sweep/types.ts';
-import type { BacktestReport } from '../../../backtest/report/backtest-result.ts';
+import type { Figure } from '../../../backtest/report/backtest-result.ts';
 import { fixtureResult } from '../report/fixture.ts';
 
 function job(run: number, combo: Record<string, unknown>): SweepJob {
@@ -13,7 +13,7 @@ function job(run: number, combo: Record<string, unknown>): SweepJob {
 }
 
 const base = fixtureResult({ points: 3 }).report;
-const ok = (run: number, sharpe: BacktestReport['sharpe'], total = '0'): RunOutcome => ({
+const ok = (run: number, sharpe: Figure, total = '0'): RunOutcome => ({
   job: job(run, { k: run }),
   ok: true,
   report: { ...base, sharpe, pnl: { total, realized: '0', unrealized: '0' } },
