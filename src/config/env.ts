@@ -15,7 +15,10 @@ export function interpolateEnv(tree: unknown, env: Environment, problems: Config
   if (Array.isArray(tree)) return tree.map((item, i) => interpolateEnv(item, env, problems, [...path, i]));
   if (tree !== null && typeof tree === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(tree)) out[key] = interpolateEnv(value, env, problems, [...path, key]);
+    // defineProperty keeps a `__proto__` key an own (unknown, reported) key instead of setting the prototype.
+    for (const [key, value] of Object.entries(tree)) {
+      Object.defineProperty(out, key, { value: interpolateEnv(value, env, problems, [...path, key]), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return tree;

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { formatPath, type ConfigProblem } from './errors.ts';
+import { isSecretKey } from '../logging/redact.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -16,17 +17,80 @@ export function describeIssue(issue: Issue, root: z.ZodType): ConfigProblem[] {
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(root, issue.path);
       return issue.keys.map((key) => ({
-        path: path === '' ? key : `${path}.${key}`,
+        // An empty key still gets a path a person can find: `""` (e.g. `sim.""`).
+        path: path === '' ? key || '""' : `${path}.${key || '""'}`,
         message: unknownKeyMessage(key, allowed),
       }));
     }
     case 'invalid_union': {
       const inner = issue.errors.flat()[0];
-      return [{ path, message: inner === undefined || inner.code === 'invalid_type' ? issue.message : inner.message }];
+      if (inner === undefined || inner.code === 'invalid_type') {
+        const expected = [...new Set(issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [noun(e.expected)] : [])))];
+        return [{ path, message: `expected ${expected.length > 0 ? expected.join(' or ') : 'another kind of value'}, got ${gotValue(issue.input, secretAt(issue.path))}` }];
+      }
+      return [{ path, message: readable(inner, secretAt(issue.path)) }];
     }
     default:
-      return [{ path, message: issue.message }];
+      return [{ path, message: readable(issue, secretAt(issue.path)) }];
   }
+}
+
+/** zod's default wording ("Invalid input: expected object, received string") names no fix. */
+const GENERIC = /^(Invalid|Too (small|big))/;
+
+/** True when the value at `path` is a secret (a password, a token): its value is never quoted back. */
+function secretAt(path: readonly PropertyKey[]): boolean {
+  const last = path.at(-1);
+  return typeof last === 'string' && isSecretKey(last);
+}
+
+/** A problem message in YAML terms: the schema's own message, or zod's default rewritten. */
+function readable(issue: Issue, secret: boolean): string {
+  if (!GENERIC.test(issue.message)) return issue.message;
+  const got = (input: unknown) => gotValue(input, secret);
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${noun(issue.expected)}, got ${got(issue.input)}`;
+    case 'too_small':
+      return issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint'
+        ? `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}`
+        : `needs at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
+    case 'too_big':
+      return issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint'
+        ? `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}`
+        : `may have at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${got(issue.input)}`;
+    case 'invalid_format':
+      return `${got(issue.input)} is not ${issue.format === 'regex' ? `in the expected form (${issue.message.replace(/^Invalid string: /, '')})` : `a valid ${issue.format}`}`;
+    default:
+      return `${issue.message.replace(/^Invalid \w+: /, '')}; got ${got(issue.input)}`;
+  }
+}
+
+const NOUNS: Record<string, string> = {
+  object: 'a mapping (key: value lines)',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  null: 'nothing',
+};
+
+function noun(expected: string): string {
+  return NOUNS[expected] ?? expected;
+}
+
+/** What the file holds at that place, briefly (only its kind for a secret). */
+function gotValue(input: unknown, secret: boolean): string {
+  if (input === undefined) return 'nothing';
+  if (input === null) return 'an empty value (null)';
+  if (Array.isArray(input)) return 'a list';
+  if (typeof input === 'object') return 'a mapping';
+  if (secret) return `a ${typeof input}`;
+  const text = JSON.stringify(input) ?? String(input);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 function unknownKeyMessage(key: string, allowed: readonly string[]): string {

@@ -25,14 +25,35 @@ function keepExactNumbers(tags: Tags): Tags {
   });
 }
 
-/** Parses YAML text into a plain tree; syntax errors become problems with line and column. */
+/** At most this many alias uses per file: more is how a "billion laughs" document blows up on expansion. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parses YAML text into a plain tree; syntax errors become problems with line and column. A document the
+ * parser cannot even walk (nesting deep enough to exhaust the stack, aliases that expand without bound) is
+ * one problem saying so, never an exception.
+ */
 export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
   const doc = parseDocument(text, { customTags: keepExactNumbers, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.some((error) => error instanceof Error && /Maximum call stack size exceeded/.test(error.message))) {
+    problems.push({ path: '', message: 'the YAML nests too deeply to read; flatten the structure (a config file needs only a few levels)' });
+    return undefined;
+  }
   for (const error of doc.errors) {
     const where = error.linePos?.[0];
     const at = where === undefined ? '' : ` (line ${where.line}, column ${where.col})`;
     problems.push({ path: '', message: `YAML syntax error${at}: ${error.message.split('\n')[0] ?? error.code}` });
   }
   if (doc.errors.length > 0) return undefined;
-  return doc.toJS({ maxAliasCount: 100 });
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const reason = error instanceof ReferenceError && /alias/i.test(error.message)
+      ? `aliases (*name) expand to too many nodes (limit ${MAX_ALIAS_COUNT}); write the values out instead of nesting anchors`
+      : error instanceof RangeError
+        ? 'the YAML nests too deeply to read; flatten the structure'
+        : `the YAML cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    problems.push({ path: '', message: reason });
+    return undefined;
+  }
 }

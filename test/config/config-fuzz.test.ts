@@ -1,0 +1,172 @@
+/**
+ * Fuzzing the config loader with the project's own files (config/sim.yaml and the environment templates):
+ * keys deleted, values of the wrong type, unknown keys, lists where mappings belong, deep nesting, and
+ * broken YAML text (stray indicators, tabs, anchors and aliases, tags, truncation). Every outcome is a
+ * valid config or a ConfigError whose every problem names a field path (only whole-file problems such as
+ * YAML syntax have none) and says what to write, not zod's generic "Invalid input"; never another
+ * exception. `tradebot config check` on bad files exits 2 with the problems on stderr and no stack trace.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { ConfigError, configSchema, parseConfigText } from '../../src/config/index.ts';
+import { applyMutations, hostileString, mutation, nestedText, type Json } from '../sim/fuzz/helpers/arbitraries.ts';
+import { fuzzRuns } from '../sim/fuzz/helpers/fuzz-sim.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FILES = ['sim', 'development', 'preproduction', 'production'].map((name) => path.join(ROOT, 'config', `${name}.yaml`));
+
+/** Plausible values for every `${VAR}` a template references, by the variable's suffix. */
+const VALUE_BY_SUFFIX: [RegExp, string][] = [
+  [/_CLIENT_ID$/, 'client-123'],
+  [/_PARTICIPANT$/, 'firms/acme/users/bot'],
+  [/_ACCOUNT$/, 'firms/acme/accounts/main'],
+  [/_MFA_SECRET$/, 'JBSWY3DPEHPK3PXP'],
+  [/_PASSWORD$/, 'not-a-real-password-42'],
+];
+
+function envFor(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [, name] of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    env[name as string] = VALUE_BY_SUFFIX.find(([suffix]) => suffix.test(name as string))?.[1] ?? 'value-1';
+  }
+  return env;
+}
+
+interface Source {
+  file: string;
+  text: string;
+  tree: Json;
+  env: Record<string, string>;
+}
+
+const SOURCES: Source[] = FILES.map((file) => {
+  const text = readFileSync(file, 'utf8');
+  return { file, text, tree: parse(text) as Json, env: envFor(text) };
+});
+
+/** zod's own wording, which names no fix: a problem must never read like this. */
+const GENERIC = /^(Invalid input|Invalid option|Too (small|big)|Unrecognized key)/;
+
+/** Loads `text` as `source.file`; returns 'valid', or checks the ConfigError and returns its problems. */
+function load(source: Source, text: string): 'valid' | ConfigError {
+  try {
+    parseConfigText(text, configSchema, { env: source.env, file: source.file });
+    return 'valid';
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
+    expect(error.problems.length).toBeGreaterThan(0);
+    for (const problem of error.problems) {
+      const where = `${problem.path || '(file)'}: ${problem.message}`;
+      expect(problem.message.trim().length, where).toBeGreaterThan(0);
+      expect(problem.message, where).not.toMatch(GENERIC);
+      expect(problem.message, where).not.toMatch(/\n\s+at /);
+      // Only problems of the file as a whole may lack a path: YAML it cannot read, or a root that is no mapping.
+      if (problem.path === '') expect(problem.message, where).toMatch(/YAML|mapping|cannot read|nests too deeply|aliases/);
+    }
+    return error;
+  }
+}
+
+const sourceIndex = fc.nat({ max: SOURCES.length - 1 });
+
+describe('config files under mutation', () => {
+  it('the files load as they are', () => {
+    for (const source of SOURCES) expect(load(source, source.text), source.file).toBe('valid');
+  });
+
+  it('mutated trees load, or fail with a ConfigError whose every problem has a path and a fix', () => {
+    const outcomes = { valid: 0, invalid: 0 };
+    fc.assert(
+      fc.property(sourceIndex, fc.array(mutation, { minLength: 1, maxLength: 4 }), (i, mutations) => {
+        const source = SOURCES[i] as Source;
+        const tree = applyMutations(source.tree, mutations);
+        let text: string;
+        try {
+          text = stringify(tree, { aliasDuplicateObjects: false, lineWidth: 0 });
+        } catch {
+          return; // a tree the YAML writer cannot express (deeper than its own stack) says nothing about the loader
+        }
+        outcomes[load(source, text) === 'valid' ? 'valid' : 'invalid'] += 1;
+      }),
+      { numRuns: fuzzRuns(150) },
+    );
+    expect(outcomes.invalid).toBeGreaterThan(75);
+  });
+
+  it('broken YAML text fails with a ConfigError, never another exception', () => {
+    const inserts = [':', ': ', '\t', '[', ']', '{', '}', '"', "'", '&a ', '*a', '*nope', '!!binary ', '!!set ', '!foo ', '- ', '\n  ', '\n\t', '%YAML 1.1\n', '---\n', '? ', '|', '>', '#', '@', '`', '<<: *a\n', 'key: &a [*a]\n'];
+    const edit = fc.oneof(
+      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...inserts), hostileString) }),
+      fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+      fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 100, max: 3_000 }) }),
+    );
+    fc.assert(
+      fc.property(sourceIndex, fc.array(edit, { minLength: 1, maxLength: 3 }), (i, edits) => {
+        const source = SOURCES[i] as Source;
+        let text = source.text;
+        for (const e of edits) {
+          const at = e.at % (text.length + 1);
+          if (e.kind === 'insert') text = text.slice(0, at) + e.text + text.slice(at);
+          else if (e.kind === 'delete') text = text.slice(0, at) + text.slice(at + e.length);
+          else if (e.kind === 'truncate') text = text.slice(0, at);
+          else text = `${text.slice(0, at)}${nestedText(e.depth, at % 2 === 0)}${text.slice(at)}`;
+        }
+        load(source, text);
+      }),
+      { numRuns: fuzzRuns(150) },
+    );
+  });
+
+  it.each([
+    ['an alias bomb', 'a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n', /aliases/],
+    ['nesting 20 000 deep', `logging: ${nestedText(20_000, false)}\n`, /nests too deeply/],
+    ['a __proto__ key (must not set values through the prototype)', 'logging:\n  __proto__: { level: debug }\nbot: {}\nrisk: {}\n', /unknown key/],
+  ])('%s is a ConfigError naming the problem', (_name, text, message) => {
+    const source = SOURCES[0] as Source;
+    const outcome = load(source, text);
+    expect(outcome).toBeInstanceOf(ConfigError);
+    expect((outcome as ConfigError).problems.map((p) => p.message).join('\n')).toMatch(message);
+  });
+});
+
+describe('tradebot config check on bad files', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-config-fuzz-'));
+  const simText = readFileSync(FILES[0] as string, 'utf8');
+  const cases: [string, string][] = [
+    ['unknown key', simText.replace('  startingBalance:', '  startingBalanse:')],
+    ['wrong type', simText.replace('rateLimitPerSecond: 100', 'rateLimitPerSecond: "lots"')],
+    ['an alias bomb', 'a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n'],
+    ['deep nesting', `logging: ${nestedText(20_000, true)}\n`],
+  ];
+
+  const run = (file: string) =>
+    new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, 'bin', 'tradebot.js'), 'config', 'check', file], { cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      });
+    });
+
+  it('exits 2 with every problem on stderr and no stack trace', async () => {
+    const results = await Promise.all(
+      cases.map(async ([name, text]) => {
+        const file = path.join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
+        writeFileSync(file, text);
+        return { name, ...(await run(file)) };
+      }),
+    );
+    for (const result of results) {
+      expect(result.code, `${result.name}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, result.name).toContain('[CONFIG_INVALID]');
+      expect(result.stderr, result.name).not.toMatch(/^\s+at /m);
+      expect(result.stderr, result.name).not.toMatch(/unexpected error/);
+      expect(result.stdout, result.name).toBe('');
+    }
+  });
+});
