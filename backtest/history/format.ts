@@ -1,0 +1,87 @@
+/**
+ * The history file format shared with the report and sweep tools (JSON lines, version 1):
+ *
+ *   line 1   {"type":"header","version":1,"source":"familyA"|"gateway","symbols":[...],"from":"<iso>",
+ *            "to":"<iso>","instruments":[<family A camelCase Instrument, familyA.instrument.encode>]}
+ *   others   {"type":"trade","trade":<the Trade wire JSON as the trade search returned it, in the
+ *            header's family naming (gateway: snake_case, familyA: camelCase)>}
+ *
+ * Busted trades are kept: a later line with the same trade id supersedes the earlier one in replay.
+ * A recording of a live session (`tradebot run --record`) uses the same header with `"kind":"recording"`
+ * and lines `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see recording/).
+ */
+import { familyA, type Instrument } from '../../src/domain/index.ts';
+import { formatTimestamp, tryParseTimestamp } from '../../src/domain/time.ts';
+import { BacktestErrorCode, backtestError } from '../errors.ts';
+
+export const HISTORY_VERSION = 1;
+export type HistorySource = 'familyA' | 'gateway';
+export type HistoryKind = 'history' | 'recording';
+
+export interface HistoryHeader {
+  readonly kind: HistoryKind;
+  readonly source: HistorySource;
+  readonly symbols: readonly string[];
+  /** Epoch ms; `to` is exclusive. A recording's `to` is the time it ended (or its start when unknown). */
+  readonly from: number;
+  readonly to: number;
+  readonly instruments: readonly Instrument[];
+}
+
+/** The header as one JSON line (with its newline). Keys in the documented order. */
+export function encodeHeader(header: HistoryHeader): string {
+  const json: Record<string, unknown> = { type: 'header', version: HISTORY_VERSION };
+  if (header.kind === 'recording') json['kind'] = 'recording';
+  Object.assign(json, {
+    source: header.source,
+    symbols: [...header.symbols],
+    from: formatTimestamp(header.from),
+    to: formatTimestamp(header.to),
+    instruments: header.instruments.map((i) => familyA.instrument.encode(i)),
+  });
+  return `${JSON.stringify(json)}\n`;
+}
+
+/** A trade line (with its newline) from the wire JSON object of one trade. */
+export function encodeTradeLine(trade: Record<string, unknown>): string {
+  return `{"type":"trade","trade":${JSON.stringify(trade)}}\n`;
+}
+
+function bad(file: string, why: string): never {
+  throw backtestError(BacktestErrorCode.BAD_HEADER, `${file}: line 1 is not a history header (${why}); write one with \`tradebot history fetch\``);
+}
+
+/** Validates line 1 of a history or recording file. */
+export function parseHeader(line: string, file: string): HistoryHeader {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    bad(file, 'not JSON');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) bad(file, 'not an object');
+  const o = json as Record<string, unknown>;
+  if (o['type'] !== 'header') bad(file, 'type is not "header"');
+  if (o['version'] !== HISTORY_VERSION) bad(file, `version ${String(o['version'])} is not ${HISTORY_VERSION}`);
+  const kind = o['kind'] === undefined ? 'history' : o['kind'];
+  if (kind !== 'history' && kind !== 'recording') bad(file, `kind must be "history" or "recording"`);
+  const source = o['source'];
+  if (source !== 'familyA' && source !== 'gateway') bad(file, 'source must be "familyA" or "gateway"');
+  const symbols = o['symbols'];
+  if (!Array.isArray(symbols) || !symbols.every((s): s is string => typeof s === 'string')) bad(file, 'symbols must be a list of strings');
+  const from = typeof o['from'] === 'string' ? tryParseTimestamp(o['from']) : undefined;
+  const to = typeof o['to'] === 'string' ? tryParseTimestamp(o['to']) : undefined;
+  if (from === undefined || to === undefined) bad(file, 'from and to must be ISO 8601 times');
+  if (to < from) bad(file, 'to is before from');
+  const raw = o['instruments'];
+  if (!Array.isArray(raw)) bad(file, 'instruments must be a list');
+  const instruments = raw.map((entry, i) => {
+    try {
+      return familyA.instrument.decode(entry);
+    } catch (error) {
+      return bad(file, `instruments[${i}]: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  for (const symbol of symbols) if (!instruments.some((i) => i.symbol === symbol)) bad(file, `no instrument for symbol ${symbol}`);
+  return { kind, source, symbols, from, to, instruments };
+}

@@ -1,0 +1,45 @@
+/**
+ * Per-interval equity returns, accumulated online (count, sum, sum of squares, sum of squared losses)
+ * so sharpe and sortino need no array of the whole run. A return is equity(t) / equity(t - interval) - 1,
+ * in Decimal; an interval that starts at zero or negative equity has no return and is skipped.
+ */
+import { Decimal, ZERO } from '../../src/domain/decimal.ts';
+
+export class ReturnStats {
+  count = 0;
+  sum: Decimal = ZERO;
+  sumSquares: Decimal = ZERO;
+  /** Sum of min(r, 0)^2. */
+  downsideSquares: Decimal = ZERO;
+  private previous: Decimal | undefined;
+
+  /** Adds the equity at the end of the next interval. */
+  addEquity(equity: Decimal): void {
+    const previous = this.previous;
+    this.previous = equity;
+    if (previous === undefined || previous.lte(0)) return;
+    this.addReturn(equity.div(previous).minus(1));
+  }
+
+  addReturn(r: Decimal): void {
+    this.count++;
+    this.sum = this.sum.plus(r);
+    this.sumSquares = this.sumSquares.plus(r.times(r));
+    if (r.isNegative()) this.downsideSquares = this.downsideSquares.plus(r.times(r));
+  }
+
+  static of(returns: readonly Decimal[]): ReturnStats {
+    const stats = new ReturnStats();
+    for (const r of returns) stats.addReturn(r);
+    return stats;
+  }
+
+  mean(): Decimal | undefined {
+    return this.count === 0 ? undefined : this.sum.div(this.count);
+  }
+}
+
+/** Intervals per year of `intervalMs` (365 days: event contracts trade every day). */
+export function periodsPerYear(intervalMs: number): Decimal {
+  return new Decimal(365 * 24 * 3600 * 1000).div(intervalMs);
+}

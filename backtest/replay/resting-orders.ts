@@ -1,0 +1,89 @@
+/**
+ * The bot's resting orders of one symbol as the fill model sees them (raw integers): side, price, leaves,
+ * time priority (as the matching engine gave it) and the market quantity estimated ahead of each.
+ *
+ * `allocate(trade)` applies the passive fill rules to one tape trade at price p:
+ *  - trade-through: a bid above p (an offer below p), whatever the aggressor's side, fills in full: the
+ *    tape proves the market traded at a price worse than ours, so our order would have been taken first;
+ *  - at the price: only a trade whose aggressor is on the other side (a SELL into bids at p, a BUY into
+ *    offers at p) reaches orders at p. Its quantity first passes the queue ahead of each order (that
+ *    estimate shrinks by it), then fills our orders at p in time priority (partial fills);
+ *  - nothing else fills (the tape never reached the price).
+ * Queue estimates never decrease along time priority at one price (a later order is never ahead of an
+ * earlier one), so what fills at p is always a prefix in time priority: exactly what one opposite IOC
+ * order of that quantity, limited at p, takes from the matching engine's book. The fill engine sends
+ * that order, so the engine itself produces the executions.
+ */
+
+export interface RestingOrder {
+  readonly orderId: string;
+  readonly buy: boolean;
+  price: number;
+  leaves: number;
+  queueAhead: number;
+  /** Time priority (engine entry order); renewed when a replace loses priority. */
+  priority: number;
+}
+
+export interface Allocation {
+  /** Side of the bot orders that fill. */
+  readonly buy: boolean;
+  /** Limit of the opposite order to send (the trade price). */
+  readonly limit: number;
+  readonly qty: number;
+}
+
+export class RestingOrders {
+  private readonly orders: RestingOrder[] = [];
+
+  get size(): number {
+    return this.orders.length;
+  }
+
+  get(orderId: string): RestingOrder | undefined {
+    return this.orders.find((o) => o.orderId === orderId);
+  }
+
+  all(): readonly RestingOrder[] {
+    return this.orders;
+  }
+
+  /** Adds an order starting to rest; its queue estimate is raised to the highest ahead of it at the price. */
+  add(order: RestingOrder): void {
+    for (const other of this.orders) {
+      if (other.buy === order.buy && other.price === order.price && other.priority < order.priority) order.queueAhead = Math.max(order.queueAhead, other.queueAhead);
+    }
+    this.orders.push(order);
+  }
+
+  remove(orderId: string): void {
+    const at = this.orders.findIndex((o) => o.orderId === orderId);
+    if (at >= 0) this.orders.splice(at, 1);
+  }
+
+  /** Fills the tape trade (p, q, aggressor side) gives the bot's orders, per side; updates queue estimates. */
+  allocate(price: number, qty: number, aggressorBuys: boolean): Allocation[] {
+    if (this.orders.length === 0) return [];
+    const out: Allocation[] = [];
+    for (const buy of [true, false]) {
+      let total = 0;
+      const atPrice: RestingOrder[] = [];
+      for (const o of this.orders) {
+        if (o.buy !== buy) continue;
+        if (buy ? o.price > price : o.price < price) total += o.leaves;
+        else if (o.price === price && aggressorBuys !== buy) atPrice.push(o);
+      }
+      if (atPrice.length > 1) atPrice.sort((a, b) => a.priority - b.priority);
+      let filledAtPrice = 0;
+      for (const o of atPrice) {
+        const passing = Math.min(o.queueAhead, qty);
+        o.queueAhead -= passing;
+        const fill = Math.max(0, Math.min(o.leaves, qty - passing - filledAtPrice));
+        filledAtPrice += fill;
+      }
+      total += filledAtPrice;
+      if (total > 0) out.push({ buy, limit: price, qty: total });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * SimulatedVenue: the backtest's Venue. The pipeline sees the same port as live: market data as
+ * BookEvents, the order stream (connected, an empty snapshot, then executions and cancel rejects), and
+ * order entry calls answered with promises. Behind it, each call reaches the exchange after its
+ * configured latency (virtual ms) through the RequestQueue and is executed there by the FillEngine (the
+ * simulator's matching engine); the replay loop moves virtual time and feeds the market: tape trades
+ * (passive fills first, then the market model and, when the best bid or offer moved, a BookEvent) or
+ * recorded books. Nothing here reads the wall clock or sets timers.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { Instrument, InstrumentScales } from '../../src/domain/index.ts';
+import { decimalToRawInt, scalesOf } from '../../src/domain/index.ts';
+import { TradebotError } from '../../src/errors.ts';
+import type { Clock } from '../../src/engine/clock.ts';
+import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../src/engine/venue.ts';
+import type { OrderRequest } from '../../src/sim/matching/types.ts';
+import { SymbolFeed } from './book-events.ts';
+import type { BotOutcome, FillEngine } from './fill-engine.ts';
+import type { MarketModel } from './market-model.ts';
+import { cancelRejectEvent, executionEvent, SESSION_ID, type Commissions } from './order-events.ts';
+import { RequestQueue } from './request-queue.ts';
+
+export interface Latency {
+  readonly insertMs: number;
+  readonly cancelMs: number;
+  readonly replaceMs: number;
+}
+
+export interface SimulatedVenueOptions {
+  readonly clock: Clock & { advanceTo(ms: number): void };
+  readonly instruments: readonly Instrument[];
+  readonly fills: FillEngine;
+  readonly models: ReadonlyMap<string, MarketModel>;
+  readonly latency: Latency;
+  readonly commissions: Commissions;
+}
+
+export class SimulatedVenue implements Venue {
+  readonly name = 'backtest';
+  readonly market$ = new Subject<MarketDataEvent>();
+  readonly orders$ = new Subject<OrderStreamEvent>();
+  readonly requests = new RequestQueue();
+  /** Promises were settled (or a lookup started): their continuations must run before time moves on. */
+  pendingContinuations = false;
+  bookEvents = 0;
+  private readonly scales = new Map<string, InstrumentScales>();
+  private readonly feeds = new Map<string, SymbolFeed>();
+  private readonly commissionBps: { makerCommissionBasisPoints: number; commissionBasisPoints: number };
+
+  constructor(private readonly options: SimulatedVenueOptions) {
+    for (const i of options.instruments) {
+      const scales = scalesOf(i);
+      this.scales.set(i.symbol, scales);
+      this.feeds.set(i.symbol, new SymbolFeed(i.symbol, scales.priceScale, scales.qtyScale));
+    }
+    this.commissionBps = { makerCommissionBasisPoints: options.commissions.makerBps.toNumber(), commissionBasisPoints: options.commissions.takerBps.toNumber() };
+  }
+
+  feed(symbol: string): SymbolFeed | undefined {
+    return this.feeds.get(symbol);
+  }
+
+  async instruments(symbols: readonly string[]): Promise<readonly Instrument[]> {
+    return this.options.instruments.filter((i) => symbols.includes(i.symbol));
+  }
+
+  marketData(): Observable<MarketDataEvent> {
+    return this.market$;
+  }
+
+  orderUpdates(): Observable<OrderStreamEvent> {
+    return this.orders$;
+  }
+
+  /** Starts both streams: `connected`, and an empty order snapshot so the tracker starts fresh. */
+  connect(): void {
+    this.market$.next({ type: 'connected', attempt: 1 });
+    this.orders$.next({ type: 'connected', attempt: 1 });
+    this.orders$.next({ type: 'snapshot', orders: [], sessionId: SESSION_ID });
+  }
+
+  insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
+    return this.send(this.options.latency.insertMs, () => {
+      const engineRequests = requests.map((r) => this.toEngineOrder(r));
+      return engineRequests.map((r) => this.apply(this.options.fills.submit(r)).executions[0]?.order.orderId ?? '');
+    });
+  }
+
+  cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
+    return this.send(this.options.latency.cancelMs, () => {
+      for (const r of requests) this.apply(this.options.fills.cancel(r.orderId, r.symbol));
+    });
+  }
+
+  replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
+    return this.send(this.options.latency.replaceMs, () => {
+      for (const r of requests) {
+        const scales = this.scalesOf(r.symbol);
+        this.apply(
+          this.options.fills.replace({
+            orderId: r.orderId,
+            symbol: r.symbol,
+            newClordId: r.clordId,
+            ...(r.price === undefined ? {} : { price: decimalToRawInt(r.price, scales, 'price', 'price') }),
+            ...(r.qty === undefined ? {} : { orderQty: decimalToRawInt(r.qty, scales, 'qty', 'qty') }),
+          }),
+        );
+      }
+    });
+  }
+
+  cross(request: VenueCrossRequest): Promise<readonly string[]> {
+    return this.send(this.options.latency.insertMs, () => {
+      const legs = [this.toEngineOrder(request.buy), this.toEngineOrder(request.sell)];
+      const outcome = this.apply(this.options.fills.cross({ crossId: request.crossId, crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED', requests: legs }));
+      const ids = new Map<string, string>();
+      for (const e of outcome.executions) if (e.order.clordId !== undefined && !ids.has(e.order.clordId)) ids.set(e.order.clordId, e.order.orderId);
+      return legs.map((l) => ids.get(l.clordId ?? '') ?? '');
+    });
+  }
+
+  async snapshot(): Promise<VenueSnapshot> {
+    this.pendingContinuations = true;
+    return { openOrders: [], positions: [], balances: [] };
+  }
+
+  async close(): Promise<void> {
+    this.market$.complete();
+    this.orders$.complete();
+  }
+
+  /** Applies every request that has reached the exchange by `until`, moving the clock to each arrival. */
+  processDue(until: number): void {
+    while (this.requests.peekTime() <= until) {
+      const request = this.requests.pop();
+      if (request === undefined) return;
+      this.options.clock.advanceTo(request.arrival);
+      request.apply();
+    }
+  }
+
+  /** One tape trade: passive fills, then the market model; a BookEvent when the best prices moved. */
+  onTrade(symbol: string, price: number, qty: number, buy: boolean, time: number, model: { onTrade(p: number, q: number, b: boolean, t: number): void }): void {
+    const fills = this.options.fills.onTrade(symbol, price, qty, buy);
+    if (fills !== undefined) this.apply(fills);
+    model.onTrade(price, qty, buy, time);
+    this.feeds.get(symbol)?.onTrade(price, qty);
+    this.publishIfMoved(symbol, time);
+  }
+
+  /** Emits the symbol's book when its best bid or offer price differs from the last event's. */
+  publishIfMoved(symbol: string, time: number): void {
+    const model = this.options.models.get(symbol);
+    const feed = this.feeds.get(symbol);
+    if (model === undefined || feed === undefined) return;
+    const bids = model.levels('bid', time);
+    const asks = model.levels('ask', time);
+    if (!feed.topChanged(bids, asks)) return;
+    this.publish(feed.event(bids, asks, time, 'INSTRUMENT_STATE_OPEN'));
+  }
+
+  /** Emits a book event as is (recorded books, settlement). */
+  publish(event: BookEvent): void {
+    this.bookEvents++;
+    this.market$.next(event);
+  }
+
+  /** Settles an expiring contract at 0 or 1 (raw 0 or price_scale): bot orders expire. */
+  settle(symbol: string, rawPrice: number, time: number): void {
+    this.apply(this.options.fills.settle(symbol, rawPrice));
+    const feed = this.feeds.get(symbol);
+    if (feed === undefined) return;
+    feed.settled(rawPrice);
+    this.publish(feed.event([], [], time, 'INSTRUMENT_STATE_EXPIRED'));
+  }
+
+  private send<T>(latencyMs: number, run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.requests.push(this.options.clock.now() + latencyMs, () => {
+        this.pendingContinuations = true;
+        try {
+          resolve(run());
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  private apply(outcome: BotOutcome): BotOutcome {
+    for (const e of outcome.executions) this.orders$.next(executionEvent(e, this.scalesOf(e.order.symbol), this.options.commissions));
+    for (const r of outcome.cancelRejects) this.orders$.next(cancelRejectEvent(r));
+    return outcome;
+  }
+
+  private scalesOf(symbol: string): InstrumentScales {
+    const scales = this.scales.get(symbol);
+    if (scales === undefined) throw new TradebotError('BACKTEST_UNKNOWN_SYMBOL', `no instrument ${symbol} in the data`, { kind: 'rejection' });
+    return scales;
+  }
+
+  private toEngineOrder(r: VenueOrderRequest): OrderRequest {
+    const scales = this.scalesOf(r.symbol);
+    try {
+      return {
+        symbol: r.symbol,
+        side: r.side,
+        type: r.type,
+        orderQty: decimalToRawInt(r.qty, scales, 'qty', 'order_qty'),
+        ...(r.price === undefined || r.type === 'ORDER_TYPE_MARKET_TO_LIMIT' ? {} : { price: decimalToRawInt(r.price, scales, 'price', 'price') }),
+        timeInForce: r.timeInForce,
+        participateDontInitiate: r.postOnly,
+        account: r.account,
+        clordId: r.clordId,
+        ...(r.selfMatchPreventionInstruction === undefined ? {} : { selfMatchPreventionInstruction: r.selfMatchPreventionInstruction }),
+        ...this.commissionBps,
+      };
+    } catch (error) {
+      throw new TradebotError('BACKTEST_ORDER_INVALID', `order ${r.clordId}: ${error instanceof Error ? error.message : String(error)}`, { kind: 'validation', cause: error });
+    }
+  }
+}

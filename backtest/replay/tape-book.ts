@@ -1,0 +1,85 @@
+/**
+ * The synthetic book of one symbol, inferred from its trade tape (raw integers, no Decimal). A trade at
+ * price p whose aggressor BOUGHT shows that an offer rested at p; one whose aggressor SOLD shows a bid
+ * at p. So each trade (re)reveals a level on its passive side at its price and removes what it proves
+ * gone: a buy at p removes every offer below p (it would have been lifted first) and every bid at or
+ * above p (the book was not crossed); a sell at p mirrors that. A level's size is the volume traded at
+ * that price on that side in the current size window: the count restarts at the first trade more than
+ * `sizeWindowMs` after the window began ("the sizes seen"). Levels older than `levelTtlMs` are forgotten; each side keeps its best `depth`.
+ */
+import type { BookSide, Level, MarketModel } from './market-model.ts';
+
+interface TapeLevel extends Level {
+  /** Start of the level's current size window. */
+  since: number;
+}
+
+export interface TapeBookOptions {
+  readonly depth: number;
+  readonly sizeWindowMs: number;
+  readonly levelTtlMs: number;
+}
+
+export class TapeBook implements MarketModel {
+  private readonly bids: TapeLevel[] = [];
+  private readonly asks: TapeLevel[] = [];
+  lastPrice: number | undefined;
+
+  constructor(private readonly options: TapeBookOptions) {}
+
+  levels(side: BookSide, now: number): readonly Level[] {
+    const list = side === 'bid' ? this.bids : this.asks;
+    this.expire(list, now);
+    return list;
+  }
+
+  /** Applies one tape trade. */
+  onTrade(price: number, qty: number, buy: boolean, time: number): void {
+    this.lastPrice = price;
+    const bids = this.bids;
+    const asks = this.asks;
+    if (buy) {
+      while (asks.length > 0 && (asks[0] as Level).price < price) asks.shift();
+      while (bids.length > 0 && (bids[0] as Level).price >= price) bids.shift();
+      this.reveal(asks, price, qty, time, true);
+    } else {
+      while (bids.length > 0 && (bids[0] as Level).price > price) bids.shift();
+      while (asks.length > 0 && (asks[0] as Level).price <= price) asks.shift();
+      this.reveal(bids, price, qty, time, false);
+    }
+    this.expire(bids, time);
+    this.expire(asks, time);
+  }
+
+  consume(side: BookSide, price: number, qty: number): void {
+    const list = side === 'bid' ? this.bids : this.asks;
+    const at = list.findIndex((l) => l.price === price);
+    if (at < 0) return;
+    const level = list[at] as Level;
+    level.qty -= qty;
+    if (level.qty <= 0) list.splice(at, 1);
+  }
+
+  private reveal(list: TapeLevel[], price: number, qty: number, time: number, ascending: boolean): void {
+    let i = 0;
+    while (i < list.length && (ascending ? (list[i] as Level).price < price : (list[i] as Level).price > price)) i++;
+    const existing = list[i] as TapeLevel | undefined;
+    if (existing !== undefined && existing.price === price) {
+      if (time - existing.since <= this.options.sizeWindowMs) {
+        existing.qty += qty;
+      } else {
+        existing.qty = qty;
+        existing.since = time;
+      }
+      existing.time = time;
+      return;
+    }
+    list.splice(i, 0, { price, qty, time, since: time });
+    if (list.length > this.options.depth) list.length = this.options.depth;
+  }
+
+  private expire(list: Level[], now: number): void {
+    const oldest = now - this.options.levelTtlMs;
+    for (let i = list.length - 1; i >= 0; i--) if ((list[i] as Level).time < oldest) list.splice(i, 1);
+  }
+}

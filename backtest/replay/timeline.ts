@@ -1,0 +1,90 @@
+/**
+ * Moves virtual time forward for the replay: before each market event at time T, everything due by T
+ * happens in time order: venue requests reaching the exchange, contract settlements and equity samples;
+ * then the clock (and the strategy's timers) moves to T. After anything that settled a promise the
+ * pipeline's continuations run to completion (one macrotask turn drains the microtask queue, with no
+ * I/O pending) before time moves on, so acknowledgements and follow-up requests happen at the virtual
+ * time they belong to and the run is deterministic.
+ */
+import type { VirtualClock } from '../../src/engine/clock.ts';
+import type { SimulatedVenue } from './simulated-venue.ts';
+
+export interface DueWork {
+  /** Time of the next scheduled item (settlement, sample), or +Infinity. */
+  nextTime(): number;
+  /** Runs the item due at nextTime(). */
+  runNext(): void;
+}
+
+/** Lets every queued promise continuation run (no timers involved: one check-phase turn). */
+export function settleContinuations(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+export class Timeline {
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly venue: SimulatedVenue,
+    private readonly work: readonly DueWork[],
+  ) {}
+
+  /** True when nothing is due by `time` (the common case: no await needed). */
+  idleUntil(time: number): boolean {
+    if (this.venue.requests.peekTime() <= time) return false;
+    for (const w of this.work) if (w.nextTime() <= time) return false;
+    return true;
+  }
+
+  /** The fast path when idleUntil(time): only the clock (and strategy timers) move. */
+  advanceClock(time: number): void {
+    this.clock.advanceTo(time);
+  }
+
+  /** Runs what is due by `time` in order, then sets the clock to `time`. */
+  async advance(time: number): Promise<void> {
+    for (;;) {
+      let next = this.venue.requests.peekTime();
+      let item: DueWork | undefined;
+      for (const w of this.work) {
+        const t = w.nextTime();
+        if (t < next) {
+          next = t;
+          item = w;
+        }
+      }
+      if (next > time) break;
+      if (item === undefined) {
+        this.venue.processDue(next);
+      } else {
+        this.clock.advanceTo(next);
+        item.runNext();
+      }
+      await this.drain();
+    }
+    this.clock.advanceTo(time);
+    await this.drain();
+  }
+
+  async drain(): Promise<void> {
+    while (this.venue.pendingContinuations) {
+      this.venue.pendingContinuations = false;
+      await settleContinuations();
+    }
+  }
+
+  /** Keeps answering requests (in arrival order) until `done` settles: used while the pipeline stops. */
+  async pumpUntil(done: Promise<unknown>): Promise<void> {
+    let finished = false;
+    const marker = done.then(
+      () => (finished = true),
+      () => (finished = true),
+    );
+    for (let turns = 0; !finished; turns++) {
+      if (turns > 100_000) throw new Error('the pipeline did not stop: requests keep coming');
+      this.venue.processDue(Number.POSITIVE_INFINITY);
+      this.venue.pendingContinuations = false;
+      await settleContinuations();
+    }
+    await marker;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * report.json: the run's figures as one plain object (decimal values as strings, keys sorted when
+ * written), deterministic for the same inputs: it holds no wall-clock value. `eventsPerSecond` is events
+ * per second of MARKET time (the wall-clock throughput goes to run.json and the console).
+ */
+import type { Decimal } from '../../src/domain/decimal.ts';
+import { formatTimestamp } from '../../src/domain/time.ts';
+import type { PortfolioSnapshot } from '../../src/engine/portfolio/index.ts';
+import type { RunCounters } from '../../src/engine/run-counters.ts';
+import type { HistoryHeader } from '../history/format.ts';
+import { periodsPerYear, sharpe, sortino, type TurnoverCounter } from '../metrics/index.ts';
+import type { EquitySampler } from './sampler.ts';
+
+export interface Settlement {
+  readonly symbol: string;
+  readonly time: number;
+  readonly price: string;
+  readonly source: 'config' | 'lastTrade';
+}
+
+export interface ReportInputs {
+  readonly strategy: string;
+  readonly params: unknown;
+  readonly file: string;
+  readonly header: HistoryHeader;
+  readonly dataStats: Readonly<Record<string, number>>;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly startingCash: Decimal;
+  readonly metricsIntervalMs: number;
+  readonly portfolio: PortfolioSnapshot;
+  readonly counters: RunCounters;
+  readonly sampler: EquitySampler;
+  readonly turnover: TurnoverCounter;
+  readonly events: number;
+  readonly firstEventTime: number | undefined;
+  readonly lastEventTime: number | undefined;
+  readonly bookEvents: number;
+  readonly settlements: readonly Settlement[];
+  readonly tradingState: string;
+}
+
+const fixed = (d: Decimal | undefined, places = 6): string | null => (d === undefined ? null : d.toDecimalPlaces(places).toString());
+
+export function buildReport(i: ReportInputs): Record<string, unknown> {
+  const totals = i.portfolio.totals;
+  const ppy = periodsPerYear(i.metricsIntervalMs);
+  const marketSeconds = i.firstEventTime === undefined || i.lastEventTime === undefined ? 0 : (i.lastEventTime - i.firstEventTime) / 1000;
+  const positions: Record<string, string> = {};
+  for (const account of i.portfolio.accounts) {
+    for (const p of account.positions) positions[p.symbol] = (positions[p.symbol] === undefined ? p.qty : p.qty.plus(positions[p.symbol] as string)).toString();
+  }
+  return {
+    strategy: i.strategy,
+    params: i.params ?? {},
+    data: {
+      file: i.file,
+      kind: i.header.kind,
+      source: i.header.source,
+      symbols: [...i.header.symbols],
+      from: formatTimestamp(i.header.from),
+      to: formatTimestamp(i.header.to),
+      firstEvent: i.firstEventTime === undefined ? null : formatTimestamp(i.firstEventTime),
+      lastEvent: i.lastEventTime === undefined ? null : formatTimestamp(i.lastEventTime),
+      ...i.dataStats,
+    },
+    config: i.config,
+    pnl: { total: totals.netPnl.toString(), realized: totals.realizedPnl.toString(), unrealized: totals.unrealizedPnl.toString() },
+    equity: { start: i.startingCash.toString(), end: totals.equity.toString() },
+    fees: totals.fees.toString(),
+    turnover: i.turnover.total.toString(),
+    turnoverRatio: fixed(i.turnover.ratio(i.startingCash)),
+    fills: i.counters.fills,
+    orders: i.counters.orders,
+    intents: i.counters.intents,
+    requests: { ...i.counters.sentByKind },
+    refusals: { ...i.counters.refusals },
+    strategyErrors: i.counters.strategyErrors,
+    tradingState: i.tradingState,
+    positions,
+    settlements: i.settlements.map((s) => ({ symbol: s.symbol, time: formatTimestamp(s.time), price: s.price, source: s.source })),
+    maxDrawdown: i.sampler.drawdown.maxAmount.toString(),
+    maxDrawdownFraction: fixed(i.sampler.drawdown.maxFraction),
+    sharpe: fixed(sharpe(i.sampler.returns, ppy), 4),
+    sortino: fixed(sortino(i.sampler.returns, ppy), 4),
+    returns: { intervalMs: i.metricsIntervalMs, count: i.sampler.returns.count, periodsPerYear: ppy.toDecimalPlaces(4).toString() },
+    events: i.events,
+    bookEvents: i.bookEvents,
+    marketSeconds,
+    eventsPerSecond: marketSeconds > 0 ? Math.round((i.events / marketSeconds) * 1000) / 1000 : null,
+  };
+}

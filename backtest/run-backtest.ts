@@ -1,0 +1,214 @@
+/**
+ * runBacktest: one strategy over one history file (or recording) through the SAME pipeline as live
+ * (src/engine/pipeline.ts startPipeline): a SimulatedVenue and a VirtualClock instead of the gateway and
+ * the wall clock; strategy, risk, execution adapter, order tracker and portfolio are the live ones.
+ * Returns report.json's object (deterministic) and the chart series; wall-clock figures are separate.
+ */
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { Decimal } from '../src/domain/decimal.ts';
+import { scalesOf } from '../src/domain/index.ts';
+import { VirtualClock } from '../src/engine/clock.ts';
+import { startPipeline } from '../src/engine/pipeline.ts';
+import { Portfolio } from '../src/engine/portfolio/index.ts';
+import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
+import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
+import { loadStrategy, validateParams } from '../src/engine/strategy/loader.ts';
+import { silentLogger } from '../src/logging/logger.ts';
+import { queueModelOf, type BacktestConfig } from './config.ts';
+import { BacktestErrorCode, backtestError } from './errors.ts';
+import { TurnoverCounter } from './metrics/index.ts';
+import { cachedPortfolioPort } from './replay/cached-portfolio-port.ts';
+import { FillEngine } from './replay/fill-engine.ts';
+import { engineDefinition } from './replay/instrument-defs.ts';
+import type { MarketModel } from './replay/market-model.ts';
+import { replayTape, type ReplayCounts, type ReplayProgress } from './replay/replay-tape.ts';
+import { expiriesOf, SettlementSchedule, settlementPrice } from './replay/settlement.ts';
+import { SimulatedVenue } from './replay/simulated-venue.ts';
+import { TapeBook } from './replay/tape-book.ts';
+import { Timeline } from './replay/timeline.ts';
+import { VolumeWindow } from './replay/volume-window.ts';
+import { buildReport, type Settlement } from './results/report.ts';
+import { EquitySampler } from './results/sampler.ts';
+import { SeriesCollector, type BacktestSeries } from './results/series.ts';
+import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
+import { TapeReader } from './tape/tape-reader.ts';
+
+export interface BacktestOptions {
+  /** History file (JSON lines with a header). */
+  readonly data: string;
+  readonly config: BacktestConfig;
+  /** Strategy name or path (default bot.strategy), or a loaded definition. */
+  readonly strategy?: string | AnyStrategy;
+  /** Raw params (default bot.params); validated by the strategy's schema. */
+  readonly params?: unknown;
+  readonly logger?: Logger;
+  readonly onProgress?: (progress: ReplayProgress) => void;
+  readonly reader?: LineReader;
+  readonly readerOptions?: LineReaderOptions;
+  readonly signal?: AbortSignal;
+}
+
+export interface WallStats {
+  readonly wallSeconds: number;
+  readonly eventsPerSecondWall: number;
+  readonly peakRssMB: number;
+}
+
+export interface BacktestResult {
+  readonly report: Record<string, unknown>;
+  readonly series: BacktestSeries;
+  readonly wall: WallStats;
+}
+
+const DEFAULT_ACCOUNT = 'firms/backtest/accounts/bot';
+
+export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
+  const started = performance.now();
+  let peakRss = process.memoryUsage.rss();
+  const { config } = options;
+  const section = config.backtest;
+  const log = options.logger ?? silentLogger();
+  const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
+  const params = validateParams(strategy, options.params ?? config.bot.params);
+  const symbols = symbolsOf(strategy, params);
+  const tape = await TapeReader.open(options.data, { supersedeWindow: section.supersedeWindow, ...(options.reader ? { reader: options.reader } : {}), ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}) });
+  const header = tape.header;
+  for (const symbol of symbols) {
+    if (!header.instruments.some((i) => i.symbol === symbol)) throw backtestError(BacktestErrorCode.BAD_OPTION, `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`, { kind: 'config' });
+  }
+  for (const [symbol, price] of Object.entries(section.settlement)) {
+    if (!price.eq(0) && !price.eq(1)) throw backtestError(BacktestErrorCode.BAD_OPTION, `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`, { kind: 'config' });
+  }
+  const instruments = header.instruments.filter((i) => symbols.includes(i.symbol));
+  const commissions = section.commissions ?? config.bot.fees;
+  const rates = { takerBps: new Decimal(commissions.takerBps), makerBps: new Decimal(commissions.makerBps) };
+  const latency = { insertMs: section.latency.insertMs, cancelMs: section.latency.cancelMs, replaceMs: section.latency.replaceMs ?? section.latency.cancelMs };
+  const queueModel = queueModelOf(section);
+  const account = config.bot.account ?? DEFAULT_ACCOUNT;
+  const accounts = config.bot.accounts ?? [account];
+  const startingCash = new Decimal(section.startingCash);
+
+  const clock = new VirtualClock(header.from);
+  const books = new Map<string, TapeBook>(symbols.map((s) => [s, new TapeBook(section.book)]));
+  const volumes = new Map<string, VolumeWindow>(queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : []);
+  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books as ReadonlyMap<string, MarketModel>, volumes, queueModel });
+  const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
+  const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash } });
+  const series = new SeriesCollector(symbols, section.maxSeriesPoints);
+  const sampler = new EquitySampler({
+    portfolio,
+    intervalMs: section.metricsIntervalMs,
+    start: header.from,
+    symbols,
+    series,
+    prices: () => new Map(symbols.flatMap((s) => {
+      const last = books.get(s)?.lastPrice;
+      return last === undefined ? [] : [[s, venue.feed(s)?.price(last) as Decimal] as const];
+    })),
+  });
+  const schedule = new SettlementSchedule(expiriesOf(instruments, symbols, header.from, header.to), (expiry): Settlement | undefined => {
+    const instrument = instruments.find((i) => i.symbol === expiry.symbol);
+    const configured = section.settlement[expiry.symbol];
+    const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
+    const price = settlementPrice(configured === undefined ? undefined : new Decimal(configured), books.get(expiry.symbol)?.lastPrice, scale);
+    if (price === undefined) {
+      log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
+      return undefined;
+    }
+    venue.settle(expiry.symbol, price.price * scale, expiry.time);
+    portfolio.settle(expiry.symbol, price.price);
+    return { symbol: expiry.symbol, time: expiry.time, price: String(price.price), source: price.source };
+  });
+  const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
+  const timeline = new Timeline(clock, venue, [schedule, sampling]);
+
+  const port = cachedPortfolioPort(portfolio);
+  const pipeline = await startPipeline({
+    venue,
+    clock,
+    log,
+    strategy,
+    params,
+    risk: config.risk,
+    portfolio: port,
+    account,
+    accounts,
+    symbols,
+    unknownOrders: 'adopt',
+    runId: 'bt',
+  });
+  const turnover = new TurnoverCounter();
+  const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
+    turnover.addFill(fill.qty, fill.price);
+    series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
+  });
+  let counts: ReplayCounts;
+  let progressCalls = 0;
+  try {
+    venue.connect();
+    venue.pendingContinuations = true;
+    await timeline.drain();
+    counts = await replayTape({
+      tape,
+      venue,
+      timeline,
+      books,
+      volumes,
+      settled: schedule.settled,
+      signal: options.signal,
+      onProgress: (p) => {
+        if (++progressCalls % 64 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
+        options.onProgress?.(p);
+      },
+    });
+    const end = Math.max(header.to, counts.lastTime ?? header.from);
+    if (options.signal?.aborted !== true) await timeline.advance(end);
+    await timeline.pumpUntil(pipeline.stop());
+  } finally {
+    fillSub.unsubscribe();
+    await tape.close();
+  }
+  sampler.finish(clock.now());
+  await venue.close();
+  const report = buildReport({
+    strategy: strategy.name,
+    params,
+    file: path.basename(options.data),
+    header,
+    dataStats: { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
+    config: {
+      latency,
+      commissions: { takerBps: rates.takerBps.toString(), makerBps: rates.makerBps.toString() },
+      queueAheadModel: queueModel,
+      book: section.book,
+      startingCash: startingCash.toString(),
+      metricsIntervalMs: section.metricsIntervalMs,
+      supersedeWindow: section.supersedeWindow,
+      settlement: Object.fromEntries(Object.entries(section.settlement).map(([s, p]) => [s, p.toString()])),
+      account,
+    },
+    startingCash,
+    metricsIntervalMs: section.metricsIntervalMs,
+    portfolio: portfolio.snapshot(),
+    counters: pipeline.counters,
+    sampler,
+    turnover,
+    events: counts.events,
+    firstEventTime: counts.firstTime,
+    lastEventTime: counts.lastTime,
+    bookEvents: venue.bookEvents,
+    settlements: schedule.done,
+    tradingState: pipeline.risk.tradingState.state,
+  });
+  port.close();
+  portfolio.close();
+  const wallSeconds = (performance.now() - started) / 1000;
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  return {
+    report: { ...report, ...(schedule.unsettled.length > 0 ? { unsettled: schedule.unsettled } : {}) },
+    series: series.result(),
+    wall: { wallSeconds, eventsPerSecondWall: wallSeconds > 0 ? Math.round(counts.events / wallSeconds) : 0, peakRssMB: Math.round(peakRss / 1048576) },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Busted trades supersede in a single streaming pass: every trade waits in a window of the last N
+ * records before it is released to replay. A later record with the same trade id replaces the waiting
+ * one: a BUSTED or REJECTED record removes it (the trade never happened), a standing record takes its
+ * place (a plain duplicate collapses to one). A bust that arrives more than N records after its trade is
+ * too late to undo what replay already did; it is counted as `lateBusts`. Memory is bounded by N
+ * whatever the length of the tape, and the window is a set of typed arrays keyed by a 53-bit hash of the
+ * trade id, so waiting trades are not heap objects the garbage collector has to promote.
+ */
+import type { TradeFields } from './trade-line.ts';
+
+export interface SupersedeStats {
+  /** Trades removed by a later busted/rejected record inside the window. */
+  busted: number;
+  /** Busted/rejected records with no earlier record in the window (already released, or never seen). */
+  lateBusts: number;
+  /** Repeated standing records of a trade still in the window (the later one replaced it). */
+  duplicates: number;
+}
+
+/** Released trades, struct-of-arrays; `sym` indexes the header's instruments. Valid until cleared. */
+export class TradeBatch {
+  count = 0;
+  sym = new Int32Array(1024);
+  price = new Float64Array(1024);
+  qty = new Float64Array(1024);
+  buy = new Uint8Array(1024);
+  time = new Float64Array(1024);
+  line = new Float64Array(1024);
+
+  push(sym: number, price: number, qty: number, buy: number, time: number, line: number): void {
+    if (this.count === this.sym.length) this.grow();
+    const i = this.count++;
+    this.sym[i] = sym;
+    this.price[i] = price;
+    this.qty[i] = qty;
+    this.buy[i] = buy;
+    this.time[i] = time;
+    this.line[i] = line;
+  }
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  private grow(): void {
+    const n = this.sym.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.sym = grow(this.sym, (k) => new Int32Array(k));
+    this.price = grow(this.price, (k) => new Float64Array(k));
+    this.qty = grow(this.qty, (k) => new Float64Array(k));
+    this.buy = grow(this.buy, (k) => new Uint8Array(k));
+    this.time = grow(this.time, (k) => new Float64Array(k));
+    this.line = grow(this.line, (k) => new Float64Array(k));
+  }
+}
+
+/**
+ * Open-addressing hash table (linear probing, backward-shift deletion) from a trade key to its window
+ * slot, in typed arrays: no allocation per trade (a Map keyed by 53-bit numbers boxes every key).
+ */
+class KeyIndex {
+  private readonly keys: Float64Array;
+  private readonly values: Int32Array;
+  private readonly mask: number;
+
+  constructor(capacity: number) {
+    let size = 16;
+    while (size < capacity * 4) size *= 2;
+    this.keys = new Float64Array(size);
+    this.values = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+  }
+
+  get(key: number): number | undefined {
+    for (let i = this.home(key); ; i = (i + 1) & this.mask) {
+      const v = this.values[i] as number;
+      if (v < 0) return undefined;
+      if (this.keys[i] === key) return v;
+    }
+  }
+
+  set(key: number, value: number): void {
+    let i = this.home(key);
+    while ((this.values[i] as number) >= 0 && this.keys[i] !== key) i = (i + 1) & this.mask;
+    this.keys[i] = key;
+    this.values[i] = value;
+  }
+
+  /** Removes `key` when it maps to `value`. */
+  deleteIf(key: number, value: number): void {
+    let i = this.home(key);
+    for (;;) {
+      const v = this.values[i] as number;
+      if (v < 0) return;
+      if (this.keys[i] === key) break;
+      i = (i + 1) & this.mask;
+    }
+    if (this.values[i] !== value) return;
+    // backward-shift: move later entries of the probe run into the hole
+    let hole = i;
+    for (let j = (i + 1) & this.mask; (this.values[j] as number) >= 0; j = (j + 1) & this.mask) {
+      const home = this.home(this.keys[j] as number);
+      const between = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+      if (between) continue;
+      this.keys[hole] = this.keys[j] as number;
+      this.values[hole] = this.values[j] as number;
+      hole = j;
+    }
+    this.values[hole] = -1;
+  }
+
+  private home(key: number): number {
+    return (key ^ (key / 4294967296)) & this.mask;
+  }
+}
+
+export class SupersedeWindow {
+  private readonly keys: Float64Array;
+  private readonly removed: Uint8Array;
+  private readonly slots: TradeBatch;
+  private readonly index: KeyIndex;
+  private head = 0;
+  private size = 0;
+  readonly stats: SupersedeStats = { busted: 0, lateBusts: 0, duplicates: 0 };
+
+  constructor(private readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`supersede window must be a positive integer, got ${capacity}`);
+    this.keys = new Float64Array(capacity);
+    this.removed = new Uint8Array(capacity);
+    this.slots = new TradeBatch();
+    this.index = new KeyIndex(capacity);
+    for (let i = 0; i < capacity; i++) this.slots.push(0, 0, 0, 0, 0, 0);
+  }
+
+  /** Adds a record (its instrument index and line number); pushes onto `out` what falls out of the window. */
+  add(f: TradeFields, sym: number, line: number, out: TradeBatch): void {
+    const waiting = this.index.get(f.key);
+    if (waiting !== undefined) {
+      if (f.stands) {
+        this.stats.duplicates++;
+        this.write(waiting, f, sym, line);
+      } else {
+        this.stats.busted++;
+        this.removed[waiting] = 1;
+      }
+      return;
+    }
+    if (!f.stands) {
+      this.stats.lateBusts++;
+      return;
+    }
+    if (this.size === this.capacity) this.releaseOldest(out);
+    const slot = (this.head + this.size) % this.capacity;
+    this.write(slot, f, sym, line);
+    this.keys[slot] = f.key;
+    this.index.set(f.key, slot);
+    this.size++;
+  }
+
+  /** Releases everything still waiting (end of the tape). */
+  flush(out: TradeBatch): void {
+    while (this.size > 0) this.releaseOldest(out);
+  }
+
+  private write(slot: number, f: TradeFields, sym: number, line: number): void {
+    const s = this.slots;
+    s.sym[slot] = sym;
+    s.price[slot] = f.price;
+    s.qty[slot] = f.qty;
+    s.buy[slot] = f.buy ? 1 : 0;
+    s.time[slot] = f.time;
+    s.line[slot] = line;
+    this.removed[slot] = 0;
+  }
+
+  private releaseOldest(out: TradeBatch): void {
+    const slot = this.head;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
+    const key = this.keys[slot] as number;
+    this.index.deleteIf(key, slot);
+    if (this.removed[slot] === 1) return;
+    const s = this.slots;
+    out.push(s.sym[slot] as number, s.price[slot] as number, s.qty[slot] as number, s.buy[slot] as number, s.time[slot] as number, s.line[slot] as number);
+  }
+}
