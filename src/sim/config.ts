@@ -1,8 +1,10 @@
 /**
  * The `sim` section of a config file: the embedded exchange's ports, users, API clients, instruments,
- * gateway settings, family A token and API settings, simulated KYC and synthetic market activity. Other
- * tools rely on these key names (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`,
- * `sim.instruments[]`, `sim.activity`, `sim.familyA`, `sim.kyc`).
+ * gateway settings, family A token and API settings, simulated KYC, synthetic market activity, fault
+ * injection (`sim.faults`, for reliability tests and soaks) and the state file that lets a restarted
+ * simulator keep its orders and balances (`sim.stateFile`). Other tools rely on these key names
+ * (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`, `sim.instruments[]`, `sim.activity`,
+ * `sim.familyA`, `sim.kyc`, `sim.faults`, `sim.stateFile`).
  */
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
@@ -168,6 +170,49 @@ function simKyc(context: ConfigContext) {
     .prefault({});
 }
 
+export const FAULT_STATUSES = [429, 500, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+const faultStatus = () =>
+  z
+    .number({ error: `expected one of ${FAULT_STATUSES.join(', ')}` })
+    .refine((v) => (FAULT_STATUSES as readonly number[]).includes(v), { error: `expected one of ${FAULT_STATUSES.join(', ')}` })
+    .transform((v) => v as FaultStatus);
+
+const probability = () => decimal({ min: '0', max: '1' }).prefault('0');
+
+/**
+ * Fault injection (src/sim/faults): everything off by default. HTTP faults hit gateway requests whose path
+ * starts with one of `paths`; stream faults hit the gateway's NDJSON streams and the gRPC streams.
+ */
+function simFaults() {
+  return z
+    .strictObject({
+      /** Seeds the random choices of the probabilistic faults. */
+      seed: z.number({ error: 'expected a whole number' }).int().default(1),
+      /** Path prefixes of the gateway requests the HTTP faults apply to. */
+      paths: z.array(z.string().startsWith('/', 'a path prefix starts with "/"')).default(['/api/']),
+      /** Ends every open stream (NDJSON and gRPC) from the server side every N seconds. */
+      dropStreamsEverySeconds: seconds().optional(),
+      /** Every N seconds, the open streams stop writing (heartbeats too) but stay connected. */
+      stallStreamsEverySeconds: seconds().optional(),
+      /** Answers a request with one of `statuses` (429 with retry-after) before processing it. */
+      errors: z
+        .strictObject({
+          probability: probability(),
+          statuses: z.array(faultStatus()).min(1, 'name at least one status').default([429, 503]),
+        })
+        .prefault({}),
+      /** Processes a request, then holds its answer for `ms` (set it past the client's timeout). */
+      delays: z.strictObject({ probability: probability(), ms: positiveInt('a delay in milliseconds').default(20_000) }).prefault({}),
+      /** Processes a request, then destroys the connection after half of the answer's body. */
+      resets: z.strictObject({ probability: probability() }).prefault({}),
+      /** Order stream executions sent twice, or swapped with the next one. */
+      orderStream: z.strictObject({ duplicateProbability: probability(), reorderProbability: probability() }).prefault({}),
+    })
+    .prefault({});
+}
+
 export function simSection(context: ConfigContext) {
   return z.strictObject({
     ports: z.strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() }).prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
@@ -183,6 +228,15 @@ export function simSection(context: ConfigContext) {
     clients: z.array(simClient(context)).default([]),
     instruments: z.array(simInstrument()).min(1, 'the sim needs at least one instrument'),
     activity: simActivity(),
+    faults: simFaults(),
+    /**
+     * JSON file of the exchange state (working orders, ledger, recent order history and trades): loaded at
+     * start when present, written atomically every `stateIntervalSeconds` and on close (SIGINT/SIGTERM).
+     */
+    stateFile: filePath(context).optional(),
+    stateIntervalSeconds: seconds().default(5),
+    /** Finished orders kept for lookups and idempotent retries (oldest dropped first); working orders always stay. */
+    maxOrderHistory: positiveInt().default(50_000),
   });
 }
 
@@ -192,3 +246,4 @@ export type SimInstrumentConfig = SimConfig['instruments'][number];
 export type SimClientConfig = SimConfig['clients'][number];
 export type SimKycConfig = SimConfig['kyc'];
 export type SimFamilyAConfig = SimConfig['familyA'];
+export type SimFaultsConfig = SimConfig['faults'];

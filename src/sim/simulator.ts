@@ -3,6 +3,8 @@
  * HTTP server, the family A API and token servers, simulated KYC with webhooks, the gRPC server, and
  * synthetic market activity, all on 127.0.0.1. `startSim` resolves once every server listens; `close()`
  * stops them all. Used by `tradebot sim`, by `tradebot run` (in-process) and by the tests.
+ * With `sim.stateFile` the exchange state is restored at start, written every `sim.stateIntervalSeconds`
+ * and once more on close (src/sim/state); `faults` injects faults (src/sim/faults, `sim.faults`).
  */
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
@@ -22,6 +24,8 @@ import { startTokenServer } from './familya/token-server.ts';
 import { KycService } from './kyc/kyc-service.ts';
 import type { DeliveryStats } from './kyc/delivery-queue.ts';
 import { TradebotError } from '../errors.ts';
+import { FaultController, type SimFaults } from './faults/index.ts';
+import { loadState, startStatePersister, type StatePersister } from './state/index.ts';
 
 export interface SimReady {
   event: 'sim.ready';
@@ -47,9 +51,15 @@ export interface RunningSim {
   kyc: SimKycControl;
   /** Fault injection: ends every open gateway stream from the server side. */
   dropStreams(): void;
+  /** Fault injection: dropped, stalled and garbled streams, failed, delayed and cut replies (src/sim/faults). */
+  faults: SimFaults;
   /** A one-time registration JWT for a configured user (what an account manager would hand out). */
   issueRegistrationToken(username: string): Promise<string>;
-  close(): Promise<void>;
+  /**
+   * Stops every server. With `sim.stateFile`, writes the state a last time after the servers stopped, unless
+   * `writeState` is false (what a SIGKILL does: the file keeps the last periodic write).
+   */
+  close(options?: { writeState?: boolean }): Promise<void>;
 }
 
 export interface SimKycControl {
@@ -76,7 +86,11 @@ const wallClock: SimClock = { now: () => Date.now() };
 export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
   const clock = options.clock ?? wallClock;
   const logger = options.logger;
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
+  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: config.maxOrderHistory });
+  if (config.stateFile !== undefined) {
+    const restored = await loadState(core, config.stateFile);
+    if (restored !== undefined) logger.info({ file: config.stateFile, ...restored }, 'simulator state restored');
+  }
   const users = await UserStore.create(config.users.map((u) => ({ ...u, password: u.password })));
   const gatewayTokens = new TokenService(clock, config.signingSecret);
   const clients = await ClientRegistry.load(config.clients);
@@ -89,9 +103,11 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
     extraCa: await readExtraCa(config.kyc.extraCaFile),
     logger: logger.child({ component: 'kyc' }),
   });
-  const closers: (() => Promise<void>)[] = [() => kyc.close()];
+  const faults = new FaultController(config.faults, logger.child({ component: 'faults' }));
+  const closers: (() => Promise<void>)[] = [() => kyc.close(), async () => faults.stop()];
+  let persister: StatePersister | undefined;
   try {
-    const gateway = await startGatewayServer({ config, core, users, tokens: gatewayTokens, clock, logger: logger.child({ server: 'gateway' }) });
+    const gateway = await startGatewayServer({ config, core, users, tokens: gatewayTokens, clock, logger: logger.child({ server: 'gateway' }), faults: faults.httpHooks });
     closers.push(gateway.close);
     const api = await startFamilyAApi({ config, core, clients, tokens: accessTokens, directory, kyc, logger: logger.child({ server: 'api' }) });
     closers.push(api.close);
@@ -113,10 +129,18 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       verifyToken: familyAVerifier({ tokens: accessTokens, clients, directory }),
       logger: logger.child({ server: 'grpc' }),
       limits: { heartbeatMs: config.gateway.heartbeatSeconds * 1000 },
+      wrapStream: faults.wrapGrpcStream,
     });
     closers.push(grpc.close);
+    faults.start(() => {
+      gateway.streams.dropAll();
+      grpc.dropAll();
+    });
     const activity = config.activity.enabled ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false }) : undefined;
     if (activity) closers.push(async () => activity.stop());
+    if (config.stateFile !== undefined) {
+      persister = startStatePersister(core, { file: config.stateFile, intervalMs: config.stateIntervalSeconds * 1000, logger: logger.child({ component: 'state' }) });
+    }
     logger.info({ firm: ACTIVITY_FIRM, instruments: core.instruments().length, activity: config.activity.enabled }, 'simulator started');
     return {
       ready: { event: 'sim.ready', api: api.url, auth: auth.url, gateway: gateway.url, grpc: grpc.address },
@@ -136,21 +160,22 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
           return kyc.deliveryStats;
         },
       },
-      dropStreams: () => {
-        gateway.streams.dropAll();
-        grpc.dropAll();
-      },
+      dropStreams: () => faults.dropStreams(),
+      faults,
       issueRegistrationToken: async (username) => {
         if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);
         return (await gatewayTokens.issue('registration', username, config.gateway.registrationTokenTtlSeconds)).token;
       },
-      close: async () => {
+      close: async (options = {}) => {
         for (const close of closers.reverse()) await close();
+        // after the servers stopped, so the file holds every change a client was told about
+        await persister?.stop({ save: options.writeState !== false });
         core.events$.complete();
       },
     };
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => undefined);
+    await persister?.stop({ save: false }).catch(() => undefined);
     throw error;
   }
 }

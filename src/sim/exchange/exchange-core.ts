@@ -3,6 +3,10 @@
  * REST, gRPC): the matching engine, instruments, the ledger, the order history and the trade tape. Every
  * command goes through `apply`, which records the engine's result and publishes it on `events$`, so an
  * order sent through any door shows up in every stream, search and position.
+ *
+ * The order history keeps every working order and the most recent `maxOrderHistory` finished ones (the
+ * oldest finished order is forgotten first, with its clord_id index entry), so a long run does not grow
+ * without bound; a retried insert is recognised as long as its order is still in the history.
  */
 import { Subject } from 'rxjs';
 import { Decimal } from '../../domain/decimal.ts';
@@ -23,6 +27,8 @@ export type CoreEvent =
 
 export interface OrderRecord {
   latest: OrderSnapshot;
+  /** The clord_id of the insert (the one the clord_id index names), when the order had one. */
+  firstClordId?: string | undefined;
   fills: Map<number, number>;
   lastTradeId: string | undefined;
   lastTransactTime: number | undefined;
@@ -47,6 +53,28 @@ export interface ExchangeCoreOptions {
   currency: string;
   /** Most recent trades kept for search (older ones are dropped). */
   maxTrades?: number;
+  /** Finished orders kept in the history (default 50 000); working orders are always kept. */
+  maxOrderHistory?: number;
+}
+
+/** The core's mutable stores, for the simulator's state file only (src/sim/state). */
+export interface CoreStores {
+  readonly orders: Map<string, OrderRecord>;
+  readonly clordIndex: Map<string, string>;
+  readonly tape: Trade[];
+  readonly stats: Map<string, SymbolStats>;
+}
+
+const FINAL_STATES: ReadonlySet<string> = new Set(['ORDER_STATE_FILLED', 'ORDER_STATE_CANCELED', 'ORDER_STATE_REJECTED', 'ORDER_STATE_EXPIRED']);
+
+/** True when an order in this state will not change again. */
+export function isFinalOrderState(state: string): boolean {
+  return FINAL_STATES.has(state);
+}
+
+/** The clord_id index key of an order. */
+export function clordKey(account: string, clordId: string): string {
+  return `${account}\u0000${clordId}`;
 }
 
 export class ExchangeCore {
@@ -61,12 +89,17 @@ export class ExchangeCore {
   private readonly tape: Trade[] = [];
   private readonly statsBySymbol = new Map<string, SymbolStats>();
   private readonly maxTrades: number;
+  private readonly maxOrderHistory: number;
+  /** Ids of finished orders, oldest first (from `finishedHead`): the pruning queue of the history. */
+  private finished: string[] = [];
+  private finishedHead = 0;
 
   constructor(private readonly options: ExchangeCoreOptions) {
     this.engine = new MatchingEngine({ clock: options.clock });
     this.ledger = new Ledger(options.startingBalance);
     this.currency = options.currency;
     this.maxTrades = options.maxTrades ?? 200_000;
+    this.maxOrderHistory = options.maxOrderHistory ?? 50_000;
     options.instruments.forEach((config, index) => {
       const instrument = buildInstrument(config, index);
       this.instrumentMap.set(instrument.symbol, instrument);
@@ -133,7 +166,7 @@ export class ExchangeCore {
 
   /** The order id an earlier insert with this (account, clord_id) got, if any. */
   orderIdFor(account: string, clordId: string): string | undefined {
-    return this.clordIndex.get(`${account}\u0000${clordId}`);
+    return this.clordIndex.get(clordKey(account, clordId));
   }
 
   order(orderId: string): OrderRecord | undefined {
@@ -159,6 +192,18 @@ export class ExchangeCore {
 
   trades(): readonly Trade[] {
     return this.tape;
+  }
+
+  /** The mutable stores, for saving and restoring the state file (src/sim/state); nothing else uses them. */
+  stores(): CoreStores {
+    return { orders: this.orders, clordIndex: this.clordIndex, tape: this.tape, stats: this.statsBySymbol };
+  }
+
+  /** After a restore: the restored finished orders join the pruning queue, oldest first. */
+  rebuildHistoryQueue(): void {
+    this.finished = [...this.orders.values()].filter((r) => isFinalOrderState(r.latest.state)).map((r) => r.latest.order.orderId);
+    this.finishedHead = 0;
+    this.pruneHistory();
   }
 
   private apply(result: EngineResult): EngineResult {
@@ -192,10 +237,10 @@ export class ExchangeCore {
     const id = execution.order.orderId;
     let record = this.orders.get(id);
     if (record === undefined) {
-      record = { latest: execution, fills: new Map(), lastTradeId: undefined, lastTransactTime: undefined };
-      this.orders.set(id, record);
       const clordId = execution.order.clordId;
-      if (clordId !== undefined && clordId !== '') this.clordIndex.set(`${execution.order.account}\u0000${clordId}`, id);
+      record = { latest: execution, firstClordId: clordId, fills: new Map(), lastTradeId: undefined, lastTransactTime: undefined };
+      this.orders.set(id, record);
+      if (clordId !== undefined && clordId !== '') this.clordIndex.set(clordKey(execution.order.account, clordId), id);
     }
     record.latest = execution;
     record.lastTransactTime = execution.transactTime;
@@ -203,7 +248,31 @@ export class ExchangeCore {
       record.fills.set(execution.lastPx, (record.fills.get(execution.lastPx) ?? 0) + execution.lastQty);
       record.lastTradeId = execution.tradeId;
     }
+    if (isFinalOrderState(execution.state)) {
+      this.finished.push(id);
+      this.pruneHistory();
+    }
     return record;
+  }
+
+  /** Forgets the oldest finished orders beyond `maxOrderHistory` (and the clord_id entries naming them). */
+  private pruneHistory(): void {
+    while (this.finished.length - this.finishedHead > this.maxOrderHistory) {
+      const id = this.finished[this.finishedHead] as string;
+      this.finishedHead += 1;
+      const record = this.orders.get(id);
+      if (record === undefined) continue;
+      this.orders.delete(id);
+      for (const clordId of [record.firstClordId, record.latest.order.clordId]) {
+        if (clordId === undefined || clordId === '') continue;
+        const key = clordKey(record.latest.order.account, clordId);
+        if (this.clordIndex.get(key) === id) this.clordIndex.delete(key);
+      }
+    }
+    if (this.finishedHead > 65_536 && this.finishedHead * 2 > this.finished.length) {
+      this.finished = this.finished.slice(this.finishedHead);
+      this.finishedHead = 0;
+    }
   }
 
   private book(trade: Trade): void {

@@ -45,6 +45,16 @@ export class Ledger {
     return balance;
   }
 
+  /** Every account's balance (accounts seen so far). */
+  allBalances(): LedgerBalance[] {
+    return [...this.balances.values()];
+  }
+
+  /** Every position ever opened, flat ones included. */
+  allPositions(): LedgerPosition[] {
+    return [...this.positions.values()].flatMap((byAccount) => [...byAccount.values()]);
+  }
+
   positionsOf(account: string): LedgerPosition[] {
     return [...(this.positions.get(account)?.values() ?? [])];
   }

@@ -2,11 +2,11 @@
  * The simulator's trading gateway (family B) HTTP server: auth routes, order entry, lookups and NDJSON
  * streams behind the bare-token guard and the per-firm rate limit, with errors in the gateway's
  * `{code, message, details}` shape. Requests through a private link (any `Host`, e.g. the configured
- * gateway host) are served the same.
+ * gateway host) are served the same. Fault injection (src/sim/faults) hooks in through `faults`.
  */
 import type { Logger } from 'pino';
 import { Router, type RequestContext } from '../http/router.ts';
-import { startHttpServer } from '../http/server.ts';
+import { startHttpServer, type HttpFaultHooks } from '../http/server.ts';
 import { gatewayErrorBody } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import type { Caller } from '../exchange/commands.ts';
@@ -26,6 +26,7 @@ export interface GatewayServerOptions {
   tokens: TokenService;
   clock: SimClock;
   logger: Logger;
+  faults?: HttpFaultHooks;
 }
 
 export interface RunningGateway {
@@ -73,6 +74,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     before: (context) => {
       if (context.path.startsWith('/auth/')) limiter.take(`address:${context.remoteAddress}`);
     },
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
   });
   return { url: server.url, streams, close: server.close };
 }

@@ -24,6 +24,8 @@ export interface CallDeps {
   readonly registry: StreamRegistry;
   readonly logger: Logger;
   readonly maxQueuedMessages: number;
+  /** Fault injection (src/sim/faults): wraps each stream's sink; absent: the sink as is. */
+  readonly wrapStream?: ((sink: StreamSink, method: string) => StreamSink) | undefined;
 }
 
 export interface StreamSink {
@@ -152,7 +154,7 @@ export function streamMethod(deps: CallDeps, ref: MethodRef, handler: StreamHand
       call.on('cancelled', () => sink.close());
       call.on('finish', () => sink.close());
       try {
-        handler(call.request, sink);
+        handler(call.request, deps.wrapStream === undefined ? sink : deps.wrapStream(sink, ref.method));
       } catch (error) {
         sink.fail(error);
       }

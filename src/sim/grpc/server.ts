@@ -17,7 +17,7 @@ import { exchangeProtocol, methodRef } from '../../exchange/grpc/protocol/index.
 import type { MethodName, ServiceName } from '../../exchange/grpc/protocol/index.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import type { GrpcTokenVerifier } from './auth.ts';
-import { type CallDeps, type StreamHandler, type UnaryHandler, streamMethod, unaryMethod } from './calls.ts';
+import { type CallDeps, type StreamHandler, type StreamSink, type UnaryHandler, streamMethod, unaryMethod } from './calls.ts';
 import type { ServiceContext } from './context.ts';
 import { dropCopyHandlers } from './drop-copy.ts';
 import { Journal } from './journal.ts';
@@ -52,6 +52,8 @@ export interface GrpcServerOptions {
   readonly verifyToken: GrpcTokenVerifier;
   readonly logger: Logger;
   readonly limits?: GrpcServerLimits;
+  /** Fault injection (src/sim/faults): wraps every server stream's sink. */
+  readonly wrapStream?: (sink: StreamSink, method: string) => StreamSink;
 }
 
 export interface RunningGrpcServer {
@@ -97,7 +99,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     maxSymbolsPerStream: limits.maxSymbolsPerStream,
     maxPageSize: limits.maxPageSize,
   };
-  const deps: CallDeps = { verifyToken: options.verifyToken, registry, logger, maxQueuedMessages: limits.maxQueuedMessages };
+  const deps: CallDeps = { verifyToken: options.verifyToken, registry, logger, maxQueuedMessages: limits.maxQueuedMessages, wrapStream: options.wrapStream };
   const unary = <S extends ServiceName>(service: S, method: MethodName<S>, handler: UnaryHandler) => unaryMethod(deps, methodRef(service, method), handler);
   const stream = <S extends ServiceName>(service: S, method: MethodName<S>, handler: StreamHandler) => streamMethod(deps, methodRef(service, method), handler);
 

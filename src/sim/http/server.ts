@@ -4,6 +4,8 @@
  * written line by line and closed when the client leaves; `close()` ends open streams and connections.
  * A request Node's HTTP parser refuses (headers or URL over its 16 KiB limit, a malformed request line) is
  * also answered in the family's shape, as 400 INVALID_ARGUMENT, instead of Node's body-less default.
+ * Optional fault hooks (src/sim/faults) may fail a request before its handler, hold back or cut off a JSON
+ * reply after it, and wrap stream sinks; without them every request takes the normal path.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -24,6 +26,25 @@ export interface HttpServerOptions {
   /** Runs before routing (auth, rate limits, fault injection); may throw SimHttpError. */
   before?(context: RequestContext): void | Promise<void>;
   tls?: https.ServerOptions;
+  /** Fault injection; absent: the normal path. */
+  faults?: HttpFaultHooks;
+}
+
+/** How a processed request's JSON reply is mis-delivered. */
+export interface ReplyFault {
+  /** Hold the reply this long before writing it. */
+  delayMs?: number;
+  /** Write the headers and half of the body, then destroy the connection. */
+  reset?: boolean;
+}
+
+export interface HttpFaultHooks {
+  /** After `before`, ahead of the handler: may throw a SimHttpError instead of processing the request. */
+  before(context: RequestContext): void;
+  /** After the handler produced a JSON reply: undefined writes it normally. */
+  reply(context: RequestContext): ReplyFault | undefined;
+  /** Wraps a stream's sink before the handler writes to it. */
+  stream(context: RequestContext, sink: NdjsonSink): NdjsonSink;
 }
 
 export interface RunningHttpServer {
@@ -86,8 +107,11 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     const { handler, params } = options.router.match(context.method, context.path);
     context.params = params;
     if (options.before) await options.before(context);
+    options.faults?.before(context);
     const reply = await handler(context);
-    if (reply.kind === 'ndjson') return startStream(request, response, reply, sinks, options);
+    if (reply.kind === 'ndjson') return startStream(request, response, reply, sinks, options, context);
+    const fault = options.faults?.reply(context);
+    if (fault !== undefined) return writeFaulty(response, reply, fault);
     return writeJson(response, reply);
   } catch (error) {
     if (error instanceof SimHttpError) return writeJson(response, options.renderError(error));
@@ -126,7 +150,29 @@ function writeJson(response: http.ServerResponse, reply: JsonReply): void {
   response.end(text);
 }
 
-function startStream(request: http.IncomingMessage, response: http.ServerResponse, reply: NdjsonReply, sinks: Set<NdjsonSink>, options: HttpServerOptions): void {
+/** A JSON reply delayed and/or cut off in the middle of its body (fault injection). */
+function writeFaulty(response: http.ServerResponse, reply: JsonReply, fault: ReplyFault): void {
+  const send = () => {
+    if (fault.reset !== true) return writeJson(response, reply);
+    if (response.headersSent || response.destroyed) return;
+    const text = JSON.stringify(reply.body ?? {});
+    response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...reply.headers });
+    response.write(text.slice(0, Math.floor(text.length / 2)), () => response.destroy());
+  };
+  if (fault.delayMs === undefined || fault.delayMs <= 0) return send();
+  const timer = setTimeout(send, fault.delayMs);
+  timer.unref();
+  response.once('close', () => clearTimeout(timer));
+}
+
+function startStream(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  reply: NdjsonReply,
+  sinks: Set<NdjsonSink>,
+  options: HttpServerOptions,
+  context: RequestContext,
+): void {
   response.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
   response.flushHeaders();
   const listeners: (() => void)[] = [];
@@ -168,7 +214,7 @@ function startStream(request: http.IncomingMessage, response: http.ServerRespons
   request.on('close', finish);
   response.on('close', finish);
   try {
-    reply.start(sink);
+    reply.start(options.faults === undefined ? sink : options.faults.stream(context, sink));
   } catch (error) {
     options.logger.error({ err: error }, 'stream start failed');
     sink.end(new SimHttpError('INTERNAL', 'stream failed to start'));

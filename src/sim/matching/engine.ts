@@ -17,6 +17,7 @@ import { cancelOrder, expireDue, expireWhere, massCancel, replaceOrder } from '.
 import { OrderBook } from './order-book.ts';
 import type { Instrument } from './order-book.ts';
 import { submitOrder } from './order-entry.ts';
+import { exportEngine, importEngine, type EngineJson } from './snapshot.ts';
 import type { OrderSnapshot } from './order.ts';
 import { InstrumentState } from './types.ts';
 import type {
@@ -183,6 +184,18 @@ export class MatchingEngine {
       out.push(o.snapshot());
     }
     return out;
+  }
+
+  // ---- persistence (the simulator's state file) ----
+
+  /** Working orders, id counters and book states as JSON (snapshot.ts). */
+  exportState(): EngineJson {
+    return exportEngine(this.st);
+  }
+
+  /** Restores `exportState()` output into this engine, which must have no working orders; emits nothing. */
+  importState(state: EngineJson): void {
+    importEngine(this.st, state);
   }
 
   private begin(): EngineResult {

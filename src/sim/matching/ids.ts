@@ -23,6 +23,14 @@ export function parseId(prefix: string, id: string): number {
   return Number.isSafeInteger(n) ? n : 0;
 }
 
+/** The last number issued by each counter (a saved engine state). */
+export interface IdCounters {
+  order: number;
+  exec: number;
+  trade: number;
+  priority: number;
+}
+
 /** The engine's counters. Sequence numbers start at 1; 0 means "none". */
 export class IdGenerator {
   readonly orderPrefix: string;
@@ -59,5 +67,17 @@ export class IdGenerator {
   /** Highest order number issued so far (to tell a finished order from one that never existed). */
   lastOrder(): number {
     return this.order;
+  }
+
+  counters(): IdCounters {
+    return { order: this.order, exec: this.exec, trade: this.trade, priority: this.priority };
+  }
+
+  /** Continues after saved counters (a restart): never goes back, so no id is issued twice. */
+  restore(saved: IdCounters): void {
+    this.order = Math.max(this.order, saved.order);
+    this.exec = Math.max(this.exec, saved.exec);
+    this.trade = Math.max(this.trade, saved.trade);
+    this.priority = Math.max(this.priority, saved.priority);
   }
 }

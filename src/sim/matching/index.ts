@@ -18,6 +18,7 @@
  *   engine.book(symbol): BookView { depth(n), bbo(), lastTradePrice(), isCrossed(), orderCount(), state }
  *   engine.depth(symbol, n), engine.bbo(symbol), engine.lastTradePrice(symbol), engine.instrument(symbol)
  *   engine.getOrder(orderId) / engine.openOrders({ account?, symbol? }) -> OrderSnapshot (working orders only)
+ *   engine.exportState() / engine.importState(json)   (working orders, counters, book states; snapshot.ts)
  *
  * EngineResult { executions, trades, cancelRejects, instrumentEvents }, each in emission order. Every call
  * returns a fresh result (never reused), so it may be kept; its executions are immutable snapshots.
@@ -39,5 +40,8 @@ export type { MatchingEngineOptions } from './engine.ts';
 export { EngineResult, Execution, Trade } from './events.ts';
 export type { CancelReject, InstrumentEvent } from './events.ts';
 export { OrderSnapshot, OrderTerms } from './order.ts';
+export { termsFromJson, termsToJson } from './snapshot.ts';
+export type { BookJson, EngineJson, TermsJson, WorkingOrderJson } from './snapshot.ts';
+export type { IdCounters } from './ids.ts';
 export { AVG_PX_DECIMALS, formatAvgPx } from './avg-px.ts';
 export * from './types.ts';
