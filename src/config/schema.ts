@@ -31,7 +31,7 @@ export function configSchema(context: ConfigContext) {
     /** The exchange this config talks to (URLs, family A client, gateway login, KYC webhook receiver). */
     exchange: exchangeSection(context).optional(),
     /** The bot: strategy, params, accounts, streams, unknown orders, metrics. */
-    bot: botSection(),
+    bot: botSection(context),
     /** Pre-trade risk limits and the trading-state policy. */
     risk: riskSection(),
   });

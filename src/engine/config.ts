@@ -1,15 +1,17 @@
 /**
  * The `bot` section of a config file: which strategy runs with which params, on which accounts, how the
- * venue is reached, what happens to orders the bot did not send, and optional metrics. Risk limits live in
+ * venue is reached, what happens to orders the bot did not send, where its order journal lives, and
+ * optional metrics. Risk limits live in
  * their own `risk` section (src/engine/risk/config.ts).
  */
 import { z } from 'zod';
-import { decimal, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
+import type { ConfigContext } from '../config/fields.ts';
+import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
 
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
 const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 
-export function botSection() {
+export function botSection(context: ConfigContext = { baseDir: process.cwd() }) {
   return z
     .strictObject({
       /** A strategy name from strategies/ or a path to a plugin file. */
@@ -26,6 +28,12 @@ export function botSection() {
       streams: oneOf(['ndjson', 'grpc'] as const).default('ndjson'),
       /** Orders found on the exchange that this run did not send: keep tracking them, or cancel them. */
       unknownOrders: oneOf(['adopt', 'cancel'] as const).default('adopt'),
+      /**
+       * The order journal (JSON lines, fsynced; relative to the config file). Absent: against an environment
+       * `.tradebot/journal-<account>.jsonl` in the working directory, against the embedded sim in memory.
+       * A restart with the same journal resumes the orders the last run left in flight.
+       */
+      journal: filePath(context).optional(),
       /** Stop by itself after this many seconds (absent: until SIGINT). */
       durationSeconds: seconds().optional(),
       fees: z.strictObject({ takerBps: decimal({ min: '0' }).prefault('0'), makerBps: decimal({ min: '0' }).prefault('0') }).prefault({}),

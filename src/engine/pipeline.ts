@@ -3,6 +3,9 @@
  * intents -> risk -> execution adapter -> venue, with fills into the portfolio. The same assembly runs live
  * and in backtests; only the Venue and the Clock differ. Every incoming event is handled to completion
  * (books, tracker, strategy, risk) before the adapter flushes what it queued, so batching is deterministic.
+ * With an order journal (`journal`), the journal is replayed first (orders an earlier run left in flight are
+ * tracked again and settled with the exchange, never re-sent; ids continue after the journal's), every request
+ * is durable before it is sent, and the journal is compacted at stop (see src/engine/journal/).
  */
 import { Subscription } from 'rxjs';
 import type { Logger } from 'pino';
@@ -24,6 +27,7 @@ import { BookStore } from './books.ts';
 import { engineRiskContext } from './risk-context.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 import { RunCounters } from './run-counters.ts';
+import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from './journal/index.ts';
 
 /** Lookups per reconciliation while fills keep arriving during them. */
 const RECONCILE_ATTEMPTS = 3;
@@ -45,6 +49,11 @@ export interface PipelineOptions {
   /** Event group per symbol for the risk layer (default: the instrument's event id). */
   eventGroups?: ReadonlyMap<string, string>;
   runId?: string;
+  /**
+   * The order journal: replayed on start (orders in flight are tracked again, never re-sent), written as
+   * the run trades (requests durable before they are sent), compacted at stop. The caller opens and closes it.
+   */
+  journal?: Journal;
   /** Called with every event the pipeline receives (recording for replay). */
   record?: (event: { stream: 'market' | 'orders'; time: number; event: MarketDataEvent | OrderStreamEvent }) => void;
 }
@@ -77,8 +86,9 @@ function orderView(order: TrackedOrder): OrderView {
 
 export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {
   const { venue, clock, log, portfolio } = options;
-  const runId = options.runId ?? newRunId();
-  const ids = idFactory(runId);
+  const recovered = options.journal === undefined ? undefined : await rebuildJournal(options.journal.replay());
+  const runId = options.runId ?? newRunId(recovered?.runIds);
+  const ids = idFactory(runId, 'tb', recovered?.counters);
   const counters = new RunCounters();
   const instrumentList = await venue.instruments(options.symbols);
   const instruments = new Map(instrumentList.map((i) => [i.symbol, i]));
@@ -88,6 +98,21 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const books = new BookStore();
   const tracker = new OrderTracker({ clock });
   const risk = new RiskManager(options.risk, { clock });
+  const recorder =
+    options.journal === undefined || recovered === undefined
+      ? undefined
+      : new JournalRecorder({
+          journal: options.journal,
+          clock,
+          runId,
+          recovered,
+          orderOf: (clordId) => tracker.get(clordId),
+          onFailure: (error) => {
+            log.error({ err: error }, `order journal failed, trading halted: ${describeError(error)}`);
+            risk.tradingState.setState('halted', `order journal: ${error.code}`);
+          },
+        });
+  recorder?.start();
   const context = engineRiskContext({
     now: () => clock.now(),
     defaultAccount: options.account,
@@ -115,6 +140,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       symbolOf: (clordId) => tracker.get(clordId)?.symbol,
       openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
     },
+    ...(recorder === undefined ? {} : { journal: recorder }),
   });
 
   const strategyLog = log.child({ strategy: options.strategy.name });
@@ -158,6 +184,16 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     adapter.flush();
   };
 
+  const recovery = recorder === undefined ? undefined : new JournalRecovery({ tracker, venue, log, step });
+  if (recovery !== undefined && recovered !== undefined) {
+    recovery.restore(recovered.open);
+    counters.restored = recovered.open.length;
+    log.info(
+      { journal: options.journal?.description, restored: recovered.open.length, ordersInJournal: recovered.orders, runs: recovered.runIds.size, next: recovered.counters },
+      `order journal replayed: ${recovered.open.length} order(s) in flight from earlier runs tracked again (not re-sent)`,
+    );
+  }
+
   const fillsByAccount = new Map<string, number>();
   subscriptions.add(
     tracker.fills$.subscribe((fill) => {
@@ -170,7 +206,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   );
   subscriptions.add(
     tracker.updates$.subscribe((update) => {
-      if (update.order.orderId !== undefined) for (const clordId of update.order.clordIds) adapter.onAcknowledged(clordId);
+      recorder?.onUpdate(update);
+      if (update.order.orderId !== undefined && adapter.hasWaiting) for (const clordId of update.order.clordIds) adapter.onAcknowledged(clordId);
       if (update.previousState === undefined && update.order.adopted) {
         counters.adopted += 1;
         if (options.unknownOrders === 'cancel') adapter.submit({ kind: 'cancel', clordId: update.order.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);
@@ -191,6 +228,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
    */
   const reconcile = async (unknown: readonly string[]) => {
     try {
+      // orders restored from the journal that the snapshot could not place: looked up first, so fills they
+      // reveal are in the exchange's positions fetched below
+      if (recovery !== undefined && recovery.unsettled > 0) await recovery.settle();
       let snapshot: VenueSnapshot;
       let moved: string[];
       for (let attempt = 1; ; attempt += 1) {
@@ -282,8 +322,19 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       runtime = undefined;
       await adapter.cancelAllOpen();
       await adapter.idle();
+      if (recorder !== undefined && recovery !== undefined) {
+        // what the cancels left open is all the compacted journal keeps: ask the exchange, not the stream
+        await recovery.settleForStop(tracker.open().filter((order) => recorder.isOurs(order)));
+      }
       subscriptions.unsubscribe();
       tracker.close();
+      if (recorder !== undefined) {
+        try {
+          await recorder.finish(tracker.open());
+        } catch (error) {
+          log.error({ err: error }, `order journal: compaction at stop failed, the full journal is kept: ${describeError(error)}`);
+        }
+      }
     },
   };
 }

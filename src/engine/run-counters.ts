@@ -6,6 +6,8 @@ export class RunCounters {
   intents = 0;
   fills = 0;
   adopted = 0;
+  /** Orders an earlier run left in flight, tracked again from the order journal. */
+  restored = 0;
   strategyErrors = 0;
   bookUpdates = 0;
   feedDisconnects = 0;

@@ -53,6 +53,14 @@ export interface VenueCrossRequest {
   readonly sell: VenueOrderRequest;
 }
 
+/** One order to find at the exchange: by order id when known (stable across replaces), else by clordId. */
+export interface VenueOrderQuery {
+  readonly account: string;
+  readonly symbol: string;
+  readonly orderId: string | undefined;
+  readonly clordId: string;
+}
+
 /** The exchange's view of the bot's accounts, fetched once on start and after each reconnect. */
 export interface VenueSnapshot {
   readonly openOrders: readonly Order[];
@@ -75,5 +83,11 @@ export interface Venue {
   cross(request: VenueCrossRequest): Promise<readonly string[]>;
   /** One lookup of open orders, positions and balances for reconciliation (never polled). */
   snapshot(accounts: readonly string[]): Promise<VenueSnapshot>;
+  /**
+   * One order in any state (working or finished), or undefined when the exchange does not know it. Used
+   * by the order journal's recovery to settle orders an earlier run sent; optional (a venue without it
+   * settles them from the open orders only).
+   */
+  lookupOrder?(query: VenueOrderQuery): Promise<Order | undefined>;
   close(): Promise<void>;
 }

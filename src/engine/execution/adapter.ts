@@ -5,14 +5,17 @@
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
- * `cancelAllOpen` cancels on shutdown.
+ * `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see send-journal.ts) every request is
+ * recorded and made durable before its venue call leaves: once per flush for the step's inserts and cancels,
+ * once per replace or cross.
  */
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
 import type { CancelAllIntent, CancelIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { Venue, VenueOrderRequest } from '../venue.ts';
+import type { Venue, VenueCancelRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
+import type { SendJournal } from './send-journal.ts';
 
 /** Exchange rejections are expected (a fill raced a cancel): one line; anything else keeps the error. */
 function logFailure(log: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
@@ -44,6 +47,8 @@ export interface ExecutionAdapterOptions {
   selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction'];
   /** Called after every venue call settles, with counts for metrics and the status line. */
   onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number): void;
+  /** Write-ahead journal of requests (the order journal); absent: nothing is recorded. */
+  journal?: SendJournal;
 }
 
 const TIF = {
@@ -66,6 +71,7 @@ export class ExecutionAdapter {
   /** Queues an approved intent; `flush()` sends what was queued during the current engine step. */
   submit(approved: Approved<Intent>): void {
     const intent: Intent = approved;
+    this.options.journal?.approved(intent);
     switch (intent.kind) {
       case 'place':
         this.queuePlace(intent);
@@ -89,10 +95,25 @@ export class ExecutionAdapter {
   flush(): void {
     const places = this.places;
     this.places = [];
-    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
-    const cancels = this.cancels;
+    const cancels = this.cancelRequests(this.cancels);
     this.cancels = [];
+    const journal = this.options.journal;
+    if (journal !== undefined && (places.length > 0 || cancels.length > 0)) {
+      if (places.length > 0) journal.inserting(places.map((p) => p.request));
+      if (cancels.length > 0) journal.cancelling(cancels);
+      const refused = this.syncJournal();
+      if (refused !== undefined) {
+        for (const place of places) this.options.ledger.sendFailed(place.request.clordId, refused);
+        places.length = 0;
+      }
+    }
+    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
     if (cancels.length > 0) this.sendCancels(cancels);
+  }
+
+  /** True while a cancel or replace waits for an acknowledgement. */
+  get hasWaiting(): boolean {
+    return this.waitingForAck.size > 0;
   }
 
   /** The exchange acknowledged an order (from the stream or the insert response): release waiting cancels. */
@@ -198,13 +219,28 @@ export class ExecutionAdapter {
     );
   }
 
-  private sendCancels(clordIds: string[]): void {
-    const { venue, ledger, log } = this.options;
-    const requests = clordIds.flatMap((clordId) => {
+  /** Makes the journal durable; the error when it cannot (then nothing that opens an order is sent). */
+  private syncJournal(): unknown {
+    try {
+      this.options.journal?.sync();
+      return undefined;
+    } catch (error) {
+      this.options.log.error({ err: error }, `order journal sync failed, requests not sent: ${describeError(error)}`);
+      return error;
+    }
+  }
+
+  private cancelRequests(clordIds: readonly string[]): VenueCancelRequest[] {
+    const { ledger } = this.options;
+    return clordIds.flatMap((clordId) => {
       const orderId = ledger.orderIdOf(clordId);
       const symbol = ledger.symbolOf(clordId);
       return orderId === undefined || symbol === undefined ? [] : [{ orderId, clordId, symbol }];
     });
+  }
+
+  private sendCancels(requests: readonly VenueCancelRequest[]): void {
+    const { venue, log } = this.options;
     for (let i = 0; i < requests.length; i += MAX_LIST_REQUESTS) {
       const batch = requests.slice(i, i + MAX_LIST_REQUESTS);
       for (const request of batch) this.cancelling.add(request.clordId);
@@ -232,8 +268,13 @@ export class ExecutionAdapter {
       this.wait(intent.clordId, intent);
       return;
     }
+    const request = { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price };
+    if (this.options.journal !== undefined) {
+      this.options.journal.replacing(intent.clordId, request);
+      if (this.syncJournal() !== undefined) return;
+    }
     this.track(
-      venue.replaceOrders([{ orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price }]).then(
+      venue.replaceOrders([request]).then(
         () => this.options.onSent?.('replace', 1),
         (error: unknown) => logFailure(log, 'replace', error, { clordId: intent.clordId }),
       ),
@@ -257,8 +298,13 @@ export class ExecutionAdapter {
         selfMatchPreventionInstruction: undefined,
       };
     };
+    const request = { crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg('BUY'), sell: leg('SELL') };
+    if (this.options.journal !== undefined) {
+      this.options.journal.crossing(request);
+      if (this.syncJournal() !== undefined) return;
+    }
     this.track(
-      venue.cross({ crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg('BUY'), sell: leg('SELL') }).then(
+      venue.cross(request).then(
         () => this.options.onSent?.('cross', 1),
         (error: unknown) => logFailure(log, 'cross', error, { crossId: intent.crossId }),
       ),

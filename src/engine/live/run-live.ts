@@ -3,7 +3,9 @@
  * the pipeline on the wall clock, shows a status line in a terminal, and stops on SIGINT/SIGTERM or after
  * the configured duration: open orders cancelled, logged out, and one `run.summary` JSON line printed.
  * SIGUSR2 toggles trading between active and halted (operator kill switch). With `bot.metrics` set, a
- * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs.
+ * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs. The order journal
+ * (bot.journal; see src/engine/journal/open.ts for the default) is opened before the pipeline starts, so
+ * the orders a killed run left in flight are resumed, and closed after it stopped.
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
@@ -20,6 +22,7 @@ import { connect } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { TradebotError } from '../../errors.ts';
+import { openRunJournal, type Journal } from '../journal/index.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -31,6 +34,10 @@ export interface RunSummary {
   refusalsByCode: Record<string, number>;
   durationSeconds: number;
   tradingState: string;
+  /** Orders still open (working or unsettled) when the run ended. */
+  openOrders: number;
+  /** The order journal: where, how many orders it brought back, entries written and fsync figures. */
+  journal: { file: string; restored: number; appended: number; syncs: number; syncMicros: number };
 }
 
 export interface LiveRunOptions {
@@ -66,7 +73,10 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   });
   let pipeline;
   let metrics: RunMetrics | undefined;
+  let journal: Journal | undefined;
   try {
+    journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
+    logger.info({ journal: journal.description }, 'order journal opened');
     metrics = await startRunMetrics(config.bot.metrics, logger);
     pipeline = await startPipeline({
       venue,
@@ -80,13 +90,16 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       accounts,
       symbols,
       unknownOrders: config.bot.unknownOrders,
+      journal,
       ...(metrics === undefined ? {} : { record: metrics.observe }),
     });
   } catch (error) {
     await metrics?.close();
+    await journal?.close().catch(() => undefined);
     await connection.close();
     throw error;
   }
+  const openJournal = journal;
   const running = pipeline;
   options.onOperatorToggle?.(() => {
     const next = running.risk.tradingState.state === 'halted' ? 'active' : 'halted';
@@ -143,8 +156,15 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     refusalsByCode: { ...running.counters.refusals },
     durationSeconds: Math.round((clock.now() - started) / 100) / 10,
     tradingState: running.risk.tradingState.state,
+    openOrders: running.tracker.open().length,
+    journal: { file: openJournal.description, restored: running.counters.restored, appended: openJournal.stats.appended, syncs: openJournal.stats.syncs, syncMicros: openJournal.stats.syncMicros },
   };
   await metrics?.close();
+  try {
+    await openJournal.close();
+  } catch (error) {
+    logger.error({ err: error }, 'closing the order journal failed');
+  }
   await connection.close();
   return summary;
 }

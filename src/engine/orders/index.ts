@@ -12,6 +12,7 @@ export type {
   OrderCounts,
   OrderUpdate,
   PendingReplace,
+  RestoredHistory,
   SubmissionMeta,
   TerminalState,
   TrackedOrder,

@@ -24,7 +24,7 @@ import { OrderTrackerErrorCode, orderTrackerError } from './errors.ts';
 import type { OrderIndex } from './order-index.ts';
 import { OrderRecord } from './record.ts';
 import { advance, isTerminal } from './states.ts';
-import type { SubmissionMeta } from './types.ts';
+import type { RestoredHistory, SubmissionMeta } from './types.ts';
 
 function intentSide(side: VenueOrderRequest['side'] | Side): IntentSide | undefined {
   if (side === 'SIDE_BUY') return 'BUY';
@@ -55,6 +55,22 @@ export function recordForSubmission(request: VenueOrderRequest, meta: Submission
     label: meta.label,
     time,
   });
+}
+
+/**
+ * Gives a new record what an earlier run knew (see OrderTracker.restored): the clordId chain, the order id
+ * and the filled quantity as history (levels unknown, notional from the average price), so only later
+ * increases of cum_qty become fills. With an order id the exchange took the order: NEW or PARTIALLY_FILLED.
+ */
+export function restoreHistory(record: OrderRecord, history: RestoredHistory): void {
+  for (const clordId of history.clordIds) if (!record.chain.includes(clordId)) record.chain.push(clordId);
+  record.orderId = history.orderId;
+  if (history.filledQty.gt(0)) {
+    record.filledQty = history.filledQty;
+    record.notional = history.filledQty.times(history.avgPx);
+    record.levels = undefined;
+  }
+  if (history.orderId !== undefined) record.base = history.filledQty.gt(0) ? 'PARTIALLY_FILLED' : 'NEW';
 }
 
 export function markAcknowledged(record: OrderRecord): void {

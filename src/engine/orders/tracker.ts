@@ -5,6 +5,10 @@
  * (states.ts), and emits an `OrderUpdate` per visible change on `updates$`, a `Fill` per filled-quantity
  * increase on `fills$` (fill-derivation.ts) and tolerated oddities on `issues$`.
  *
+ * Orders an earlier run sent come back from the order journal through `restored`: tracked as this run's
+ * own (not adopted), with their order id and the fills the earlier run already counted, so the next
+ * snapshot or lookup resumes them and only reports fills that happened since.
+ *
  * Delivery is at-least-once and may be reordered: executions are deduplicated by id, fills come only from
  * cum_qty increases and states only advance, so any shuffling or duplication of an order's executions ends
  * in the same state and the same total filled quantity. Events are emitted after the state is updated,
@@ -34,13 +38,14 @@ import {
   markReplaceRequested,
   markSendFailed,
   recordForSubmission,
+  restoreHistory,
 } from './local-inputs.ts';
 import { OrderIndex } from './order-index.ts';
 import { Outbox } from './outbox.ts';
 import { type OrderRecord, viewChanged } from './record.ts';
 import { countStates } from './queries.ts';
 import { isTerminal } from './states.ts';
-import type { Fill, OrderCounts, OrderUpdate, SubmissionMeta, TrackedOrder, TrackerIssue, UpdateCause } from './types.ts';
+import type { Fill, OrderCounts, OrderUpdate, RestoredHistory, SubmissionMeta, TrackedOrder, TrackerIssue, UpdateCause } from './types.ts';
 
 export interface OrderTrackerOptions {
   /** Source of createdAt / updatedAt and of fill times when an execution has no transact time. */
@@ -80,6 +85,22 @@ export class OrderTracker {
     const record = recordForSubmission(request, meta, this.clock.now());
     this.index.add(record);
     return this.commit(record, undefined, { kind: 'submitted' });
+  }
+
+  /**
+   * An order an earlier run sent (from the order journal): tracked as submitted, never sent again. With an
+   * order id it is NEW (or PARTIALLY_FILLED); without one, PENDING_NEW until a snapshot or lookup finds it.
+   */
+  restored(request: VenueOrderRequest, meta: SubmissionMeta, history: RestoredHistory): TrackedOrder {
+    for (const clordId of [request.clordId, ...history.clordIds]) {
+      if (this.index.hasClordId(clordId)) {
+        throw orderTrackerError(OrderTrackerErrorCode.DUPLICATE_CLORD_ID, `restored order ${request.clordId}: clordId ${clordId} is already tracked`, { clordId });
+      }
+    }
+    const record = recordForSubmission(request, meta, this.clock.now());
+    restoreHistory(record, history);
+    this.index.add(record);
+    return this.commit(record, undefined, { kind: 'restored' });
   }
 
   /** The insert response named the exchange order id. */

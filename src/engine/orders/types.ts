@@ -74,6 +74,8 @@ export interface TrackedOrder {
 /** Why an order changed. */
 export type UpdateCause =
   | { readonly kind: 'submitted' }
+  /** Sent by an earlier run of the bot, brought back from the order journal on start. */
+  | { readonly kind: 'restored' }
   | { readonly kind: 'acknowledged' }
   | { readonly kind: 'sendFailed'; readonly error: unknown }
   | { readonly kind: 'cancelRequested' }
@@ -138,6 +140,17 @@ export type TrackerIssue =
   | { readonly kind: 'estimatedFillPrice'; readonly clordId: string; readonly qty: Decimal; readonly price: Decimal }
   | { readonly kind: 'overfill'; readonly clordId: string; readonly filledQty: Decimal; readonly qty: Decimal }
   | { readonly kind: 'orderIdConflict'; readonly clordId: string; readonly known: string; readonly received: string };
+
+/** What the order journal knows of an order an earlier run sent (see `OrderTracker.restored`). */
+export interface RestoredHistory {
+  /** The exchange order id, when the earlier run learned it. */
+  readonly orderId: string | undefined;
+  /** ClordIds the order is known by, oldest first: the request's, and the latest replace's when there was one. */
+  readonly clordIds: readonly string[];
+  /** Filled quantity already seen (and counted) by the earlier run, and its average price. */
+  readonly filledQty: Decimal;
+  readonly avgPx: Decimal;
+}
 
 /** What a local submission carries besides the venue request. */
 export interface SubmissionMeta {

@@ -2,13 +2,13 @@
  * The Venue port over the trading gateway client (family B): order entry through the gateway's REST
  * commands, order updates and market data through its NDJSON streams (or, per config, through another
  * transport's streams with the same event types), reconciliation through one lookup of open orders,
- * positions and balances. Instruments come from the catalog the client was built with.
+ * positions and balances, and single orders found with search_orders (journal recovery). Instruments come from the catalog the client was built with.
  */
 import type { Observable } from 'rxjs';
-import type { Instrument, Position, Balance } from '../../domain/index.ts';
+import type { Instrument, Order, Position, Balance } from '../../domain/index.ts';
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
 import type { OrderRequestInput } from '../../exchange/gateway/order-inputs.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
 import { ZERO } from '../../domain/decimal.ts';
 
 export interface GatewayVenueOptions {
@@ -96,6 +96,17 @@ export class GatewayVenue implements Venue {
       balances.push(await client.getAccountBalance({ name: account }));
     }
     return { openOrders, positions, balances };
+  }
+
+  async lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
+    const byId = query.orderId !== undefined && query.orderId !== '';
+    const page = await this.options.client.searchOrders({
+      accounts: [query.account],
+      symbol: query.symbol,
+      ...(byId ? { orderId: query.orderId } : { clordId: query.clordId }),
+      pageSize: 10,
+    });
+    return page.orders.find((o) => (byId ? o.id === query.orderId : o.clordId === query.clordId));
   }
 
   async close(): Promise<void> {
