@@ -12,7 +12,8 @@
  *   (the token endpoint refused the assertion: `oauthError` is `invalid_client`, `invalid_client_assertion`...);
  * - validation: FAMILY_A_INVALID_REQUEST / FAMILY_A_LIMIT_EXCEEDED (refused before sending) and
  *   FAMILY_A_BAD_RESPONSE (a 2xx body that does not decode);
- * - config: FAMILY_A_KEY_UNREADABLE / FAMILY_A_KEY_INVALID (the private key file), FAMILY_A_INVALID_OPTIONS.
+ * - config: FAMILY_A_KEY_UNREADABLE / FAMILY_A_KEY_INVALID / FAMILY_A_KEY_PERMISSIONS (the private key file),
+ *   FAMILY_A_INVALID_OPTIONS.
  * Messages and details never hold the private key, the assertion or a token: only method, path, status and
  * the exchange's own error text, truncated and scrubbed with the logger's redaction as a second net.
  */
@@ -36,6 +37,8 @@ export const FamilyAErrorCode = {
   KeyUnreadable: 'FAMILY_A_KEY_UNREADABLE',
   /** The private key file is not an unencrypted RSA private key of at least 2048 bits. */
   KeyInvalid: 'FAMILY_A_KEY_INVALID',
+  /** The private key file is readable (or writable) by group or others; it must be mode 0600. */
+  KeyPermissions: 'FAMILY_A_KEY_PERMISSIONS',
   /** More requests in one list call, or a larger page, than the venue allows; refused before sending. */
   LimitExceeded: 'FAMILY_A_LIMIT_EXCEEDED',
   /** A request the client refuses before sending (bad depth, non-https webhook URL, ...). */
@@ -55,6 +58,7 @@ const KIND_BY_CODE: Record<FamilyAErrorCode, ErrorKind> = {
   FAMILY_A_TOKEN_REJECTED: 'authentication',
   FAMILY_A_KEY_UNREADABLE: 'config',
   FAMILY_A_KEY_INVALID: 'config',
+  FAMILY_A_KEY_PERMISSIONS: 'config',
   FAMILY_A_LIMIT_EXCEEDED: 'validation',
   FAMILY_A_INVALID_REQUEST: 'validation',
   FAMILY_A_BAD_RESPONSE: 'validation',
