@@ -33,16 +33,15 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
     applyFill: (fill) => void portfolio.applyFill(fill),
     mark: (symbol, price) => portfolio.mark(symbol, price),
     settle: (symbol, price) => portfolio.settle(symbol, price),
-    positions: () =>
-      portfolio
-        .snapshot()
-        .accounts.flatMap((a) => a.positions)
-        .filter((p) => !p.qty.isZero())
-        .map((p) => ({ account: p.account, symbol: p.symbol, qty: p.qty })),
-    position: (symbol, account) => {
-      if (account !== undefined) return portfolio.position(account, symbol).qty;
-      return sumDecimals(portfolio.snapshot().accounts.map((a) => portfolio.position(a.account, symbol).qty));
-    },
+    // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
+    positions: () => portfolio.quantities().filter((p) => !p.qty.isZero()),
+    position: (symbol, account) =>
+      sumDecimals(
+        portfolio
+          .quantities()
+          .filter((p) => p.symbol === symbol && (account === undefined || p.account === account))
+          .map((p) => p.qty),
+      ),
     dailyPnl: () => {
       const totals = portfolio.snapshot().totals;
       return totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees);

@@ -81,9 +81,12 @@ export class OrderRecord {
     return this.side === 'BUY';
   }
 
-  /** Version of `clordId` in the chain, or -1. */
+  /**
+   * Version of `clordId` in the chain, or -1. Searched from the newest end: ids are unique in a chain and the
+   * ones asked about are nearly always recent, while a quote replaced all day has a chain of many thousands.
+   */
   versionOf(clordId: string): number {
-    return this.chain.indexOf(clordId);
+    return this.chain.lastIndexOf(clordId);
   }
 
   state(): TrackedState {
@@ -95,34 +98,77 @@ export class OrderRecord {
     });
   }
 
-  leavesQty(): Decimal {
-    const s = this.state();
-    if (s === 'FILLED' || s === 'CANCELED' || s === 'REJECTED' || s === 'EXPIRED') return ZERO;
+  leavesQty(state: TrackedState = this.state()): Decimal {
+    if (state === 'FILLED' || state === 'CANCELED' || state === 'REJECTED' || state === 'EXPIRED') return ZERO;
+    if (this.filledQty.isZero()) return this.qty;
     const leaves = this.qty.minus(this.filledQty);
     return leaves.isNegative() ? ZERO : leaves;
   }
 
   view(): TrackedOrder {
-    return Object.freeze({
-      clordId: this.clordId,
-      clordIds: Object.freeze(this.chain.slice(0, this.confirmed + 1)),
-      orderId: this.orderId,
-      account: this.account,
-      symbol: this.symbol,
-      side: this.side,
-      price: this.price,
-      qty: this.qty,
-      filledQty: this.filledQty,
-      leavesQty: this.leavesQty(),
-      avgPx: this.filledQty.isZero() ? ZERO : this.notional.div(this.filledQty),
-      state: this.state(),
-      adopted: this.adopted,
-      intentId: this.intentId,
-      label: this.label,
-      pendingReplace: this.pendingReplace,
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-    });
+    return Object.freeze(new OrderView(this));
+  }
+}
+
+/**
+ * A TrackedOrder snapshot. `clordIds` is copied from the chain only when read: views are taken several
+ * times per event and a quote replaced all day has a chain of many thousands. Entries up to `confirmed`
+ * never change (only later, unconfirmed entries are ever removed), so a later copy equals one taken now.
+ * A class (not a literal with a getter) because V8 builds such literals an order of magnitude slower.
+ */
+class OrderView implements TrackedOrder {
+  readonly clordId: string;
+  readonly orderId: string | undefined;
+  readonly account: string;
+  readonly symbol: string;
+  readonly side: IntentSide;
+  readonly price: Decimal | undefined;
+  readonly qty: Decimal;
+  readonly filledQty: Decimal;
+  readonly leavesQty: Decimal;
+  readonly avgPx: Decimal;
+  readonly state: TrackedState;
+  readonly adopted: boolean;
+  readonly intentId: string | undefined;
+  readonly label: string | undefined;
+  readonly pendingReplace: PendingReplace | undefined;
+  readonly createdAt: EpochMs;
+  readonly updatedAt: EpochMs;
+  readonly #chain: readonly string[];
+  readonly #count: number;
+  #clordIds: readonly string[] | undefined;
+
+  constructor(record: OrderRecord) {
+    this.clordId = record.clordId;
+    this.orderId = record.orderId;
+    this.account = record.account;
+    this.symbol = record.symbol;
+    this.side = record.side;
+    this.price = record.price;
+    this.qty = record.qty;
+    this.filledQty = record.filledQty;
+    this.state = record.state();
+    this.leavesQty = record.leavesQty(this.state);
+    this.avgPx = record.filledQty.isZero() ? ZERO : record.notional.div(record.filledQty);
+    this.adopted = record.adopted;
+    this.intentId = record.intentId;
+    this.label = record.label;
+    this.pendingReplace = record.pendingReplace;
+    this.createdAt = record.createdAt;
+    this.updatedAt = record.updatedAt;
+    this.#chain = record.chain;
+    this.#count = record.confirmed + 1;
+  }
+
+  /** Every client order id the order has had, oldest first. */
+  get clordIds(): readonly string[] {
+    this.#clordIds ??= Object.freeze(this.#chain.slice(0, this.#count));
+    return this.#clordIds;
+  }
+
+  /** Plain form for logs and JSON, clordIds included. */
+  toJSON(): object {
+    return { ...this, clordIds: this.clordIds };
   }
 }
 

@@ -150,6 +150,13 @@ export class Portfolio {
     return plan.result;
   }
 
+  /** Net quantity of every position record (flat ones included), valued at nothing: cheap enough for each risk check. */
+  quantities(): { readonly account: string; readonly symbol: string; readonly qty: Decimal }[] {
+    const out: { account: string; symbol: string; qty: Decimal }[] = [];
+    for (const state of this.ledger.allAccounts()) for (const [symbol, position] of state.positions) out.push({ account: state.account, symbol, qty: position.qty });
+    return out;
+  }
+
   position(account: string, symbol: string): PositionSnapshot {
     return positionSnapshot(this.ledger, account, symbol, this.ledger.position(account, symbol));
   }

@@ -10,6 +10,7 @@
  * priceBand -> self-match -> maxPosition -> maxEventPosition -> maxOpenOrders -> message rate. Cancels are
  * checked only for a known order and always pass the state gate and the throttle. A check that throws fails
  * closed (RISK_CHECK_FAILED). The manager's only state is the throttle window and the trading state machine.
+ * Within one check the context's open orders, positions and PnL are read once.
  */
 import { Decimal } from '../../domain/decimal.ts';
 import { describeError } from '../../errors.ts';
@@ -17,7 +18,7 @@ import type { Clock } from '../clock.ts';
 import type { CancelIntent, Intent, PlaceIntent } from '../intents.ts';
 import { candidatesOf, type OrderCandidate } from './candidate.ts';
 import { VENUE_MAX_MESSAGES_PER_SECOND, type RiskConfig } from './config.ts';
-import type { RiskContext, RiskOpenOrder } from './context.ts';
+import type { ReferencePriceSource, RiskContext, RiskInstrument, RiskOpenOrder, RiskPosition } from './context.ts';
 import { riskConfigError } from './errors.ts';
 import { ExposureView } from './exposure.ts';
 import { dailyLossBreach } from './rules/daily-loss.ts';
@@ -35,7 +36,7 @@ import type { OrderRule, RuleBreach, RuleInput } from './rules/rule.ts';
 import { selfMatchBreach, selfMatches } from './rules/self-match.ts';
 import { tickSizeRule } from './rules/tick-size.ts';
 import { tradingStateBreach } from './rules/trading-state-gate.ts';
-import { TradingStateMachine, stricterState } from './trading-state.ts';
+import { TradingStateMachine, stricterState, type TradingState } from './trading-state.ts';
 import { approve, refuse, type Verdict } from './verdict.ts';
 
 export interface RiskManagerOptions {
@@ -101,7 +102,7 @@ export class RiskManager {
   check(intent: Intent, context: RiskContext): Verdict[] {
     let verdicts: Verdict[];
     try {
-      verdicts = this.evaluate(intent, context);
+      verdicts = this.evaluate(intent, new CheckContext(context));
     } catch (error) {
       return [refuse(intent, 'RISK_CHECK_FAILED', `risk check failed, intent refused: ${describeError(error)}`)];
     }
@@ -193,6 +194,57 @@ export class RiskManager {
     if (intent.kind !== 'place' || instruction === undefined || intent.selfMatchPrevention !== undefined) return intent;
     const filled: PlaceIntent = { ...intent, selfMatchPrevention: instruction };
     return filled as T;
+  }
+}
+
+/**
+ * The context as one check sees it: open orders, positions and PnL are read at most once (several rules and
+ * the exposure view ask for them, and a check changes nothing, so every read would give the same answer).
+ * A class rather than an object of closures: a check runs on every intent.
+ */
+class CheckContext implements RiskContext {
+  readonly defaultAccount: string;
+  private openOrderList: readonly RiskOpenOrder[] | undefined;
+  private positionList: readonly RiskPosition[] | undefined;
+  private pnl: Decimal | undefined;
+
+  constructor(private readonly context: RiskContext) {
+    this.defaultAccount = context.defaultAccount;
+  }
+
+  now(): number {
+    return this.context.now();
+  }
+
+  accounts(): readonly string[] {
+    return this.context.accounts();
+  }
+
+  instrument(symbol: string): RiskInstrument | undefined {
+    return this.context.instrument(symbol);
+  }
+
+  referencePrice(symbol: string, source: ReferencePriceSource): Decimal | undefined {
+    return this.context.referencePrice(symbol, source);
+  }
+
+  positions(): readonly RiskPosition[] {
+    this.positionList ??= this.context.positions();
+    return this.positionList;
+  }
+
+  openOrders(): readonly RiskOpenOrder[] {
+    this.openOrderList ??= this.context.openOrders();
+    return this.openOrderList;
+  }
+
+  dailyPnl(): Decimal {
+    this.pnl ??= this.context.dailyPnl();
+    return this.pnl;
+  }
+
+  tradingState(): TradingState {
+    return this.context.tradingState();
   }
 }
 
