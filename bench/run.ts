@@ -3,6 +3,7 @@
  * file name contains the filter, when one is given), runs their default-exported async functions one after the
  * other, and prints ONE JSON line per result on stdout:
  *   {"bench":…,"unit":…,"value":…,"baseline":…,"baselineValue":…,"ratio":…, ...extra fields}
+ * (baseline, baselineValue and ratio are null for a bench compared with nothing).
  * Progress and errors go to stderr, so stdout stays machine-readable. Exit code 1 if any module fails.
  */
 import { readdirSync } from 'node:fs';
