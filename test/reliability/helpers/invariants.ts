@@ -1,0 +1,84 @@
+/**
+ * What must hold after any fault, once the bot has recovered and gone quiet (market activity stopped, the
+ * faults cleared, nothing in flight):
+ * - no order sent twice: every (account, clord_id) of the bot maps to at most one order on the exchange,
+ *   and every order the exchange has for the bot's accounts is one the bot's tracker knows;
+ * - no fill lost or counted twice: the portfolio's positions equal the exchange's ledger per account and
+ *   symbol (and, where no reconciliation could have papered over a gap, so do the tracker's fills);
+ * - the bot's open orders are the exchange's open orders of its accounts, none left pending or UNKNOWN;
+ * - trading is active again, and no promise rejection went unhandled.
+ */
+import { expect } from 'vitest';
+import type { LiveBot, Positions } from './live-bot.ts';
+import { BOT_ACCOUNTS } from './live-bot.ts';
+
+const PENDING = new Set(['PENDING_NEW', 'PENDING_CANCEL', 'PENDING_REPLACE', 'UNKNOWN']);
+
+function exchangeOpen(bot: LiveBot): string[] {
+  return BOT_ACCOUNTS.flatMap((account) => bot.sim.core.openOrders({ account }).map((o) => o.orderId)).sort();
+}
+
+function localOpen(bot: LiveBot): string[] {
+  return bot.pipeline.tracker
+    .open()
+    .map((o) => o.orderId ?? `(no id: ${o.clordId} ${o.state})`)
+    .sort();
+}
+
+function positionsText(p: Positions): string {
+  return JSON.stringify([...p.entries()].filter(([, q]) => q !== 0).sort());
+}
+
+function samePositions(a: Positions, b: Positions): boolean {
+  return positionsText(a) === positionsText(b);
+}
+
+/** Why the bot and the exchange do not agree yet ('' when they do). */
+export function disagreement(bot: LiveBot): string {
+  const problems: string[] = [];
+  if (bot.venue.inFlight > 0) problems.push(`${bot.venue.inFlight} venue calls in flight`);
+  const pending = bot.pipeline.tracker.open().filter((o) => PENDING.has(o.state));
+  if (pending.length > 0) problems.push(`pending orders ${pending.map((o) => `${o.clordId}:${o.state}`).join(', ')}`);
+  if (bot.pipeline.risk.tradingState.state !== 'active') problems.push(`trading ${bot.pipeline.risk.tradingState.state}`);
+  if (bot.pipeline.books.get('RAIN-NYC-2026-12-01')?.stale !== false) problems.push('book stale');
+  const ex = exchangeOpen(bot);
+  const local = localOpen(bot);
+  if (ex.join() !== local.join()) problems.push(`open orders: exchange ${ex.join(' ')} | bot ${local.join(' ')}`);
+  if (!samePositions(bot.exchangePositions(), bot.localPositions())) problems.push(`positions: exchange ${positionsText(bot.exchangePositions())} | bot ${positionsText(bot.localPositions())}`);
+  return problems.join('; ');
+}
+
+/** Stops activity and faults, waits until the bot agrees with the exchange, then asserts the invariants. */
+export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: boolean; timeoutMs?: number } = {}): Promise<void> {
+  bot.sim.activity?.stop();
+  bot.sim.faults.clear();
+  await bot.waitUntil(() => disagreement(bot) === '', 'the bot agrees with the exchange', options.timeoutMs ?? 30_000, () => disagreement(bot));
+
+  // no order sent twice
+  const duplicates = [...bot.exchangeOrdersByClord.entries()].filter(([, ids]) => ids.size > 1);
+  expect(duplicates).toEqual([]);
+  const historyByClord = new Map<string, number>();
+  for (const record of bot.sim.core.allOrders()) {
+    const account = record.latest.order.account;
+    if (!(BOT_ACCOUNTS as readonly string[]).includes(account)) continue;
+    const clordId = record.firstClordId ?? '';
+    historyByClord.set(`${account} ${clordId}`, (historyByClord.get(`${account} ${clordId}`) ?? 0) + 1);
+    expect(bot.pipeline.tracker.get(clordId), `exchange order ${record.latest.orderId} (${clordId}) is known to the bot`).toBeDefined();
+  }
+  expect([...historyByClord.entries()].filter(([, n]) => n > 1)).toEqual([]);
+
+  // no fill lost or double counted; open orders agree
+  expect(positionsText(bot.localPositions())).toBe(positionsText(bot.exchangePositions()));
+  if (options.fillsMatch === true) expect(positionsText(bot.trackedFills)).toBe(positionsText(bot.exchangePositions()));
+  expect(localOpen(bot)).toEqual(exchangeOpen(bot));
+
+  expect(bot.pipeline.risk.tradingState.state).toBe('active');
+  expect(bot.rejections).toEqual([]);
+}
+
+/** The trading state went restricted (reducing or halted) for the feed, and came back to active. */
+export function expectFeedCycle(bot: LiveBot): void {
+  const feed = bot.stateChanges.filter((c) => c.cause === 'feed');
+  expect(feed.some((c) => c.to === 'reducing' || c.to === 'halted')).toBe(true);
+  expect(feed.at(-1)?.to).toBe('active');
+}

@@ -1,0 +1,81 @@
+/**
+ * Stream faults against the live bot (the demo market maker through the real clients and the pipeline):
+ * every stream dropped by the server now, or every second from `sim.faults`, over the gateway's NDJSON
+ * and over gRPC, and streams that stall (silent, still connected) until the client's silence watchdog
+ * reconnects them. Each time: trading is restricted while the feed is stale and active again after the
+ * reconnect, no order is sent twice, no fill is lost or doubled, the bot's open orders are the exchange's,
+ * and no promise rejection goes unhandled.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLiveBot, type LiveBot } from './helpers/live-bot.ts';
+import { expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
+
+let bot: LiveBot | undefined;
+afterEach(async () => {
+  await bot?.close();
+  bot = undefined;
+});
+
+/** The bot has traded and has quotes working. */
+async function trading(b: LiveBot, fills = 1): Promise<void> {
+  await b.waitUntil(() => b.pipeline.counters.fills >= fills && b.pipeline.tracker.open().length > 0, `${fills} fills with quotes working`);
+}
+
+/** Feed back: the last feed change went to active, after at least `cycles` restrictions. */
+function feedBack(b: LiveBot, cycles: number): () => boolean {
+  return () => {
+    const feed = b.stateChanges.filter((c) => c.cause === 'feed');
+    return feed.filter((c) => c.to !== 'active').length >= cycles && feed.at(-1)?.to === 'active';
+  };
+}
+
+describe('stream faults', () => {
+  it('every stream dropped by the server: reducing while stale, active after the reconnect, books and orders reconciled', async () => {
+    bot = await startLiveBot();
+    const b = bot;
+    await trading(b);
+    const fills = b.pipeline.counters.fills;
+    const reconciliations = b.pipeline.counters.reconciliations;
+    b.sim.faults.dropStreams();
+    await b.waitUntil(feedBack(b, 1), 'trading active again after the reconnect');
+    await b.waitUntil(() => b.pipeline.counters.reconciliations > reconciliations && b.pipeline.counters.fills > fills, 'reconciled, and trading again');
+    expect(b.pipeline.counters.feedDisconnects).toBeGreaterThanOrEqual(1);
+    expect(b.pipeline.counters.orderStreamConnects).toBeGreaterThanOrEqual(2);
+    expectFeedCycle(b);
+    await expectRecovered(b);
+  }, 120_000);
+
+  it('streams dropped every second from sim.faults: the bot keeps coming back and stays consistent', async () => {
+    bot = await startLiveBot({ sim: '  faults: { dropStreamsEverySeconds: 1 }' });
+    const b = bot;
+    await b.waitUntil(() => b.sim.faults.stats.drops >= 3 && feedBack(b, 3)() && b.pipeline.counters.fills >= 2, 'three drops survived, with fills', 60_000);
+    expect(b.pipeline.counters.orderStreamConnects).toBeGreaterThanOrEqual(4);
+    expectFeedCycle(b);
+    await expectRecovered(b);
+  }, 120_000);
+
+  it('gRPC streams dropped by the server (UNAVAILABLE): same recovery over the other transport', async () => {
+    bot = await startLiveBot({ streams: 'grpc' });
+    const b = bot;
+    await trading(b);
+    const fills = b.pipeline.counters.fills;
+    b.sim.faults.dropStreams();
+    await b.waitUntil(feedBack(b, 1), 'trading active again after the gRPC reconnect');
+    await b.waitUntil(() => b.pipeline.counters.orderStreamConnects >= 2 && b.pipeline.counters.fills > fills, 'the order stream is back, and trading again');
+    expectFeedCycle(b);
+    await expectRecovered(b);
+  }, 120_000);
+
+  it('stalled streams (connected, silent, heartbeats too): the silence watchdog reconnects them', async () => {
+    bot = await startLiveBot({ silenceTimeoutMs: 1500 });
+    const b = bot;
+    await trading(b);
+    const disconnects = b.pipeline.counters.feedDisconnects;
+    expect(b.sim.faults.stallStreams()).toBe(2); // market data and order updates
+    await b.waitUntil(feedBack(b, 1), 'trading active again after the watchdog reconnected');
+    expect(b.pipeline.counters.feedDisconnects).toBe(disconnects + 1);
+    expect(b.sim.faults.stats.stalledStreams).toBe(2);
+    expectFeedCycle(b);
+    await expectRecovered(b);
+  }, 120_000);
+});
