@@ -58,6 +58,10 @@ export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {
         throw backtestError(BacktestErrorCode.OUT_OF_ORDER, `${o.tape.file}:${line[i]}: a trade at ${new Date(t).toISOString()} comes after one at ${new Date(last).toISOString()}; the tape must be in time order`);
       }
       last = t;
+      if (t !== venue.pendingBookTime && !Number.isNaN(venue.pendingBookTime)) {
+        venue.flushBooks();
+        if (venue.pendingContinuations) await timeline.drain();
+      }
       if (timeline.idleUntil(t)) timeline.advanceClock(t);
       else await timeline.advance(t);
       const symbol = symbols[k] as string;
@@ -77,5 +81,7 @@ export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {
     o.onProgress?.({ bytesRead: o.tape.bytesRead, totalBytes: o.tape.totalBytes, events: counts.events });
     if (o.signal?.aborted === true) break;
   }
+  venue.flushBooks();
+  await timeline.drain();
   return counts;
 }

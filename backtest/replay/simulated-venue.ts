@@ -44,6 +44,8 @@ export class SimulatedVenue implements Venue {
   /** Promises were settled (or a lookup started): their continuations must run before time moves on. */
   pendingContinuations = false;
   bookEvents = 0;
+  private readonly pendingBooks = new Set<string>();
+  private pendingTime = Number.NaN;
   private readonly scales = new Map<string, InstrumentScales>();
   private readonly feeds = new Map<string, SymbolFeed>();
   private readonly commissionBps: { makerCommissionBasisPoints: number; commissionBasisPoints: number };
@@ -140,13 +142,30 @@ export class SimulatedVenue implements Venue {
     }
   }
 
-  /** One tape trade: passive fills, then the market model; a BookEvent when the best prices moved. */
+  /**
+   * One tape trade: passive fills (on the order stream at once), then the market model. The symbol's book
+   * is published by `flushBooks` once the trades of this timestamp are all in (one matching event, e.g. a
+   * sweep through several levels, prints several trades at one time and gives one book update).
+   */
   onTrade(symbol: string, price: number, qty: number, buy: boolean, time: number, model: { onTrade(p: number, q: number, b: boolean, t: number): void }): void {
     const fills = this.options.fills.onTrade(symbol, price, qty, buy);
     if (fills !== undefined) this.apply(fills);
     model.onTrade(price, qty, buy, time);
     this.feeds.get(symbol)?.onTrade(price, qty);
-    this.publishIfMoved(symbol, time);
+    if (this.pendingBooks.size > 0 && time !== this.pendingTime) this.flushBooks();
+    this.pendingBooks.add(symbol);
+    this.pendingTime = time;
+  }
+
+  /** Time of the trades whose books are not published yet (NaN when none). */
+  get pendingBookTime(): number {
+    return this.pendingBooks.size === 0 ? Number.NaN : this.pendingTime;
+  }
+
+  /** Publishes the books the last trades touched, where their best bid or offer price moved. */
+  flushBooks(): void {
+    for (const symbol of this.pendingBooks) this.publishIfMoved(symbol, this.pendingTime);
+    this.pendingBooks.clear();
   }
 
   /** Emits the symbol's book when its best bid or offer price differs from the last event's. */

@@ -11,6 +11,8 @@ import { registerKeygenCommand } from './commands/keygen.ts';
 import { registerTokenCommand } from './commands/token.ts';
 import { registerKycCommand } from './commands/kyc.ts';
 import { registerSweepCommand } from './commands/sweep.ts';
+import { registerHistoryCommand } from './commands/history.ts';
+import { registerBacktestCommand } from './commands/backtest.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -30,5 +32,7 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerKycCommand(program);
   registerSweepCommand(program);
+  registerHistoryCommand(program);
+  registerBacktestCommand(program);
   return program;
 }

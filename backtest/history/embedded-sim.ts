@@ -1,0 +1,83 @@
+/**
+ * `history fetch` against the embedded exchange (a config with a `sim` section and no `exchange`): the sim
+ * is started in-process with an injected clock set to `from`, its synthetic market activity is stepped in
+ * virtual time up to `to` (one step per `sim.activity.intervalMs`, so an hour of market takes seconds),
+ * contracts whose expiration falls inside are settled at that moment (at the activity's fair value rounded
+ * to 0 or 1), and the trades are then read back through the real gateway client, as from any exchange.
+ * Trade search shows a caller only its own accounts' trades, so a read-only `history` user is added whose
+ * accounts are the activity's maker and taker accounts. The same config, window and seed give the same
+ * tape, page tokens included, so an interrupted fetch resumes in a new process.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SimConfig } from '../../src/sim/config.ts';
+import { startSim, type RunningSim } from '../../src/sim/simulator.ts';
+import { ACTIVITY_FIRM, MarketActivity } from '../../src/sim/activity/market-activity.ts';
+import { toDomainInstrument } from '../../src/sim/exchange/instruments.ts';
+import { GatewayClient, instrumentCatalog } from '../../src/exchange/gateway/index.ts';
+import { gatewaySource, type TradePageSource } from './trade-source.ts';
+
+export const HISTORY_USER = 'history';
+
+export interface EmbeddedHistory {
+  readonly sim: RunningSim;
+  readonly source: TradePageSource;
+  /** Activity steps run (0 when activity is disabled). */
+  readonly steps: number;
+}
+
+function withHistoryUser(config: SimConfig): { config: SimConfig; password: string } {
+  const password = `Hist-${randomBytes(9).toString('base64url')}-9x`;
+  const accounts = config.instruments.flatMap((i) => [
+    ...Array.from({ length: config.activity.makersPerInstrument }, (_, k) => MarketActivity.makerAccount(i.symbol, k)),
+    MarketActivity.takerAccount(i.symbol),
+  ]);
+  const user = { username: HISTORY_USER, password, participant: `firms/${ACTIVITY_FIRM}/users/${HISTORY_USER}`, accounts, registered: true };
+  return { config: { ...config, users: [...config.users.filter((u) => u.username !== HISTORY_USER), user] }, password };
+}
+
+/** Starts the sim, runs its activity over [from, to) in virtual time, and logs the history user in. */
+export async function startEmbeddedHistory(simConfig: SimConfig, from: number, to: number, logger: Logger): Promise<EmbeddedHistory> {
+  const { config, password } = withHistoryUser(simConfig);
+  let now = from;
+  const sim = await startSim(config, { logger: logger.child({ component: 'sim' }), clock: { now: () => now }, activityTimer: false, kycTimer: false });
+  try {
+    let steps = 0;
+    const expiries = sim.core
+      .instruments()
+      .flatMap((i) => (i.config.expiration === undefined ? [] : [{ symbol: i.symbol, time: Date.parse(i.config.expiration), scale: i.scales.priceScale }]))
+      .filter((e) => e.time >= from && e.time < to)
+      .sort((a, b) => a.time - b.time);
+    if (sim.activity !== undefined) {
+      for (let t = from + config.activity.intervalMs; t < to; t += config.activity.intervalMs) {
+        while (expiries.length > 0 && (expiries[0]?.time ?? Infinity) <= t) {
+          const e = expiries.shift();
+          if (e === undefined) break;
+          now = e.time;
+          const fair = sim.activity.activity.fairValue(e.symbol) ?? 0;
+          sim.core.settle(e.symbol, fair * 2 >= e.scale ? 1 : 0);
+        }
+        now = t;
+        sim.activity.step();
+        steps++;
+      }
+    }
+    now = to;
+    const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
+    const client = new GatewayClient({
+      gatewayUrl: sim.ready.gateway,
+      credentials: { username: HISTORY_USER, password },
+      instruments: instrumentCatalog(instruments),
+      logger: logger.child({ component: 'gateway' }),
+    });
+    await client.login();
+    const source = gatewaySource(client, instruments, async () => {
+      await client.close();
+      await sim.close();
+    });
+    return { sim, source, steps };
+  } catch (error) {
+    await sim.close();
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Pulls the exchange's trade search into a history file, page by page: the header first, then each page's
+ * trades (busted ones kept) appended and flushed to disk, then the state file rewritten. Resumable: with a
+ * state file for the same request it truncates the file to the last complete page and continues from the
+ * saved page token; a finished fetch is not repeated. Rate-limited: the clients' token buckets keep calls
+ * under the venue's limit, and `pauseMs` passes between pages. An AbortSignal stops it between pages
+ * (BACKTEST_HISTORY_ABORTED), leaving a state file to resume from.
+ */
+import { open, stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatTimestamp } from '../../src/domain/time.ts';
+import { BacktestErrorCode, backtestError } from '../errors.ts';
+import { encodeHeader, encodeTradeLine } from './format.ts';
+import { readFetchState, sameRequest, stateFileOf, writeFetchState, type FetchRequestKey, type FetchState } from './fetch-state.ts';
+import type { TradePageSource } from './trade-source.ts';
+
+export interface FetchHistoryOptions {
+  readonly source: TradePageSource;
+  readonly symbols: readonly string[];
+  readonly from: number;
+  readonly to: number;
+  readonly out: string;
+  /** Trades per page (default 500; the exchange caps it). */
+  readonly pageSize?: number;
+  /** Pause between pages, ms (default 100). */
+  readonly pauseMs?: number;
+  /** Overwrite an existing file that has no state file. */
+  readonly force?: boolean;
+  readonly signal?: AbortSignal;
+  readonly onPage?: (state: FetchState, lastTradeTime: number | undefined) => void;
+}
+
+export interface FetchHistoryResult {
+  readonly state: FetchState;
+  readonly resumed: boolean;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
+  const { source, out } = options;
+  const stateFile = stateFileOf(out);
+  const request: FetchRequestKey = {
+    source: source.source,
+    symbols: [...options.symbols],
+    from: formatTimestamp(options.from),
+    to: formatTimestamp(options.to),
+    pageSize: options.pageSize ?? 500,
+  };
+  let state = await readFetchState(stateFile);
+  const resumed = state !== undefined;
+  if (state !== undefined && !sameRequest(state.request, request)) {
+    if (options.force !== true) {
+      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} belongs to another fetch (${JSON.stringify(state.request)}); use --force to start over or give another --out`, { kind: 'config' });
+    }
+    state = undefined;
+  }
+  if (state?.done === true) return { state, resumed };
+  const handle = await (async () => {
+    if (state !== undefined) {
+      const h = await open(out, 'r+');
+      await h.truncate(state.bytes);
+      return h;
+    }
+    if (options.force !== true && (await exists(out))) {
+      throw backtestError(BacktestErrorCode.HISTORY_EXISTS, `${out} exists and no fetch state says it was interrupted; use --force to overwrite it`, { kind: 'config' });
+    }
+    return open(out, 'w');
+  })();
+  try {
+    if (state === undefined) {
+      const instruments = await source.instruments(request.symbols);
+      const missing = request.symbols.filter((s) => !instruments.some((i) => i.symbol === s));
+      if (missing.length > 0) throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
+      const header = encodeHeader({ kind: 'history', source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
+      await handle.write(header, 0);
+      await handle.datasync();
+      state = { version: 1, request, nextPageToken: '', pages: 0, trades: 0, skipped: 0, busted: 0, bytes: Buffer.byteLength(header), done: false };
+      await writeFetchState(stateFile, state);
+    }
+    for (;;) {
+      if (options.signal?.aborted === true) {
+        throw backtestError(BacktestErrorCode.HISTORY_ABORTED, `history fetch stopped after ${state.pages} page(s); run the same command again to resume`, { kind: 'connectivity' });
+      }
+      const page = await source.page({ symbols: request.symbols, from: options.from, to: options.to, pageSize: request.pageSize, pageToken: state.nextPageToken });
+      const text = page.trades.map(encodeTradeLine).join('');
+      const bytes = Buffer.byteLength(text);
+      if (bytes > 0) {
+        await handle.write(text, state.bytes);
+        await handle.datasync();
+      }
+      state = {
+        ...state,
+        nextPageToken: page.nextPageToken,
+        pages: state.pages + 1,
+        trades: state.trades + page.trades.length,
+        skipped: state.skipped + page.skipped,
+        busted: state.busted + page.busted,
+        bytes: state.bytes + bytes,
+        done: page.nextPageToken === '',
+      };
+      await writeFetchState(stateFile, state);
+      options.onPage?.(state, page.lastTime);
+      if (state.done) return { state, resumed };
+      const pause = options.pauseMs ?? 100;
+      if (pause > 0) await sleep(pause, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
+    }
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Where `history fetch` gets trades: one page of the exchange's trade search at a time, through the real
+ * clients (gateway `search_trades`, or family A `POST /v1/report/trades/search`), each trade re-encoded
+ * to the wire JSON of that family with the same codec the client decoded it with (the canonical form of
+ * what the exchange sent). Paging is by the exchange's own tokens, which is what makes a fetch resumable.
+ * Trade search takes one symbol: several symbols are searched together (no symbol filter) and the others
+ * dropped here.
+ */
+import { familyA, gateway, scalesOf, type Instrument, type InstrumentScales, type Trade } from '../../src/domain/index.ts';
+import type { FamilyAClient } from '../../src/exchange/familya/index.ts';
+import type { GatewayClient } from '../../src/exchange/gateway/index.ts';
+import type { HistorySource } from './format.ts';
+
+export interface PageRequest {
+  readonly symbols: readonly string[];
+  readonly from: number;
+  readonly to: number;
+  readonly pageSize: number;
+  readonly pageToken: string;
+}
+
+export interface TradePage {
+  /** Wire JSON of the trades in the requested symbols, in the exchange's order. */
+  readonly trades: readonly Record<string, unknown>[];
+  /** Trades of other symbols the page carried (dropped). */
+  readonly skipped: number;
+  /** Of `trades`, how many are TRADE_STATE_BUSTED (kept). */
+  readonly busted: number;
+  /** '' on the last page. */
+  readonly nextPageToken: string;
+  /** Transact time of the page's last trade (progress through the window). */
+  readonly lastTime: number | undefined;
+}
+
+export interface TradePageSource {
+  readonly source: HistorySource;
+  /** Reference data of the requested symbols (for the header). */
+  instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
+  page(request: PageRequest): Promise<TradePage>;
+  close(): Promise<void>;
+}
+
+function toPage(trades: readonly Trade[], next: string, request: PageRequest, encode: (t: Trade, scales: InstrumentScales) => Record<string, unknown>, scales: ReadonlyMap<string, InstrumentScales>): TradePage {
+  const out: Record<string, unknown>[] = [];
+  let skipped = 0;
+  let busted = 0;
+  let lastTime: number | undefined;
+  for (const trade of trades) {
+    lastTime = trade.aggressor.transactTime ?? lastTime;
+    const symbol = trade.aggressor.order.symbol;
+    const s = scales.get(symbol);
+    if (!request.symbols.includes(symbol) || s === undefined) {
+      skipped++;
+      continue;
+    }
+    if (trade.state === 'TRADE_STATE_BUSTED') busted++;
+    out.push(encode(trade, s));
+  }
+  return { trades: out, skipped, busted, nextPageToken: next, lastTime };
+}
+
+const searchInput = (r: PageRequest) => ({ startTime: r.from, endTime: r.to, symbol: r.symbols.length === 1 ? (r.symbols[0] as string) : '', pageSize: r.pageSize, pageToken: r.pageToken });
+
+/** Trade search through the gateway client (snake_case lines). */
+export function gatewaySource(client: GatewayClient, instruments: readonly Instrument[], close: () => Promise<void>): TradePageSource {
+  const scales = new Map(instruments.map((i) => [i.symbol, scalesOf(i)]));
+  return {
+    source: 'gateway',
+    instruments: async (symbols) => instruments.filter((i) => symbols.includes(i.symbol)),
+    page: async (request) => {
+      const response = await client.searchTrades(searchInput(request));
+      return toPage(response.trades, response.nextPageToken, request, (t, s) => gateway.trade.encode(t, s), scales);
+    },
+    close,
+  };
+}
+
+/** Trade search through the family A client (camelCase lines). */
+export function familyASource(client: FamilyAClient, close: () => Promise<void>): TradePageSource {
+  const scales = new Map<string, InstrumentScales>();
+  return {
+    source: 'familyA',
+    instruments: async (symbols) => {
+      const loaded = await client.loadInstruments(symbols);
+      for (const i of loaded) scales.set(i.symbol, scalesOf(i));
+      return loaded.filter((i) => symbols.includes(i.symbol));
+    },
+    page: async (request) => {
+      const response = await client.searchTrades(searchInput(request));
+      return toPage(response.trades, response.nextPageToken, request, (t, s) => familyA.trade.encode(t, s), scales);
+    },
+    close,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The one-screen summary `tradebot backtest` prints at the end: PnL, fills, orders, refusals, drawdown,
+ * sharpe and sortino, what was replayed and how fast (events per wall-clock second).
+ */
+import type { WallStats } from '../run-backtest.ts';
+
+const text = (value: unknown): string => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+function get(report: Readonly<Record<string, unknown>>, path: string): unknown {
+  let value: unknown = report;
+  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
+  const r = (path: string) => text(get(report, path));
+  const refusals = (get(report, 'refusals') ?? {}) as Record<string, number>;
+  const refusalText = Object.keys(refusals).length === 0 ? 'none' : Object.entries(refusals).map(([code, n]) => `${code} ${n}`).join(', ');
+  const lines = [
+    `backtest  ${r('strategy')} on ${r('data.file')} (${r('data.symbols')}) ${r('data.from')} .. ${r('data.to')}`,
+    `  PnL        total ${r('pnl.total')}   realized ${r('pnl.realized')}   unrealized ${r('pnl.unrealized')}   fees ${r('fees')}`,
+    `  equity     ${r('equity.start')} -> ${r('equity.end')}   max drawdown ${r('maxDrawdown')} (${r('maxDrawdownFraction')})`,
+    `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   (${r('returns.count')} returns of ${r('returns.intervalMs')} ms)`,
+    `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
+    `  refusals   ${refusalText}`,
+    `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, ${r('eventsPerSecond')} events per market second`,
+    `  speed      ${wall.eventsPerSecondWall} events/s wall, ${wall.wallSeconds.toFixed(2)} s, peak RSS ${wall.peakRssMB} MB`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Writes a backtest's output folder: `report.json` (keys sorted, deterministic), `run.json` (wall-clock
+ * figures: duration, events per wall second, peak RSS; they change from run to run, so they are kept out
+ * of report.json) and, when the report writer is present (backtest/report/write-report.ts), `report.html`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BacktestResult } from '../run-backtest.ts';
+import { stableStringify } from './stable-json.ts';
+
+export interface WrittenResults {
+  readonly reportJson: string;
+  readonly runJson: string;
+  readonly reportHtml: string | undefined;
+  /** Why report.html was not written, when it was not. */
+  readonly htmlSkipped: string | undefined;
+}
+
+type HtmlWriter = (dir: string, result: BacktestResult) => Promise<string>;
+
+async function htmlWriter(): Promise<HtmlWriter | string> {
+  try {
+    const module = (await import(new URL('../report/write-report.ts', import.meta.url).href)) as { writeHtmlReport?: unknown };
+    return typeof module.writeHtmlReport === 'function' ? (module.writeHtmlReport as HtmlWriter) : 'backtest/report/write-report.ts exports no writeHtmlReport';
+  } catch (error) {
+    return `the HTML report writer is not available (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)})`;
+  }
+}
+
+export async function writeResults(dir: string, result: BacktestResult, run: Readonly<Record<string, unknown>>): Promise<WrittenResults> {
+  await mkdir(dir, { recursive: true });
+  const reportJson = path.join(dir, 'report.json');
+  const runJson = path.join(dir, 'run.json');
+  await writeFile(reportJson, stableStringify(result.report), 'utf8');
+  await writeFile(runJson, stableStringify({ ...run, ...result.wall }), 'utf8');
+  const writer = await htmlWriter();
+  if (typeof writer === 'string') return { reportJson, runJson, reportHtml: undefined, htmlSkipped: writer };
+  return { reportJson, runJson, reportHtml: await writer(dir, result), htmlSkipped: undefined };
+}

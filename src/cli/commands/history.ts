@@ -1,0 +1,105 @@
+/**
+ * `tradebot history fetch`: pulls the exchange's trade search into a history file (JSON lines, header
+ * first; see backtest/history/format.ts), page by page, resumable (`<out>.state.json`), rate-limited,
+ * busted trades kept. With the default config (a `sim` section, no `exchange`) it runs the embedded
+ * exchange's market activity over the window in virtual time and fetches from it through the gateway
+ * client. Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line
+ * on stdout. SIGINT stops between pages; running the same command again resumes.
+ */
+import type { Command } from 'commander';
+import { loadBacktestConfig } from '../../../backtest/config.ts';
+import { connectTradeSource } from '../../../backtest/history/connect-source.ts';
+import { fetchHistory } from '../../../backtest/history/fetch-history.ts';
+import type { HistorySource } from '../../../backtest/history/format.ts';
+import { createProgress } from '../../../backtest/progress.ts';
+import { tryParseTimestamp } from '../../domain/time.ts';
+import { createLogger, type LogLevel } from '../../logging/logger.ts';
+import { TradebotError } from '../../errors.ts';
+import { DEFAULT_CONFIG } from './sim.ts';
+
+interface FetchOptions {
+  symbol: string[];
+  from: number;
+  to: number;
+  out: string;
+  config: string;
+  source?: HistorySource;
+  pageSize: number;
+  pauseMs: number;
+  force?: boolean;
+  logLevel?: string;
+}
+
+const invalid = (message: string) => new TradebotError('CLI_INVALID_OPTION', message, { kind: 'config' });
+
+function parseTime(option: string) {
+  return (text: string): number => {
+    const ms = tryParseTimestamp(text);
+    if (ms === undefined) throw invalid(`${option} expects an ISO 8601 time such as 2026-11-30T14:00:00Z, got "${text}"`);
+    return ms;
+  };
+}
+
+function parseCount(option: string, min: number) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw invalid(`${option} expects a whole number of at least ${min}, got "${text}"`);
+    return n;
+  };
+}
+
+function parseSource(text: string): HistorySource {
+  if (text !== 'familyA' && text !== 'gateway') throw invalid(`--source must be familyA or gateway, got "${text}"`);
+  return text;
+}
+
+export function registerHistoryCommand(program: Command): void {
+  const history = program.command('history').description('Historical trades for backtests');
+  history
+    .command('fetch')
+    .description('Fetch the exchange trade search into a history file (resumable, busted trades kept)')
+    .requiredOption('--symbol <symbol>', 'a symbol to fetch (repeat for several)', (value: string, previous: string[] = []) => [...previous, value])
+    .requiredOption('--from <iso>', 'start of the window (inclusive)', parseTime('--from'))
+    .requiredOption('--to <iso>', 'end of the window (exclusive)', parseTime('--to'))
+    .requiredOption('--out <file>', 'history file to write (JSON lines); <file>.state.json tracks progress')
+    .option('-c, --config <file>', 'config: a sim section (embedded exchange) or an exchange section', DEFAULT_CONFIG)
+    .option('--source <family>', 'familyA or gateway (naming of the trade lines; default gateway)', parseSource)
+    .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
+    .option('--pause-ms <ms>', 'pause between pages', parseCount('--pause-ms', 0), 100)
+    .option('--force', 'overwrite an existing file / start over')
+    .option('--log-level <level>', 'trace, debug, info, warn or error (overrides logging.level)')
+    .action(async (options: FetchOptions) => {
+      if (options.to <= options.from) throw invalid('--to must be after --from');
+      const config = loadBacktestConfig(options.config);
+      const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+      const symbols = [...new Set(options.symbol)];
+      const abort = new AbortController();
+      const onSigint = () => abort.abort();
+      process.once('SIGINT', onSigint);
+      const source = await connectTradeSource(config, { symbols, from: options.from, to: options.to, logger, ...(options.source === undefined ? {} : { source: options.source }) });
+      const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
+      const progress = createProgress({ label: 'history', total: options.to - options.from, unit: minutes });
+      try {
+        const result = await fetchHistory({
+          source,
+          symbols,
+          from: options.from,
+          to: options.to,
+          out: options.out,
+          pageSize: options.pageSize,
+          pauseMs: options.pauseMs,
+          ...(options.force === true ? { force: true } : {}),
+          signal: abort.signal,
+          onPage: (state, last) => progress.update((last ?? options.from) - options.from, { pages: state.pages, trades: state.trades, busted: state.busted }),
+        });
+        progress.update(options.to - options.from, { pages: result.state.pages, trades: result.state.trades, busted: result.state.busted });
+        progress.stop();
+        const { pages, trades, skipped, busted, bytes } = result.state;
+        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
+      } finally {
+        progress.stop();
+        process.removeListener('SIGINT', onSigint);
+        await source.close();
+      }
+    });
+}
