@@ -35,7 +35,7 @@ export interface ChartData {
 export interface ChartDataOptions {
   /** Most points per series (default 4000). */
   readonly maxPoints?: number;
-  /** Most fill markers per symbol before grouping (default 600). */
+  /** Most fill markers per symbol before grouping (default 200). */
   readonly maxMarkers?: number;
   /** Label each marker when a symbol has at most this many fills (default 12). */
   readonly labelMarkersUpTo?: number;
@@ -103,7 +103,7 @@ function priceChart(symbol: string, priceSeries: readonly SeriesPoint[], fills: 
 }
 
 export function chartData(series: BacktestSeries, options: ChartDataOptions = {}): ChartData {
-  const o: Required<ChartDataOptions> = { maxPoints: 4000, maxMarkers: 600, labelMarkersUpTo: 12, ...options };
+  const o: Required<ChartDataOptions> = { maxPoints: 4000, maxMarkers: 200, labelMarkersUpTo: 12, ...options };
   const drawdown = series.drawdown.map((p) => ({ t: p.t, v: p.v.trim().replace(/^[-+]/, '') }));
   const drawdownLine: LineData = {
     points: downsample(drawdown, o.maxPoints, 'extreme').map((p) => ({ time: p.time, value: p.value === 0 ? 0 : -p.value })),

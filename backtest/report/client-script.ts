@@ -126,7 +126,9 @@ export const CLIENT_SCRIPT = String.raw`
       series.setData(p.points);
       LC.createSeriesMarkers(series, p.markers.map(function (m) {
         var buy = m.side === 'BUY';
-        return { time: m.time, position: buy ? 'belowBar' : 'aboveBar', color: buy ? GREEN : RED, shape: buy ? 'arrowUp' : 'arrowDown', text: m.text };
+        // A grouped marker grows slowly with its fill count (1 fill: size 1, 16 fills: size 2).
+        var size = Math.min(2, 1 + Math.log2(Math.max(1, m.count)) / 4);
+        return { time: m.time, position: buy ? 'belowBar' : 'aboveBar', color: buy ? GREEN : RED, shape: buy ? 'arrowUp' : 'arrowDown', text: m.text, size: size };
       }));
     });
 

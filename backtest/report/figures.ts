@@ -3,7 +3,7 @@
  * events) formatted for reading, and the run's details (strategy, data, params, config). Decimal strings
  * stay exact up to 6 fraction digits (report.json keeps every digit); ratios show 3.
  */
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../src/domain/decimal.ts';
 import type { BacktestReport, Figure } from './backtest-result.ts';
 import { figureAt, readPath } from './read-path.ts';
 

@@ -2,7 +2,7 @@
  * Fill markers for a symbol's price chart. Each marker sits on a time the price line has (the last price
  * point at or before the fill), so lightweight-charts draws it on the line. Few fills get one marker each,
  * labelled `B 5 @ 0.55` when there are few enough to read; many fills are grouped per time bucket and side
- * (`B×12`), so a busy day still draws a bounded number of markers.
+ * into one unlabelled marker sized by its count, so a busy day still draws a bounded, readable number.
  */
 import type { FillPoint, Side } from './backtest-result.ts';
 import { bucketWidth, type ChartPoint } from './downsample.ts';
@@ -12,6 +12,8 @@ export interface ChartMarker {
   readonly time: number;
   readonly side: Side;
   readonly text: string;
+  /** Fills behind the marker (1 unless grouped). */
+  readonly count: number;
 }
 
 export interface MarkerOptions {
@@ -46,7 +48,7 @@ export function fillMarkers(fills: readonly FillPoint[], price: readonly ChartPo
   const seconds = (f: FillPoint) => Math.floor(f.t / 1000);
   if (sorted.length <= options.maxMarkers) {
     const label = sorted.length <= options.labelUpTo;
-    return sorted.map((f) => ({ time: snapTime(times, seconds(f)), side: f.side, text: label ? `${sideLetter(f.side)} ${f.qty} @ ${f.price}` : '' }));
+    return sorted.map((f) => ({ time: snapTime(times, seconds(f)), side: f.side, text: label ? `${sideLetter(f.side)} ${f.qty} @ ${f.price}` : '', count: 1 }));
   }
   const first = sorted[0];
   const last = sorted[sorted.length - 1];
@@ -62,5 +64,5 @@ export function fillMarkers(fills: readonly FillPoint[], price: readonly ChartPo
   }
   return [...groups.values()]
     .sort((a, b) => a.time - b.time)
-    .map((g) => ({ time: g.time, side: g.side, text: `${sideLetter(g.side)}×${g.count}` }));
+    .map((g) => ({ time: g.time, side: g.side, text: '', count: g.count }));
 }

@@ -16,11 +16,13 @@ export const REPORT_HTML = 'report.html';
 
 export function renderReport(result: BacktestResult, options: ChartDataOptions = {}): string {
   const charts = chartData(result.series, options);
+  // The header shows what report.json holds: values with a toJSON (Decimal) as their JSON text.
+  const report = JSON.parse(JSON.stringify(result.report)) as BacktestResult['report'];
   return renderReportPage({
-    strategy: strategyName(result.report),
+    strategy: strategyName(report),
     period: formatPeriod(charts.span),
-    figures: keyFigures(result.report),
-    details: runDetails(result.report),
+    figures: keyFigures(report),
+    details: runDetails(report),
     charts,
     library: chartLibrarySource(),
     script: CLIENT_SCRIPT,

@@ -4,6 +4,7 @@
  * with their error, and each ok run links to its own report.html.
  */
 import { escapeHtml, inlineScript } from '../report/escape.ts';
+import { formatNumber } from '../report/figures.ts';
 import type { RankingTable } from './ranking.ts';
 
 export interface RankingPage {
@@ -72,8 +73,12 @@ function cell(text: string, column: string, metricColumn: string, link: string):
   const classes = [NUMERIC.test(text) && column !== 'run' ? 'num' : '', column === metricColumn ? 'metric' : '', column === 'error' ? 'error' : ''].filter((c) => c !== '');
   // The run id links to its report too, so the link is on screen however wide the table is.
   const linked = (column === 'report' || column === 'run') && link !== '';
-  const body = linked ? `<a href="${escapeHtml(link)}">${escapeHtml(column === 'report' ? 'report' : text)}</a>` : escapeHtml(text);
-  return `<td${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}>${body}</td>`;
+  // Long decimals are shown to 6 places, the exact value (as in ranking.csv) on hover.
+  const long = /^-?\d+\.\d{7,}$/.test(text);
+  const shown = long ? formatNumber(text, 6).replace(/,/g, '') : text;
+  const body = linked ? `<a href="${escapeHtml(link)}">${escapeHtml(column === 'report' ? 'report' : text)}</a>` : escapeHtml(shown);
+  const title = long ? ` title="${escapeHtml(text)}"` : '';
+  return `<td${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''}${title}>${body}</td>`;
 }
 
 export function renderRankingHtml(page: RankingPage): string {

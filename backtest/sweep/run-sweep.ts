@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { describeError, isTradebotError, TradebotError } from '../../src/errors.ts';
 import { toCsv } from './csv.ts';
 import { expandGrid, mergeParams } from './expand.ts';
@@ -51,7 +52,7 @@ function failureOf(error: unknown): RunFailure {
   if (isTradebotError(error)) return { code: error.code, message: error.message };
   const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   if (error instanceof Error && typeof code === 'string') return { code, message: error.message };
-  return { code: 'SWEEP_RUN_FAILED', message: describeError(error) };
+  return { code: 'SWEEP_RUN_FAILED', message: error instanceof Error ? describeError(error) : inspect(error, { depth: 4, breakLength: Infinity }) };
 }
 
 async function prepareOut(out: string, overwrite: boolean): Promise<string> {

@@ -1,11 +1,12 @@
 /**
  * The sweep's worker-thread task (run by piscina through worker.mjs, which registers tsx first): loads the
  * job module named by the task (default backtest-job.ts: runBacktest + report files), runs one job, and
- * replies with the report, or with the error's stable code and message (a thrown error would lose its
+ * replies with the report as plain JSON (as report.json holds it), or with the error's stable code and message (a thrown error would lose its
  * code crossing the thread boundary).
  */
+import { inspect } from 'node:util';
 import { threadId } from 'node:worker_threads';
-import { describeError, isTradebotError } from '../../src/errors.ts';
+import { isTradebotError } from '../../src/errors.ts';
 import type { BacktestReport } from '../report/backtest-result.ts';
 import type { RunFailure, SweepJob, SweepJobResult } from './types.ts';
 
@@ -33,10 +34,12 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   try {
     const { runSweepJob } = await loadJobModule(task.jobModule);
     const { report } = await runSweepJob(task.job);
-    return { ok: true, report, threadId };
+    // Exactly what report.json holds: plain JSON, which crosses the thread boundary (a Decimal does not).
+    return { ok: true, report: JSON.parse(JSON.stringify(report)) as BacktestReport, threadId };
   } catch (error) {
     const code = isTradebotError(error) ? error.code : 'SWEEP_RUN_FAILED';
-    const message = isTradebotError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : describeError(error);
+    // Not every thrown value is an Error: inspect shows a plain object's fields instead of "[object Object]".
+    const message = isTradebotError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : inspect(error, { depth: 4, breakLength: Infinity });
     return { ok: false, error: { code, message }, threadId };
   }
 }

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
+import { loadBacktestEngine } from '../../../backtest/sweep/backtest-engine.ts';
 import { checkSweepParams } from '../../../backtest/sweep/check-params.ts';
 import { expandGrid, mergeParams } from '../../../backtest/sweep/expand.ts';
 import { loadGrid } from '../../../backtest/sweep/grid.ts';
@@ -17,7 +18,8 @@ import { createWorkerRunner } from '../../../backtest/sweep/pool.ts';
 import { createSweepProgress } from '../../../backtest/sweep/progress.ts';
 import { runSweep } from '../../../backtest/sweep/run-sweep.ts';
 import type { ParamSet } from '../../../backtest/sweep/types.ts';
-import { loadConfig } from '../../config/index.ts';
+import { z } from 'zod';
+import { configSchema, loadConfigFile } from '../../config/index.ts';
 import { loadStrategy, resolveStrategyPath } from '../../engine/strategy/loader.ts';
 import { TradebotError } from '../../errors.ts';
 
@@ -26,7 +28,7 @@ interface SweepCommandOptions {
   data: string;
   grid: string;
   out: string;
-  config?: string;
+  config: string;
   workers: number;
   rankBy: string;
   ascending?: boolean;
@@ -44,10 +46,15 @@ function requireFile(file: string, option: string): void {
   if (!existsSync(file)) throw new TradebotError('CLI_FILE_NOT_FOUND', `${option}: no file at ${file}`, { kind: 'config' });
 }
 
-/** The config's bot.params when its bot.strategy is the swept strategy; otherwise none. */
-function baseParams(strategy: string, configFile: string | undefined): ParamSet {
-  if (configFile === undefined) return {};
-  const { bot } = loadConfig(configFile);
+/** The backtest config used when --config is not given. */
+export const DEFAULT_SWEEP_CONFIG = 'config/backtest.yaml';
+
+/**
+ * The config's bot.params when its bot.strategy is the swept strategy; otherwise none. The `backtest`
+ * section is left to the engine's loader (checked once before the runs).
+ */
+function baseParams(strategy: string, configFile: string): ParamSet {
+  const { bot } = loadConfigFile(configFile, (context) => configSchema(context).extend({ backtest: z.unknown().optional() }));
   return resolveStrategyPath(bot.strategy) === resolveStrategyPath(strategy) ? bot.params : {};
 }
 
@@ -60,19 +67,21 @@ export function registerSweepCommand(program: Command): void {
     .requiredOption('-d, --data <file>', 'history to replay (JSON lines)')
     .requiredOption('-g, --grid <yaml>', 'grid file: each param name with the list of values to try')
     .requiredOption('-o, --out <dir>', 'output folder: runs/<n>/, ranking.csv, ranking.html, sweep.json')
-    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one")
-    .option('-w, --workers <n>', `worker threads (default: ${cores}, one per core)`, parseWorkers, cores)
+    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one", DEFAULT_SWEEP_CONFIG)
+    .option('-w, --workers <n>', 'worker threads (default: one per core)', parseWorkers, cores)
     .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')
     .option('--ascending', 'rank the lowest value first (e.g. --rank-by maxDrawdown)')
     .option('--force', 'replace the runs of an earlier sweep in --out')
     .addOption(new Option('--job-module <file>', 'module exporting runSweepJob(job), instead of the backtest (tests)').hideHelp())
     .action(async (options: SweepCommandOptions) => {
       requireFile(options.data, '--data');
-      if (options.config !== undefined) requireFile(options.config, '--config');
+      requireFile(options.config, '--config');
       const grid = loadGrid(options.grid);
       const base = baseParams(options.strategy, options.config);
       const runs = expandGrid(grid).map((combo) => mergeParams(base, combo));
       checkSweepParams(await loadStrategy(options.strategy), grid, runs, options.grid);
+      // Fail once, here, rather than in every run, when the engine cannot load or the config is invalid.
+      if (options.jobModule === undefined) (await loadBacktestEngine()).loadBacktestConfig(options.config);
 
       const workers = Math.min(options.workers, runs.length);
       const runner = createWorkerRunner({ workers, ...(options.jobModule === undefined ? {} : { jobModule: pathToFileURL(path.resolve(options.jobModule)).href }) });
@@ -82,7 +91,7 @@ export function registerSweepCommand(program: Command): void {
         summary = await runSweep({
           strategy: options.strategy,
           data: options.data,
-          ...(options.config === undefined ? {} : { config: options.config }),
+          config: options.config,
           grid,
           baseParams: base,
           out: options.out,

@@ -57,10 +57,11 @@ describe('tradebot sweep', () => {
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
-  it('exits 2 when required params have no base (no --config) or the data file is missing', async () => {
-    const { args } = setup('halfSpread: [0.01]\n');
+  it('exits 2 when required params have no base (the config is for another strategy) or the data file is missing', async () => {
+    const { dir, args } = setup('halfSpread: [0.01]\n');
+    writeFileSync(path.join(dir, 'other.yaml'), 'bot:\n  strategy: momentum-taker\n  params: { symbols: [X] }\n');
     const io = captureOutput();
-    expect(await runCli(args)).toBe(2);
+    expect(await runCli([...args, '--config', path.join(dir, 'other.yaml')])).toBe(2);
     expect(io.err()).toContain('strategy.params.symbols');
     expect(await runCli(args.map((a) => (a.endsWith('history.jsonl') ? `${a}.missing` : a)))).toBe(2);
     expect(io.err()).toContain('--data: no file at');

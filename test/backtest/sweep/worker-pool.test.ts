@@ -43,7 +43,8 @@ describe('createWorkerRunner', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-sweep-pool-'));
     const job = { run: 1, id: '001', dir, strategy: 's', data: 'd', combo: {}, params: { fail: true } };
     await expect(pool.run(job)).rejects.toMatchObject({ code: 'FAKE_RUN_FAILED', message: 'run 001 fails on purpose, "quoted", with a comma' });
-    await expect(pool.run({ ...job, params: { halfSpread: '0.02' } })).resolves.toMatchObject({ report: { sharpe: 2 } });
+    // The reply is report.json's plain JSON: a Decimal crosses the thread boundary as its text.
+    await expect(pool.run({ ...job, params: { halfSpread: '0.02' } })).resolves.toMatchObject({ report: { sharpe: 2, exact: '0.1' } });
   });
 
   it('reports a job module that cannot load as a failed run', async () => {
