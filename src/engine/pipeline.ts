@@ -136,6 +136,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
       cancelRequested: (clordId) => void tracker.cancelRequested(clordId),
       replaceRequested: (intent) => void tracker.replaceRequested(intent.clordId, intent.newClordId, intent.price, intent.qty),
+      requestFailed: (clordId, request, error) => {
+        if (tracker.get(clordId) !== undefined) tracker.requestFailed(clordId, request, error);
+      },
       orderIdOf: (clordId) => tracker.get(clordId)?.orderId,
       symbolOf: (clordId) => tracker.get(clordId)?.symbol,
       openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),

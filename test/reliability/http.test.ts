@@ -2,12 +2,13 @@
  * HTTP faults against the live bot: bursts of 429 (with retry-after) and of 5xx answered before the
  * gateway processes a request, 5xx at random for a while, connections cut in the middle of an insert's or
  * a cancel's reply (the exchange did it, the bot does not know), and replies held past the client's
- * timeout (the bot retries an insert that already rests). Retries carry the same clord_id, so no order is
- * ever created twice; positions and open orders end equal to the exchange's; nothing goes unhandled. The
- * feed is not touched by these faults, so trading stays active throughout.
+ * timeout (the bot retries an insert that already rests), and cancels that fail for good (their orders
+ * must not stay PENDING_CANCEL forever). Retries carry the same clord_id, so no order is ever created twice;
+ * positions and open orders end equal to the exchange's; nothing goes unhandled. The feed is not touched by
+ * these faults, so trading stays active throughout (except for the test's own halt).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLiveBot, type LiveBot } from './helpers/live-bot.ts';
+import { ALICE_MAIN, startLiveBot, type LiveBot } from './helpers/live-bot.ts';
 import { expectRecovered } from './helpers/invariants.ts';
 
 const INSERTS = '/api/v1beta1/insert_order'; // insert_order and insert_order_list
@@ -70,6 +71,28 @@ describe('HTTP faults', () => {
     // each cut call was sent again; the inserts' repeats were answered with the order the first attempt made
     expect(b.retries.filter((r) => r.path.includes('insert_order')).length).toBeGreaterThanOrEqual(3);
     expect(b.retries.filter((r) => r.path.includes('cancel')).length).toBeGreaterThanOrEqual(3);
+    await expectRecovered(b, { fillsMatch: true });
+  }, 120_000);
+
+  it('cancels that fail for good leave their orders working, not pending a cancel forever, and a later cancel goes through', async () => {
+    bot = await startLiveBot();
+    const b = bot;
+    await trading(b);
+    const quoting = () => b.pipeline.tracker.open().filter((o) => o.state === 'NEW').length === 2 && b.venue.inFlight === 0;
+    await b.waitUntil(quoting, 'a bid and an offer working');
+    b.sim.activity?.stop(); // nothing fills the quotes from here on
+    await b.waitUntil(quoting, 'a bid and an offer working, activity stopped');
+    const cancelsFailed = () => Object.entries(b.venue.failures).filter(([k]) => k.startsWith('cancel ')).reduce((n, [, v]) => n + v, 0);
+    b.sim.faults.failNext(1000, { status: 503, path: '/api/v1beta1/cancel_order' }); // cancel_order and cancel_order_list
+    b.pipeline.risk.tradingState.setState('halted', 'test: operator halt');
+    await b.waitUntil(() => cancelsFailed() >= 1 && b.venue.inFlight === 0, "the halt's cancels gave up");
+    expect(b.pipeline.tracker.open().map((o) => o.state)).toEqual(['NEW', 'NEW']);
+    expect(b.sim.core.openOrders({ account: ALICE_MAIN })).toHaveLength(2);
+    b.sim.faults.clear();
+    b.pipeline.risk.tradingState.setState('active', 'test: resume');
+    b.pipeline.risk.tradingState.setState('halted', 'test: operator halt again');
+    await b.waitUntil(() => b.pipeline.tracker.open().length === 0 && b.sim.core.openOrders({ account: ALICE_MAIN }).length === 0, 'the second halt cancelled both quotes');
+    b.pipeline.risk.tradingState.setState('active', 'test: resume');
     await expectRecovered(b, { fillsMatch: true });
   }, 120_000);
 

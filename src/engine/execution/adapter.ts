@@ -33,6 +33,8 @@ export interface ExecutionLedger {
   sendFailed(clordId: string, error: unknown): void;
   cancelRequested(clordId: string): void;
   replaceRequested(intent: ReplaceIntent): void;
+  /** A cancel or replace call failed: the order is no longer pending that request. */
+  requestFailed?(clordId: string, request: 'cancel' | 'replace', error: unknown): void;
   orderIdOf(clordId: string): string | undefined;
   symbolOf(clordId: string): string | undefined;
   /** Working orders (incl. pending) as clordIds, optionally for one symbol. */
@@ -249,7 +251,10 @@ export class ExecutionAdapter {
           .cancelOrders(batch)
           .then(
             () => this.options.onSent?.('cancel', batch.length),
-            (error: unknown) => logFailure(log, 'cancel', error, { count: batch.length }),
+            (error: unknown) => {
+              logFailure(log, 'cancel', error, { count: batch.length });
+              for (const request of batch) this.options.ledger.requestFailed?.(request.clordId, 'cancel', error);
+            },
           )
           .finally(() => {
             for (const request of batch) this.cancelling.delete(request.clordId);
@@ -276,7 +281,10 @@ export class ExecutionAdapter {
     this.track(
       venue.replaceOrders([request]).then(
         () => this.options.onSent?.('replace', 1),
-        (error: unknown) => logFailure(log, 'replace', error, { clordId: intent.clordId }),
+        (error: unknown) => {
+          logFailure(log, 'replace', error, { clordId: intent.clordId });
+          ledger.requestFailed?.(intent.clordId, 'replace', error);
+        },
       ),
     );
   }

@@ -13,6 +13,10 @@
  *   closed and the execution saying so may still be on its way (it clears UNKNOWN when it arrives).
  * - A lookup that does not find the order closes it locally: REJECTED if it never had an order id,
  *   CANCELED otherwise.
+ * - A cancel or replace CALL that failed (the venue never answered it, or refused it) drops its overlay,
+ *   so the order shows working again and the strategy may decide anew. If the request did reach the
+ *   exchange, its execution (CANCELED, REPLACE) still arrives and wins; a stuck PENDING_CANCEL would
+ *   otherwise never be cancelled again.
  */
 import type { Decimal } from '../../domain/decimal.ts';
 import type { CancelReject, Side } from '../../domain/index.ts';
@@ -136,6 +140,11 @@ function dropPendingReplace(record: OrderRecord, index: OrderIndex): void {
     record.chain.splice(version, 1);
     index.dropClordId(pending.clordId, record);
   }
+}
+
+export function markRequestFailed(record: OrderRecord, index: OrderIndex, request: 'cancel' | 'replace'): void {
+  if (request === 'cancel') record.pendingCancel = false;
+  else dropPendingReplace(record, index);
 }
 
 export function markCancelRejected(record: OrderRecord, index: OrderIndex, reject: CancelReject): void {

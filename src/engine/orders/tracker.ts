@@ -35,6 +35,7 @@ import {
   markCancelRejected,
   markCancelRequested,
   markNotFound,
+  markRequestFailed,
   markReplaceRequested,
   markSendFailed,
   recordForSubmission,
@@ -138,6 +139,14 @@ export class OrderTracker {
     const before = record.view();
     markReplaceRequested(record, this.index, newClordId, price, qty);
     return this.commit(record, before, { kind: 'replaceRequested', newClordId });
+  }
+
+  /** A cancel or replace call for this order failed: its pending overlay is dropped (see local-inputs.ts). */
+  requestFailed(clordId: string, request: 'cancel' | 'replace', error: unknown): TrackedOrder {
+    const record = this.require(clordId);
+    const before = record.view();
+    markRequestFailed(record, this.index, request);
+    return this.commit(record, before, { kind: 'requestFailed', request, error });
   }
 
   /** The result of looking up an UNKNOWN order at the exchange; `undefined` when it was not found. */

@@ -80,6 +80,8 @@ export type UpdateCause =
   | { readonly kind: 'sendFailed'; readonly error: unknown }
   | { readonly kind: 'cancelRequested' }
   | { readonly kind: 'replaceRequested'; readonly newClordId: string }
+  /** A cancel or replace call failed (retries exhausted or refused): its overlay is dropped. */
+  | { readonly kind: 'requestFailed'; readonly request: 'cancel' | 'replace'; readonly error: unknown }
   | {
       readonly kind: 'execution';
       readonly executionId: string;

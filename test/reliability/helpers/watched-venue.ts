@@ -1,7 +1,7 @@
 /**
  * A Venue that forwards to another and wakes `changed$` after every market and order event the pipeline
  * handled and every venue call answer, so reliability tests wait on what happens instead of sleeping. It
- * also counts calls in flight and failed calls by kind.
+ * also counts calls in flight, calls by kind and failed calls by kind and error code.
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type {
@@ -20,6 +20,7 @@ export class WatchedVenue implements Venue {
   readonly changed$ = new Subject<void>();
   /** Calls sent and not answered yet. */
   inFlight = 0;
+  /** Failed calls by "kind code" (e.g. "replace GATEWAY_NOT_FOUND"). */
   readonly failures: Record<string, number> = {};
   readonly calls: Record<string, number> = {};
 
@@ -85,7 +86,8 @@ export class WatchedVenue implements Venue {
     this.calls[kind] = (this.calls[kind] ?? 0) + 1;
     return send()
       .catch((error: unknown) => {
-        this.failures[kind] = (this.failures[kind] ?? 0) + 1;
+        const label = `${kind} ${String((error as { code?: unknown }).code)}`;
+        this.failures[label] = (this.failures[label] ?? 0) + 1;
         throw error;
       })
       .finally(() => {
