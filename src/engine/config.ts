@@ -24,6 +24,8 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
       accounts: z.array(account()).optional(),
       /** With the embedded sim: the sim user the bot logs in as (default: the first one). */
       simUser: z.string().optional(),
+      /** Where orders go: the trading gateway (family B) or the family A `/v1` API (streams then come over gRPC). */
+      venue: oneOf(['gateway', 'familyA'] as const).default('gateway'),
       /** How order updates and market data arrive: gateway NDJSON streams or gRPC. */
       streams: oneOf(['ndjson', 'grpc'] as const).default('ndjson'),
       /** Orders found on the exchange that this run did not send: keep tracking them, or cancel them. */

@@ -25,6 +25,11 @@ export interface LiveConnection {
   close(): Promise<void>;
 }
 
+/** gRPC streams when asked for, and always with the family A venue (family A has no REST streams). */
+export function usesGrpc(config: TradebotConfig): boolean {
+  return config.bot.streams === 'grpc' || config.bot.venue === 'familyA';
+}
+
 function configError(message: string): TradebotError {
   return new TradebotError('RUN_CONFIG_INCOMPLETE', message, { kind: 'config' });
 }
@@ -42,7 +47,7 @@ async function connectToEmbeddedSim(config: TradebotConfig, logger: Logger): Pro
   const wanted = config.bot.simUser;
   const user = wanted === undefined ? config.sim.users[0] : config.sim.users.find((u) => u.username === wanted);
   if (user === undefined) throw configError(wanted === undefined ? 'sim.users is empty: add a user for the bot to log in as' : `bot.simUser: no user "${wanted}" in sim.users`);
-  const onboarded = config.bot.streams === 'grpc' ? onboardEphemeralClient(config.sim, user.participant) : undefined;
+  const onboarded = usesGrpc(config) ? onboardEphemeralClient(config.sim, user.participant) : undefined;
   const simConfig = onboarded?.sim ?? config.sim;
   const sim = await startSim(simConfig, { logger: logger.child({ component: 'sim' }) });
   let streams: StreamSources | undefined;
@@ -101,7 +106,7 @@ async function connectToEnvironment(config: TradebotConfig, symbols: readonly st
   });
   await client.login();
   const whoAmI = await client.getWhoAmI();
-  const streams = config.bot.streams === 'grpc' ? grpcStreams(exchange, instruments, logger) : undefined;
+  const streams = usesGrpc(config) ? grpcStreams(exchange, instruments, logger) : undefined;
   return {
     client,
     instruments,

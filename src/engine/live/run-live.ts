@@ -18,6 +18,7 @@ import { startPipeline } from '../pipeline.ts';
 import { Portfolio } from '../portfolio/index.ts';
 import { portfolioPort } from '../portfolio-port.ts';
 import { GatewayVenue } from '../venues/gateway-venue.ts';
+import { FamilyAVenue } from '../venues/familya-venue.ts';
 import { connect } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
@@ -66,11 +67,14 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
   const streams = connection.streams;
-  const venue = new GatewayVenue({
-    client: connection.client,
-    instruments: connection.instruments,
-    ...(streams === undefined ? {} : { marketData: (symbols: readonly string[]) => streams.marketData(symbols), orderUpdates: (accounts: readonly string[]) => streams.orderUpdates(accounts) }),
-  });
+  const venue =
+    config.bot.venue === 'familyA' && streams !== undefined
+      ? new FamilyAVenue({ client: streams.familyA, marketData: (symbols) => streams.marketData(symbols), orderUpdates: (accounts) => streams.orderUpdates(accounts) })
+      : new GatewayVenue({
+          client: connection.client,
+          instruments: connection.instruments,
+          ...(streams === undefined ? {} : { marketData: (symbols: readonly string[]) => streams.marketData(symbols), orderUpdates: (accounts: readonly string[]) => streams.orderUpdates(accounts) }),
+        });
   let pipeline;
   let metrics: RunMetrics | undefined;
   let journal: Journal | undefined;

@@ -13,13 +13,15 @@ import type { Observable } from 'rxjs';
 import type { ExchangeConfig } from '../../exchange/config.ts';
 import type { SimConfig } from '../../sim/config.ts';
 import type { Instrument } from '../../domain/index.ts';
-import { createFamilyAClient } from '../../exchange/familya/index.ts';
+import { createFamilyAClient, type FamilyAClient } from '../../exchange/familya/index.ts';
 import { GrpcExchangeClient, tokenSourceOf } from '../../exchange/grpc/index.ts';
 import { instrumentCatalog } from '../../exchange/gateway/index.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../venue.ts';
 import { TradebotError } from '../../errors.ts';
 
 export interface StreamSources {
+  /** The family A client the gRPC token comes from (the family A venue trades through it too). */
+  familyA: FamilyAClient;
   marketData(symbols: readonly string[]): Observable<MarketDataEvent>;
   orderUpdates(accounts: readonly string[]): Observable<OrderStreamEvent>;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export function grpcStreams(exchange: ExchangeConfig, instruments: readonly Inst
   const familyA = createFamilyAClient(exchange, { logger });
   const client = new GrpcExchangeClient({ address: exchange.grpcAddress, getToken: tokenSourceOf(familyA.tokens), instruments: instrumentCatalog(instruments), logger: logger.child({ component: 'grpc' }) });
   return {
+    familyA: familyA.client,
     marketData: (symbols) => client.marketData$({ symbols: [...symbols], depth: 10 }),
     orderUpdates: (accounts) => client.orderUpdates$({ accounts: [...accounts] }),
     close: async () => {

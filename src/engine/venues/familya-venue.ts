@@ -1,0 +1,89 @@
+/**
+ * The Venue port over the family A client: order entry through `/v1/trading/*`, reconciliation through
+ * `/v1/trading/open-orders`, `/v1/positions` and `/v1/positions/balances`, reference data from
+ * `/v1/refdata/instruments`. Family A has no REST streams, so market data and order updates come from the
+ * exchange's gRPC streams (same event types as every other transport). `/v1` has no cross endpoint: a
+ * cross intent is refused with a typed error (use the gateway venue for crosses).
+ */
+import type { Observable } from 'rxjs';
+import type { Instrument } from '../../domain/index.ts';
+import { ZERO } from '../../domain/decimal.ts';
+import type { FamilyAClient } from '../../exchange/familya/index.ts';
+import type { OrderInput } from '../../exchange/familya/inputs.ts';
+import { TradebotError } from '../../errors.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+
+export interface FamilyAVenueOptions {
+  client: FamilyAClient;
+  /** Streams from the gRPC client (or any transport with the shared event types). */
+  marketData: (symbols: readonly string[]) => Observable<MarketDataEvent>;
+  orderUpdates: (accounts: readonly string[]) => Observable<OrderStreamEvent>;
+}
+
+function toInput(request: VenueOrderRequest): OrderInput {
+  return {
+    account: request.account,
+    symbol: request.symbol,
+    side: request.side,
+    type: request.type,
+    orderQty: request.qty,
+    price: request.price ?? ZERO,
+    clordId: request.clordId,
+    timeInForce: request.timeInForce,
+    participateDontInitiate: request.postOnly,
+    ...(request.selfMatchPreventionInstruction === undefined ? {} : { selfMatchPreventionInstruction: request.selfMatchPreventionInstruction }),
+  };
+}
+
+export class FamilyAVenue implements Venue {
+  readonly name = 'familyA';
+
+  constructor(private readonly options: FamilyAVenueOptions) {}
+
+  async instruments(symbols: readonly string[]): Promise<readonly Instrument[]> {
+    return this.options.client.loadInstruments(symbols);
+  }
+
+  marketData(symbols: readonly string[]): Observable<MarketDataEvent> {
+    return this.options.marketData(symbols);
+  }
+
+  orderUpdates(accounts: readonly string[]): Observable<OrderStreamEvent> {
+    return this.options.orderUpdates(accounts);
+  }
+
+  /** `/v1` has no list insert: the orders go one by one, in order (each carries its clord_id). */
+  async insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
+    const ids: string[] = [];
+    for (const request of requests) ids.push((await this.options.client.insertOrder(toInput(request))).orderId);
+    return ids;
+  }
+
+  async cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
+    const inputs = requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol, clordId: r.clordId }));
+    if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.cancelOrder(inputs[0]);
+    else await this.options.client.cancelOrderList(inputs);
+  }
+
+  async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
+    const inputs = requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol, clordId: r.clordId, ...(r.price ? { price: r.price } : {}), ...(r.qty ? { orderQty: r.qty } : {}) }));
+    if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.replaceOrder(inputs[0]);
+    else await this.options.client.replaceOrderList(inputs);
+  }
+
+  async cross(): Promise<readonly string[]> {
+    throw new TradebotError('VENUE_CROSS_UNSUPPORTED', 'the family A /v1 API has no cross endpoint; run crosses through the gateway venue', { kind: 'rejection' });
+  }
+
+  async snapshot(accounts: readonly string[]): Promise<VenueSnapshot> {
+    const { client } = this.options;
+    const openOrders = await client.openOrders({ accounts: [...accounts] });
+    const positions = (await client.positions({ accounts: [...accounts] })).positions;
+    const balances = await client.balances(accounts);
+    return { openOrders, positions, balances };
+  }
+
+  async close(): Promise<void> {
+    await this.options.client.close();
+  }
+}
