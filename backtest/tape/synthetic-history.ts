@@ -56,7 +56,8 @@ function order(form: 'full' | 'compact', id: number, account: string, symbol: st
   return `{"id":"O${pad(id)}","clordId":"sim-${id}","account":"${account}","participant":"firms/sim-liquidity/users/activity","submittingParticipant":"firms/sim-liquidity/users/activity","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","timeInForce":"${tif}","state":"${state}","orderQty":"${qty}","cumQty":"${qty}","price":"${price}","avgPx":"${price}","createTime":"${time}","insertTime":"${time}","lastTransactTime":"${time}","priceScale":"100","fractionalQuantityScale":"1"}`;
 }
 
-function tradeLine(form: 'full' | 'compact', n: number, symbol: string, buy: boolean, price: number, qty: number, time: string, state: string): string {
+/** One trade line (n: the trade's sequence, which makes its ids). */
+export function syntheticTradeLine(form: 'full' | 'compact', n: number, symbol: string, buy: boolean, price: number, qty: number, time: string, state: string): string {
   const aggSide = buy ? 'SIDE_BUY' : 'SIDE_SELL';
   const pasSide = buy ? 'SIDE_SELL' : 'SIDE_BUY';
   const tid = `T${pad(n)}`;
@@ -99,8 +100,8 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     const price = buy ? (mids[k] as number) + 1 : (mids[k] as number);
     const qty = random.int(1, 10);
     const iso = new Date(time).toISOString();
-    chunk += tradeLine(form, n, symbol, buy, price, qty, iso, 'TRADE_STATE_NEW');
-    if (options.bustEvery !== undefined && n % options.bustEvery === 0) pendingBusts.push({ at: n + 3, line: tradeLine(form, n, symbol, buy, price, qty, iso, 'TRADE_STATE_BUSTED') });
+    chunk += syntheticTradeLine(form, n, symbol, buy, price, qty, iso, 'TRADE_STATE_NEW');
+    if (options.bustEvery !== undefined && n % options.bustEvery === 0) pendingBusts.push({ at: n + 3, line: syntheticTradeLine(form, n, symbol, buy, price, qty, iso, 'TRADE_STATE_BUSTED') });
     while (pendingBusts.length > 0 && (pendingBusts[0] as { at: number }).at <= n) chunk += (pendingBusts.shift() as { line: string }).line;
     if (chunk.length > 1 << 20) {
       await write(chunk);

@@ -1,0 +1,72 @@
+/**
+ * The commands end to end, in-process: `tradebot backtest` on the shipped sample (report.json, run.json,
+ * report.html, the summary; flags override the config), `tradebot history fetch` from the embedded
+ * exchange, and the errors a user sees.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.ts';
+import { captureOutput } from '../cli/helpers/output.ts';
+import { tempDir } from './helpers/history-file.ts';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('tradebot backtest', () => {
+  it('replays the sample with the demo market maker and writes report.json, run.json and report.html', async () => {
+    const out = path.join(tempDir(), 'out');
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--out', out, '--log-level', 'error']);
+    expect(code, io.err()).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Record<string, unknown>;
+    for (const key of ['pnl', 'fees', 'fills', 'orders', 'refusals', 'maxDrawdown', 'sharpe', 'sortino', 'turnover', 'events', 'eventsPerSecond', 'strategy', 'params', 'data', 'config']) expect(report).toHaveProperty(key);
+    expect(report['strategy']).toBe('market-maker');
+    expect(report['data']).toMatchObject({ file: 'sample.jsonl', source: 'gateway' });
+    expect(report['settlements']).toHaveLength(1);
+    const run = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')) as Record<string, unknown>;
+    expect(run['eventsPerSecondWall']).toBeGreaterThan(0);
+    expect(existsSync(path.join(out, 'report.html'))).toBe(true);
+    for (const label of ['PnL', 'max drawdown', 'sharpe', 'fills', 'refusals', 'events/s wall']) expect(io.out()).toContain(label);
+  });
+
+  it('takes latency, commissions and the queue model from flags over the config', async () => {
+    const out = path.join(tempDir(), 'out');
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--data', 'backtest/data/sample.jsonl', '--out', out, '--insert-latency-ms', '250', '--cancel-latency-ms', '120', '--taker-bps', '7.5', '--maker-bps', '1', '--queue-model', 'none']);
+    expect(code, io.err()).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { config: Record<string, unknown> };
+    expect(report.config).toMatchObject({
+      latency: { insertMs: 250, cancelMs: 120, replaceMs: 120 },
+      commissions: { takerBps: '7.5', makerBps: '1' },
+      queueAheadModel: { model: 'none' },
+    });
+  });
+
+  it('says which file it cannot read, with a config exit code', async () => {
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--data', 'no/such/file.jsonl', '--out', tempDir()]);
+    expect(code).toBe(2);
+    expect(io.err()).toContain('BACKTEST_DATA_UNREADABLE');
+  });
+});
+
+describe('tradebot history fetch', () => {
+  it('fetches the embedded exchange trades of a window into a history file and replays it', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h.jsonl');
+    const io = captureOutput();
+    const code = await runCli(['history', 'fetch', '--config', 'backtest/data/sample-sim.yaml', '--symbol', 'RAIN-NYC-2026-12-01', '--from', '2026-11-30T14:00:00Z', '--to', '2026-11-30T14:05:00Z', '--out', file, '--page-size', '40', '--pause-ms', '0']);
+    expect(code, io.err()).toBe(0);
+    const line = JSON.parse(await io.waitForLine((l) => l.includes('history.fetched'))) as { trades: number; pages: number; busted: number };
+    expect(line.trades).toBeGreaterThan(10);
+    expect(line.pages).toBe(Math.ceil(line.trades / 40) + (line.trades % 40 === 0 ? 1 : 0));
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(line.trades + 1);
+    const params = path.join(dir, 'params.yaml');
+    writeFileSync(params, 'symbols: [RAIN-NYC-2026-12-01]\nhalfSpread: "0.02"\n');
+    const replay = await runCli(['backtest', '--data', file, '--params', params, '--out', path.join(dir, 'out')]);
+    expect(replay, io.err()).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8')) as { events: number; params: { halfSpread: string } };
+    expect(report.events).toBe(line.trades);
+    expect(report.params.halfSpread).toBe('0.02');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The replay through the live pipeline (runBacktest with scripted strategies on hand-written tapes):
+ * order latency in virtual time, busted trades superseding, settlement of contracts expiring in the data,
+ * and byte-identical reports for the same inputs.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBacktest } from '../../backtest/run-backtest.ts';
+import { loadBacktestConfig } from '../../backtest/config.ts';
+import { stableStringify } from '../../backtest/results/stable-json.ts';
+import { scripted, T0, tempDir, testConfig, writeHistory, type Row } from './helpers/history-file.ts';
+
+const params = { symbols: ['SYN-A'] };
+/** Offer at 0.45, then bid at 0.40: the strategy's first two-sided book comes at T0 + 2000. */
+const OPEN: Row[] = [
+  { at: 1000, price: 45, qty: 5, side: 'buy' },
+  { at: 2000, price: 40, qty: 5, side: 'sell' },
+];
+
+/** Bids 5 at `price` once, on the first two-sided book; cancels on the first fill when asked. */
+function bidOnce(price: string, options: { cancelOnFill?: boolean } = {}) {
+  let placed = false;
+  return scripted({
+    onBook(ctx, book) {
+      if (placed || book.mid === undefined) return;
+      placed = true;
+      ctx.place({ symbol: book.symbol, side: 'BUY', qty: 5, price, timeInForce: 'GOOD_TILL_CANCEL' });
+    },
+    onOrderUpdate(ctx, update) {
+      if (options.cancelOnFill === true && update.type === 'fill' && update.order !== undefined && update.order.leavesQty.gt(0)) ctx.cancel(update.order.clordId);
+    },
+  });
+}
+
+const fillTimes = (series: { fills: readonly { t: number; qty: string; price: string }[] }) => series.fills.map((f) => [f.t - T0, f.qty, f.price]);
+
+describe('latency', () => {
+  it('fills an order sent at t only from tape trades after t + the insert latency', async () => {
+    const file = writeHistory(path.join(tempDir(), 'h.jsonl'), [
+      ...OPEN,
+      { at: 2300, price: 41, qty: 10, side: 'sell' }, // at our price, but the order is still on its way
+      { at: 2499, price: 40, qty: 10, side: 'sell' }, // through our price, still on its way
+      { at: 2600, price: 41, qty: 3, side: 'sell' },
+    ]);
+    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' } });
+    const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41'), params });
+    expect(fillTimes(result.series)).toEqual([[2600, '3', '0.41']]);
+  });
+
+  it('lets fills reach an order until its cancel arrives, after the cancel latency', async () => {
+    const file = writeHistory(path.join(tempDir(), 'h.jsonl'), [
+      ...OPEN,
+      { at: 2600, price: 41, qty: 3, side: 'sell' }, // first fill: the strategy cancels at 2600
+      { at: 3000, price: 40, qty: 1, side: 'sell' }, // trade-through before the cancel arrives at 3100
+      { at: 3200, price: 39, qty: 1, side: 'sell' },
+    ]);
+    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' } });
+    const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41', { cancelOnFill: true }), params });
+    expect(fillTimes(result.series)).toEqual([
+      [2600, '3', '0.41'],
+      [3000, '2', '0.41'],
+    ]);
+    const zero = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 500, cancelMs: 0 }, queueAheadModel: { model: 'none' } }), strategy: bidOnce('0.41', { cancelOnFill: true }), params });
+    expect(fillTimes(zero.series)).toEqual([[2600, '3', '0.41']]);
+  });
+});
+
+describe('busted trades', () => {
+  const rows: Row[] = [...OPEN, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3 }, { at: 4000, price: 46, qty: 1, side: 'buy', n: 4 }];
+
+  it('replays a trade the tape later busts as if it never happened', async () => {
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' } });
+    const kept = await runBacktest({ data: writeHistory(path.join(tempDir(), 'a.jsonl'), rows), config, strategy: bidOnce('0.41'), params });
+    expect(fillTimes(kept.series)).toEqual([[3000, '5', '0.41']]);
+    const busted = writeHistory(path.join(tempDir(), 'b.jsonl'), [...rows, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' }]);
+    const result = await runBacktest({ data: busted, config, strategy: bidOnce('0.41'), params });
+    expect(result.series.fills).toEqual([]);
+    expect(result.report['events']).toBe(3);
+    expect(result.report['data']).toMatchObject({ records: 5, busted: 1, lateBusts: 0 });
+  });
+
+  it('counts a bust that comes later than the supersede window as late, and keeps the trade', async () => {
+    const file = writeHistory(path.join(tempDir(), 'c.jsonl'), [...rows, { at: 4000, price: 46, qty: 1, side: 'buy', n: 5 }, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' }]);
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, supersedeWindow: 1 });
+    const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41'), params });
+    expect(fillTimes(result.series)).toEqual([[3000, '5', '0.41']]);
+    expect(result.report['data']).toMatchObject({ busted: 0, lateBusts: 1 });
+  });
+});
+
+describe('settlement', () => {
+  const rows: Row[] = [...OPEN, { at: 6000, price: 44, qty: 2, side: 'buy' }, { at: 9000, price: 30, qty: 2, side: 'sell' }];
+  /** Buys 5 at the offer (0.45) on the first book, and rests a bid at 0.41 that never fills. */
+  const buyer = () => {
+    let done = false;
+    return scripted({
+      onBook(ctx, book) {
+        if (done || book.mid === undefined) return;
+        done = true;
+        ctx.place({ symbol: book.symbol, side: 'BUY', qty: 5, price: '0.45', timeInForce: 'IMMEDIATE_OR_CANCEL' });
+        ctx.place({ symbol: book.symbol, side: 'BUY', qty: 1, price: '0.41' });
+      },
+    });
+  };
+
+  it('settles a contract expiring in the data at the configured price and ignores later trades', async () => {
+    const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, commissions: { takerBps: '10', makerBps: '0' }, settlement: { 'SYN-A': '1' } });
+    const result = await runBacktest({ data: file, config, strategy: buyer(), params });
+    expect(result.report['settlements']).toEqual([{ symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '1', source: 'config' }]);
+    expect(result.report['positions']).toEqual({ 'SYN-A': '0' });
+    // bought 5 at 0.45 (fee 10 bps of 2.25), settled at 1.00
+    expect(result.report['pnl']).toEqual({ total: '2.74775', realized: '2.75', unrealized: '0' });
+    expect(result.report['fees']).toBe('0.00225');
+    expect(result.report['data']).toMatchObject({ afterSettlement: 1 });
+    expect(result.report['events']).toBe(3);
+  });
+
+  it('settles at the last trade price rounded to 0 or 1 when none is configured', async () => {
+    const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 } });
+    const result = await runBacktest({ data: file, config, strategy: buyer(), params });
+    expect(result.report['settlements']).toEqual([{ symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '0', source: 'lastTrade' }]);
+    expect((result.report['pnl'] as { realized: string }).realized).toBe('-2.25');
+  });
+});
+
+describe('determinism', () => {
+  it('writes the same report.json bytes for the same inputs', async () => {
+    const config = loadBacktestConfig('config/backtest.yaml');
+    const data = 'backtest/data/sample.jsonl';
+    const a = await runBacktest({ data, config });
+    const b = await runBacktest({ data, config });
+    expect(stableStringify(a.report)).toBe(stableStringify(b.report));
+    expect(JSON.stringify(a.series)).toBe(JSON.stringify(b.series));
+    expect(a.report['fills']).toBeGreaterThan(0);
+    expect(Object.keys(a.report)).not.toContain('wallSeconds');
+  });
+});
