@@ -34,6 +34,9 @@ import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector, type BacktestSeries } from './results/series.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
 import { TapeReader } from './tape/tape-reader.ts';
+import { RecordedBook } from './recording/recorded-book.ts';
+import type { RecordingStats } from './recording/recording-reader.ts';
+import { replayRecording } from './recording/replay-recording.ts';
 
 export interface BacktestOptions {
   /** History file (JSON lines with a header). */
@@ -91,9 +94,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const startingCash = new Decimal(section.startingCash);
 
   const clock = new VirtualClock(header.from);
-  const books = new Map<string, TapeBook>(symbols.map((s) => [s, new TapeBook(section.book)]));
+  const recording = header.kind === 'recording';
+  const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
+  const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
+  const books: ReadonlyMap<string, MarketModel> = recording ? recordedBooks : tapeBooks;
   const volumes = new Map<string, VolumeWindow>(queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : []);
-  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books as ReadonlyMap<string, MarketModel>, volumes, queueModel });
+  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books, volumes, queueModel });
   const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
   const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash } });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
@@ -146,23 +152,17 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   let counts: ReplayCounts;
   let progressCalls = 0;
+  const recordingStats: RecordingStats = { books: 0, skipped: 0 };
   try {
     venue.connect();
     venue.pendingContinuations = true;
     await timeline.drain();
-    counts = await replayTape({
-      tape,
-      venue,
-      timeline,
-      books,
-      volumes,
-      settled: schedule.settled,
-      signal: options.signal,
-      onProgress: (p) => {
-        if (++progressCalls % 64 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
-        options.onProgress?.(p);
-      },
-    });
+    const onProgress = (p: ReplayProgress) => {
+      if (++progressCalls % 64 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
+      options.onProgress?.(p);
+    };
+    const common = { tape, venue, timeline, volumes, settled: schedule.settled, onProgress, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    counts = recording ? await replayRecording({ ...common, books: recordedBooks, stats: recordingStats }) : await replayTape({ ...common, books: tapeBooks });
     const end = Math.max(header.to, counts.lastTime ?? header.from);
     if (options.signal?.aborted !== true) await timeline.advance(end);
     await timeline.pumpUntil(pipeline.stop());
@@ -177,7 +177,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     params,
     file: path.basename(options.data),
     header,
-    dataStats: { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
+    dataStats: recording
+      ? { books: recordingStats.books, skippedEvents: recordingStats.skipped, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
+      : { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
     config: {
       latency,
       commissions: { takerBps: rates.takerBps.toString(), makerBps: rates.makerBps.toString() },

@@ -148,13 +148,18 @@ export class SimulatedVenue implements Venue {
    * sweep through several levels, prints several trades at one time and gives one book update).
    */
   onTrade(symbol: string, price: number, qty: number, buy: boolean, time: number, model: { onTrade(p: number, q: number, b: boolean, t: number): void }): void {
-    const fills = this.options.fills.onTrade(symbol, price, qty, buy);
-    if (fills !== undefined) this.apply(fills);
+    this.passiveFills(symbol, price, qty, buy);
     model.onTrade(price, qty, buy, time);
     this.feeds.get(symbol)?.onTrade(price, qty);
     if (this.pendingBooks.size > 0 && time !== this.pendingTime) this.flushBooks();
     this.pendingBooks.add(symbol);
     this.pendingTime = time;
+  }
+
+  /** The fills a market trade (p, q, aggressor side) gives the bot's resting orders, on the order stream. */
+  passiveFills(symbol: string, price: number, qty: number, buy: boolean): void {
+    const fills = this.options.fills.onTrade(symbol, price, qty, buy);
+    if (fills !== undefined) this.apply(fills);
   }
 
   /** Time of the trades whose books are not published yet (NaN when none). */

@@ -23,7 +23,9 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   (${r('returns.count')} returns of ${r('returns.intervalMs')} ms)`,
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
-    `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, ${r('eventsPerSecond')} events per market second`,
+    get(report, 'data.kind') === 'recording'
+      ? `  replay     ${r('events')} recorded book updates (${r('data.skippedEvents')} other events skipped), ${r('eventsPerSecond')} events per market second`
+      : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, ${r('eventsPerSecond')} events per market second`,
     `  speed      ${wall.eventsPerSecondWall} events/s wall, ${wall.wallSeconds.toFixed(2)} s, peak RSS ${wall.peakRssMB} MB`,
   ];
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,6 @@
 /**
- * Opens a history file for replay: reads and validates the header (line 1), then streams the trades in
+ * Opens a history file (or a recording, see `recordings()`) for replay: reads and validates the header
+ * (line 1), then streams the trades in
  * file order through the supersede window, one TradeBatch per batch of lines read, parsing each line
  * with the lazy TradeLineParser into one reused TradeFields. Memory: the read buffers, one batch and the
  * window, whatever the file length. Empty lines are skipped; a trade in a symbol the header has no
@@ -11,6 +12,7 @@ import { parseHeader, type HistoryHeader } from '../history/format.ts';
 import { readLineBatches, type LineBatch, type LineReader, type LineReaderOptions } from './line-reader.ts';
 import { SupersedeWindow, TradeBatch, type SupersedeStats } from './supersede-window.ts';
 import { newTradeFields, TradeLineParser } from './trade-line.ts';
+import { recordedBooks, type RecordedBatch, type RecordingStats } from '../recording/recording-reader.ts';
 
 export interface TapeReaderOptions {
   /** Records a trade waits for a superseding record (default 10 000). */
@@ -102,6 +104,15 @@ export class TapeReader {
     this.window.flush(out);
     Object.assign(stats, this.window.stats);
     if (out.count > 0) yield out;
+  }
+
+  /** The book updates of a recording (header kind "recording"), batch by batch. */
+  async *recordings(stats: RecordingStats): AsyncGenerator<RecordedBatch, void, undefined> {
+    if (this.header.kind !== 'recording') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
+    for await (const batch of recordedBooks(this.file, this.header, this.first, this.lines, stats)) {
+      this.bytesRead = batch.bytesRead;
+      yield batch;
+    }
   }
 
   async close(): Promise<void> {

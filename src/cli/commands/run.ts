@@ -12,6 +12,7 @@ import { createLogger, type LogLevel } from '../../logging/logger.ts';
 import { runLive } from '../../engine/live/run-live.ts';
 import { TradebotError } from '../../errors.ts';
 import { DEFAULT_CONFIG } from './sim.ts';
+import { openRecorder } from '../../../backtest/recording/recorder.ts';
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
 
@@ -45,13 +46,15 @@ export function registerRunCommand(program: Command): void {
     .option('-p, --params <yaml>', 'YAML file with the strategy params (replaces bot.params)')
     .option('-d, --duration <seconds>', 'stop after this many seconds (overrides bot.durationSeconds)', parseSeconds)
     .option('--log-level <level>', `one of ${LEVELS.join(', ')} (overrides logging.level)`)
-    .action(async (options: { config: string; strategy?: string; params?: string; duration?: number; logLevel?: string }) => {
+    .option('--record <file>', 'record the market and order events the bot receives (JSON lines; replay with tradebot backtest --data)')
+    .action(async (options: { config: string; strategy?: string; params?: string; duration?: number; logLevel?: string; record?: string }) => {
       if (options.logLevel !== undefined && !LEVELS.includes(options.logLevel)) {
         throw new TradebotError('CLI_INVALID_LOG_LEVEL', `--log-level must be one of ${LEVELS.join(', ')}, got "${options.logLevel}"`, { kind: 'config' });
       }
       const loaded = loadConfig(options.config);
       const config = options.params === undefined ? loaded : { ...loaded, bot: { ...loaded.bot, params: readParamsFile(options.params) } };
       const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+      const record = options.record;
       const stopSignal = new Promise<string>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -64,6 +67,7 @@ export function registerRunCommand(program: Command): void {
         ...(process.stderr.isTTY ? { statusStream: process.stderr } : {}),
         stopSignal,
         onOperatorToggle: (toggle) => process.on('SIGUSR2', toggle),
+        ...(record === undefined ? {} : { recorder: (run) => openRecorder(record, run) }),
       });
       process.stdout.write(`${JSON.stringify(summary)}\n`);
     });

@@ -14,7 +14,8 @@ import { ZERO } from '../../domain/decimal.ts';
 import { liveClock } from '../clock.ts';
 import { loadStrategy, validateParams } from '../strategy/loader.ts';
 import { symbolsOf } from '../strategy/define-strategy.ts';
-import { startPipeline } from '../pipeline.ts';
+import { startPipeline, type PipelineOptions } from '../pipeline.ts';
+import type { Instrument } from '../../domain/index.ts';
 import { Portfolio } from '../portfolio/index.ts';
 import { portfolioPort } from '../portfolio-port.ts';
 import { GatewayVenue } from '../venues/gateway-venue.ts';
@@ -41,6 +42,12 @@ export interface RunSummary {
   journal: { file: string; restored: number; appended: number; syncs: number; syncMicros: number };
 }
 
+/** Records what the pipeline receives (`tradebot run --record`; see backtest/recording/). */
+export interface RunRecorder {
+  readonly record: NonNullable<PipelineOptions['record']>;
+  close(): Promise<void>;
+}
+
 export interface LiveRunOptions {
   config: TradebotConfig;
   logger: Logger;
@@ -51,6 +58,8 @@ export interface LiveRunOptions {
   /** Resolves when the run should stop (SIGINT etc.); the duration also stops it. */
   stopSignal: Promise<string>;
   onOperatorToggle?: (toggle: () => void) => void;
+  /** Opens a recorder once the run's instruments are known. */
+  recorder?: (run: { instruments: readonly Instrument[]; symbols: readonly string[]; startTime: number }) => RunRecorder;
 }
 
 export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
@@ -78,6 +87,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   let pipeline;
   let metrics: RunMetrics | undefined;
   let journal: Journal | undefined;
+  const recorder = options.recorder?.({ instruments: connection.instruments, symbols, startTime: started });
   try {
     journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
     logger.info({ journal: journal.description }, 'order journal opened');
@@ -95,10 +105,18 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       symbols,
       unknownOrders: config.bot.unknownOrders,
       journal,
-      ...(metrics === undefined ? {} : { record: metrics.observe }),
+      ...(metrics === undefined && recorder === undefined
+        ? {}
+        : {
+            record: (event) => {
+              metrics?.observe(event);
+              recorder?.record(event);
+            },
+          }),
     });
   } catch (error) {
     await metrics?.close();
+    await recorder?.close().catch(() => undefined);
     await journal?.close().catch(() => undefined);
     await connection.close();
     throw error;
@@ -164,6 +182,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     journal: { file: openJournal.description, restored: running.counters.restored, appended: openJournal.stats.appended, syncs: openJournal.stats.syncs, syncMicros: openJournal.stats.syncMicros },
   };
   await metrics?.close();
+  await recorder?.close();
   try {
     await openJournal.close();
   } catch (error) {
