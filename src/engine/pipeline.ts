@@ -16,7 +16,7 @@ import { describeError } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import type { Intent } from './intents.ts';
 import type { Venue, MarketDataEvent, OrderStreamEvent, VenueSnapshot } from './venue.ts';
-import { OrderTracker, type TrackedOrder } from './orders/index.ts';
+import { OrderTracker, isTerminal, type TrackedOrder } from './orders/index.ts';
 import { RiskManager, type RiskConfig } from './risk/index.ts';
 import { ExecutionAdapter } from './execution/adapter.ts';
 import { idFactory, newRunId } from './execution/ids.ts';
@@ -227,7 +227,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
    * After each order-stream snapshot: positions and balances from the exchange (the exchange wins), and the
    * orders the snapshot left UNKNOWN (missing from it: they closed while the stream was down, or their
    * outcome is not known) looked up in the exchange's open orders, fetched after the snapshot. Without this
-   * they would stay "working" forever and a strategy would keep quoting against phantom orders.
+   * they would stay "working" forever and a strategy would keep quoting against phantom orders. Orders the
+   * exchange lists as working that the bot holds for finished are cancelled (see below).
    */
   const reconcile = async (unknown: readonly string[]) => {
     try {
@@ -255,6 +256,15 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
           if (order?.state !== 'UNKNOWN') continue;
           const found = snapshot.openOrders.find((o) => (order.orderId !== undefined && o.id === order.orderId) || order.clordIds.includes(o.clordId));
           tracker.lookupResult(clordId, found);
+        }
+        // Orders the exchange still works that the bot holds for finished (an exchange restarted from an older
+        // state forgot their cancel or fill): nothing would manage them, so they are cancelled.
+        for (const open of snapshot.openOrders) {
+          const known = open.id === '' ? undefined : tracker.byOrderId(open.id);
+          if (known === undefined || !isTerminal(known.state)) continue;
+          counters.zombiesCancelled += 1;
+          log.warn({ clordId: known.clordId, orderId: open.id, state: known.state }, 'reconciliation: the exchange works an order the bot holds for finished; cancelling it');
+          adapter.submit({ kind: 'cancel', clordId: known.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);
         }
       });
       for (const difference of differences) log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLiveBot, type LiveBot, BOT_ACCOUNTS } from './helpers/live-bot.ts';
+import { captureCore, writeStateFile } from '../../src/sim/state/index.ts';
 import { expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
 
 let bot: LiveBot | undefined;
@@ -74,6 +75,34 @@ describe('simulator restarted with its state under the live bot', () => {
     expect(Date.now() - saved.savedAt).toBeLessThan(60_000);
     await backInBusiness(b, before);
     expectFeedCycle(b);
+    await expectRecovered(b);
+  }, 120_000);
+
+  it('killed after the bot cancelled its quotes: the exchange comes back working them (it lost the cancels), and the bot cancels them', async () => {
+    const stateFile = path.join(dir, 'sim-state.json');
+    bot = await startLiveBot({ sim: `  stateFile: ${stateFile}\n  stateIntervalSeconds: 3600` });
+    const b = bot;
+    const quoting = () => b.pipeline.tracker.open().filter((o) => o.state === 'NEW').length === 2 && b.venue.inFlight === 0;
+    await b.waitUntil(() => b.pipeline.counters.fills >= 1 && quoting(), 'a fill, then a bid and an offer working');
+    b.sim.activity?.stop();
+    await b.waitUntil(quoting, 'a bid and an offer working, activity stopped');
+    const quotes = openOrderIds(b);
+    await writeStateFile(stateFile, captureCore(b.sim.core, Date.now())); // the last write before the kill
+    b.pipeline.risk.tradingState.setState('halted', 'test: operator halt');
+    await b.waitUntil(() => b.pipeline.tracker.open().length === 0 && openOrderIds(b).length === 0, 'the halt cancelled both quotes');
+    const before = { reconciliations: b.pipeline.counters.reconciliations, fills: b.pipeline.counters.fills };
+    await b.restartSim({ crash: true });
+    b.sim.activity?.stop();
+    expect(openOrderIds(b)).toEqual(quotes); // working again on the exchange, CANCELED for the bot
+    await b.waitUntil(
+      () => b.pipeline.counters.reconciliations > before.reconciliations && openOrderIds(b).length === 0 && b.venue.inFlight === 0,
+      'the bot cancelled the orders the exchange works again',
+      60_000,
+    );
+    expect(b.pipeline.tracker.open()).toEqual([]);
+    // each came back cancelled by the bot, unless the restarted market's first quotes filled it first
+    expect(b.pipeline.counters.zombiesCancelled + (b.pipeline.counters.fills - before.fills)).toBeGreaterThanOrEqual(quotes.length);
+    b.pipeline.risk.tradingState.setState('active', 'test: resume');
     await expectRecovered(b);
   }, 120_000);
 });
