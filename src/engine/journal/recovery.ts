@@ -68,25 +68,28 @@ export class JournalRecovery {
       }
       due.push(order);
     }
-    await Promise.all(due.map(async (order) => {
-      if (await this.lookUp(order)) this.pending.delete(order.clordIds[0] ?? order.clordId);
-    }));
+    await Promise.all(
+      due.map(async (order) => {
+        if (await this.lookUp(order, 'restart')) this.pending.delete(order.clordIds[0] ?? order.clordId);
+      }),
+    );
   }
 
   /** At a clean stop: looks up each of `orders` (our open ones), so only really open orders stay journaled. */
   async settleForStop(orders: readonly TrackedOrder[]): Promise<void> {
-    await Promise.all(orders.map((order) => this.lookUp(order)));
+    await Promise.all(orders.map((order) => this.lookUp(order, 'stop')));
   }
 
   /** Looks one order up and feeds the answer to the tracker; false when the lookup failed. */
-  private async lookUp(order: TrackedOrder): Promise<boolean> {
+  private async lookUp(order: TrackedOrder, when: 'restart' | 'stop'): Promise<boolean> {
     const { venue, tracker, log, step } = this.options;
     const query: VenueOrderQuery = { account: order.account, symbol: order.symbol, orderId: order.orderId, clordId: order.clordIds[0] ?? order.clordId };
     let found: Order | undefined;
     try {
       found = venue.lookupOrder !== undefined ? await venue.lookupOrder(query) : await this.fromOpenOrders(query);
     } catch (error) {
-      log.warn({ err: error, clordId: order.clordId, orderId: order.orderId }, `journal recovery: lookup failed, retried after the next snapshot: ${describeError(error)}`);
+      const next = when === 'restart' ? 'retried after the next snapshot' : 'kept open in the compacted journal';
+      log.warn({ err: error, clordId: order.clordId, orderId: order.orderId }, `order journal: lookup failed, ${next}: ${describeError(error)}`);
       return false;
     }
     step(() => {
@@ -95,7 +98,9 @@ export class JournalRecovery {
       tracker.lookupResult(order.clordId, found);
     });
     const after = tracker.get(order.clordId);
-    log.info({ clordId: order.clordId, orderId: after?.orderId, found: found !== undefined, state: after?.state }, 'journal recovery: order settled with the exchange');
+    const fields = { clordId: order.clordId, orderId: after?.orderId, found: found !== undefined, state: after?.state };
+    if (when === 'restart') log.info(fields, 'order journal: an order of an earlier run settled with the exchange');
+    else log.debug(fields, 'order journal: order looked up at stop');
     return true;
   }
 
