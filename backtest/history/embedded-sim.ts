@@ -63,6 +63,10 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
       }
     }
     now = to;
+    const oldest = sim.core.trades()[0];
+    if (oldest !== undefined && steps > 0 && sim.core.trades().length >= 200_000) {
+      logger.warn({ kept: sim.core.trades().length, oldest: new Date(oldest.time).toISOString() }, 'the embedded exchange keeps only its most recent 200,000 trades: the start of this window is lost; fetch a shorter window');
+    }
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     const client = new GatewayClient({
       gatewayUrl: sim.ready.gateway,

@@ -14,6 +14,9 @@ import { SupersedeWindow, TradeBatch, type SupersedeStats } from './supersede-wi
 import { newTradeFields, TradeLineParser } from './trade-line.ts';
 import { recordedBooks, type RecordedBatch, type RecordingStats } from '../recording/recording-reader.ts';
 
+/** Buffer#latin1Slice (what toString('latin1') ends in, without its argument handling; not in the typings). */
+const latin1 = (buf: Buffer, start: number, end: number): string => (buf as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end);
+
 export interface TapeReaderOptions {
   /** Records a trade waits for a superseding record (default 10 000). */
   readonly supersedeWindow?: number;
@@ -81,7 +84,7 @@ export class TapeReader {
         if (end === start) continue;
         stats.records++;
         const line = firstLine + i;
-        parser.parse(buf.toString('latin1', start, end), () => buf.toString('utf8', start, end), line, fields);
+        parser.parse(latin1(buf, start, end), () => buf.toString('utf8', start, end), line, fields);
         const sym = index.get(fields.symbol);
         if (sym === undefined) throw backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `${this.file}:${line}: trade in ${fields.symbol}, which has no instrument in the header`);
         if (fields.qty <= 0) {

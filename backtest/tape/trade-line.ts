@@ -96,25 +96,28 @@ export class TradeLineParser {
     facts.lastIndex = idEnd + AGGRESSOR.length;
     const m = facts.exec(s);
     if (m === null) return false;
-    const [, symbol = '', side, px = '', shares = '', time = ''] = m;
+    const px = m[3] as string;
+    const shares = m[4] as string;
     if (!canonicalInt(px) || !canonicalInt(shares)) return false;
-    const at = parseIsoUtcAt(time, 0);
-    const qty = Number(shares);
-    if (Number.isNaN(at) || qty <= 0) return false;
+    const at = parseIsoUtcAt(m[5] as string, 0);
+    const qty = +shares;
+    if (at !== at || qty <= 0) return false;
     const end = facts.lastIndex;
     const stateAt = s.lastIndexOf(STATE_KEY);
     let stands = true;
     if (stateAt >= end) {
       const value = stateAt + STATE_KEY.length - 'TRADE_STATE_'.length;
-      stands = !NOT_STANDING.has(s.slice(value, s.indexOf('"', value)));
+      // NEW, CLEARED, …: only BUSTED and REJECTED do not stand
+      const c = s.charCodeAt(value + 12);
+      if (c === 66 || c === 82) stands = !NOT_STANDING.has(s.slice(value, s.indexOf('"', value)));
     } else if (stateAt >= 0) {
       return false;
     }
     out.key = idKey(s, PREFIX.length, idEnd);
-    out.symbol = symbol;
-    out.price = Number(px);
+    out.symbol = m[1] as string;
+    out.price = +px;
     out.qty = qty;
-    out.buy = side === 'BUY';
+    out.buy = (m[2] as string).length === 3;
     out.time = at;
     out.stands = stands;
     return true;
