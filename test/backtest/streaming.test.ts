@@ -2,16 +2,23 @@
  * Replay streams the history: a 200k-trade file is read chunk by chunk while the strategy already trades,
  * never loaded whole (a spy on the line reader records how far the file had been read at each point).
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { readLineBatches, type LineReader } from '../../backtest/tape/line-reader.ts';
 import { writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
 import { scripted, tempDir, testConfig } from './helpers/history-file.ts';
 
+let dir: string | undefined;
+afterEach(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('streaming replay', () => {
   it('reads a 200k-trade history incrementally while replaying it', async () => {
-    const file = path.join(tempDir(), 'big.jsonl');
+    dir = tempDir();
+    const file = path.join(dir, 'big.jsonl');
     const { bytes } = await writeSyntheticHistory(file, { trades: 200_000, symbols: ['SYN-A', 'SYN-B'], form: 'compact', moveProbability: 0.01 });
     let bytesRead = 0;
     const reads: number[] = [];
