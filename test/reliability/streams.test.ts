@@ -48,7 +48,12 @@ describe('stream faults', () => {
   it('streams dropped every second from sim.faults: the bot keeps coming back and stays consistent', async () => {
     bot = await startLiveBot({ sim: '  faults: { dropStreamsEverySeconds: 1 }' });
     const b = bot;
-    await b.waitUntil(() => b.sim.faults.stats.drops >= 3 && feedBack(b, 3)() && b.pipeline.counters.fills >= 2, 'three drops survived, with fills', 60_000);
+    // The order stream reconnects on its own backoff, so wait for its reconnections too, not only the feed's.
+    await b.waitUntil(
+      () => b.sim.faults.stats.drops >= 3 && feedBack(b, 3)() && b.pipeline.counters.fills >= 2 && b.pipeline.counters.orderStreamConnects >= 4,
+      'three drops survived on both streams, with fills',
+      60_000,
+    );
     expect(b.pipeline.counters.orderStreamConnects).toBeGreaterThanOrEqual(4);
     expectFeedCycle(b);
     await expectRecovered(b);
