@@ -57,6 +57,26 @@ function line(series: readonly SeriesPoint[], maxPoints: number, min: number, ma
   return { points: downsample(series, maxPoints, 'last'), precision: precisionOf(valuesOf(series), min, max) };
 }
 
+/** The value of step `changes` (sorted, one per second) at each of `times`, `initial` before the first. */
+function carryForward(changes: readonly ChartPoint[], times: readonly number[], initial: number): ChartPoint[] {
+  const points: ChartPoint[] = [];
+  let next = 0;
+  let value = initial;
+  for (const time of times) {
+    for (let c = changes[next]; c !== undefined && c.time <= time; c = changes[++next]) value = c.value;
+    points.push({ time, value });
+  }
+  return points;
+}
+
+function capped(points: ChartPoint[], maxPoints: number): ChartPoint[] {
+  const first = points[0];
+  const last = points[points.length - 1];
+  return first === undefined || last === undefined || points.length <= maxPoints ? points : bucketize(points, bucketWidth(first.time, last.time, maxPoints), 'last');
+}
+
+const union = (...lists: readonly (readonly number[])[]): number[] => [...new Set(lists.flat())].sort((a, b) => a - b);
+
 /**
  * A position line on the run's time grid (the equity times and the span's ends), the value carried forward
  * from the last change: the step line then spans the whole run and its time axis matches the other charts.
@@ -64,18 +84,8 @@ function line(series: readonly SeriesPoint[], maxPoints: number, min: number, ma
  */
 function positionLine(symbol: string, series: readonly SeriesPoint[], grid: readonly number[], maxPoints: number): SymbolLine {
   const changes = bucketize(toChartPoints(series), 1, 'last');
-  const times = [...new Set([...grid, ...changes.map((p) => p.time)])].sort((a, b) => a - b);
-  const points: ChartPoint[] = [];
-  let next = 0;
-  let value = 0;
-  for (const time of times) {
-    for (let c = changes[next]; c !== undefined && c.time <= time; c = changes[++next]) value = c.value;
-    points.push({ time, value });
-  }
-  const first = points[0];
-  const last = points[points.length - 1];
-  const sampled = first === undefined || last === undefined || points.length <= maxPoints ? points : bucketize(points, bucketWidth(first.time, last.time, maxPoints), 'last');
-  return { symbol, points: sampled, precision: precisionOf(valuesOf(series), 0, 4) };
+  const points = carryForward(changes, union(grid, changes.map((p) => p.time)), 0);
+  return { symbol, points: capped(points, maxPoints), precision: precisionOf(valuesOf(series), 0, 4) };
 }
 
 function spanOf(series: BacktestSeries): ChartData['span'] {
@@ -97,9 +107,14 @@ function spanOf(series: BacktestSeries): ChartData['span'] {
 function priceChart(symbol: string, priceSeries: readonly SeriesPoint[], fills: readonly FillPoint[], options: Required<ChartDataOptions>): PriceChart {
   // Without a price series, the fills' own prices draw the line.
   const source = priceSeries.length > 0 ? priceSeries : fills.map((f) => ({ t: f.t, v: f.price }));
-  const data = line(source, options.maxPoints, 2, 6);
-  const markers = fillMarkers(fills, data.points, { maxMarkers: options.maxMarkers, labelUpTo: options.labelMarkersUpTo });
-  return { symbol, ...data, markers, fills: fills.length };
+  const sampled = line(source, options.maxPoints, 2, 6);
+  // The price line also gets a point (the price then, carried forward) at each fill's second, so a fill's
+  // marker sits at its own time even when prices are sampled once a minute.
+  const fillTimes = fills.filter((f) => Number.isFinite(f.t)).map((f) => Math.floor(f.t / 1000));
+  const first = sampled.points[0];
+  const points = first === undefined ? [] : capped(carryForward(sampled.points, union(sampled.points.map((p) => p.time), fillTimes.filter((t) => t >= first.time)), first.value), options.maxPoints);
+  const markers = fillMarkers(fills, points, { maxMarkers: options.maxMarkers, labelUpTo: options.labelMarkersUpTo });
+  return { symbol, points, precision: sampled.precision, markers, fills: fills.length };
 }
 
 export function chartData(series: BacktestSeries, options: ChartDataOptions = {}): ChartData {

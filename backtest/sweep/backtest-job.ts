@@ -9,15 +9,16 @@ import path from 'node:path';
 import { TradebotError } from '../../src/errors.ts';
 import type { BacktestReport } from '../report/backtest-result.ts';
 import { writeHtmlReport } from '../report/write-report.ts';
-import { loadBacktestEngine, type BacktestEngine } from './backtest-engine.ts';
+import { loadBacktestConfig, type BacktestConfig } from '../config.ts';
+import { runBacktest } from '../run-backtest.ts';
 import type { SweepJob, SweepJobResult } from './types.ts';
 
-const configs = new Map<string, unknown>();
+const configs = new Map<string, BacktestConfig>();
 
-function configFor(engine: BacktestEngine, file: string): unknown {
+function configFor(file: string): BacktestConfig {
   let config = configs.get(file);
   if (config === undefined) {
-    config = engine.loadBacktestConfig(file);
+    config = loadBacktestConfig(file);
     configs.set(file, config);
   }
   return config;
@@ -32,8 +33,7 @@ export async function writeReportJson(dir: string, report: BacktestReport): Prom
 
 export async function runSweepJob(job: SweepJob): Promise<SweepJobResult> {
   if (job.config === undefined) throw new TradebotError('SWEEP_NO_CONFIG', 'a sweep job needs a backtest config file (job.config)', { kind: 'config' });
-  const engine = await loadBacktestEngine();
-  const result = await engine.runBacktest({ data: job.data, config: configFor(engine, job.config), strategy: job.strategy, params: job.params });
+  const result = await runBacktest({ data: job.data, config: configFor(job.config), strategy: job.strategy, params: job.params });
   await writeReportJson(job.dir, result.report);
   await writeHtmlReport(job.dir, result);
   return { report: result.report };

@@ -51,6 +51,8 @@ export interface RunningSim {
   kyc: SimKycControl;
   /** Fault injection: ends every open gateway stream from the server side. */
   dropStreams(): void;
+  /** NDJSON streams open on the gateway right now. */
+  gatewayStreamCount(): number;
   /** Fault injection: dropped, stalled and garbled streams, failed, delayed and cut replies (src/sim/faults). */
   faults: SimFaults;
   /** A one-time registration JWT for a configured user (what an account manager would hand out). */
@@ -161,6 +163,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
         },
       },
       dropStreams: () => faults.dropStreams(),
+      gatewayStreamCount: () => gateway.streams.count,
       faults,
       issueRegistrationToken: async (username) => {
         if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);

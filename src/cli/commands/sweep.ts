@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Option, type Command } from 'commander';
-import { loadBacktestEngine } from '../../../backtest/sweep/backtest-engine.ts';
+import { DEFAULT_BACKTEST_CONFIG, loadBacktestConfig } from '../../../backtest/config.ts';
 import { checkSweepParams } from '../../../backtest/sweep/check-params.ts';
 import { expandGrid, mergeParams } from '../../../backtest/sweep/expand.ts';
 import { loadGrid } from '../../../backtest/sweep/grid.ts';
@@ -18,8 +18,6 @@ import { createWorkerRunner } from '../../../backtest/sweep/pool.ts';
 import { createSweepProgress } from '../../../backtest/sweep/progress.ts';
 import { runSweep } from '../../../backtest/sweep/run-sweep.ts';
 import type { ParamSet } from '../../../backtest/sweep/types.ts';
-import { z } from 'zod';
-import { configSchema, loadConfigFile } from '../../config/index.ts';
 import { loadStrategy, resolveStrategyPath } from '../../engine/strategy/loader.ts';
 import { TradebotError } from '../../errors.ts';
 
@@ -46,15 +44,9 @@ function requireFile(file: string, option: string): void {
   if (!existsSync(file)) throw new TradebotError('CLI_FILE_NOT_FOUND', `${option}: no file at ${file}`, { kind: 'config' });
 }
 
-/** The backtest config used when --config is not given. */
-export const DEFAULT_SWEEP_CONFIG = 'config/backtest.yaml';
-
-/**
- * The config's bot.params when its bot.strategy is the swept strategy; otherwise none. The `backtest`
- * section is left to the engine's loader (checked once before the runs).
- */
+/** The config's bot.params when its bot.strategy is the swept strategy; otherwise none. Loading checks the whole config once, before any run. */
 function baseParams(strategy: string, configFile: string): ParamSet {
-  const { bot } = loadConfigFile(configFile, (context) => configSchema(context).extend({ backtest: z.unknown().optional() }));
+  const { bot } = loadBacktestConfig(configFile);
   return resolveStrategyPath(bot.strategy) === resolveStrategyPath(strategy) ? bot.params : {};
 }
 
@@ -67,7 +59,7 @@ export function registerSweepCommand(program: Command): void {
     .requiredOption('-d, --data <file>', 'history to replay (JSON lines)')
     .requiredOption('-g, --grid <yaml>', 'grid file: each param name with the list of values to try')
     .requiredOption('-o, --out <dir>', 'output folder: runs/<n>/, ranking.csv, ranking.html, sweep.json')
-    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one", DEFAULT_SWEEP_CONFIG)
+    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one", DEFAULT_BACKTEST_CONFIG)
     .option('-w, --workers <n>', 'worker threads (default: one per core)', parseWorkers, cores)
     .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')
     .option('--ascending', 'rank the lowest value first (e.g. --rank-by maxDrawdown)')
@@ -80,8 +72,6 @@ export function registerSweepCommand(program: Command): void {
       const base = baseParams(options.strategy, options.config);
       const runs = expandGrid(grid).map((combo) => mergeParams(base, combo));
       checkSweepParams(await loadStrategy(options.strategy), grid, runs, options.grid);
-      // Fail once, here, rather than in every run, when the engine cannot load or the config is invalid.
-      if (options.jobModule === undefined) (await loadBacktestEngine()).loadBacktestConfig(options.config);
 
       const workers = Math.min(options.workers, runs.length);
       const runner = createWorkerRunner({ workers, ...(options.jobModule === undefined ? {} : { jobModule: pathToFileURL(path.resolve(options.jobModule)).href }) });

@@ -10,6 +10,9 @@
  *   nobody looks up), and the clord_id index entries of the orders kept, so an insert retried across a
  *   restart still returns the earlier order instead of creating a second one;
  * - the most recent `maxTrades` trades of the tape and the session statistics per symbol.
+ * Ids restart RESTORE_ID_GAP after the saved counters: after a SIGKILL the ids issued since the last write
+ * are lost with their orders, and issuing them again would make a client take a new execution for a
+ * duplicate (its dedupe by execution id) or a new order for an old one (same order id).
  * Not kept: users' tokens (they are signed with `sim.signingSecret`; a random secret dies with the
  * process and clients log in again), KYC progress, gRPC replay journals, the activity's fair values.
  */
@@ -28,6 +31,9 @@ export interface CaptureLimits {
 }
 
 const ACTIVITY_PREFIX = `firms/${ACTIVITY_FIRM}/`;
+
+/** Ids skipped on restore (order, execution, trade): more than one interval can issue between two writes. */
+export const RESTORE_ID_GAP = 1_000_000;
 
 function executionToJson(e: Execution): ExecutionJson {
   return {
@@ -105,7 +111,8 @@ export function captureCore(core: ExchangeCore, savedAt: number, limits: Capture
 
 /** Puts a saved state into a fresh core (no orders, trades or positions yet); emits no events. */
 export function restoreCore(core: ExchangeCore, state: StateFile): void {
-  core.engine.importState(state.engine);
+  const c = state.engine.counters;
+  core.engine.importState({ ...state.engine, counters: { order: c.order + RESTORE_ID_GAP, exec: c.exec + RESTORE_ID_GAP, trade: c.trade + RESTORE_ID_GAP, priority: c.priority } });
   for (const b of state.ledger.balances) {
     const balance = core.ledger.balance(b.account);
     balance.cash = new Decimal(b.cash);

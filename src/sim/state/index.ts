@@ -9,7 +9,7 @@
  */
 export { loadState, startStatePersister } from './persister.ts';
 export type { StatePersister } from './persister.ts';
-export { captureCore, restoreCore } from './core-state.ts';
+export { captureCore, restoreCore, RESTORE_ID_GAP } from './core-state.ts';
 export type { CaptureLimits } from './core-state.ts';
 export { readStateFile, writeStateFile } from './state-file.ts';
 export { STATE_FILE_VERSION } from './schema.ts';

@@ -148,9 +148,9 @@ describe('gateway streams against the simulator', () => {
   it('closes the HTTP stream when the consumer unsubscribes (the sim stops listening)', async () => {
     const events = record(alice.orderUpdates$());
     await events.waitFor((e) => e.type === 'snapshot');
-    expect(t.sim.core.events$.observed).toBe(true);
+    expect(t.sim.gatewayStreamCount()).toBeGreaterThan(0);
     events.stop();
-    await until(() => !t.sim.core.events$.observed);
+    await until(() => t.sim.gatewayStreamCount() === 0);
   });
 
   it('ends open streams with TRANSPORT_CLOSED when the client closes, without reconnecting', async () => {

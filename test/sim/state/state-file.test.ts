@@ -2,7 +2,7 @@
  * The simulator's state file: an exchange saved and restored into a fresh core has the same books (same
  * queues, so time priority survives), working orders (ids, clord_ids, fill state, stops), ledger, order
  * history and clord_id index (a retried insert is still recognised), trade tape and stats, and new ids
- * continue after the old ones. Writes are atomic; a malformed file is refused with the path of the problem;
+ * continue a gap after the old ones. Writes are atomic; a malformed file is refused with the path of the problem;
  * the in-memory order history is bounded.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { insertOrder } from '../../../src/sim/exchange/commands.ts';
 import { startActivity } from '../../../src/sim/activity/driver.ts';
-import { captureCore, readStateFile, restoreCore, writeStateFile } from '../../../src/sim/state/index.ts';
+import { captureCore, readStateFile, RESTORE_ID_GAP, restoreCore, writeStateFile } from '../../../src/sim/state/index.ts';
 import type { OrderRequest, Side } from '../../../src/sim/matching/types.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import { ManualClock, SYMBOL, SYMBOL2, simConfig } from '../gateway/helpers/harness.ts';
@@ -95,8 +95,9 @@ describe('sim state file', () => {
     const sold = after.submit(limit(B, 'SIDE_SELL', 20, 5, 'b-sell-2', { timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }));
     const lastId = Math.max(...before.trades().map((t) => t.seq));
     expect(sold.trades.map((t) => [t.passive.order.clordId, t.qty])).toEqual([['a-bid-1', 7], ['b-bid-1', 7], ['a-bid-2', 4]]);
-    expect(Math.min(...sold.trades.map((t) => t.seq))).toBe(lastId + 1);
-    expect(sold.executions[0]?.order.orderSeq).toBeGreaterThan(Math.max(...saved.engine.orders.map((o) => o.terms.orderSeq)));
+    // ids continue a gap after the saved ones: those a killed simulator issued after its last write are never reused
+    expect(Math.min(...sold.trades.map((t) => t.seq))).toBe(lastId + RESTORE_ID_GAP + 1);
+    expect(sold.executions[0]?.order.orderSeq).toBe(saved.engine.counters.order + RESTORE_ID_GAP + 1);
     // the stop is still held, and the GTT order still expires on time
     expect(after.openOrders({ account: B }).find((o) => o.order.clordId === 'b-stop')?.order.stopPrice).toBe(3);
     clock.advance(61_000);
