@@ -60,10 +60,11 @@ function options(): Options {
   };
 }
 
-function memory(): { rssMb: number; heapUsedMb: number } {
+function memory(): { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number } {
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  return { rssMb: Math.round(m.rss / MB), heapUsedMb: Math.round(m.heapUsed / MB) };
+  const mb = (bytes: number) => Math.round(bytes / MB);
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
 }
 
 const line = (record: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(record)}\n`);
