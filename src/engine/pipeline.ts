@@ -31,6 +31,9 @@ import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from '
 
 /** Lookups per reconciliation while fills keep arriving during them. */
 const RECONCILE_ATTEMPTS = 3;
+/** A reconciliation that fills kept racing is tried again this much later, at most this many times in a row. */
+const FOLLOW_UP_RECONCILE_MS = 2_000;
+const MAX_FOLLOW_UP_RECONCILIATIONS = 10;
 
 export interface PipelineOptions {
   venue: Venue;
@@ -230,6 +233,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
    * they would stay "working" forever and a strategy would keep quoting against phantom orders. Orders the
    * exchange lists as working that the bot holds for finished are cancelled (see below).
    */
+  let followUpReconciliations = 0;
   const reconcile = async (unknown: readonly string[]) => {
     try {
       // orders restored from the journal that the snapshot could not place: looked up first, so fills they
@@ -246,7 +250,14 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
         moved = options.accounts.filter((account) => fillsByAccount.get(account) !== before.get(account));
         if (moved.length === 0 || attempt >= RECONCILE_ATTEMPTS) break;
       }
-      if (moved.length > 0) log.warn({ accounts: moved }, 'reconciliation: fills kept arriving during the lookup; these accounts keep their local positions and cash');
+      if (moved.length > 0) {
+        log.warn({ accounts: moved }, 'reconciliation: fills kept arriving during the lookup; these accounts keep their local positions and cash for now');
+        // Settle them later, in a quieter moment (engine time, so backtests stay deterministic); bounded.
+        if (followUpReconciliations < MAX_FOLLOW_UP_RECONCILIATIONS) {
+          followUpReconciliations += 1;
+          subscriptions.add(clock.scheduler.schedule(() => void reconcile([]), FOLLOW_UP_RECONCILE_MS));
+        }
+      } else followUpReconciliations = 0;
       const settled = (item: { account: string }) => !moved.includes(item.account);
       const differences = portfolio.reconcile(snapshot.positions.filter(settled), snapshot.balances.filter(settled));
       counters.reconciliations += 1;
