@@ -86,6 +86,14 @@ describe('chartData', () => {
     expect(data.prices[0]?.markers.map((m) => m.side)).toEqual(['BUY', 'SELL']);
   });
 
+  it('gives each fill its own second on a price line sampled once a minute', () => {
+    const fills: FillPoint[] = [{ t: T0 + 75_000, symbol: 'Z', side: 'SELL', price: '0.52', qty: '1' }];
+    const data = chartData({ equity: [], drawdown: [], position: {}, price: { Z: pts([[0, '0.50'], [60_000, '0.51'], [120_000, '0.53']]) }, fills });
+    const price = data.prices[0];
+    expect(price?.points.map((p) => [p.time - T0 / 1000, p.value])).toEqual([[0, 0.5], [60, 0.51], [75, 0.51], [120, 0.53]]);
+    expect(price?.markers.map((m) => m.time - T0 / 1000)).toEqual([75]);
+  });
+
   it('keeps every series of a large run bounded and strictly increasing', () => {
     const data = chartData(fixtureResult({ points: 20_000 }).series, { maxPoints: 1000 });
     for (const line of [data.equity, data.drawdown, ...data.positions, ...data.prices]) {
