@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { CompactSign } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT, tokenFields } from '../familya/helpers/harness.ts';
-import { applyMutations, hostileString, mutation, toJsonText, type Json } from './helpers/arbitraries.ts';
+import { applyMutations, hostileString, isDeepMarker, mutation, toJsonText, type Json } from './helpers/arbitraries.ts';
 import { bodyEncodingWithOversize, checkOAuth, contentType, encodeBody, fuzzRuns, headerSafe, send, startFuzzSim, stateOf, Tally, type FuzzSim } from './helpers/fuzz-sim.ts';
 
 let sim: FuzzSim;
@@ -47,7 +47,8 @@ function modelAccepts(payload: Json, used: ReadonlySet<string>): boolean {
   if (!isNumber(iat) || !isNumber(exp)) return false;
   if (exp <= now || exp - iat > ASSERTION_MAX_LIFETIME_S || exp <= iat || iat > now + SKEW_S) return false;
   if (nbf !== undefined && (!isNumber(nbf) || nbf > now + SKEW_S)) return false;
-  return typeof jti === 'string' && jti !== '' && !used.has(jti);
+  // A deep marker is a string here but nested arrays or objects on the wire.
+  return typeof jti === 'string' && !isDeepMarker(jti) && jti !== '' && !used.has(jti);
 }
 
 async function post(body: Buffer, type: string | undefined) {

@@ -50,6 +50,11 @@ export function deepMarker(depth: number, object: boolean): string {
   return `\u0000deep:${depth}:${object ? 'object' : 'array'}`;
 }
 
+/** True for a deep-nesting marker: on the wire it is an object or array, never the string it is here. */
+export function isDeepMarker(value: unknown): boolean {
+  return typeof value === 'string' && /^\u0000deep:\d+:(object|array)$/.test(value);
+}
+
 export function nestedText(depth: number, object: boolean): string {
   return object ? `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`;
 }
