@@ -52,7 +52,7 @@ export function deepMarker(depth: number, object: boolean): string {
 
 /** True for a deep-nesting marker: on the wire it is an object or array, never the string it is here. */
 export function isDeepMarker(value: unknown): boolean {
-  return typeof value === 'string' && /^\u0000deep:\d+:(object|array)$/.test(value);
+  return typeof value === 'string' && value.startsWith('\u0000deep:') && /^.deep:\d+:(object|array)$/.test(value);
 }
 
 export function nestedText(depth: number, object: boolean): string {
