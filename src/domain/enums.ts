@@ -171,9 +171,10 @@ export type KnownKycStatus = (typeof KYC_STATUSES)[number];
 // `string & {}` keeps editor completion for the known values while allowing any string.
 export type KycStatus = KnownKycStatus | (string & {});
 
-/** '' means no decision yet. */
+/** Known KYC decisions ('' means no decision yet); like statuses, any other string is kept as-is. */
 export const KYC_DECISIONS = ['', 'ACCEPT', 'REJECT', 'REVIEW'] as const;
-export type KycDecision = (typeof KYC_DECISIONS)[number];
+export type KnownKycDecision = (typeof KYC_DECISIONS)[number];
+export type KycDecision = KnownKycDecision | (string & {});
 
 /** Membership test usable as a type guard, e.g. `isMember(SIDES, x)`. */
 export function isMember<T extends string>(values: readonly T[], value: unknown): value is T {
@@ -182,6 +183,10 @@ export function isMember<T extends string>(values: readonly T[], value: unknown)
 
 export function isKnownKycStatus(status: string): status is KnownKycStatus {
   return isMember(KYC_STATUSES, status);
+}
+
+export function isKnownKycDecision(decision: string): decision is KnownKycDecision {
+  return isMember(KYC_DECISIONS, decision);
 }
 
 /** The proto number of an enum value (its index), or -1. */

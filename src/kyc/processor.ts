@@ -1,7 +1,8 @@
 /**
  * Handles accepted KYC notifications after the HTTP answer has gone out: one at a time, in arrival order,
- * it drops duplicates (same facts as the last one recorded for the user), records and persists the rest,
- * and emits them on `events$`. Unknown statuses are logged and passed on like any other. A failed state
+ * it drops duplicates (facts already handled for the user) and stale repeats (a late retry of an earlier
+ * step, e.g. OPEN after CLOSED: logged, never emitted, so a consumer cannot be moved back), records and
+ * persists the rest, and emits them on `events$`. Unknown statuses are logged and passed on like any other. A failed state
  * write is logged and the notification still emitted (at-least-once: a restart may then repeat it).
  */
 import { Subject } from 'rxjs';
@@ -25,6 +26,8 @@ export interface KycStats {
   /** Valid notifications accepted (answered 2xx). */
   readonly received: number;
   readonly duplicates: number;
+  /** Late retries of an earlier step of the flow (logged, not emitted). */
+  readonly stale: number;
   readonly emitted: number;
   /** Bodies refused with 4xx. */
   readonly invalid: number;
@@ -34,7 +37,7 @@ export interface KycStats {
 export class KycProcessor {
   private readonly subject = new Subject<KycEvent>();
   private tail: Promise<void> = Promise.resolve();
-  private counts = { received: 0, duplicates: 0, emitted: 0, invalid: 0, persistFailures: 0 };
+  private counts = { received: 0, duplicates: 0, stale: 0, emitted: 0, invalid: 0, persistFailures: 0 };
 
   constructor(
     private readonly store: KycStateStore,
@@ -72,22 +75,35 @@ export class KycProcessor {
 
   private async process(notification: KycNotification, receivedAt: number): Promise<void> {
     const fields = { externalId: notification.externalId, status: notification.status, decision: notification.decision, subStatus: notification.subStatus };
-    if (this.store.isDuplicate(notification)) {
+    const verdict = this.store.classify(notification);
+    if (verdict === 'duplicate') {
       this.counts.duplicates++;
       this.logger.debug(fields, 'duplicate KYC notification dropped');
       return;
     }
     const previous = this.store.last(notification.externalId);
-    this.store.record(notification, receivedAt);
-    try {
-      await this.store.save();
-    } catch (error) {
-      this.counts.persistFailures++;
-      this.logger.error({ err: error, ...fields }, 'KYC state not saved; the notification is still passed on');
+    if (verdict === 'stale') {
+      this.counts.stale++;
+      this.store.remember(notification);
+      this.logger.warn({ ...fields, latestStatus: previous?.status, latestDecision: previous?.decision }, 'stale KYC notification (an earlier step than the latest recorded) dropped');
+      await this.save(fields, 'stale KYC notification not remembered');
+      return;
     }
+    this.store.record(notification, receivedAt);
+    await this.save(fields, 'KYC state not saved; the notification is still passed on');
     const knownStatus = isKnownKycStatus(notification.status);
     if (!knownStatus) this.logger.warn(fields, `unknown KYC status ${JSON.stringify(notification.status)} passed on as-is`);
     this.counts.emitted++;
     this.subject.next({ notification, receivedAt, knownStatus, previous });
+  }
+
+  /** Persists the store; a failure is logged and counted, never thrown (the queue goes on). */
+  private async save(fields: Record<string, string>, failure: string): Promise<void> {
+    try {
+      await this.store.save();
+    } catch (error) {
+      this.counts.persistFailures++;
+      this.logger.error({ err: error, ...fields }, failure);
+    }
   }
 }

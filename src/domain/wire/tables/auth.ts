@@ -2,7 +2,6 @@
  * Field tables of authentication and KYC payloads. Their key naming is fixed whatever the family:
  * the OAuth token exchange is snake_case, the gateway auth calls and KYC are camelCase.
  */
-import { KYC_DECISIONS } from '../../enums.ts';
 import type {
   ChangePasswordRequest,
   ConfirmMfaRequest,
@@ -25,7 +24,7 @@ import type {
   KycWebhookResponse,
 } from '../../types/kyc.ts';
 import { type MessageSpec, message } from '../codec.ts';
-import { bool, enumOf, int64, str, time } from '../fields.ts';
+import { bool, int64, str, time } from '../fields.ts';
 
 const camel = <T extends object>(spec: MessageSpec<T>) => message<T>({ ...spec, naming: 'camel' });
 
@@ -86,7 +85,8 @@ export const changePasswordRequestCodec = camel<ChangePasswordRequest>({
 
 const kycFields = {
   externalId: str(),
-  decision: enumOf(KYC_DECISIONS, 'KYC decision', { numeric: false }),
+  /** Any string is kept as-is (a decision the exchange adds later must not be refused and lost). */
+  decision: str(),
   /** Any string is kept as-is. */
   status: str(),
   subStatus: str(),
