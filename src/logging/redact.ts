@@ -1,25 +1,77 @@
 /**
  * Secret redaction, applied to every log record and usable on any report or error payload.
- * Two nets: values under keys whose names say "secret" (password, token, privateKey, otp, mfaSecret,
- * authorization, client_assertion, ...) are replaced whole, and strings anywhere that look like a JWT,
- * a PEM private key or an otpauth:// URL are masked even when they hide under an innocent key or inside
- * a message. Neither net ever throws; cycles are cut.
+ * Two nets: values under keys whose names say "secret" are replaced whole, and strings anywhere that look
+ * like a JWT, a PEM private key or an otpauth:// URL are masked even when they hide under an innocent key or
+ * inside a message. Neither net ever throws; cycles are cut.
+ *
+ * The key rule works on the name's words, not the exact name: the key is split at camelCase humps, `_`, `-`,
+ * `.` and spaces (`privateKeyPEM` -> private key pem, `x-api-key` -> x api key), and it is a secret when
+ *   - a word is a secret word: secret(s), password, passwd, passphrase, pwd, pass, token(s), otp, totp, hotp,
+ *     otpauth, seed, jwt, bearer, authorization, assertion, cookie(s), credential(s), signature, apikey; or
+ *   - two adjacent words name a key or a code: private / api / secret / signing / access / session /
+ *     encryption / hmac / master / client key, mfa / auth / verification / otp code, enrollment / otpauth url
+ *     (it carries the TOTP secret);
+ * UNLESS the secret words are followed by a word that says the value is only about the secret, not the secret
+ * itself: type, kind, ttl, seconds, ms, expiry, expires, expiration, lifetime, length, count, size, url, uri,
+ * endpoint, file, path, dir, id, enabled, required, algorithm... (see METADATA); an enrollment / otpauth URL
+ * stays a secret. So `signingSecret`, `otpSeed`, `refresh_token`, `privateKeyPem`, `clientSecret` are masked
+ * while `tokenType`, `token_type`, `accessTokenTtlSeconds`, `privateKeyFile`, `mfaEnabled` and `expires_in`
+ * stay readable. Any `seed` is masked, a PRNG seed such as `activity.seed` included: it may be an OTP seed, and
+ * over-masking costs a little debugging where under-masking leaks a credential.
  */
 
 export const REDACTED = '[REDACTED]';
 
-/** Key names whose values are secrets, whatever their case or separator (snake_case, camelCase, kebab). */
-const SECRET_KEY =
-  /^(?:pass(?:word|wd|phrase)?|old_?password|new_?password|secret|client_?secret|mfa_?secret|otp(?:_?secret|_?seed)?|seed|totp|token|tokens|access_?token|refresh_?token|id_?token|registration_?token|bearer|authorization|proxy_?authorization|cookie|set_?cookie|x_?api_?key|api_?key|private_?key|private_?key_?pem|client_?assertion|assertion|jwt|enrollment_?url|signature)$/i;
+/** Words that make a key a secret wherever they appear in its name. */
+const SECRET_WORDS = new Set([
+  'secret', 'secrets', 'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pass',
+  'token', 'tokens', 'otp', 'totp', 'hotp', 'otpauth', 'seed', 'jwt', 'bearer',
+  'authorization', 'assertion', 'cookie', 'cookies', 'credential', 'credentials', 'signature', 'apikey',
+]);
+
+/** `<first> <second>` word pairs that name a secret (`privateKey`, `x-api-key`, `mfaCode`). */
+const SECRET_PAIRS: Readonly<Record<string, ReadonlySet<string>>> = {
+  key: new Set(['private', 'api', 'secret', 'signing', 'access', 'session', 'encryption', 'hmac', 'master', 'client']),
+  code: new Set(['mfa', 'auth', 'verification', 'otp']),
+  url: new Set(['enrollment', 'otpauth']),
+};
+
+/** Words after the secret part that make the value metadata about the secret (its type, lifetime, file...). */
+const METADATA = new Set([
+  'type', 'types', 'kind', 'ttl', 'seconds', 'secs', 'ms', 'millis', 'minutes', 'expiry', 'expires',
+  'expiration', 'lifetime', 'length', 'len', 'count', 'size', 'url', 'uri', 'endpoint', 'file', 'path', 'dir',
+  'id', 'ids', 'enabled', 'required', 'policy', 'rules', 'strength', 'hint', 'hints', 'name', 'format', 'algorithm',
+  'alg',
+]);
+
+/** The lower-case words of a key: split at camelCase humps, `_`, `-`, `.` and whitespace. */
+export function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}
+
+/** True when a value under `key` must never be shown (see the module header for the rule). */
+export function isSecretKey(key: string): boolean {
+  const words = keyWords(key);
+  let lastSecret = -1;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const pair = i > 0 ? SECRET_PAIRS[word] : undefined;
+    if (SECRET_WORDS.has(word) || (pair !== undefined && pair.has(words[i - 1] as string))) lastSecret = i;
+  }
+  if (lastSecret < 0) return false;
+  const after = words.slice(lastSecret + 1);
+  return !after.some((word) => METADATA.has(word));
+}
 
 const PEM_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 const OTPAUTH_URL = /otpauth:\/\/[^\s"']+/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9._~+/-]+=*/g;
-
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key.replace(/-/g, '_'));
-}
 
 /** Masks secret-looking substrings (JWTs, PEM private keys, otpauth URLs, bearer credentials). */
 export function redactString(text: string): string {

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/logger.ts';
-import { redactSecrets, REDACTED } from '../../src/logging/redact.ts';
+import { isSecretKey, keyWords, redactSecrets, REDACTED } from '../../src/logging/redact.ts';
 import { TradebotError } from '../../src/errors.ts';
 
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJib3QiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
@@ -79,5 +79,45 @@ describe('logger', () => {
     expect(output['token']).toBe(REDACTED);
     expect(output['self']).toBe('[Circular]');
     expect(input['token']).toBe('t');
+  });
+
+  it('masks keys by the words of their name, not only exact names', () => {
+    const secretNames = [
+      'signingSecret', 'apiSecret', 'secretKey', 'sessionToken', 'clientSecret', 'refresh_token', 'otpSeed',
+      'privateKeyPem', 'privateKeyPEM', 'mfaSecret', 'mfa_secret', 'OTPSeed', 'x-api-key', 'apiKey', 'apikey',
+      'client_assertion', 'clientAssertion', 'Authorization', 'proxy-authorization', 'set-cookie', 'cookie',
+      'db_passwd', 'newPassword', 'old_password', 'passphrase', 'idToken', 'accessToken', 'registrationToken',
+      'enrollmentUrl', 'otpauth_url', 'mfaCode', 'totp', 'otp', 'seed', 'walletSeed', 'jwt', 'credentials',
+      'signingKey', 'hmacKey', 'bearer', 'tokens',
+    ];
+    const out = capture();
+    const log = createLogger({ destination: out.stream, pretty: false });
+    const record = Object.fromEntries(secretNames.map((name, i) => [name, `s3cr3t-value-${i}`]));
+    log.info({ sim: { signingSecret: 'sim-signing-secret-xyz' }, ...record }, 'config');
+    const text = out.raw();
+    expect(text).not.toContain('s3cr3t-value-');
+    expect(text).not.toContain('sim-signing-secret-xyz');
+    const line = out.lines()[0] as Record<string, unknown>;
+    for (const name of secretNames) expect(line[name], name).toBe(REDACTED);
+    for (const name of secretNames) expect(isSecretKey(name), name).toBe(true);
+  });
+
+  it('leaves keys that only describe a secret readable', () => {
+    const harmless = [
+      'tokenType', 'token_type', 'expires_in', 'accessTokenTtlSeconds', 'refreshTokenTtlSeconds', 'privateKeyFile',
+      'publicKeyFile', 'mfaEnabled', 'client_assertion_type', 'tokenUrl', 'username', 'symbol', 'key', 'code',
+      'clientId', 'passwordPolicy', 'otpLength', 'keyId', 'bypass', 'passed', 'participant',
+    ];
+    for (const name of harmless) expect(isSecretKey(name), name).toBe(false);
+    const out = capture();
+    createLogger({ destination: out.stream, pretty: false }).info({ token_type: 'Bearer', expires_in: 900, tokenType: 'access' }, 'token');
+    expect(out.lines()[0]).toMatchObject({ token_type: 'Bearer', expires_in: 900, tokenType: 'access' });
+  });
+
+  it('splits key names at camelCase humps and separators', () => {
+    expect(keyWords('privateKeyPEM')).toEqual(['private', 'key', 'pem']);
+    expect(keyWords('OTPSeed')).toEqual(['otp', 'seed']);
+    expect(keyWords('x-api-key')).toEqual(['x', 'api', 'key']);
+    expect(keyWords('refresh_token')).toEqual(['refresh', 'token']);
   });
 });
