@@ -28,4 +28,4 @@ export { tokenSourceOf } from './token-source.ts';
 export type { TokenManagerLike } from './token-source.ts';
 export type { GrpcChannelOptions } from './channel.ts';
 export { GrpcClientErrorCode, GrpcError, grpcErrorCode, isGrpcError, toGrpcError } from './errors.ts';
-export { PROTO_PACKAGE, exchangeProtocol } from './protocol/index.ts';
+export { exchangeProtocol } from './protocol/index.ts';

@@ -1,21 +1,25 @@
 /**
- * The protocol's invariants: one package name (every proto/ file declares PROTO_PACKAGE, the loader finds
- * every service and method under it), proto enums identical to the domain's (names and numbers), and the
- * codecs' round trip through real protobuf bytes, Struct fields and optional presence included.
+ * The protocol's invariants: the package name is written in one place (proto/exchange.proto, the only .proto
+ * file; the loader reads it from there, every service and method is found under it, and no source file
+ * repeats it), a file without a package or with stray services is refused naming the problem, proto enums
+ * are identical to the domain's (names and numbers), and the codecs round-trip through real protobuf bytes,
+ * Struct fields and optional presence included.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as enums from '../../../src/domain/enums.ts';
 import { Decimal, instrumentScales } from '../../../src/domain/index.ts';
 import type { Execution, Order, Trade } from '../../../src/domain/index.ts';
-import { PROTO_DIR, PROTO_PACKAGE, SERVICES, exchangeProtocol, grpcCodecs, methodRef, qualifiedService } from '../../../src/exchange/grpc/protocol/index.ts';
+import { PROTO_DIR, PROTO_FILE, SERVICES, exchangeProtocol, grpcCodecs, loadExchangeProtocol, methodRef } from '../../../src/exchange/grpc/protocol/index.ts';
 import type { ServiceName } from '../../../src/exchange/grpc/protocol/index.ts';
 
 const scales = instrumentScales(100, 1);
 
 function protoEnums(): Map<string, string[]> {
-  const text = readFileSync(join(PROTO_DIR, 'enums.proto'), 'utf8');
+  const text = readFileSync(join(PROTO_DIR, PROTO_FILE), 'utf8');
   const out = new Map<string, string[]>();
   for (const match of text.matchAll(/enum (\w+) \{([^}]*)\}/g)) {
     const values: string[] = [];
@@ -52,18 +56,48 @@ function execution(id: string): Execution {
 }
 
 describe('gRPC protocol', () => {
-  it('every .proto file declares the one package, and the loader finds every service and method under it', () => {
+  it('the package is declared once, in proto/exchange.proto, and every service and method is found under it', () => {
     const files = readdirSync(PROTO_DIR).filter((f) => f.endsWith('.proto'));
-    expect(files.length).toBeGreaterThan(5);
-    for (const file of files) expect(readFileSync(join(PROTO_DIR, file), 'utf8')).toContain(`package ${PROTO_PACKAGE};`);
+    expect(files).toEqual([PROTO_FILE]);
+    const declarations = [...readFileSync(join(PROTO_DIR, PROTO_FILE), 'utf8').matchAll(/^\s*package\s+([\w.]+)\s*;/gm)].map((m) => m[1]);
     const protocol = exchangeProtocol();
+    expect(declarations).toEqual([protocol.packageName]);
     for (const [service, methods] of Object.entries(SERVICES)) {
       expect(Object.keys(protocol.service(service as ServiceName)).sort()).toEqual(Object.keys(methods).sort());
       for (const [method, kind] of Object.entries(methods)) {
         const wire = protocol.method(methodRef(service as ServiceName, method as never));
-        expect(wire.path).toBe(`/${qualifiedService(service as ServiceName)}/${method}`);
+        expect(wire.path).toBe(`/${protocol.packageName}.${service}/${method}`);
+        expect(protocol.qualifiedService(service as ServiceName)).toBe(`${protocol.packageName}.${service}`);
         expect(wire.kind).toBe(kind);
       }
+    }
+  });
+
+  it('no source file repeats the package name (it is read from the .proto file)', () => {
+    const { packageName } = exchangeProtocol();
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const offenders: string[] = [];
+    for (const dir of ['src', 'bench']) {
+      for (const file of readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })) {
+        if (file.endsWith('.ts') && readFileSync(join(root, dir, file), 'utf8').includes(packageName)) offenders.push(`${dir}/${file}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('refuses a protocol file without a package, or with a service in another package, naming the problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradebot-proto-'));
+    try {
+      const text = readFileSync(join(PROTO_DIR, PROTO_FILE), 'utf8');
+      writeFileSync(join(dir, 'no-package.proto'), text.replace(/^package .*;$/m, ''));
+      expect(() => loadExchangeProtocol(dir, 'no-package.proto')).toThrow(expect.objectContaining({ code: 'GRPC_PROTO_INVALID', message: expect.stringMatching(/must declare its package/) }));
+      writeFileSync(join(dir, 'other.proto'), 'syntax = "proto3";\npackage elsewhere.v2;\nmessage Ping {}\nservice RefDataAPI { rpc ListInstruments(Ping) returns (Ping); }\n');
+      writeFileSync(join(dir, 'two-packages.proto'), text.replace('import "google/protobuf/struct.proto";', 'import "google/protobuf/struct.proto";\nimport "other.proto";'));
+      expect(() => loadExchangeProtocol(dir, 'two-packages.proto')).toThrow(/service RefDataAPI is declared more than once.*; elsewhere\.v2\.Ping is outside the package/);
+      writeFileSync(join(dir, 'missing.proto'), text.replace(/rpc SearchTrades\(.*\n/, ''));
+      expect(() => loadExchangeProtocol(dir, 'missing.proto')).toThrow(/method ReportAPI\.SearchTrades is missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -3,15 +3,16 @@
  * (src/exchange/grpc): names, the proto loader and the domain <-> message codecs.
  *
  * Modules:
- * - package.ts   PROTO_PACKAGE, the .proto files, the service/method table, method paths
- * - loader.ts    exchangeProtocol(): @grpc/proto-loader with the gateway-JSON options, checked against the table
+ * - package.ts   where the protocol file is (proto/exchange.proto), the service/method table
+ * - loader.ts    exchangeProtocol(): @grpc/proto-loader with the gateway-JSON options; the package name read
+ *                from the file; the file checked against the table
  * - codecs.ts    grpcCodecs: one codec per request/response/stream message, built on the gateway codecs
  * - messages.ts  the gRPC-only messages (position snapshot, drop copy, trade capture, resume tokens)
  * - struct.ts    google.protobuf.Struct <-> JSON at the paths that carry opaque objects
  */
-export { PROTO_DIR, PROTO_FILES, PROTO_PACKAGE, SERVICES, methodPath, methodRef, qualifiedService } from './package.ts';
+export { PROTO_DIR, PROTO_FILE, SERVICES, methodRef } from './package.ts';
 export type { MethodKind, MethodName, MethodRef, ServiceName } from './package.ts';
-export { LOADER_OPTIONS, ProtocolError, exchangeProtocol } from './loader.ts';
+export { LOADER_OPTIONS, ProtocolError, exchangeProtocol, loadExchangeProtocol } from './loader.ts';
 export type { ExchangeProtocol, WireMethod } from './loader.ts';
 export { grpcCodecs } from './codecs.ts';
 export type { GrpcCodec, Payload } from './codecs.ts';

@@ -1,15 +1,16 @@
 /**
- * Loads the exchange's .proto files with @grpc/proto-loader (dynamic loading, no generated code) and checks
- * them against the service table in package.ts: every service and method must exist under PROTO_PACKAGE
- * with the expected streaming kind, and no file may declare another package. The result is cached per
- * process. Loader options are fixed so that a message's JS form is the gateway's snake_case JSON form:
- * `keepCase` (snake_case keys), `longs: String`, `enums: String` (names), `defaults: false` (absent
- * fields stay absent, as proto3 JSON omits defaults) and `oneofs: true`.
+ * Loads the exchange's protocol file (proto/exchange.proto) with @grpc/proto-loader (dynamic loading, no
+ * generated code), reads the proto package from it (the package its services are declared in: the name is
+ * written in that file only) and checks the file against the service table in package.ts: every service and
+ * method must exist, in that one package, with the expected streaming kind, and no type may live outside it.
+ * The result is cached per process. Loader options are fixed so that a message's JS form is the gateway's
+ * snake_case JSON form: `keepCase` (snake_case keys), `longs: String`, `enums: String` (names),
+ * `defaults: false` (absent fields stay absent, as proto3 JSON omits defaults) and `oneofs: true`.
  */
 import { loadSync } from '@grpc/proto-loader';
 import type { MethodDefinition, PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { TradebotError } from '../../../errors.ts';
-import { PROTO_DIR, PROTO_FILES, PROTO_PACKAGE, SERVICES, methodPath, qualifiedService } from './package.ts';
+import { PROTO_DIR, PROTO_FILE, SERVICES } from './package.ts';
 import type { MethodKind, MethodRef, ServiceName } from './package.ts';
 
 export const LOADER_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true } as const;
@@ -25,6 +26,10 @@ export interface WireMethod {
 }
 
 export interface ExchangeProtocol {
+  /** The proto package, as declared in proto/exchange.proto. */
+  readonly packageName: string;
+  /** The fully qualified service name, `<package>.<service>`. */
+  qualifiedService(name: ServiceName): string;
   /** The service definition for grpc-js `Server.addService`. */
   service(name: ServiceName): ServiceDefinition;
   method(ref: MethodRef): WireMethod;
@@ -47,50 +52,71 @@ function kindOf(method: MethodDefinition<object, object>): MethodKind | 'other' 
   return 'other';
 }
 
-/** Checks the loaded definitions against SERVICES; returns every problem at once. */
-function problemsOf(definition: PackageDefinition): string[] {
+const serviceNames = (): ServiceName[] => Object.keys(SERVICES) as ServiceName[];
+
+/** The package each expected service is declared in (a service found under several names is a problem). */
+function packagesOf(definition: PackageDefinition, problems: string[]): Set<string> {
+  const packages = new Set<string>();
+  for (const service of serviceNames()) {
+    const names = Object.keys(definition).filter((name) => (name === service || name.endsWith(`.${service}`)) && isService(definition[name] as PackageDefinition[string]));
+    if (names.length === 0) problems.push(`service ${service} is missing`);
+    else if (names.length > 1) problems.push(`service ${service} is declared more than once: ${names.join(', ')}`);
+    else packages.add((names[0] as string).slice(0, -(service.length + 1)));
+  }
+  return packages;
+}
+
+/** Checks the loaded definitions against SERVICES; returns the package and every problem at once. */
+function check(definition: PackageDefinition): { packageName: string; problems: string[] } {
   const problems: string[] = [];
+  const packages = packagesOf(definition, problems);
+  if (packages.size > 1) problems.push(`the services are declared in several packages (${[...packages].join(', ')}): declare them in one`);
+  const packageName = packages.size === 1 ? ([...packages][0] as string) : '';
+  if (packages.size === 1 && packageName === '') problems.push('the file must declare its package ("package <name>;")');
+  if (packageName === '') return { packageName, problems };
   for (const name of Object.keys(definition)) {
-    if (!name.startsWith(`${PROTO_PACKAGE}.`) && !name.startsWith('google.protobuf.')) {
-      problems.push(`${name} is outside the package ${PROTO_PACKAGE}: every file in proto/ must declare "package ${PROTO_PACKAGE};"`);
-    }
+    if (!name.startsWith(`${packageName}.`) && !name.startsWith('google.protobuf.')) problems.push(`${name} is outside the package ${packageName}`);
   }
   for (const [service, methods] of Object.entries(SERVICES)) {
-    const found = definition[qualifiedService(service as ServiceName)];
-    if (found === undefined || !isService(found)) {
-      problems.push(`service ${qualifiedService(service as ServiceName)} is missing`);
-      continue;
-    }
+    const found = definition[`${packageName}.${service}`];
+    if (found === undefined || !isService(found)) continue;
     for (const [method, kind] of Object.entries(methods)) {
       const m = found[method];
       if (m === undefined) problems.push(`method ${service}.${method} is missing`);
       else if (kindOf(m) !== kind) problems.push(`method ${service}.${method} must be ${kind}`);
     }
   }
-  return problems;
+  return { packageName, problems };
 }
 
-function build(): ExchangeProtocol {
+/**
+ * Loads and checks a protocol file (default: the repository's proto/exchange.proto); throws GRPC_PROTO_INVALID
+ * naming every mismatch. `exchangeProtocol()` is the cached default; other files are for tests of the checks.
+ */
+export function loadExchangeProtocol(dir: string = PROTO_DIR, file: string = PROTO_FILE): ExchangeProtocol {
   let definition: PackageDefinition;
   try {
-    definition = loadSync([...PROTO_FILES], { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
+    definition = loadSync(file, { ...LOADER_OPTIONS, includeDirs: [dir] });
   } catch (cause) {
-    throw new ProtocolError(`cannot load the .proto files in ${PROTO_DIR}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    throw new ProtocolError(`cannot load ${file} from ${dir}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-  const problems = problemsOf(definition);
-  if (problems.length > 0) throw new ProtocolError(`the .proto files do not match src/exchange/grpc/protocol/package.ts: ${problems.join('; ')}`);
+  const { packageName, problems } = check(definition);
+  if (problems.length > 0) throw new ProtocolError(`${file} does not match src/exchange/grpc/protocol/package.ts: ${problems.join('; ')}`);
+  const qualifiedService = (name: ServiceName): string => `${packageName}.${name}`;
   const services = new Map<ServiceName, ServiceDefinition>();
-  for (const name of Object.keys(SERVICES) as ServiceName[]) services.set(name, definition[qualifiedService(name)] as ServiceDefinition);
+  for (const name of serviceNames()) services.set(name, definition[qualifiedService(name)] as ServiceDefinition);
   const methods = new Map<string, WireMethod>();
   return {
+    packageName,
+    qualifiedService,
     service(name) {
       const service = services.get(name);
       if (service === undefined) throw new ProtocolError(`unknown service ${name}`);
       return service;
     },
     method(ref) {
-      const path = methodPath(ref);
-      let wire = methods.get(path);
+      const key = `${ref.service}/${ref.method}`;
+      let wire = methods.get(key);
       if (wire === undefined) {
         const m = services.get(ref.service)?.[ref.method];
         if (m === undefined) throw new ProtocolError(`unknown method ${ref.service}.${ref.method}`);
@@ -102,7 +128,7 @@ function build(): ExchangeProtocol {
           serializeResponse: m.responseSerialize,
           deserializeResponse: m.responseDeserialize,
         };
-        methods.set(path, wire);
+        methods.set(key, wire);
       }
       return wire;
     },
@@ -113,6 +139,6 @@ let cached: ExchangeProtocol | undefined;
 
 /** The exchange protocol, loaded once per process; throws GRPC_PROTO_INVALID naming every mismatch. */
 export function exchangeProtocol(): ExchangeProtocol {
-  cached ??= build();
+  cached ??= loadExchangeProtocol();
   return cached;
 }

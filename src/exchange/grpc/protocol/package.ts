@@ -1,19 +1,17 @@
 /**
- * The gRPC protocol's names in one place: the proto package (`tradebot.exchange.v1`, which every file in
- * `proto/` declares; the loader refuses to start when they disagree), the .proto files, and every service
- * with its methods and their kind (unary or server stream). The simulator's server and the client both use
- * these tables, so a renamed method fails at load time on both sides instead of at the first call.
+ * The gRPC protocol's names: where the protocol is (`proto/exchange.proto`, the one file that declares the
+ * proto package, the services and every message) and every service with its methods and their kind (unary
+ * or server stream). The package name itself lives only in that file: the loader reads it from there
+ * (loader.ts), and method paths follow it. The simulator's server and the client both use these tables, so
+ * a renamed method fails at load time on both sides instead of at the first call.
  */
 import { fileURLToPath } from 'node:url';
 
-/** The proto package of every service and message. */
-export const PROTO_PACKAGE = 'tradebot.exchange.v1';
-
-/** Directory of the .proto sources (the repository's `proto/`). */
+/** Directory of the .proto source (the repository's `proto/`). */
 export const PROTO_DIR = fileURLToPath(new URL('../../../../proto/', import.meta.url));
 
-/** The files that declare services; they import the rest (enums.proto, resources.proto). */
-export const PROTO_FILES = ['order_entry.proto', 'market_data.proto', 'positions.proto', 'drop_copy.proto', 'ref_data.proto', 'reports.proto'] as const;
+/** The protocol file: the package, the services, their messages, the resources and the enums. */
+export const PROTO_FILE = 'exchange.proto';
 
 export type MethodKind = 'unary' | 'serverStream';
 
@@ -57,14 +55,4 @@ export type MethodRef = { readonly [S in ServiceName]: { readonly service: S; re
 /** A MethodRef built from a service and one of its methods (checked at compile time). */
 export function methodRef<S extends ServiceName>(service: S, method: MethodName<S>): MethodRef {
   return { service, method } as MethodRef;
-}
-
-/** The fully qualified service name, e.g. `tradebot.exchange.v1.OrderEntryAPI`. */
-export function qualifiedService(service: ServiceName): string {
-  return `${PROTO_PACKAGE}.${service}`;
-}
-
-/** The HTTP/2 path of a method, e.g. `/tradebot.exchange.v1.OrderEntryAPI/InsertOrder`. */
-export function methodPath(ref: MethodRef): string {
-  return `/${qualifiedService(ref.service)}/${ref.method}`;
 }
