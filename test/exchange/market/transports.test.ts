@@ -1,7 +1,10 @@
 /**
  * The transport is a config choice: the gateway client (NDJSON) and the gRPC client emit the same market
  * data events, so the same MarketCopy code kept from either ends up with the core's book after the same
- * burst of orders, and goes stale/fresh the same way when the server drops its streams.
+ * burst of orders, and goes stale/fresh the same way when the server drops its streams: both servers drop
+ * every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes while they are down,
+ * both copies mark both symbols stale, reconnect, and are fresh again with the core's book from the new
+ * snapshot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../../src/exchange/gateway/index.ts';
@@ -29,7 +32,7 @@ describe('market copy over either transport', () => {
     await h.close();
   });
 
-  it('gateway and gRPC copies both equal the core after the same burst', async () => {
+  it('gateway and gRPC copies both equal the core after the same burst, and go stale then fresh alike when the servers drop their streams', async () => {
     const sources: Record<string, MarketDataSource> = { gateway, grpc: h.client() };
     const copies = Object.entries(sources).map(([name, source]) => {
       const market = new MarketCopy();
@@ -50,11 +53,29 @@ describe('market copy over either transport', () => {
       expectSameAsCore(h.core, market.book(SYMBOL2));
     }
 
+    const mark = new Map(copies.map(({ name, changes }) => [name, changes.events.length]));
+    const afterDrop = (name: string, events: readonly MarketChange[], predicate: (c: MarketChange) => boolean) => (c: MarketChange) =>
+      predicate(c) && events.indexOf(c) >= (mark.get(name) ?? 0);
+    expect(h.gatewayStreamCount()).toBe(1);
+    expect(h.server.openStreams()).toBe(1);
     h.server.dropAll();
-    for (const { market, changes } of copies.filter((c) => c.name === 'grpc')) {
-      await changes.waitFor((c) => c.type === 'stale');
-      await changes.waitFor(at(SYMBOL, 2 + (updates.get(SYMBOL) ?? 0)));
-      expect(market.isFresh(SYMBOL)).toBe(true);
+    h.dropGatewayStreams();
+    const whileDown = burst(h.core, 40, 12);
+    expect((whileDown.get(SYMBOL) ?? 0) + (whileDown.get(SYMBOL2) ?? 0)).toBeGreaterThan(0);
+    for (const { name, market, changes } of copies) {
+      const stale = await changes.waitFor(afterDrop(name, changes.events, (c) => c.type === 'stale'));
+      expect(stale.type === 'stale' && [...stale.symbols].sort(), name).toEqual([SYMBOL, SYMBOL2].sort());
+      // the next update per symbol is the snapshot of the new connection
+      for (const symbol of [SYMBOL, SYMBOL2]) {
+        const fresh = await changes.waitFor(afterDrop(name, changes.events, (c) => c.type === 'book' && c.book.symbol === symbol));
+        expect(fresh.type === 'book' && fresh.book.sequence, `${name} ${symbol}`).toBe(2 + (updates.get(symbol) ?? 0));
+        expect(market.isFresh(symbol), `${name} ${symbol}`).toBe(true);
+        expectSameAsCore(h.core, market.book(symbol));
+      }
+      const staleAt = changes.events.indexOf(stale);
+      const firstFresh = changes.events.findIndex((c, i) => i > staleAt && c.type === 'book');
+      expect(changes.events.slice(mark.get(name), staleAt).filter((c) => c.type === 'book'), `${name}: no update between the drop and stale`).toEqual([]);
+      expect(firstFresh, name).toBeGreaterThan(staleAt);
     }
     for (const { market, changes } of copies) {
       changes.stop();

@@ -99,6 +99,10 @@ export interface GrpcHarness {
   catalog: InstrumentCatalog;
   /** The gateway server on the same core (when started with `gateway: true`). */
   gatewayUrl: string | undefined;
+  /** Ends every open gateway NDJSON stream from the server side (a no-op without the gateway). */
+  dropGatewayStreams(): void;
+  /** NDJSON streams open on the gateway right now (0 without the gateway). */
+  gatewayStreamCount(): number;
   /** A gRPC client for `user` (all scopes) unless `getToken` is given. */
   client(user?: TestUser, options?: Partial<GrpcExchangeClientOptions>): GrpcExchangeClient;
   close(): Promise<void>;
@@ -110,11 +114,10 @@ export async function startGrpcHarness(options: { limits?: GrpcServerLimits; gat
   const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
   const server = await startGrpcServer({ core, port: 0, verifyToken: testVerifier(clock), logger: silentLogger(), limits: { heartbeatMs: 60_000, ...options.limits } });
   const closers: (() => Promise<void>)[] = [() => server.close()];
-  let gatewayUrl: string | undefined;
+  let gateway: Awaited<ReturnType<typeof startGatewayServer>> | undefined;
   if (options.gateway === true) {
     const users = await UserStore.create(config.users.map((u) => ({ ...u })));
-    const gateway = await startGatewayServer({ config, core, users, tokens: new TokenService(clock), clock, logger: silentLogger() });
-    gatewayUrl = gateway.url;
+    gateway = await startGatewayServer({ config, core, users, tokens: new TokenService(clock), clock, logger: silentLogger() });
     closers.push(gateway.close);
   }
   const catalog = instrumentCatalog(core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })));
@@ -125,7 +128,9 @@ export async function startGrpcHarness(options: { limits?: GrpcServerLimits; gat
     config,
     server,
     catalog,
-    gatewayUrl,
+    gatewayUrl: gateway?.url,
+    dropGatewayStreams: () => gateway?.streams.dropAll(),
+    gatewayStreamCount: () => gateway?.streams.count ?? 0,
     client(user = 'alice', overrides = {}) {
       let token: Promise<string> | undefined;
       const client = new GrpcExchangeClient({
