@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, positiveInt } from '../config/fields.ts';
+import { ALWAYS, checkInstrument, checkSimSection } from './config-checks.ts';
 
 const PARTICIPANT = /^firms\/[A-Za-z0-9_.-]+\/users\/[A-Za-z0-9_.@-]+$/;
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
@@ -84,7 +85,9 @@ function simInstrument() {
       /** ISO time when the contract expires and settles (optional). */
       expiration: z.iso.datetime({ error: 'expected an ISO 8601 UTC time such as 2026-12-31T21:00:00Z' }).optional(),
     })
-    .refine((i) => i.priceLimits.low.lt(i.priceLimits.high), { error: 'priceLimits.low must be below priceLimits.high', path: ['priceLimits'] });
+    .refine((i) => i.priceLimits.low.lt(i.priceLimits.high), { error: 'priceLimits.low must be below priceLimits.high', path: ['priceLimits'] })
+    // scales, tick, lot, limits and fair value against each other (src/sim/config-checks.ts)
+    .superRefine(checkInstrument, ALWAYS);
 }
 
 function simActivity() {
@@ -209,12 +212,15 @@ function simFaults() {
       resets: z.strictObject({ probability: probability() }).prefault({}),
       /** Order stream executions sent twice, or swapped with the next one. */
       orderStream: z.strictObject({ duplicateProbability: probability(), reorderProbability: probability() }).prefault({}),
+      /** Market data book updates (gateway NDJSON and gRPC) sent twice, or swapped with the next one. */
+      marketData: z.strictObject({ duplicateProbability: probability(), reorderProbability: probability() }).prefault({}),
     })
     .prefault({});
 }
 
 export function simSection(context: ConfigContext) {
-  return z.strictObject({
+  return z
+    .strictObject({
     ports: z.strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() }).prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
     /** Secret that signs the sim's gateway tokens; default is random per start (tokens die with the process). */
     signingSecret: z.string().min(32, 'the signing secret needs at least 32 characters').optional(),
@@ -237,7 +243,9 @@ export function simSection(context: ConfigContext) {
     stateIntervalSeconds: seconds().default(5),
     /** Finished orders kept for lookups and idempotent retries (oldest dropped first); working orders always stay. */
     maxOrderHistory: positiveInt().default(50_000),
-  });
+  })
+    // duplicated symbols, usernames, participants and clients (src/sim/config-checks.ts)
+    .superRefine(checkSimSection, ALWAYS);
 }
 
 export type SimConfig = z.output<ReturnType<typeof simSection>>;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isTradebotError } from '../../../src/errors.ts';
+import { Decimal } from '../../../src/domain/decimal.ts';
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { buildInstrument, toDomainInstrument } from '../../../src/sim/exchange/instruments.ts';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
@@ -46,10 +47,14 @@ describe('instruments', () => {
   });
 
   it('refuses a tick size that is not a whole number of scaled units, naming the config path', () => {
-    const config = simConfig({ extraInstruments: EXTRA.replace('tickSize: "0.005"', 'tickSize: "0.0005"') });
+    // the config schema reports it first (test/sim/config-checks.test.ts) ...
+    expect(() => simConfig({ extraInstruments: EXTRA.replace('tickSize: "0.005"', 'tickSize: "0.0005"') })).toThrow(/sim\.instruments\[2\]\.tickSize: 0\.0005 is finer than priceScale 1000/);
+    // ... and the registry still refuses a config that bypassed it
+    const config = simConfig({ extraInstruments: EXTRA });
+    const bad = { ...nth(config, 2), tickSize: new Decimal('0.0005') };
     let caught: unknown;
     try {
-      buildInstrument(nth(config, 2), 2);
+      buildInstrument(bad, 2);
     } catch (error) {
       caught = error;
     }
