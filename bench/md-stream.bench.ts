@@ -9,6 +9,8 @@
  *   src/exchange/gateway GatewayClient -> the same MarketCopy).
  * Both run in this one Node process (server and client share the CPU), alternating, after a warm-up run each;
  * the reported value is the median of RUNS timed runs. Stream setup (login, snapshot) is not timed.
+ * A run whose stream drops or ends (the copy goes stale, or the stream ends for good) or stops making
+ * progress for STALL_MS fails with an error saying so; the runner prints it and exits non-zero.
  */
 import { SignJWT, jwtVerify } from 'jose';
 import type { BenchResult } from './bench-result.ts';
@@ -33,6 +35,8 @@ const WARMUP_UPDATES = 4_000;
 const CHUNK = 500;
 const RUNS = 5;
 const SEED = 20240607;
+/** A run whose copy applies no update for this long has stalled. */
+const STALL_MS = 30_000;
 const SYMBOL = 'BENCH-MD';
 const ACCOUNT = 'firms/bench/accounts/main';
 const PASSWORD = 'Bench-Only-Pass-2026';
@@ -55,7 +59,7 @@ sim:
 })();
 
 /** Non-crossing limit orders (bids 0.01-0.49, offers 0.51-0.99): each changes the book exactly once. */
-function makeFlow(count: number, seed: number): OrderRequest[] {
+export function makeFlow(count: number, seed: number): OrderRequest[] {
   let state = seed >>> 0;
   const random = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -80,8 +84,10 @@ function makeFlow(count: number, seed: number): OrderRequest[] {
   });
 }
 
-interface Rig {
+export interface Rig {
   source: MarketDataSource;
+  /** Ends the server's streams (as a lost connection would): for checks of the failure path. */
+  dropStreams(): void;
   close(): Promise<void>;
 }
 
@@ -100,12 +106,13 @@ const verifier: GrpcTokenVerifier = async (token) => {
   }
 };
 
-async function grpcRig(core: ExchangeCore): Promise<Rig> {
+export async function grpcRig(core: ExchangeCore): Promise<Rig> {
   const server = await startGrpcServer({ core, port: 0, verifyToken: verifier, logger: silentLogger(), limits: { heartbeatMs: 60_000 } });
   const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(SECRET);
   const client = new GrpcExchangeClient({ address: server.address, getToken: async () => token, instruments: catalogOf(core) });
   return {
     source: client,
+    dropStreams: () => server.dropAll(),
     close: async () => {
       client.close();
       await server.close();
@@ -113,12 +120,13 @@ async function grpcRig(core: ExchangeCore): Promise<Rig> {
   };
 }
 
-async function gatewayRig(core: ExchangeCore): Promise<Rig> {
+export async function gatewayRig(core: ExchangeCore): Promise<Rig> {
   const users = await UserStore.create(config.users.map((u) => ({ ...u })));
   const server = await startGatewayServer({ config, core, users, tokens: new TokenService(clock), clock, logger: silentLogger() });
   const client = new GatewayClient({ gatewayUrl: server.url, credentials: { username: 'bench', password: PASSWORD }, instruments: catalogOf(core) });
   return {
     source: client,
+    dropStreams: () => server.streams.dropAll(),
     close: async () => {
       await client.close({ logout: false });
       await server.close();
@@ -128,37 +136,82 @@ async function gatewayRig(core: ExchangeCore): Promise<Rig> {
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** One timed run: seconds from the first order to the last update applied by the client's copy. */
-async function run(makeRig: (core: ExchangeCore) => Promise<Rig>, flow: readonly OrderRequest[]): Promise<number> {
+const reason = (error: unknown): string => (error instanceof Error ? error.message : error === undefined ? 'it completed' : String(error));
+
+/**
+ * Follows a run's MarketCopy: `until(n)` resolves once n updates were applied; the run fails (the pending
+ * `until` rejects, `check()` throws) when the stream drops (a `stale` change: updates were lost, the run is
+ * void), ends for good, or applies nothing for STALL_MS. Failures never throw inside the changes$
+ * subscriber, where they would escape as an uncaught error.
+ */
+function watchRun(market: MarketCopy, transport: string) {
+  let failure: Error | undefined;
+  let waiter: { target: number; resolve: () => void; reject: (error: Error) => void } | undefined;
+  let progressAt = market.bookUpdates;
+  const fail = (message: string): void => {
+    failure ??= new Error(`md-stream over ${transport}: ${message}`);
+    settle();
+  };
+  const settle = (): void => {
+    if (waiter === undefined) return;
+    const { target, resolve, reject } = waiter;
+    if (failure !== undefined) reject(failure);
+    else if (market.bookUpdates >= target) resolve();
+    else return;
+    waiter = undefined;
+  };
+  const subscription = market.changes$.subscribe((change) => {
+    if (change.type === 'stale') fail(`the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); the run is void`);
+    else if (change.type === 'streamEnded') fail(`the market data stream ended during the run (${reason(change.error)}) after ${market.bookUpdates} updates`);
+    else settle();
+  });
+  const stallTimer = setInterval(() => {
+    if (waiter !== undefined && market.bookUpdates === progressAt) fail(`no update for ${STALL_MS / 1000} s (${market.bookUpdates} of ${waiter.target} applied)`);
+    progressAt = market.bookUpdates;
+  }, STALL_MS);
+  return {
+    until(target: number): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        waiter = { target, resolve, reject };
+        settle();
+      });
+    },
+    check(): void {
+      if (failure !== undefined) throw failure;
+    },
+    stop(): void {
+      clearInterval(stallTimer);
+      subscription.unsubscribe();
+    },
+  };
+}
+
+/**
+ * One timed run: seconds from the first order to the last update applied by the client's copy.
+ * `midRun` (checks of the failure path) is called with the rig after the first chunk.
+ */
+export async function timedRun(makeRig: (core: ExchangeCore) => Promise<Rig>, flow: readonly OrderRequest[], midRun?: (rig: Rig) => void): Promise<number> {
   const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
   const rig = await makeRig(core);
   const market = new MarketCopy();
+  const watch = watchRun(market, makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream');
   try {
-    let target = 1;
-    let reached: () => void = () => undefined;
-    const done = (n: number) => new Promise<void>((resolve) => {
-      target = n;
-      reached = resolve;
-      if (market.bookUpdates >= target) resolve();
-    });
-    market.changes$.subscribe((change) => {
-      if (change.type === 'book' && market.bookUpdates >= target) reached();
-      if (change.type === 'streamEnded') throw new Error(`the market data stream ended: ${String(change.error)}`);
-    });
     market.attachBooks(rig.source.marketData$({ symbols: [SYMBOL] }));
-    await done(1);
-    const finished = done(1 + flow.length);
+    await watch.until(1);
     const start = process.hrtime.bigint();
     for (let i = 0; i < flow.length; i += CHUNK) {
       const end = Math.min(flow.length, i + CHUNK);
       for (let k = i; k < end; k++) core.submit(flow[k] as OrderRequest);
+      if (i === 0) midRun?.(rig);
       await nextTurn();
+      watch.check();
     }
-    await finished;
+    await watch.until(1 + flow.length);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (market.bookUpdates !== 1 + flow.length) throw new Error(`expected ${1 + flow.length} updates, applied ${market.bookUpdates}`);
+    if (market.bookUpdates !== 1 + flow.length) throw new Error(`md-stream: expected ${1 + flow.length} updates, applied ${market.bookUpdates}`);
     return seconds;
   } finally {
+    watch.stop();
     market.close();
     await rig.close();
     core.events$.complete();
@@ -173,13 +226,13 @@ function median(xs: readonly number[]): number {
 export default async function mdStreamBench(): Promise<BenchResult> {
   const warm = makeFlow(WARMUP_UPDATES, SEED + 1);
   const flow = makeFlow(UPDATES, SEED);
-  await run(grpcRig, warm);
-  await run(gatewayRig, warm);
+  await timedRun(grpcRig, warm);
+  await timedRun(gatewayRig, warm);
   const grpcSeconds: number[] = [];
   const gatewaySeconds: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    grpcSeconds.push(await run(grpcRig, flow));
-    gatewaySeconds.push(await run(gatewayRig, flow));
+    grpcSeconds.push(await timedRun(grpcRig, flow));
+    gatewaySeconds.push(await timedRun(gatewayRig, flow));
   }
   const value = Math.round(UPDATES / median(grpcSeconds));
   const baselineValue = Math.round(UPDATES / median(gatewaySeconds));
