@@ -4,11 +4,13 @@
  * and over gRPC, and streams that stall (silent, still connected) until the client's silence watchdog
  * reconnects them. Each time: trading is restricted while the feed is stale and active again after the
  * reconnect, no order is sent twice, no fill is lost or doubled, the bot's open orders are the exchange's,
- * and no promise rejection goes unhandled.
+ * and no promise rejection goes unhandled. And market data streams (either transport) that send book
+ * updates twice and swap adjacent ones: the feed is up throughout, so trading stays active; once the
+ * garbling stops the bot's book converges to the exchange's, and every fill is the tracker's own.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLiveBot, type LiveBot } from './helpers/live-bot.ts';
-import { expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
+import { books, expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
 
 let bot: LiveBot | undefined;
 afterEach(async () => {
@@ -82,5 +84,24 @@ describe('stream faults', () => {
     expect(b.sim.faults.stats.stalledStreams).toBe(2);
     expectFeedCycle(b);
     await expectRecovered(b);
+  }, 120_000);
+});
+
+describe('garbled market data', () => {
+  it.each(['ndjson', 'grpc'] as const)('book updates duplicated and swapped over %s: trading stays active, the book converges, every fill counted once', async (streams) => {
+    bot = await startLiveBot({ streams, sim: '  faults: { marketData: { duplicateProbability: "0.3", reorderProbability: "0.3" } }' });
+    const b = bot;
+    const stats = b.sim.faults.stats;
+    await b.waitUntil(() => stats.marketDataDuplicated >= 10 && stats.marketDataReordered >= 10 && b.pipeline.counters.fills >= 3, 'garbled book updates, and fills', 60_000);
+    expect(stats.duplicated + stats.reordered).toBe(0); // the order stream was left alone
+    expect(b.stateChanges).toEqual([]); // a garbled feed is still a live one
+    b.sim.faults.clear();
+    // the next book update after the garbling stopped is the exchange's book (market activity goes on)
+    await b.waitUntil(() => {
+      const book = books(b);
+      return book.bot === book.exchange;
+    }, "the bot's book equals the exchange's", 30_000, () => JSON.stringify(books(b)));
+    expect(b.pipeline.counters.reconciliations).toBe(1); // the start-up one only: the fills are the tracker's own
+    await expectRecovered(b, { fillsMatch: true });
   }, 120_000);
 });

@@ -8,7 +8,8 @@
  *   sim.faults.failNext(3, { status: 503 });     // the next 3 /api/ requests answer 503 unprocessed
  *   sim.faults.delayNext(1, 2000, { path: '/api/v1beta1/insert_order' });  // processed, answered 2 s late
  *   sim.faults.resetNext(1, { path: '/api/v1beta1/insert_order' });        // processed, connection cut mid-body
- *   sim.faults.garbleOrderStreams({ duplicateProbability: 0.3, reorderProbability: 0.3 });
+ *   sim.faults.garbleOrderStreams({ duplicateProbability: 0.3, reorderProbability: 0.3 });  // executions
+ *   sim.faults.garbleMarketData({ duplicateProbability: 0.3, reorderProbability: 0.3 });    // book updates
  *   sim.faults.stats;                            // what was injected so far
  *
  * With nothing set, every request and stream takes the normal path. Timers are unref'd and end with stop().
@@ -19,7 +20,7 @@ import type { HttpFaultHooks } from '../http/server.ts';
 import type { StreamSink } from '../grpc/calls.ts';
 import { seededRandom } from '../activity/random.ts';
 import { HttpFaults, type HttpFaultProbabilities } from './http-faults.ts';
-import { StreamFaults, type OrderStreamGarbling } from './stream-faults.ts';
+import { StreamFaults, type GarbledKind, type StreamGarbling } from './stream-faults.ts';
 import { emptyFaultStats, type FaultStats } from './stats.ts';
 
 export interface PathOption {
@@ -46,7 +47,9 @@ export interface SimFaults {
   /** Probabilistic HTTP faults (replaces the configured ones; missing fields keep their value). */
   setHttpProbabilities(probabilities: Partial<HttpFaultProbabilities>): void;
   /** Duplicated / reordered order stream executions (undefined: off). */
-  garbleOrderStreams(garbling: OrderStreamGarbling | undefined): void;
+  garbleOrderStreams(garbling: StreamGarbling | undefined): void;
+  /** Duplicated / reordered market data book updates, gateway NDJSON and gRPC (undefined: off). */
+  garbleMarketData(garbling: StreamGarbling | undefined): void;
   /** Streams open now (under fault injection). */
   readonly openStreams: number;
   readonly stats: Readonly<FaultStats>;
@@ -69,7 +72,8 @@ export class FaultController implements SimFaults {
     const random = seededRandom(config.seed);
     this.http = new HttpFaults(config.paths, this.configuredProbabilities(), random, this.stats);
     this.streams = new StreamFaults(random, this.stats);
-    this.streams.garbling = this.configuredGarbling();
+    this.setGarbling('orders', this.configuredGarbling(config.orderStream));
+    this.setGarbling('marketData', this.configuredGarbling(config.marketData));
   }
 
   /** Hooks for the gateway's HTTP server. */
@@ -134,8 +138,12 @@ export class FaultController implements SimFaults {
     this.http.probabilities = { ...this.http.probabilities, ...probabilities };
   }
 
-  garbleOrderStreams(garbling: OrderStreamGarbling | undefined): void {
-    this.streams.garbling = garbling;
+  garbleOrderStreams(garbling: StreamGarbling | undefined): void {
+    this.setGarbling('orders', garbling);
+  }
+
+  garbleMarketData(garbling: StreamGarbling | undefined): void {
+    this.setGarbling('marketData', garbling);
   }
 
   get openStreams(): number {
@@ -145,7 +153,7 @@ export class FaultController implements SimFaults {
   clear(): void {
     this.http.clear();
     this.http.probabilities = { ...this.http.probabilities, errorProbability: 0, delayProbability: 0, resetProbability: 0 };
-    this.streams.garbling = undefined;
+    this.streams.garbling = {};
     this.dropStreamsEvery(undefined);
     this.stallStreamsEvery(undefined);
   }
@@ -161,9 +169,15 @@ export class FaultController implements SimFaults {
     };
   }
 
-  private configuredGarbling(): OrderStreamGarbling | undefined {
-    const o = this.config.orderStream;
-    const garbling = { duplicateProbability: o.duplicateProbability.toNumber(), reorderProbability: o.reorderProbability.toNumber() };
+  private setGarbling(kind: GarbledKind, garbling: StreamGarbling | undefined): void {
+    const next = { ...this.streams.garbling };
+    if (garbling === undefined) delete next[kind];
+    else next[kind] = garbling;
+    this.streams.garbling = next;
+  }
+
+  private configuredGarbling(section: SimFaultsConfig['orderStream']): StreamGarbling | undefined {
+    const garbling = { duplicateProbability: section.duplicateProbability.toNumber(), reorderProbability: section.reorderProbability.toNumber() };
     return garbling.duplicateProbability > 0 || garbling.reorderProbability > 0 ? garbling : undefined;
   }
 }

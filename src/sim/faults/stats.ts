@@ -17,8 +17,12 @@ export interface FaultStats {
   duplicated: number;
   /** Adjacent execution updates swapped. */
   reordered: number;
+  /** Market data book updates sent twice. */
+  marketDataDuplicated: number;
+  /** Adjacent market data book updates swapped. */
+  marketDataReordered: number;
 }
 
 export function emptyFaultStats(): FaultStats {
-  return { errors: 0, delays: 0, resets: 0, drops: 0, stalledStreams: 0, duplicated: 0, reordered: 0 };
+  return { errors: 0, delays: 0, resets: 0, drops: 0, stalledStreams: 0, duplicated: 0, reordered: 0, marketDataDuplicated: 0, marketDataReordered: 0 };
 }

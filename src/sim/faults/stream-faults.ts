@@ -1,33 +1,60 @@
 /**
  * Stream faults: every stream the simulator opens (gateway NDJSON and gRPC) is wrapped here, so the
  * simulator can stall the open ones (they stop writing, heartbeats included, but stay connected, until the
- * client's silence watchdog gives up on them) and garble the order streams (an execution update sent twice,
- * or held back and sent after the next one: adjacent executions swapped). A held update that no other
- * execution follows within HOLD_MS is sent on its own; a server-side end sends it first. Without a fault
- * set a wrapped stream writes exactly what the handler sends.
+ * client's silence watchdog gives up on them) and garble two kinds of stream: order streams (their
+ * execution updates) and market data streams (their book updates). Garbling sends a message twice, or
+ * holds it back and sends it after the next one of its kind (adjacent messages swapped). A held message
+ * that no other follows within HOLD_MS is sent on its own; any other message (a heartbeat, a snapshot) and
+ * a server-side end send it first. Without a fault set a wrapped stream writes exactly what the handler sends.
  */
 import type { NdjsonSink } from '../http/router.ts';
 import type { StreamSink } from '../grpc/calls.ts';
 import type { Random } from '../activity/random.ts';
 import type { FaultStats } from './stats.ts';
 
-/** Longest time an execution update is held back waiting for one to swap with, ms. */
+/** Longest time a message is held back waiting for one to swap with, ms. */
 export const HOLD_MS = 100;
 
-export interface OrderStreamGarbling {
+/** How often a garbled stream sends a message twice, or swaps it with the next one (0..1 each). */
+export interface StreamGarbling {
   duplicateProbability: number;
   reorderProbability: number;
 }
 
+/** The streams garbling applies to: order streams (execution updates) and market data (book updates). */
+export type GarbledKind = 'orders' | 'marketData';
+
+/** The body of a stream message: `result` of a gateway NDJSON line, or the gRPC message itself. */
+function bodyOf(message: unknown): Record<string, unknown> | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const outer = message as Record<string, unknown>;
+  const result = outer['result'];
+  return (typeof result === 'object' && result !== null ? result : outer) as Record<string, unknown>;
+}
+
+function updateOf(message: unknown): Record<string, unknown> | undefined {
+  const update = bodyOf(message)?.['update'];
+  return typeof update === 'object' && update !== null ? (update as Record<string, unknown>) : undefined;
+}
+
 /** An order stream update carrying executions, in the gateway's (`result.update`) or gRPC's (`update`) shape. */
 export function isExecutionUpdate(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  const outer = message as Record<string, unknown>;
-  const body = (typeof outer['result'] === 'object' && outer['result'] !== null ? outer['result'] : outer) as Record<string, unknown>;
-  const update = body['update'];
-  if (typeof update !== 'object' || update === null) return false;
-  const executions = (update as Record<string, unknown>)['executions'];
+  const executions = updateOf(message)?.['executions'];
   return Array.isArray(executions) && executions.length > 0;
+}
+
+/** A market data book update (`update` with a `symbol`), in the gateway's or gRPC's shape; not a heartbeat. */
+export function isBookUpdate(message: unknown): boolean {
+  return typeof updateOf(message)?.['symbol'] === 'string';
+}
+
+const GARBLED: Record<GarbledKind, (message: unknown) => boolean> = { orders: isExecutionUpdate, marketData: isBookUpdate };
+
+/** Which kind of garbled stream a gateway path or a gRPC method is (undefined: never garbled). */
+export function garbledKindOf(pathOrMethod: string): GarbledKind | undefined {
+  if (pathOrMethod.endsWith('/create_order_subscription') || pathOrMethod === 'CreateOrderSubscription') return 'orders';
+  if (pathOrMethod.endsWith('/create_market_data_subscription') || pathOrMethod === 'CreateMarketDataSubscription') return 'marketData';
+  return undefined;
 }
 
 /** One open stream under fault injection: decides, message by message, what reaches the wire. */
@@ -37,15 +64,16 @@ class FaultyDelivery {
   private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly orderStream: boolean,
+    private readonly kind: GarbledKind | undefined,
     private readonly faults: StreamFaults,
     private readonly write: (message: unknown) => void,
   ) {}
 
   send(message: unknown): void {
     if (this.stalled) return;
-    const garble = this.orderStream ? this.faults.garbling : undefined;
-    if (garble === undefined || !isExecutionUpdate(message)) {
+    const kind = this.kind;
+    const garble = kind === undefined ? undefined : this.faults.garbling[kind];
+    if (kind === undefined || garble === undefined || !GARBLED[kind](message)) {
       this.flush();
       this.write(message);
       return;
@@ -55,7 +83,7 @@ class FaultyDelivery {
       this.release();
       this.write(message);
       this.write(held);
-      this.faults.stats.reordered += 1;
+      this.faults.tally(kind, 'reordered');
       return;
     }
     if (this.faults.random.chance(garble.reorderProbability)) {
@@ -67,11 +95,11 @@ class FaultyDelivery {
     this.write(message);
     if (this.faults.random.chance(garble.duplicateProbability)) {
       this.write(message);
-      this.faults.stats.duplicated += 1;
+      this.faults.tally(kind, 'duplicated');
     }
   }
 
-  /** Sends a held update now (before a server-side end, a heartbeat or another message). */
+  /** Sends a held message now (before a server-side end, a heartbeat or another message). */
   flush(): void {
     if (this.held === undefined) return;
     const held = this.held;
@@ -88,8 +116,8 @@ class FaultyDelivery {
 
 /** The open streams and the stream faults in force. */
 export class StreamFaults {
-  /** Order stream garbling in force (undefined: none). */
-  garbling: OrderStreamGarbling | undefined;
+  /** Garbling in force per kind of stream (absent: none). */
+  garbling: Partial<Record<GarbledKind, StreamGarbling>> = {};
   private readonly open = new Set<FaultyDelivery>();
 
   constructor(
@@ -100,6 +128,13 @@ export class StreamFaults {
   /** Streams open now. */
   get count(): number {
     return this.open.size;
+  }
+
+  /** Counts a garbled message in the stats. */
+  tally(kind: GarbledKind, what: 'duplicated' | 'reordered'): void {
+    if (kind === 'orders') this.stats[what] += 1;
+    else if (what === 'duplicated') this.stats.marketDataDuplicated += 1;
+    else this.stats.marketDataReordered += 1;
   }
 
   /** Every stream open now stops writing, and stays connected until either side ends it. */
@@ -117,7 +152,7 @@ export class StreamFaults {
 
   /** The gateway's NDJSON stream `path`, wrapped. */
   wrapNdjson(path: string, sink: NdjsonSink): NdjsonSink {
-    const delivery = this.track(path.endsWith('/create_order_subscription'), (m) => sink.send(m), (close) => sink.onClose(close));
+    const delivery = this.track(garbledKindOf(path), (m) => sink.send(m), (close) => sink.onClose(close));
     return {
       get closed() {
         return sink.closed;
@@ -133,7 +168,7 @@ export class StreamFaults {
 
   /** A gRPC server stream of `method`, wrapped. */
   wrapGrpc(method: string, sink: StreamSink): StreamSink {
-    const delivery = this.track(method === 'CreateOrderSubscription', (m) => void sink.send(m as Record<string, unknown>), (close) => sink.onClose(close));
+    const delivery = this.track(garbledKindOf(method), (m) => void sink.send(m as Record<string, unknown>), (close) => sink.onClose(close));
     return {
       get caller() {
         return sink.caller;
@@ -156,8 +191,8 @@ export class StreamFaults {
     };
   }
 
-  private track(orderStream: boolean, write: (message: unknown) => void, onClose: (listener: () => void) => void): FaultyDelivery {
-    const delivery = new FaultyDelivery(orderStream, this, write);
+  private track(kind: GarbledKind | undefined, write: (message: unknown) => void, onClose: (listener: () => void) => void): FaultyDelivery {
+    const delivery = new FaultyDelivery(kind, this, write);
     this.open.add(delivery);
     onClose(() => {
       this.open.delete(delivery);

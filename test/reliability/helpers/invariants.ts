@@ -6,11 +6,14 @@
  * - no fill lost or counted twice: the portfolio's positions equal the exchange's ledger per account and
  *   symbol (and, where no reconciliation could have papered over a gap, so do the tracker's fills);
  * - the bot's open orders are the exchange's open orders of its accounts, none left pending or UNKNOWN;
+ * - the bot's book is the exchange's (every level to the streamed depth), fresh;
  * - trading is active again, and no promise rejection went unhandled.
  */
 import { expect } from 'vitest';
+import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
+import { MARKET_DATA_DEPTH_DEFAULT } from '../../../src/domain/limits.ts';
 import type { LiveBot, Positions } from './live-bot.ts';
-import { BOT_ACCOUNTS } from './live-bot.ts';
+import { BOT_ACCOUNTS, SYMBOL } from './live-bot.ts';
 
 const PENDING = new Set(['PENDING_NEW', 'PENDING_CANCEL', 'PENDING_REPLACE', 'UNKNOWN']);
 
@@ -33,6 +36,21 @@ function samePositions(a: Positions, b: Positions): boolean {
   return positionsText(a) === positionsText(b);
 }
 
+type Level = { price: { toString(): string }; qty: { toString(): string } };
+const sideText = (levels: readonly Level[]) => levels.map((l) => `${l.price.toString()}x${l.qty.toString()}`).join(' ');
+const bookText = (bids: readonly Level[], offers: readonly Level[]) => `bids ${sideText(bids)} | offers ${sideText(offers)}`;
+
+/** The exchange's book of `symbol` (to the streamed depth) and the bot's, as "price x qty" levels per side. */
+export function books(bot: LiveBot, symbol = SYMBOL): { exchange: string; bot: string } {
+  const exchange = marketSnapshot(bot.sim.core, symbol, MARKET_DATA_DEPTH_DEFAULT);
+  const local = bot.pipeline.books.get(symbol);
+  const levels = (list: readonly { px: Level['price']; qty: Level['qty'] }[]): Level[] => list.map((l) => ({ price: l.px, qty: l.qty }));
+  return {
+    exchange: exchange === undefined ? '(no book)' : bookText(levels(exchange.bids), levels(exchange.offers)),
+    bot: local === undefined ? '(no book)' : bookText(local.bids, local.offers),
+  };
+}
+
 /** Why the bot and the exchange do not agree yet ('' when they do). */
 export function disagreement(bot: LiveBot): string {
   const problems: string[] = [];
@@ -40,7 +58,9 @@ export function disagreement(bot: LiveBot): string {
   const pending = bot.pipeline.tracker.open().filter((o) => PENDING.has(o.state));
   if (pending.length > 0) problems.push(`pending orders ${pending.map((o) => `${o.clordId}:${o.state}`).join(', ')}`);
   if (bot.pipeline.risk.tradingState.state !== 'active') problems.push(`trading ${bot.pipeline.risk.tradingState.state}`);
-  if (bot.pipeline.books.get('RAIN-NYC-2026-12-01')?.stale !== false) problems.push('book stale');
+  if (bot.pipeline.books.get(SYMBOL)?.stale !== false) problems.push('book stale');
+  const book = books(bot);
+  if (book.exchange !== book.bot) problems.push(`book: exchange ${book.exchange} || bot ${book.bot}`);
   const ex = exchangeOpen(bot);
   const local = localOpen(bot);
   if (ex.join() !== local.join()) problems.push(`open orders: exchange ${ex.join(' ')} | bot ${local.join(' ')}`);
@@ -71,6 +91,8 @@ export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: bool
   expect(positionsText(bot.localPositions())).toBe(positionsText(bot.exchangePositions()));
   if (options.fillsMatch === true) expect(positionsText(bot.trackedFills)).toBe(positionsText(bot.exchangePositions()));
   expect(localOpen(bot)).toEqual(exchangeOpen(bot));
+  const book = books(bot);
+  expect(book.bot, "the bot's book").toBe(book.exchange);
 
   expect(bot.pipeline.risk.tradingState.state).toBe('active');
   expect(bot.rejections).toEqual([]);
