@@ -145,6 +145,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       orderIdOf: (clordId) => tracker.get(clordId)?.orderId,
       symbolOf: (clordId) => tracker.get(clordId)?.symbol,
       openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
+      stateOf: (clordId) => tracker.get(clordId)?.state,
     },
     ...(recorder === undefined ? {} : { journal: recorder }),
   });
@@ -214,6 +215,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     tracker.updates$.subscribe((update) => {
       recorder?.onUpdate(update);
       if (update.order.orderId !== undefined && adapter.hasWaiting) for (const clordId of update.order.clordIds) adapter.onAcknowledged(clordId);
+      if (adapter.hasHeld) adapter.onOrderChanged();
       if (update.previousState === undefined && update.order.adopted) {
         counters.adopted += 1;
         if (options.unknownOrders === 'cancel') adapter.submit({ kind: 'cancel', clordId: update.order.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);

@@ -1,7 +1,9 @@
 /**
  * The execution adapter: the only code that calls a Venue, and it takes only risk-approved intents.
- * Places collected during one engine step are sent together as `*_list` calls of at most 20; cancels and
- * replaces of orders whose exchange id is not known yet wait for the acknowledgement; a failed insert is
+ * Places collected during one engine step are sent together as `*_list` calls of at most 20, after the
+ * step's cancels; cancels and replaces of orders whose exchange id is not known yet wait for the
+ * acknowledgement; an order approved behind self-match cancels (risk `selfMatch.action: cancelResting`) is
+ * held until those resting orders are confirmed finished (held-orders.ts); a failed insert is
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
@@ -12,10 +14,13 @@
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
-import type { CancelAllIntent, CancelIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
+import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
 import type { Venue, VenueCancelRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
+import type { TrackedState } from '../orders/index.ts';
 import type { SendJournal } from './send-journal.ts';
+import { ExecutionErrorCode, notSent } from './errors.ts';
+import { HeldOrders, type Blocker } from './held-orders.ts';
 
 /** Exchange rejections are expected (a fill raced a cancel): one line; anything else keeps the error. */
 function logFailure(log: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
@@ -39,6 +44,8 @@ export interface ExecutionLedger {
   symbolOf(clordId: string): string | undefined;
   /** Working orders (incl. pending) as clordIds, optionally for one symbol. */
   openClordIds(symbol?: string): readonly string[];
+  /** The order's tracked state; undefined when the order is not (or no longer) tracked. */
+  stateOf(clordId: string): TrackedState | undefined;
 }
 
 export interface ExecutionAdapterOptions {
@@ -60,13 +67,26 @@ const TIF = {
   FILL_OR_KILL: 'TIME_IN_FORCE_FILL_OR_KILL',
 } as const;
 
+type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
+type WaitingForAck = { cancel: boolean; replace: Approved<ReplaceIntent> | undefined };
+/** What waits for self-match cancels: a place (already tracked as PENDING_NEW) or a replace (PENDING_REPLACE). */
+type HeldItem = { kind: 'place'; place: QueuedPlace } | { kind: 'replace'; intent: Approved<ReplaceIntent> };
+
+/** A resting order a held order waits for: finished (or forgotten), cancel in flight or outcome unknown, or working. */
+function blocker(state: TrackedState | undefined): Blocker {
+  if (state === undefined || state === 'FILLED' || state === 'CANCELED' || state === 'REJECTED' || state === 'EXPIRED') return 'finished';
+  return state === 'PENDING_CANCEL' || state === 'UNKNOWN' ? 'cancelling' : 'working';
+}
+
 export class ExecutionAdapter {
-  private places: { intent: PlaceIntent; request: VenueOrderRequest }[] = [];
+  private places: QueuedPlace[] = [];
   private cancels: string[] = [];
-  private readonly waitingForAck = new Map<string, (Approved<CancelIntent> | Approved<ReplaceIntent>)[]>();
+  private readonly waitingForAck = new Map<string, WaitingForAck>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
   private readonly cancelling = new Set<string>();
+  /** Orders waiting for self-match cancels to be confirmed. */
+  private readonly held = new HeldOrders<HeldItem>();
 
   constructor(private readonly options: ExecutionAdapterOptions) {}
 
@@ -74,18 +94,20 @@ export class ExecutionAdapter {
   submit(approved: Approved<Intent>): void {
     const intent: Intent = approved;
     this.options.journal?.approved(intent);
+    const after = approved.afterCancelOf ?? [];
     switch (intent.kind) {
       case 'place':
-        this.queuePlace(intent);
+        this.queuePlace(intent, after);
         break;
       case 'cancel':
-        this.queueCancel(approved as Approved<CancelIntent>);
+        this.queueCancel(intent.clordId);
         break;
       case 'replace':
-        this.sendReplace(approved as Approved<ReplaceIntent>);
+        if (after.length > 0) this.holdReplace(approved as Approved<ReplaceIntent>, after);
+        else this.sendReplace(approved as Approved<ReplaceIntent>);
         break;
       case 'cancelAll':
-        for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancelById(clordId);
+        for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancel(clordId);
         break;
       case 'cross':
         this.sendCross(intent);
@@ -93,7 +115,7 @@ export class ExecutionAdapter {
     }
   }
 
-  /** Sends queued places (batched) and cancels. */
+  /** Sends queued cancels, then places (batched): a step's cancels never trail its new orders. */
   flush(): void {
     const places = this.places;
     this.places = [];
@@ -101,16 +123,16 @@ export class ExecutionAdapter {
     this.cancels = [];
     const journal = this.options.journal;
     if (journal !== undefined && (places.length > 0 || cancels.length > 0)) {
-      if (places.length > 0) journal.inserting(places.map((p) => p.request));
       if (cancels.length > 0) journal.cancelling(cancels);
+      if (places.length > 0) journal.inserting(places.map((p) => p.request));
       const refused = this.syncJournal();
       if (refused !== undefined) {
         for (const place of places) this.options.ledger.sendFailed(place.request.clordId, refused);
         places.length = 0;
       }
     }
-    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
     if (cancels.length > 0) this.sendCancels(cancels);
+    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
   }
 
   /** True while a cancel or replace waits for an acknowledgement. */
@@ -118,21 +140,50 @@ export class ExecutionAdapter {
     return this.waitingForAck.size > 0;
   }
 
+  /** True while an order waits for self-match cancels: call `onOrderChanged` on every order update then. */
+  get hasHeld(): boolean {
+    return this.held.size > 0;
+  }
+
+  /**
+   * An order changed: sends the held orders whose resting orders all finished, and drops (as not sent) those
+   * one of whose resting orders is working again.
+   */
+  onOrderChanged(): void {
+    if (this.held.size === 0) return;
+    const { ledger } = this.options;
+    const { released, dropped } = this.held.settle((clordId) => blocker(ledger.stateOf(clordId)));
+    for (const { held, working } of dropped) {
+      const error = notSent(
+        ExecutionErrorCode.SELF_MATCH_CANCEL_FAILED,
+        `${held.item.kind} of ${held.clordId} not sent: the bot's own order ${working} it would trade against is still working (its self-match cancel failed); decide again`,
+        { clordId: held.clordId, resting: working },
+      );
+      this.options.log.info({ clordId: held.clordId, resting: working }, error.message);
+      if (held.item.kind === 'place') ledger.sendFailed(held.clordId, error);
+      else ledger.requestFailed?.(held.clordId, 'replace', error);
+    }
+    for (const { item } of released) {
+      if (item.kind === 'place') this.places.push(item.place);
+      else this.sendReplace(item.intent, false);
+    }
+    if (released.length > 0) this.flush();
+  }
+
   /** The exchange acknowledged an order (from the stream or the insert response): release waiting cancels. */
   onAcknowledged(clordId: string): void {
     const waiting = this.waitingForAck.get(clordId);
     if (waiting === undefined) return;
     this.waitingForAck.delete(clordId);
-    for (const intent of waiting) {
-      if (intent.kind === 'cancel') this.queueCancelById(intent.clordId);
-      else this.sendReplace(intent);
-    }
+    if (waiting.cancel) this.queueCancel(clordId);
+    else if (waiting.replace !== undefined) this.sendReplace(waiting.replace, false);
     this.flush();
   }
 
-  /** Cancels every working order (shutdown, halt); resolves when the venue answered. */
+  /** Cancels every working order (shutdown, halt), and drops every held one; resolves when the venue answered. */
   async cancelAllOpen(): Promise<void> {
-    for (const clordId of this.options.ledger.openClordIds()) this.queueCancelById(clordId);
+    for (const { clordId } of this.held.takeAll()) this.dropHeld(clordId);
+    for (const clordId of this.options.ledger.openClordIds()) this.queueCancel(clordId);
     this.flush();
     await this.idle();
   }
@@ -157,41 +208,63 @@ export class ExecutionAdapter {
     };
   }
 
-  private queuePlace(intent: PlaceIntent): void {
+  private queuePlace(intent: PlaceIntent, after: readonly string[]): void {
     const request = this.toRequest(intent);
     this.options.ledger.submitted(intent, request);
-    this.places.push({ intent, request });
+    const place = { intent, request };
+    if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished')) this.places.push(place);
+    else this.held.hold({ clordId: intent.clordId, after, item: { kind: 'place', place } });
   }
 
-  private queueCancel(intent: Approved<CancelIntent>): void {
-    if (this.options.ledger.orderIdOf(intent.clordId) === undefined && this.options.ledger.symbolOf(intent.clordId) !== undefined) {
-      this.wait(intent.clordId, intent);
-      this.options.ledger.cancelRequested(intent.clordId);
-      return;
-    }
-    this.queueCancelById(intent.clordId);
+  /** A replace that must wait for self-match cancels: PENDING_REPLACE now, sent once they are confirmed. */
+  private holdReplace(intent: Approved<ReplaceIntent>, after: readonly string[]): void {
+    if (this.options.ledger.symbolOf(intent.clordId) === undefined) return;
+    this.options.ledger.replaceRequested(intent);
+    this.held.hold({ clordId: intent.clordId, after, item: { kind: 'replace', intent } });
+    this.onOrderChanged();
   }
 
-  private queueCancelById(clordId: string): void {
+  /** A held order that will not be sent after all (cancelled by the strategy, or the stop). */
+  private dropHeld(clordId: string): void {
+    const error = notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId });
+    const ledger = this.options.ledger;
+    if (ledger.symbolOf(clordId) === undefined) return;
+    const state = ledger.stateOf(clordId);
+    if (state === 'PENDING_REPLACE') ledger.requestFailed?.(clordId, 'replace', error);
+    else ledger.sendFailed(clordId, error);
+  }
+
+  private queueCancel(clordId: string): void {
     if (this.cancels.includes(clordId) || this.cancelling.has(clordId)) return;
     const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
     if (pendingPlace >= 0) {
-      const [dropped] = this.places.splice(pendingPlace, 1);
-      if (dropped) this.options.ledger.sendFailed(clordId, new Error('cancelled before it was sent'));
+      this.places.splice(pendingPlace, 1);
+      this.options.ledger.sendFailed(clordId, notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId }));
       return;
     }
+    const held = this.held.take(clordId);
+    if (held?.item.kind === 'place') {
+      this.dropHeld(clordId);
+      return;
+    }
+    if (held !== undefined) this.dropHeld(clordId); // a held replace: the order itself is cancelled below
+    if (this.options.ledger.symbolOf(clordId) === undefined) return;
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {
-      this.wait(clordId, { kind: 'cancel', clordId } as Approved<CancelIntent>);
+      this.waitFor(clordId).cancel = true;
       return;
     }
     this.cancels.push(clordId);
   }
 
-  private wait(clordId: string, intent: Approved<CancelIntent> | Approved<ReplaceIntent>): void {
-    const list = this.waitingForAck.get(clordId) ?? [];
-    if (!list.some((i) => i.kind === intent.kind)) list.push(intent);
-    this.waitingForAck.set(clordId, list);
+  /** What waits for the order's acknowledgement: a cancel, and the latest replace (it supersedes an earlier one). */
+  private waitFor(clordId: string): WaitingForAck {
+    let waiting = this.waitingForAck.get(clordId);
+    if (waiting === undefined) {
+      waiting = { cancel: false, replace: undefined };
+      this.waitingForAck.set(clordId, waiting);
+    }
+    return waiting;
   }
 
   private track<T>(promise: Promise<T>): void {
@@ -263,14 +336,15 @@ export class ExecutionAdapter {
     }
   }
 
-  private sendReplace(intent: Approved<ReplaceIntent>): void {
+  /** `tellLedger`: record the replace request (false when it was recorded when the replace started waiting). */
+  private sendReplace(intent: Approved<ReplaceIntent>, tellLedger = true): void {
     const { venue, ledger, log } = this.options;
     const orderId = ledger.orderIdOf(intent.clordId);
     const symbol = ledger.symbolOf(intent.clordId);
     if (symbol === undefined) return;
-    ledger.replaceRequested(intent);
+    if (tellLedger) ledger.replaceRequested(intent);
     if (orderId === undefined) {
-      this.wait(intent.clordId, intent);
+      this.waitFor(intent.clordId).replace = intent;
       return;
     }
     const request = { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price };

@@ -2,7 +2,8 @@
  * RiskManager: the one door between strategies and the execution adapter. `check(intent, context)` returns
  * either one Refused verdict for the intent, or the approved intents to send in order: for an order that
  * would trade against the bot's own resting orders under `selfMatch.action: cancelResting`, the cancels of
- * those orders come first, then the order. Approved places carry the configured self-match prevention
+ * those orders come first, then the order, approved to wait for those cancels (`afterCancelOf`: the adapter
+ * sends it only once they are confirmed). Approved places carry the configured self-match prevention
  * instruction when the strategy set none.
  *
  * Order of checks (the first breach is the refusal): intent shape -> known symbol -> daily loss -> trading
@@ -160,7 +161,8 @@ export class RiskManager {
     if (rate !== undefined) return [refuse(intent, rate.code, rate.message)];
 
     const cancels = withdrawn.map((order): Verdict => ({ kind: 'approved', intent: approve(selfMatchCancel(intent, order)) }));
-    return [...cancels, { kind: 'approved', intent: approve(this.withInstruction(intent)) }];
+    const after = withdrawn.map((order) => order.clordId);
+    return [...cancels, { kind: 'approved', intent: approve(this.withInstruction(intent), after) }];
   }
 
   /** Daily loss (switching the state when breached), then the trading-state gate. */

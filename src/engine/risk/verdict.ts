@@ -7,7 +7,15 @@ import type { Intent } from '../intents.ts';
 
 declare const approvedBrand: unique symbol;
 
-export type Approved<T extends Intent = Intent> = T & { readonly [approvedBrand]: true };
+export type Approved<T extends Intent = Intent> = T & {
+  readonly [approvedBrand]: true;
+  /**
+   * Self-match prevention (`selfMatch.action: cancelResting`): client order ids of the bot's resting orders
+   * this order would trade against. Their cancels are approved before it; the execution adapter keeps the
+   * order from the venue until every one of them is confirmed finished.
+   */
+  readonly afterCancelOf?: readonly string[];
+};
 
 export const REFUSAL_CODES = [
   'RISK_MAX_ORDER_QTY',
@@ -43,9 +51,10 @@ export interface Refused<T extends Intent = Intent> {
 
 export type Verdict<T extends Intent = Intent> = { readonly kind: 'approved'; readonly intent: Approved<T> } | Refused<T>;
 
-/** Mints an approval. Only the risk layer calls this. */
-export function approve<T extends Intent>(intent: T): Approved<T> {
-  return intent as Approved<T>;
+/** Mints an approval (of an order that must wait for the cancels of `afterCancelOf`). Only the risk layer calls this. */
+export function approve<T extends Intent>(intent: T, afterCancelOf: readonly string[] = []): Approved<T> {
+  if (afterCancelOf.length === 0) return intent as Approved<T>;
+  return { ...intent, afterCancelOf: Object.freeze([...afterCancelOf]) } as Approved<T>;
 }
 
 export function refuse<T extends Intent>(intent: T, code: RefusalCode, message: string): Refused<T> {

@@ -3,7 +3,9 @@
  * step go out as list calls of at most 20, a cancel (or replace) of an order without an exchange id waits for
  * the acknowledgement, `cancelAllOpen` cancels every working order and resolves once the venue answered, a
  * failed insert marks every order of its batch as failed, a cancel of a place still queued drops it, and an
- * order is not cancelled twice while its cancel is in flight.
+ * order is not cancelled twice while its cancel is in flight. Self-match prevention: a step's cancels leave
+ * before its inserts, and an order approved behind self-match cancels reaches the venue only once those
+ * resting orders are confirmed finished (or is dropped, unsent, when one of them is working again).
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
@@ -12,7 +14,8 @@ import { ExecutionAdapter, type ExecutionLedger } from '../../../src/engine/exec
 import type { CancelAllIntent, CancelIntent, CrossIntent, PlaceIntent, ReplaceIntent } from '../../../src/engine/intents.ts';
 import { approve } from '../../../src/engine/risk/verdict.ts';
 import type { VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../../../src/engine/venue.ts';
-import { TradebotError } from '../../../src/errors.ts';
+import { TradebotError, isTradebotError } from '../../../src/errors.ts';
+import type { TrackedState } from '../../../src/engine/orders/index.ts';
 import { FakeVenue } from '../helpers/fake-venue.ts';
 
 const ACCOUNT = 'firms/f/accounts/main';
@@ -52,8 +55,10 @@ const replace = (clordId: string, newClordId: string, price: string): ReplaceInt
 interface LedgerOrder {
   symbol: string;
   orderId: string | undefined;
-  state: 'pending' | 'acked' | 'cancelRequested' | 'failed';
+  state: 'pending' | 'acked' | 'cancelRequested' | 'failed' | 'canceled';
 }
+
+const TRACKED: Record<LedgerOrder['state'], TrackedState> = { pending: 'PENDING_NEW', acked: 'NEW', cancelRequested: 'PENDING_CANCEL', failed: 'REJECTED', canceled: 'CANCELED' };
 
 /** What the adapter tells the tracker, kept as plain state and a call log. */
 class FakeLedger implements ExecutionLedger {
@@ -91,7 +96,22 @@ class FakeLedger implements ExecutionLedger {
     return this.orders.get(clordId)?.symbol;
   }
   openClordIds(symbol?: string): readonly string[] {
-    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
+    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && o.state !== 'canceled' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
+  }
+  stateOf(clordId: string): TrackedState | undefined {
+    const order = this.orders.get(clordId);
+    return order === undefined ? undefined : TRACKED[order.state];
+  }
+  requestFailed(clordId: string, request: 'cancel' | 'replace', error: unknown): void {
+    const order = this.orders.get(clordId);
+    if (order?.state === 'cancelRequested' && request === 'cancel') order.state = 'acked';
+    this.failures.set(clordId, error);
+    this.log.push(`requestFailed ${clordId} ${request}`);
+  }
+  /** The exchange's word on an order's state (what the order stream would tell the tracker). */
+  set(clordId: string, state: LedgerOrder['state']): void {
+    const order = this.orders.get(clordId);
+    if (order) order.state = state;
   }
   /** An order already working at the exchange (acknowledged before the test starts). */
   working(clordId: string, orderId: string, symbol = 'EVT'): void {
@@ -317,5 +337,92 @@ describe('execution adapter', () => {
     calls[0]?.resolve(['OB', 'OS']);
     await adapter.idle();
     expect(sent).toEqual(['cross 1']);
+  });
+
+  describe('self-match prevention (orders approved behind cancels of the bot\'s resting orders)', () => {
+    it("sends a step's cancels before its inserts", () => {
+      const { venue, ledger, adapter } = setup();
+      ledger.working('w1', 'O1');
+      adapter.submit(approve(place('c1')));
+      adapter.submit(approve(cancel('w1')));
+      adapter.flush();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel', 'insert']);
+    });
+
+    it('holds the order until the resting order is confirmed cancelled, then sends it', () => {
+      const { venue, ledger, adapter } = setup();
+      ledger.working('w1', 'O1');
+      adapter.submit(approve(cancel('w1')));
+      adapter.submit(approve(place('c1', { side: 'SELL' }), ['w1']));
+      adapter.flush();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel']);
+      expect(ledger.log).toContain('submitted c1');
+      expect(adapter.hasHeld).toBe(true);
+      venue.callsOf('cancel')[0]?.resolve();
+      adapter.onOrderChanged(); // the cancel call answered, the order is still PENDING_CANCEL
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel']);
+      ledger.set('w1', 'canceled');
+      adapter.onOrderChanged();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel', 'insert']);
+      expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests.map((r) => r.clordId)).toEqual(['c1']);
+      expect(adapter.hasHeld).toBe(false);
+    });
+
+    it('holds the order behind a resting order whose insert is not acknowledged yet (its cancel waits for the ack)', async () => {
+      const { venue, ledger, adapter } = setup();
+      adapter.submit(approve(place('b1')));
+      adapter.flush();
+      adapter.submit(approve(cancel('b1')));
+      adapter.submit(approve(place('s1', { side: 'SELL' }), ['b1']));
+      adapter.flush();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['insert']);
+      venue.callsOf('insert')[0]?.resolve(['OB1']);
+      await settle();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['insert', 'cancel']);
+      ledger.set('b1', 'canceled');
+      adapter.onOrderChanged();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['insert', 'cancel', 'insert']);
+      expect(venue.callsOf<VenueOrderRequest>('insert')[1]?.requests.map((r) => r.clordId)).toEqual(['s1']);
+    });
+
+    it('drops the held order, unsent, when the resting order is working again (its cancel failed)', () => {
+      const { venue, ledger, adapter } = setup();
+      ledger.working('w1', 'O1');
+      adapter.submit(approve(cancel('w1')));
+      adapter.submit(approve(place('c1', { side: 'SELL' }), ['w1']));
+      adapter.flush();
+      ledger.set('w1', 'acked');
+      adapter.onOrderChanged();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel']);
+      expect(ledger.log).toContain('sendFailed c1');
+      const error = ledger.failures.get('c1');
+      expect(isTradebotError(error) && error.code).toBe('EXECUTION_SELF_MATCH_CANCEL_FAILED');
+      expect(isTradebotError(error) && error.kind).toBe('rejection');
+      expect(adapter.hasHeld).toBe(false);
+    });
+
+    it('holds a replace the same way and drops held orders at cancelAllOpen', async () => {
+      const { venue, ledger, adapter } = setup();
+      ledger.working('w1', 'O1');
+      ledger.working('r1', 'O2');
+      adapter.submit(approve(cancel('w1')));
+      adapter.submit(approve(replace('r1', 'r2', '0.6'), ['w1']));
+      adapter.flush();
+      expect(venue.calls.map((c) => c.kind)).toEqual(['cancel']);
+      expect(ledger.log).toContain('replaceRequested r1 -> r2');
+      ledger.set('w1', 'canceled');
+      adapter.onOrderChanged();
+      expect(venue.callsOf<VenueReplaceRequest>('replace')[0]?.requests[0]).toMatchObject({ orderId: 'O2', clordId: 'r2' });
+
+      adapter.submit(approve(cancel('r1')));
+      adapter.submit(approve(place('c9', { side: 'SELL' }), ['r1']));
+      adapter.flush();
+      const stopped = adapter.cancelAllOpen();
+      expect(ledger.log).toContain('sendFailed c9');
+      expect(isTradebotError(ledger.failures.get('c9')) && (ledger.failures.get('c9') as TradebotError).code).toBe('EXECUTION_CANCELLED_BEFORE_SENT');
+      expect(venue.callsOf('insert')).toHaveLength(0);
+      for (const call of venue.calls) call.resolve();
+      await stopped;
+    });
   });
 });

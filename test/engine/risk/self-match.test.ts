@@ -33,6 +33,9 @@ describe('self-match prevention', () => {
     expect(approved.map((i) => (i.kind === 'cancel' ? `cancel ${i.clordId}` : i.kind))).toEqual(['cancel s1', 'cancel s2', 'place']);
     expect(approved[0]).toMatchObject({ intentId: `${intent.intentId}/smp-cancel/s1`, strategy: 'test', time: intent.time });
     expect(approved[2]).toMatchObject({ intentId: intent.intentId, side: 'BUY' });
+    // the order is approved to wait for those cancels (the adapter holds it until they are confirmed)
+    expect(approved[2]?.afterCancelOf).toEqual(['s1', 's2']);
+    expect(approved[0]?.afterCancelOf).toBeUndefined();
   });
 
   it('with action cancelResting, counts the cancelled orders out of maxOpenOrders and the cancels into the rate', () => {

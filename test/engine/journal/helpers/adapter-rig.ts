@@ -118,6 +118,7 @@ export function setup(options: { failSyncAfter?: number } = {}) {
       orderIdOf: (clordId) => tracker.get(clordId)?.orderId,
       symbolOf: (clordId) => tracker.get(clordId)?.symbol,
       openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
+      stateOf: (clordId) => tracker.get(clordId)?.state,
     },
   });
   recorder.start();

@@ -1,0 +1,22 @@
+/**
+ * Why the execution adapter did not send an approved order. These reach the OrderTracker as the order's
+ * send failure (kind `rejection`: the exchange never saw the order, so it is REJECTED locally, not UNKNOWN)
+ * and the strategy as the order's update. Stable codes.
+ */
+import { TradebotError } from '../../errors.ts';
+
+export const ExecutionErrorCode = {
+  /** The strategy (or a cancelAll, or the stop) cancelled the order before it left the adapter. */
+  CANCELLED_BEFORE_SENT: 'EXECUTION_CANCELLED_BEFORE_SENT',
+  /**
+   * Self-match prevention: the bot's own resting order this order would trade against is working again
+   * (its cancel failed or was rejected), so the order was not sent.
+   */
+  SELF_MATCH_CANCEL_FAILED: 'EXECUTION_SELF_MATCH_CANCEL_FAILED',
+} as const;
+
+export type ExecutionErrorCode = (typeof ExecutionErrorCode)[keyof typeof ExecutionErrorCode];
+
+export function notSent(code: ExecutionErrorCode, message: string, details: Record<string, unknown>): TradebotError {
+  return new TradebotError(code, message, { kind: 'rejection', details });
+}
