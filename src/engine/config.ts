@@ -1,12 +1,62 @@
 /**
  * The `bot` section of a config file: which strategy runs with which params, on which accounts, how the
- * venue is reached, what happens to orders the bot did not send, where its order journal lives, and
- * optional metrics. Risk limits live in
- * their own `risk` section (src/engine/risk/config.ts).
+ * venue is reached (orders and, per stream, the transport of market data and order updates), what happens
+ * to orders the bot did not send, where its order journal lives, the operator control endpoint and
+ * optional metrics. Risk limits live in their own `risk` section (src/engine/risk/config.ts). Whether the
+ * chosen venue and transports fit the `exchange` section is checked at start (src/engine/live/run-plan.ts).
  */
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
+
+export const STREAM_TRANSPORTS = ['ndjson', 'grpc'] as const;
+export type StreamTransport = (typeof STREAM_TRANSPORTS)[number];
+/** The transport of each stream, after defaults: never a shorthand. */
+export interface StreamTransports {
+  readonly marketData: StreamTransport;
+  readonly orders: StreamTransport;
+}
+const STREAM_KEYS = ['marketData', 'orders'] as const;
+
+function isTransport(value: unknown): value is StreamTransport {
+  return typeof value === 'string' && (STREAM_TRANSPORTS as readonly string[]).includes(value);
+}
+
+/**
+ * `bot.streams`: one transport for both streams (`grpc`), or one per stream (`{ marketData: grpc, orders:
+ * ndjson }`, a missing key takes the venue's default). Parsed by hand so every mistake gets a message that
+ * names the key and the allowed values (a zod union would report the string branch's complaint for a mapping).
+ */
+function streamsField() {
+  const allowed = `${STREAM_TRANSPORTS.join(' or ')}`;
+  return z.unknown().transform((raw, ctx): Partial<Record<(typeof STREAM_KEYS)[number], StreamTransport>> | undefined => {
+    if (raw === undefined) return undefined;
+    if (isTransport(raw)) return { marketData: raw, orders: raw };
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      ctx.addIssue({ code: 'custom', message: `expected ${allowed} for both streams, or a mapping { marketData: ${allowed}, orders: ${allowed} }, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    const out: Partial<Record<(typeof STREAM_KEYS)[number], StreamTransport>> = {};
+    for (const [key, value] of Object.entries(raw)) {
+      if (!(STREAM_KEYS as readonly string[]).includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown stream; the streams are ${STREAM_KEYS.join(' and ')}` });
+        continue;
+      }
+      if (!isTransport(value)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `expected ${allowed}, got ${JSON.stringify(value)}` });
+        continue;
+      }
+      out[key as (typeof STREAM_KEYS)[number]] = value;
+    }
+    return out;
+  });
+}
+
+/** Each stream's transport: as configured, else gRPC with the family A venue (it has no REST streams) and NDJSON with the gateway. */
+export function resolveStreams(configured: Partial<StreamTransports> | undefined, venue: 'gateway' | 'familyA'): StreamTransports {
+  const fallback: StreamTransport = venue === 'familyA' ? 'grpc' : 'ndjson';
+  return { marketData: configured?.marketData ?? fallback, orders: configured?.orders ?? fallback };
+}
 
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
 const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
@@ -24,10 +74,14 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
       accounts: z.array(account()).optional(),
       /** With the embedded sim: the sim user the bot logs in as (default: the first one). */
       simUser: z.string().optional(),
-      /** Where orders go: the trading gateway (family B) or the family A `/v1` API (streams then come over gRPC). */
+      /** Where orders go: the trading gateway (family B) or the family A `/v1` API. */
       venue: oneOf(['gateway', 'familyA'] as const).default('gateway'),
-      /** How order updates and market data arrive: gateway NDJSON streams or gRPC. */
-      streams: oneOf(['ndjson', 'grpc'] as const).default('ndjson'),
+      /**
+       * How market data and order updates arrive: the gateway's NDJSON streams or the exchange's gRPC streams,
+       * for both (`grpc`) or per stream (`{ marketData: grpc, orders: ndjson }`). Default per stream: ndjson
+       * with the gateway venue, grpc with the family A venue. Resolved below, so readers see both keys.
+       */
+      streams: streamsField().optional(),
       /** Orders found on the exchange that this run did not send: keep tracking them, or cancel them. */
       unknownOrders: oneOf(['adopt', 'cancel'] as const).default('adopt'),
       /**
@@ -42,6 +96,7 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
       /** Prometheus metrics on 127.0.0.1:<port> (0 picks a free port). */
       metrics: z.strictObject({ port: port() }).optional(),
     })
+    .transform((bot) => ({ ...bot, streams: resolveStreams(bot.streams, bot.venue) }))
     .prefault({});
 }
 

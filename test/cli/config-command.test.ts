@@ -39,3 +39,28 @@ describe('tradebot config check', () => {
     expect(io.err()).toContain("unknown command 'nonsense'");
   });
 });
+
+describe('tradebot config check: venue and stream transports', () => {
+  it('reports a stream transport the exchange section cannot serve, naming the key and the fix (exit 2)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tradebot-cli-')), 'env.yaml');
+    writeFileSync(
+      file,
+      [
+        'exchange:',
+        '  apiUrl: https://api.dev.exchange.example',
+        '  authUrl: https://auth.dev.exchange.example',
+        '  gatewayUrl: https://rest.dev.exchange.example',
+        '  familyA: { clientId: c1, privateKeyFile: key.pem, participant: firms/acme/users/bot }',
+        'bot:',
+        '  venue: familyA',
+        '  streams: { marketData: grpc, orders: ndjson }',
+        '',
+      ].join('\n'),
+    );
+    const io = captureOutput();
+    expect(await runCli(['config', 'check', file])).toBe(2);
+    expect(io.err()).toContain(`${file} has 2 problems:`);
+    expect(io.err()).toContain('bot.streams.marketData: grpc streams market data from the exchange\'s gRPC endpoint, and exchange.grpcAddress is missing: set exchange.grpcAddress (host:port), or set bot.streams.marketData: ndjson');
+    expect(io.err()).toContain('bot.streams.orders: ndjson streams order updates from the trading gateway, which needs a gateway login, and exchange.gateway is missing: set bot.streams.orders: grpc, or add exchange.gateway');
+  });
+});

@@ -61,6 +61,7 @@ export function registerRunCommand(program: Command): void {
       });
       const summary = await runLive({
         config,
+        configFile: options.config,
         logger,
         ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
         ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),

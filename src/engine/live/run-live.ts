@@ -18,9 +18,7 @@ import { startPipeline, type PipelineOptions } from '../pipeline.ts';
 import type { Instrument } from '../../domain/index.ts';
 import { Portfolio } from '../portfolio/index.ts';
 import { portfolioPort } from '../portfolio-port.ts';
-import { GatewayVenue } from '../venues/gateway-venue.ts';
-import { FamilyAVenue } from '../venues/familya-venue.ts';
-import { connect } from './connection.ts';
+import { connectVenue } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { TradebotError } from '../../errors.ts';
@@ -50,6 +48,8 @@ export interface RunRecorder {
 
 export interface LiveRunOptions {
   config: TradebotConfig;
+  /** The config file, named in config errors found at start. */
+  configFile?: string;
   logger: Logger;
   strategy?: string;
   durationSeconds?: number;
@@ -70,20 +70,15 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   if (symbols.length === 0) throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, { kind: 'config' });
   const clock = liveClock();
   const started = clock.now();
-  const connection = await connect(config, symbols, logger);
+  const connection = await connectVenue(config, symbols, logger, options.configFile === undefined ? {} : { configFile: options.configFile });
   const account = config.bot.account ?? connection.accounts[0];
-  if (account === undefined) throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
+  if (account === undefined) {
+    await connection.close();
+    throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
+  }
   const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
-  const streams = connection.streams;
-  const venue =
-    config.bot.venue === 'familyA' && streams !== undefined
-      ? new FamilyAVenue({ client: streams.familyA, marketData: (symbols) => streams.marketData(symbols), orderUpdates: (accounts) => streams.orderUpdates(accounts) })
-      : new GatewayVenue({
-          client: connection.client,
-          instruments: connection.instruments,
-          ...(streams === undefined ? {} : { marketData: (symbols: readonly string[]) => streams.marketData(symbols), orderUpdates: (accounts: readonly string[]) => streams.orderUpdates(accounts) }),
-        });
+  const venue = connection.venue;
   let pipeline;
   let metrics: RunMetrics | undefined;
   let journal: Journal | undefined;

@@ -1,8 +1,9 @@
 /**
- * The per-config choice of stream transport for a live run: the gateway's NDJSON streams (default) or the
- * exchange's gRPC streams authenticated with a family A token. Both give the same Observable event types,
- * so the Venue and the pipeline do not change. With the embedded sim, `grpc` onboards an ephemeral family A
- * client for the bot: a fresh RSA key pair in a private temp folder, its public key added to `sim.clients`.
+ * The stream transports of a live run: the gateway's NDJSON streams or the exchange's gRPC streams
+ * authenticated with a family A token, chosen per stream (`bot.streams`). Both give the same Observable event
+ * types, so the Venue and the pipeline do not change. With the embedded sim, gRPC (or the family A venue)
+ * onboards an ephemeral family A client for the bot: a fresh RSA key pair in a private temp folder, its public
+ * key added to `sim.clients`. The gRPC channel uses TLS unless the address is on loopback (the simulator).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -13,9 +14,11 @@ import type { Observable } from 'rxjs';
 import type { ExchangeConfig } from '../../exchange/config.ts';
 import type { SimConfig } from '../../sim/config.ts';
 import type { Instrument } from '../../domain/index.ts';
-import { createFamilyAClient, type FamilyAClient } from '../../exchange/familya/index.ts';
+import { credentials as grpcCredentials } from '@grpc/grpc-js';
+import { createFamilyAClient, type FamilyAClient, type FamilyAStack } from '../../exchange/familya/index.ts';
 import { GrpcExchangeClient, tokenSourceOf } from '../../exchange/grpc/index.ts';
-import { instrumentCatalog } from '../../exchange/gateway/index.ts';
+import { instrumentCatalog, type GatewayClient } from '../../exchange/gateway/index.ts';
+import type { StreamTransports } from '../config.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../venue.ts';
 import { TradebotError } from '../../errors.ts';
 
@@ -46,18 +49,62 @@ export function onboardEphemeralClient(sim: SimConfig, participant: string): { s
   return { sim: { ...sim, clients: [...sim.clients, client] }, privateKeyFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A channel on loopback is the simulator's plain-text endpoint; anything else is the exchange's, over TLS. */
+function isLoopbackAddress(address: string): boolean {
+  return /^(127\.0\.0\.1|localhost|\[::1\]):[0-9]+$/.test(address);
+}
+
+/** gRPC streams authenticated with the token of an existing family A client stack (the caller closes that stack). */
+export function grpcStreamsOf(address: string, familyA: FamilyAStack, instruments: readonly Instrument[], logger: Logger): Omit<StreamSources, 'familyA'> {
+  const client = new GrpcExchangeClient({
+    address,
+    getToken: tokenSourceOf(familyA.tokens),
+    instruments: instrumentCatalog(instruments),
+    ...(isLoopbackAddress(address) ? {} : { credentials: grpcCredentials.createSsl() }),
+    logger: logger.child({ component: 'grpc' }),
+  });
+  return {
+    marketData: (symbols) => client.marketData$({ symbols: [...symbols], depth: 10 }),
+    orderUpdates: (accounts) => client.orderUpdates$({ accounts: [...accounts] }),
+    close: async () => client.close(),
+  };
+}
+
 export function grpcStreams(exchange: ExchangeConfig, instruments: readonly Instrument[], logger: Logger): StreamSources {
   if (exchange.grpcAddress === undefined) throw new TradebotError('RUN_CONFIG_INCOMPLETE', 'bot.streams is grpc but exchange.grpcAddress is missing: give host:port of the gRPC endpoint', { kind: 'config' });
   if (exchange.familyA === undefined) throw new TradebotError('RUN_CONFIG_INCOMPLETE', 'bot.streams is grpc: gRPC streams authenticate with a family A token, so exchange.familyA is required', { kind: 'config' });
   const familyA = createFamilyAClient(exchange, { logger });
-  const client = new GrpcExchangeClient({ address: exchange.grpcAddress, getToken: tokenSourceOf(familyA.tokens), instruments: instrumentCatalog(instruments), logger: logger.child({ component: 'grpc' }) });
+  const grpc = grpcStreamsOf(exchange.grpcAddress, familyA, instruments, logger);
   return {
     familyA: familyA.client,
-    marketData: (symbols) => client.marketData$({ symbols: [...symbols], depth: 10 }),
-    orderUpdates: (accounts) => client.orderUpdates$({ accounts: [...accounts] }),
+    marketData: grpc.marketData,
+    orderUpdates: grpc.orderUpdates,
     close: async () => {
-      client.close();
+      await grpc.close();
       await familyA.client.close();
     },
   };
+}
+
+/** The gateway's NDJSON streams, as stream sources. */
+export function ndjsonStreamsOf(gateway: GatewayClient): Pick<StreamSources, 'marketData' | 'orderUpdates'> {
+  return {
+    marketData: (symbols) => gateway.marketData$({ symbols: [...symbols], depth: 10 }),
+    orderUpdates: (accounts) => gateway.orderUpdates$({ accounts: [...accounts] }),
+  };
+}
+
+/** Each stream from the transport the plan names; a transport the plan needs but was not opened is a bug, thrown. */
+export function pickStreams(
+  transports: StreamTransports,
+  sources: { ndjson: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined; grpc: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined },
+): Pick<StreamSources, 'marketData' | 'orderUpdates'> {
+  const source = (transport: 'ndjson' | 'grpc', stream: string) => {
+    const chosen = sources[transport];
+    if (chosen === undefined) throw new TradebotError('RUN_TRANSPORT_MISSING', `the ${stream} stream wants ${transport} but no ${transport} client was opened`, { kind: 'internal' });
+    return chosen;
+  };
+  const market = source(transports.marketData, 'market data');
+  const orders = source(transports.orders, 'order');
+  return { marketData: (symbols) => market.marketData(symbols), orderUpdates: (accounts) => orders.orderUpdates(accounts) };
 }
