@@ -3,7 +3,8 @@
  *  - Exactly two requests: LIMIT orders for the same symbol, opposite sides, the same price P and the same
  *    quantity Q, a non-empty cross_id, the instrument OPEN. min_qty, all_or_none and
  *    participate_dont_initiate are refused on legs; the legs' tif is ignored (legs never rest).
- *  - If the legs share a self-match key and either leg asks for self-match prevention, the cross is refused.
+ *  - If the legs self-match (same account, or the same self_match_prevention_id; see self-match.ts) and either
+ *    leg asks for self-match prevention, the cross is refused.
  *  - Any refusal rejects BOTH legs (REJECTED); the leg at fault carries the reason, the other leg
  *    EXCHANGE_OPTION with a text naming the other leg's problem.
  *  - No trade-through: a leg that does not go to the book (both legs when no side is prioritized) must not
@@ -26,7 +27,7 @@ import { executableQty, match } from './matcher.ts';
 import type { OrderBook } from './order-book.ts';
 import { runStops } from './order-entry.ts';
 import { Order, OrderTerms } from './order.ts';
-import { SMP_TEXT, smpMode, SMP_NONE } from './self-match.ts';
+import { isSelfMatch, SMP_TEXT, smpMode, SMP_NONE } from './self-match.ts';
 import type { CrossRequest, OrdRejectReason, OrderRequest } from './types.ts';
 import { normalizeTif, validateOrder } from './validation.ts';
 import type { Rejection } from './validation.ts';
@@ -117,10 +118,9 @@ function findProblem(st: EngineState, req: CrossRequest, crossId: string | undef
   }
   const book = st.books.get(a.symbol) as OrderBook;
   if (!book.isOpen()) return fault(-1, 'ORD_REJECT_REASON_EXCHANGE_CLOSED', `instrument ${a.symbol} is ${book.state}: crosses need OPEN`);
-  const keyA = a.selfMatchPreventionId ?? a.account;
-  const keyB = b.selfMatchPreventionId ?? b.account;
-  if (keyA === keyB && (smpActive(a) || smpActive(b))) {
-    return fault(-1, 'ORD_REJECT_REASON_EXCHANGE_OPTION', `${SMP_TEXT}: both legs belong to ${keyA}`);
+  if ((smpActive(a) || smpActive(b)) && isSelfMatch(a.account, a.selfMatchPreventionId, b.account, b.selfMatchPreventionId)) {
+    const owner = a.account === b.account ? `account ${a.account}` : `self_match_prevention_id ${String(a.selfMatchPreventionId)}`;
+    return fault(-1, 'ORD_REJECT_REASON_EXCHANGE_OPTION', `${SMP_TEXT}: both legs belong to ${owner}`);
   }
   const price = a.price as number;
   const buyFirst = a.side === 'SIDE_BUY';

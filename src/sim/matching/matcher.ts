@@ -8,7 +8,7 @@
 import type { EngineState } from './engine-state.ts';
 import type { OrderBook } from './order-book.ts';
 import type { Order } from './order.ts';
-import { SMP_CANCEL_AGGRESSOR, SMP_CANCEL_BOTH, SMP_CANCEL_RESTING, SMP_NONE, SMP_TEXT, smpMode } from './self-match.ts';
+import { isSelfMatch, SMP_CANCEL_AGGRESSOR, SMP_CANCEL_BOTH, SMP_CANCEL_RESTING, SMP_NONE, SMP_TEXT, smpMode } from './self-match.ts';
 import type { TradeType } from './types.ts';
 
 /**
@@ -20,7 +20,8 @@ export function match(st: EngineState, book: OrderBook, aggr: Order, limit: numb
   const isBuy = aggr.isBuy;
   const contra = isBuy ? book.offers : book.bids;
   const mode = smpMode(aggr.terms.selfMatchPreventionInstruction);
-  const key = aggr.smpKey;
+  const account = aggr.terms.account;
+  const smpId = aggr.terms.selfMatchPreventionId;
   while (aggr.leavesQty > 0) {
     const level = contra.best();
     if (level === undefined) return false;
@@ -29,7 +30,7 @@ export function match(st: EngineState, book: OrderBook, aggr: Order, limit: numb
     let r = level.head;
     while (r !== null) {
       const next = r.next;
-      if (mode !== SMP_NONE && r.smpKey === key) {
+      if (mode !== SMP_NONE && isSelfMatch(account, smpId, r.terms.account, r.terms.selfMatchPreventionId)) {
         if (mode === SMP_CANCEL_AGGRESSOR) return true;
         st.finish(r, 'ORDER_STATE_CANCELED', 'EXECUTION_TYPE_CANCELED', 'ORD_REJECT_REASON_EXCHANGE_OPTION', SMP_TEXT);
         if (mode === SMP_CANCEL_BOTH) return true;
@@ -57,7 +58,8 @@ export function executableQty(book: OrderBook, aggr: Order, limit: number, neede
   const isBuy = aggr.isBuy;
   const contra = isBuy ? book.offers : book.bids;
   const mode = smpMode(aggr.terms.selfMatchPreventionInstruction);
-  const key = aggr.smpKey;
+  const account = aggr.terms.account;
+  const smpId = aggr.terms.selfMatchPreventionId;
   let sum = 0;
   for (let i = 0; sum < needed; i++) {
     const level = contra.levelAt(i);
@@ -68,7 +70,7 @@ export function executableQty(book: OrderBook, aggr: Order, limit: number, neede
       continue;
     }
     for (let r = level.head; r !== null && sum < needed; r = r.next) {
-      if (r.smpKey === key) {
+      if (isSelfMatch(account, smpId, r.terms.account, r.terms.selfMatchPreventionId)) {
         if (mode === SMP_CANCEL_RESTING) continue;
         return sum;
       }

@@ -190,8 +190,6 @@ export class Order {
   onStopBook = false;
   /** In the engine's registry of working orders (see EngineState.register). */
   registered = false;
-  /** Key of the account (or self_match_prevention_id) for self-match prevention. */
-  readonly smpKey: string;
   readonly isBuy: boolean;
 
   constructor(
@@ -203,7 +201,6 @@ export class Order {
     this.isBuy = terms.side === 'SIDE_BUY';
     this.price = terms.price ?? 0;
     this.leavesQty = terms.orderQty;
-    this.smpKey = terms.selfMatchPreventionId ?? terms.account;
   }
 
   get orderQty(): number {

@@ -3,7 +3,8 @@
 //  - the book is never crossed while OPEN;
 //  - quantity is conserved (cum + leaves = order_qty while working; filled + cancelled = ordered when done);
 //  - price-time priority: every passive fill is the model's best-priced, earliest order on that side;
-//  - no trade matches an order with itself's self-match key when the aggressor asked for prevention;
+//  - no trade matches two orders of one account, or two orders sharing a self_match_prevention_id, when the
+//    aggressor asked for prevention (orders carry random ids k1 / k2 / none across three accounts);
 //  - cum_qty / cum_notional equal the sums over fills and avg_px is their VWAP exactly (to its decimals);
 //  - the engine's depth and open orders equal the model's.
 import fc from 'fast-check';
@@ -48,10 +49,11 @@ const submitArb: fc.Arbitrary<Op> = fc
     account: fc.constantFrom(...ACCOUNTS),
     tif: fc.constantFrom(...TIFS),
     smp: fc.option(fc.constantFrom(...SMP), { nil: undefined }),
+    smpId: fc.constantFrom(undefined, undefined, 'k1', 'k2'),
     mtl: fc.constantFrom(false, false, false, false, false, false, true),
     flag: fc.constantFrom('none', 'none', 'none', 'pdi', 'minQty', 'aon'),
   })
-  .map(({ buy, price, qty, account, tif, smp, mtl, flag }) => {
+  .map(({ buy, price, qty, account, tif, smp, smpId, mtl, flag }) => {
     const req: OrderRequest = {
       symbol: SYM,
       side: buy ? 'SIDE_BUY' : 'SIDE_SELL',
@@ -62,6 +64,7 @@ const submitArb: fc.Arbitrary<Op> = fc
     };
     if (!mtl) req.price = price;
     if (smp !== undefined) req.selfMatchPreventionInstruction = smp;
+    if (smpId !== undefined) req.selfMatchPreventionId = smpId;
     if (flag === 'pdi' && !mtl) req.participateDontInitiate = true;
     if (flag === 'minQty') req.minQty = Math.max(1, Math.floor(qty / 2));
     if (flag === 'aon') req.allOrNone = true;
@@ -218,7 +221,10 @@ class Model {
     const t = trade as Trade;
     const instr = t.aggressor.order.selfMatchPreventionInstruction;
     if (instr !== undefined && instr !== 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED') {
+      // the same account never, whatever the ids; a shared id groups different accounts too
       expect(t.passive.order.account).not.toBe(t.aggressor.order.account);
+      const id = t.aggressor.order.selfMatchPreventionId;
+      if (id !== undefined) expect(t.passive.order.selfMatchPreventionId).not.toBe(id);
     }
   }
 

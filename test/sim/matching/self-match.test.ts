@@ -1,4 +1,5 @@
-// Self-match prevention: the aggressor's instruction decides; the key is self_match_prevention_id, else account.
+// Self-match prevention: the aggressor's instruction decides; the same account always self-matches, and a shared
+// self_match_prevention_id also groups orders across accounts.
 import { describe, expect, it } from 'vitest';
 import type { SelfMatchPrevention } from '../../../src/sim/matching/index.ts';
 import { buy, idOf, of, sell, setup, SYM, types } from './helpers.ts';
@@ -48,16 +49,52 @@ describe('self-match prevention', () => {
     expect(engine.submit(buy(1, 50, { account: 'me', selfMatchPreventionInstruction: instr('UNDEFINED') })).trades).toHaveLength(1);
   });
 
-  it('uses self_match_prevention_id instead of the account when given', () => {
+  it('a shared self_match_prevention_id groups different accounts', () => {
     const { engine } = setup();
-    // Different accounts of one firm share an id: prevented.
     engine.submit(sell(1, 50, { account: 'a1', selfMatchPreventionId: 'firm' }));
     const res = engine.submit(buy(1, 50, { account: 'a2', selfMatchPreventionId: 'firm', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
     expect(res.trades).toHaveLength(0);
-    // The same account with different ids: allowed.
-    engine.submit(sell(1, 49, { account: 'z', selfMatchPreventionId: 'desk1' }));
-    const res2 = engine.submit(buy(1, 49, { account: 'z', selfMatchPreventionId: 'desk2', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
+    // different ids on different accounts: no self-match
+    engine.submit(sell(1, 48, { account: 'b1', selfMatchPreventionId: 'x' }));
+    const res2 = engine.submit(buy(1, 48, { account: 'b2', selfMatchPreventionId: 'y', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
     expect(res2.trades).toHaveLength(1);
+  });
+
+  it('the same account never trades with itself under SMP, whatever its ids', () => {
+    const { engine } = setup();
+    // two different ids on one account
+    engine.submit(sell(1, 49, { account: 'z', selfMatchPreventionId: 'desk1' }));
+    const res = engine.submit(buy(1, 49, { account: 'z', selfMatchPreventionId: 'desk2', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
+    expect(res.trades).toHaveLength(0);
+    expect(engine.depth(SYM).offers).toEqual([{ price: 49, qty: 1 }]);
+  });
+
+  it('an id on one order only does not open a self trade (REMOVE_BOTH without id vs resting order with id)', () => {
+    const { engine } = setup();
+    const resting = idOf(engine.submit(sell(2, 50, { account: 'me', selfMatchPreventionId: 'k1' })));
+    const res = engine.submit(buy(2, 50, { account: 'me', selfMatchPreventionInstruction: instr('REMOVE_BOTH') }));
+    expect(res.trades).toHaveLength(0);
+    expect(of(res, resting).map((e) => [e.type, e.text])).toEqual([['EXECUTION_TYPE_CANCELED', 'self-match prevention']]);
+    expect(of(res, idOf(res)).map((e) => e.type)).toEqual(['EXECUTION_TYPE_NEW', 'EXECUTION_TYPE_CANCELED']);
+    // and the other way round: the aggressor carries the id, the resting order does not
+    engine.submit(sell(2, 51, { account: 'me' }));
+    const res2 = engine.submit(buy(2, 51, { account: 'me', selfMatchPreventionId: 'k1', selfMatchPreventionInstruction: instr('CANCEL_RESTING') }));
+    expect(res2.trades).toHaveLength(0);
+    expect(engine.depth(SYM).offers).toEqual([]);
+  });
+
+  it('refuses a cross whose legs are one account even with different ids', () => {
+    const { engine } = setup();
+    const res = engine.cross({
+      crossId: 'c1',
+      crossType: 'CROSS_TYPE_ALL_OR_NONE',
+      requests: [
+        buy(1, 50, { account: 'me', selfMatchPreventionId: 'k1', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }),
+        sell(1, 50, { account: 'me', selfMatchPreventionId: 'k2' }),
+      ],
+    });
+    expect(res.trades).toHaveLength(0);
+    expect(res.executions.map((e) => [e.type, e.text])).toContainEqual(['EXECUTION_TYPE_REJECTED', 'self-match prevention: both legs belong to account me']);
   });
 
   it('FOK counts own orders as unavailable when SMP applies', () => {
