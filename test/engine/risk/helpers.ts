@@ -1,10 +1,11 @@
 // Test helpers for the risk layer: a plain-object RiskContext, intent builders and a manager factory.
 import { expect } from 'vitest';
 import { parseDecimal, type Decimal } from '../../../src/domain/decimal.ts';
-import type { CancelAllIntent, CancelIntent, CrossIntent, Intent, IntentSide, PlaceIntent, ReplaceIntent } from '../../../src/engine/intents.ts';
+import type { CancelAllIntent, CancelIntent, CrossIntent, IntentSide, PlaceIntent, ReplaceIntent } from '../../../src/engine/intents.ts';
 import {
   RiskManager,
   parseRiskConfig,
+  type Approved,
   type ReferencePriceSource,
   type Refused,
   type RiskConfigInput,
@@ -145,8 +146,8 @@ export function refusedOf(verdicts: readonly Verdict[]): Refused {
 }
 
 /** The approved intents, in sending order (fails the test on a refusal). */
-export function approvedOf(verdicts: readonly Verdict[]): Intent[] {
+export function approvedOf(verdicts: readonly Verdict[]): Approved[] {
   const refused = verdicts.find((v) => v.kind === 'refused');
   if (refused !== undefined && refused.kind === 'refused') throw new Error(`expected approval, got ${refused.code}: ${refused.message}`);
-  return verdicts.map((v) => v.intent);
+  return verdicts.flatMap((v) => (v.kind === 'approved' ? [v.intent] : []));
 }
