@@ -134,7 +134,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     selfMatchPrevention: undefined,
     onSent: (kind, count) => counters.sent(kind, count),
     ledger: {
-      submitted: (intent, request) => tracker.submitted(request, { intentId: intent.intentId, label: intent.label }),
+      submitted: (request, meta) => void tracker.submitted(request, meta),
       acknowledged: (clordId, orderId) => void tracker.acknowledged(clordId, orderId),
       sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
       cancelRequested: (clordId) => void tracker.cancelRequested(clordId),

@@ -14,10 +14,10 @@
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
-import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { Venue, VenueCancelRequest, VenueOrderRequest } from '../venue.ts';
+import type { CancelAllIntent, CrossIntent, CrossLeg, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
-import type { TrackedState } from '../orders/index.ts';
+import type { SubmissionMeta, TrackedState } from '../orders/index.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
@@ -33,7 +33,8 @@ function logFailure(log: Logger, what: string, error: unknown, fields: Record<st
 
 /** What the adapter needs from the order tracker. */
 export interface ExecutionLedger {
-  submitted(intent: PlaceIntent, request: VenueOrderRequest): void;
+  /** An order (a place, or a cross leg) is being sent: track it from now on. */
+  submitted(request: VenueOrderRequest, meta: SubmissionMeta): void;
   acknowledged(clordId: string, orderId: string): void;
   sendFailed(clordId: string, error: unknown): void;
   cancelRequested(clordId: string): void;
@@ -81,6 +82,7 @@ function blocker(state: TrackedState | undefined): Blocker {
 export class ExecutionAdapter {
   private places: QueuedPlace[] = [];
   private cancels: string[] = [];
+  private crosses: VenueCrossRequest[] = [];
   private readonly waitingForAck = new Map<string, WaitingForAck>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
@@ -110,29 +112,35 @@ export class ExecutionAdapter {
         for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancel(clordId);
         break;
       case 'cross':
-        this.sendCross(intent);
+        this.queueCross(intent);
         break;
     }
   }
 
-  /** Sends queued cancels, then places (batched): a step's cancels never trail its new orders. */
+  /** Sends queued cancels, then places (batched), then crosses: a step's cancels never trail its new orders. */
   flush(): void {
     const places = this.places;
     this.places = [];
     const cancels = this.cancelRequests(this.cancels);
     this.cancels = [];
+    const crosses = this.crosses;
+    this.crosses = [];
     const journal = this.options.journal;
-    if (journal !== undefined && (places.length > 0 || cancels.length > 0)) {
+    if (journal !== undefined && (places.length > 0 || cancels.length > 0 || crosses.length > 0)) {
       if (cancels.length > 0) journal.cancelling(cancels);
       if (places.length > 0) journal.inserting(places.map((p) => p.request));
+      for (const cross of crosses) journal.crossing(cross);
       const refused = this.syncJournal();
       if (refused !== undefined) {
         for (const place of places) this.options.ledger.sendFailed(place.request.clordId, refused);
+        for (const cross of crosses) for (const leg of [cross.buy, cross.sell]) this.options.ledger.sendFailed(leg.clordId, refused);
         places.length = 0;
+        crosses.length = 0;
       }
     }
     if (cancels.length > 0) this.sendCancels(cancels);
     for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
+    for (const cross of crosses) this.sendCross(cross);
   }
 
   /** True while a cancel or replace waits for an acknowledgement. */
@@ -210,7 +218,7 @@ export class ExecutionAdapter {
 
   private queuePlace(intent: PlaceIntent, after: readonly string[]): void {
     const request = this.toRequest(intent);
-    this.options.ledger.submitted(intent, request);
+    this.options.ledger.submitted(request, { intentId: intent.intentId, label: intent.label });
     const place = { intent, request };
     if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished')) this.places.push(place);
     else this.held.hold({ clordId: intent.clordId, after, item: { kind: 'place', place } });
@@ -240,6 +248,14 @@ export class ExecutionAdapter {
     if (pendingPlace >= 0) {
       this.places.splice(pendingPlace, 1);
       this.options.ledger.sendFailed(clordId, notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId }));
+      return;
+    }
+    const pendingCross = this.crosses.findIndex((c) => c.buy.clordId === clordId || c.sell.clordId === clordId);
+    if (pendingCross >= 0) {
+      const [cross] = this.crosses.splice(pendingCross, 1);
+      for (const leg of cross === undefined ? [] : [cross.buy, cross.sell]) {
+        this.options.ledger.sendFailed(leg.clordId, notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `cross ${cross?.crossId ?? ''} was cancelled before it was sent`, { clordId: leg.clordId }));
+      }
       return;
     }
     const held = this.held.take(clordId);
@@ -363,32 +379,44 @@ export class ExecutionAdapter {
     );
   }
 
-  private sendCross(intent: CrossIntent): void {
-    const { venue, log } = this.options;
-    const leg = (side: 'BUY' | 'SELL'): VenueOrderRequest => {
-      const l = side === 'BUY' ? intent.buy : intent.sell;
-      return {
-        clordId: l.clordId,
-        account: l.account,
-        symbol: intent.symbol,
-        side: side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
-        type: 'ORDER_TYPE_LIMIT',
-        timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
-        qty: intent.qty,
-        price: intent.price,
-        postOnly: false,
-        selfMatchPreventionInstruction: undefined,
-      };
-    };
-    const request = { crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg('BUY'), sell: leg('SELL') };
-    if (this.options.journal !== undefined) {
-      this.options.journal.crossing(request);
-      if (this.syncJournal() !== undefined) return;
-    }
+  /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */
+  private queueCross(intent: CrossIntent): void {
+    const leg = (l: CrossLeg): VenueOrderRequest => ({
+      clordId: l.clordId,
+      account: l.account,
+      symbol: intent.symbol,
+      side: l.side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+      qty: intent.qty,
+      price: intent.price,
+      postOnly: false,
+      selfMatchPreventionInstruction: undefined,
+    });
+    const request: VenueCrossRequest = { crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg(intent.buy), sell: leg(intent.sell) };
+    for (const l of [request.buy, request.sell]) this.options.ledger.submitted(l, { intentId: intent.intentId, crossId: intent.crossId });
+    this.crosses.push(request);
+  }
+
+  /** Sends one cross; its answer names both legs' order ids (buy, sell), which acknowledge them. */
+  private sendCross(request: VenueCrossRequest): void {
+    const { venue, ledger, log } = this.options;
+    const legs = [request.buy, request.sell];
     this.track(
       venue.cross(request).then(
-        () => this.options.onSent?.('cross', 1),
-        (error: unknown) => logFailure(log, 'cross', error, { crossId: intent.crossId }),
+        (orderIds) => {
+          legs.forEach((l, i) => {
+            const orderId = orderIds[i];
+            if (orderId === undefined || orderId === '') return;
+            ledger.acknowledged(l.clordId, orderId);
+            this.onAcknowledged(l.clordId);
+          });
+          this.options.onSent?.('cross', 1);
+        },
+        (error: unknown) => {
+          logFailure(log, 'cross', error, { crossId: request.crossId });
+          for (const l of legs) ledger.sendFailed(l.clordId, error);
+        },
       ),
     );
   }

@@ -134,6 +134,7 @@ export function adoptOrder(
     adopted: true,
     intentId: undefined,
     label: undefined,
+    crossId: order.crossId === '' ? undefined : order.crossId,
     time,
   });
   const exec = ev.execution;

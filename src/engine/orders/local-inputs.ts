@@ -57,6 +57,7 @@ export function recordForSubmission(request: VenueOrderRequest, meta: Submission
     adopted: false,
     intentId: meta.intentId,
     label: meta.label,
+    crossId: meta.crossId,
     time,
   });
 }

@@ -26,6 +26,7 @@ export interface RecordInit {
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;
+  readonly crossId: string | undefined;
   readonly time: EpochMs;
 }
 
@@ -54,6 +55,7 @@ export class OrderRecord {
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;
+  readonly crossId: string | undefined;
   readonly createdAt: EpochMs;
   updatedAt: EpochMs;
 
@@ -69,6 +71,7 @@ export class OrderRecord {
     this.adopted = init.adopted;
     this.intentId = init.intentId;
     this.label = init.label;
+    this.crossId = init.crossId;
     this.createdAt = init.time;
     this.updatedAt = init.time;
   }
@@ -131,6 +134,7 @@ class OrderView implements TrackedOrder {
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;
+  readonly crossId: string | undefined;
   readonly pendingReplace: PendingReplace | undefined;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
@@ -153,6 +157,7 @@ class OrderView implements TrackedOrder {
     this.adopted = record.adopted;
     this.intentId = record.intentId;
     this.label = record.label;
+    this.crossId = record.crossId;
     this.pendingReplace = record.pendingReplace;
     this.createdAt = record.createdAt;
     this.updatedAt = record.updatedAt;

@@ -66,6 +66,8 @@ export interface TrackedOrder {
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;
+  /** The cross this order is a leg of (sent with insert_order_cross); undefined for an ordinary order. */
+  readonly crossId: string | undefined;
   readonly pendingReplace: PendingReplace | undefined;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
@@ -158,6 +160,8 @@ export interface RestoredHistory {
 export interface SubmissionMeta {
   readonly intentId?: string | undefined;
   readonly label?: string | undefined;
+  /** Set for the legs of a cross. */
+  readonly crossId?: string | undefined;
 }
 
 export interface OrderCounts {

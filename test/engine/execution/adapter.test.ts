@@ -15,7 +15,7 @@ import type { CancelAllIntent, CancelIntent, CrossIntent, PlaceIntent, ReplaceIn
 import { approve } from '../../../src/engine/risk/verdict.ts';
 import type { VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../../../src/engine/venue.ts';
 import { TradebotError, isTradebotError } from '../../../src/errors.ts';
-import type { TrackedState } from '../../../src/engine/orders/index.ts';
+import type { SubmissionMeta, TrackedState } from '../../../src/engine/orders/index.ts';
 import { FakeVenue } from '../helpers/fake-venue.ts';
 
 const ACCOUNT = 'firms/f/accounts/main';
@@ -65,8 +65,10 @@ class FakeLedger implements ExecutionLedger {
   readonly orders = new Map<string, LedgerOrder>();
   readonly log: string[] = [];
   readonly failures = new Map<string, unknown>();
+  readonly crossOf = new Map<string, string>();
 
-  submitted(intent: PlaceIntent, request: VenueOrderRequest): void {
+  submitted(request: VenueOrderRequest, meta: SubmissionMeta): void {
+    if (meta.crossId !== undefined) this.crossOf.set(request.clordId, meta.crossId);
     this.orders.set(request.clordId, { symbol: request.symbol, orderId: undefined, state: 'pending' });
     this.log.push(`submitted ${request.clordId}`);
   }
@@ -311,21 +313,25 @@ describe('execution adapter', () => {
     await retried;
   });
 
-  it('sends a cross as one call with an IOC buy leg and sell leg on their accounts', async () => {
-    const { venue, adapter, sent } = setup();
-    const cross: CrossIntent = {
-      ...base,
-      intentId: 'ix',
-      kind: 'cross',
-      crossId: 'x1',
-      symbol: 'EVT',
-      qty: new Decimal(3),
-      price: new Decimal('0.4'),
-      buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'BUY' },
-      sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SELL' },
-      allOrNone: true,
-    };
-    adapter.submit(approve(cross));
+  const crossIntent = (): CrossIntent => ({
+    ...base,
+    intentId: 'ix',
+    kind: 'cross',
+    crossId: 'x1',
+    symbol: 'EVT',
+    qty: new Decimal(3),
+    price: new Decimal('0.4'),
+    buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'BUY' },
+    sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SELL' },
+    allOrNone: true,
+  });
+
+  it('sends a cross as one call with an IOC buy leg and sell leg on their accounts, tracking both legs with the cross id', async () => {
+    const { venue, ledger, adapter, sent } = setup();
+    adapter.submit(approve(crossIntent()));
+    expect(ledger.log).toEqual(['submitted b1', 'submitted s1']);
+    expect([ledger.crossOf.get('b1'), ledger.crossOf.get('s1')]).toEqual(['x1', 'x1']);
+    adapter.flush();
     const calls = venue.callsOf<VenueCrossRequest>('cross');
     expect(calls).toHaveLength(1);
     expect(calls[0]?.requests[0]).toMatchObject({
@@ -337,6 +343,26 @@ describe('execution adapter', () => {
     calls[0]?.resolve(['OB', 'OS']);
     await adapter.idle();
     expect(sent).toEqual(['cross 1']);
+    // the order ids the cross answered acknowledge the legs
+    expect([ledger.orderIdOf('b1'), ledger.orderIdOf('s1')]).toEqual(['OB', 'OS']);
+  });
+
+  it('marks both legs of a failed cross call as sendFailed, and drops a cross cancelled before it was sent', async () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(crossIntent()));
+    adapter.flush();
+    const error = new TradebotError('GATEWAY_INVALID_ARGUMENT', 'trade-through', { kind: 'rejection' });
+    venue.callsOf('cross')[0]?.reject(error);
+    await adapter.idle();
+    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed b1', 'sendFailed s1']);
+    expect(ledger.failures.get('s1')).toBe(error);
+
+    const second = { ...crossIntent(), crossId: 'x2', buy: { clordId: 'b2', account: 'firms/f/accounts/a', side: 'BUY' as const }, sell: { clordId: 's2', account: 'firms/f/accounts/b', side: 'SELL' as const } };
+    adapter.submit(approve(second));
+    adapter.submit(approve(cancelAll()));
+    adapter.flush();
+    expect(venue.callsOf('cross')).toHaveLength(1);
+    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed b1', 'sendFailed s1', 'sendFailed b2', 'sendFailed s2']);
   });
 
   describe('self-match prevention (orders approved behind cancels of the bot\'s resting orders)', () => {

@@ -110,7 +110,7 @@ export function setup(options: { failSyncAfter?: number } = {}) {
     selfMatchPrevention: undefined,
     journal: recorder,
     ledger: {
-      submitted: (intent, request) => void tracker.submitted(request, { intentId: intent.intentId, label: intent.label }),
+      submitted: (request, meta) => void tracker.submitted(request, meta),
       acknowledged: (clordId, orderId) => void tracker.acknowledged(clordId, orderId),
       sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
       cancelRequested: (clordId) => void tracker.cancelRequested(clordId),
