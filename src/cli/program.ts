@@ -13,6 +13,7 @@ import { registerKycCommand } from './commands/kyc.ts';
 import { registerSweepCommand } from './commands/sweep.ts';
 import { registerHistoryCommand } from './commands/history.ts';
 import { registerBacktestCommand } from './commands/backtest.ts';
+import { registerControlCommand } from './commands/control.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -34,5 +35,6 @@ export function buildProgram(): Command {
   registerSweepCommand(program);
   registerHistoryCommand(program);
   registerBacktestCommand(program);
+  registerControlCommand(program);
   return program;
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
+import { LOOPBACK_HOSTS } from './live/control-server.ts';
 
 export const STREAM_TRANSPORTS = ['ndjson', 'grpc'] as const;
 export type StreamTransport = (typeof STREAM_TRANSPORTS)[number];
@@ -95,6 +96,21 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
       fees: z.strictObject({ takerBps: decimal({ min: '0' }).prefault('0'), makerBps: decimal({ min: '0' }).prefault('0') }).prefault({}),
       /** Prometheus metrics on 127.0.0.1:<port> (0 picks a free port). */
       metrics: z.strictObject({ port: port() }).optional(),
+      /**
+       * The operator control endpoint (`tradebot control <state>`): HTTP on a loopback address only (it sets the
+       * trading state without authentication); 0 picks a free port (logged at start).
+       */
+      control: z
+        .strictObject({
+          host: z
+            .string({ error: 'expected a loopback address such as "127.0.0.1"' })
+            .refine((host) => LOOPBACK_HOSTS.includes(host), {
+              error: (issue) => `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(issue.input)}: reach a remote bot through an SSH tunnel`,
+            })
+            .default('127.0.0.1'),
+          port: port(),
+        })
+        .optional(),
     })
     .transform((bot) => ({ ...bot, streams: resolveStreams(bot.streams, bot.venue) }))
     .prefault({});

@@ -2,7 +2,8 @@
  * The live runner: connects (embedded sim or an environment), loads the strategy and its params, starts
  * the pipeline on the wall clock, shows a status line in a terminal, and stops on SIGINT/SIGTERM or after
  * the configured duration: open orders cancelled, logged out, and one `run.summary` JSON line printed.
- * SIGUSR2 toggles trading between active and halted (operator kill switch). With `bot.metrics` set, a
+ * SIGUSR2 toggles trading between active and halted (operator kill switch); with `bot.control` set, an HTTP
+ * endpoint on loopback sets active / reducing / halted (`tradebot control`). With `bot.metrics` set, a
  * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs. The order journal
  * (bot.journal; see src/engine/journal/open.ts for the default) is opened before the pipeline starts, so
  * the orders a killed run left in flight are resumed, and closed after it stopped.
@@ -21,6 +22,7 @@ import { portfolioPort } from '../portfolio-port.ts';
 import { connectVenue } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
+import { startControlServer, type ControlServer } from './control-server.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../journal/index.ts';
 
@@ -34,6 +36,11 @@ export interface RunSummary {
   refusalsByCode: Record<string, number>;
   durationSeconds: number;
   tradingState: string;
+  /** What holds the state at the end (operator, feed, dailyLoss, strategyError) and why. */
+  tradingStateCause: string;
+  tradingStateReason: string;
+  /** Commands the operator control endpoint applied during the run. */
+  operatorCommands: number;
   /** Orders still open (working or unsettled) when the run ended. */
   openOrders: number;
   /** The order journal: where, how many orders it brought back, entries written and fsync figures. */
@@ -79,14 +86,19 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
   const venue = connection.venue;
-  let pipeline;
+  let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
   let metrics: RunMetrics | undefined;
+  let control: ControlServer | undefined;
   let journal: Journal | undefined;
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols, startTime: started });
   try {
     journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
     logger.info({ journal: journal.description }, 'order journal opened');
     metrics = await startRunMetrics(config.bot.metrics, logger);
+    if (config.bot.control !== undefined) {
+      control = await startControlServer({ port: config.bot.control.port, host: config.bot.control.host, log: logger, target: () => pipeline?.risk.tradingState });
+      logger.info({ url: control.url }, `operator control at ${control.url} (tradebot control <active|reducing|halted> --port ${control.port})`);
+    }
     pipeline = await startPipeline({
       venue,
       clock,
@@ -110,6 +122,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
           }),
     });
   } catch (error) {
+    await control?.close();
     await metrics?.close();
     await recorder?.close().catch(() => undefined);
     await journal?.close().catch(() => undefined);
@@ -134,6 +147,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       `\r\x1b[2K${formatStatusLine({
         elapsedSeconds: (clock.now() - started) / 1000,
         tradingState: running.risk.tradingState.state,
+        tradingStateCause: running.risk.tradingState.cause,
         positions: positions(),
         pnl: pnl(),
         openOrders: running.tracker.open().length,
@@ -152,6 +166,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     }),
   ]);
   clearTimeout(durationTimer);
+  await control?.close();
   if (statusTimer !== undefined) {
     clearInterval(statusTimer);
     draw();
@@ -173,6 +188,9 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     refusalsByCode: { ...running.counters.refusals },
     durationSeconds: Math.round((clock.now() - started) / 100) / 10,
     tradingState: running.risk.tradingState.state,
+    tradingStateCause: running.risk.tradingState.cause,
+    tradingStateReason: running.risk.tradingState.reason,
+    operatorCommands: control?.commands ?? 0,
     openOrders: running.tracker.open().length,
     journal: { file: openJournal.description, restored: running.counters.restored, appended: openJournal.stats.appended, syncs: openJournal.stats.syncs, syncMicros: openJournal.stats.syncMicros },
   };

@@ -7,6 +7,8 @@ import type { Decimal } from '../../domain/decimal.ts';
 export interface StatusInput {
   elapsedSeconds: number;
   tradingState: string;
+  /** What holds a restricted state (operator, feed, dailyLoss, strategyError); shown unless active. */
+  tradingStateCause?: string;
   positions: Readonly<Record<string, string>>;
   pnl: Decimal;
   openOrders: number;
@@ -21,7 +23,7 @@ export function formatStatusLine(s: StatusInput): string {
     .join(', ');
   return [
     `${s.elapsedSeconds.toFixed(0)}s`,
-    s.tradingState,
+    s.tradingState === 'active' || s.tradingStateCause === undefined ? s.tradingState : `${s.tradingState} (${s.tradingStateCause})`,
     `pnl ${s.pnl.toFixed(2)}`,
     `pos [${positions === '' ? 'flat' : positions}]`,
     `open ${s.openOrders}`,

@@ -1,0 +1,180 @@
+/**
+ * The operator control endpoint of a live run (`bot.control`): a node:http server on a loopback address only
+ * (it changes the trading state without authentication, so nothing else may reach it; use an SSH tunnel to
+ * operate a remote bot). `GET /control/state` answers the trading state, its cause and reason;
+ * `POST /control/state` with `{"state": "active"|"reducing"|"halted", "reason"?: "..."}` sets it as an operator
+ * command (what SIGUSR2 does for active <-> halted). Bad input gets a 400 with a message that says what to send;
+ * a POST must be `application/json` and carry a loopback Host header, so a web page in the operator's browser
+ * cannot fire it (no CORS simple request, no DNS rebinding). Every command is logged.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { TradebotError } from '../../errors.ts';
+import { TRADING_STATES, isTradingState, type TradingState, type TradingStateCause } from '../risk/trading-state.ts';
+
+export const CONTROL_PATH = '/control/state';
+/** Host names and addresses the endpoint may bind to and accepts in a Host header. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
+const MAX_BODY_BYTES = 4096;
+const MAX_REASON_CHARS = 200;
+
+/** What the endpoint reads and changes: the pipeline's trading state machine. */
+export interface ControlTarget {
+  readonly state: TradingState;
+  readonly cause: TradingStateCause;
+  readonly reason: string;
+  setState(state: TradingState, reason: string): void;
+}
+
+export interface ControlServerOptions {
+  /** The state machine to operate; undefined while the bot is still starting (requests then get a 503). */
+  readonly target: () => ControlTarget | undefined;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** A loopback address or localhost (default 127.0.0.1); anything else is refused. */
+  readonly host?: string;
+  readonly log?: Logger;
+}
+
+export interface ControlServer {
+  /** e.g. http://127.0.0.1:9465/control/state */
+  readonly url: string;
+  readonly port: number;
+  /** Operator commands applied so far. */
+  readonly commands: number;
+  close(): Promise<void>;
+}
+
+/** The state as the endpoint reports it. */
+export interface ControlStateBody {
+  readonly state: TradingState;
+  readonly cause: TradingStateCause;
+  readonly reason: string;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host);
+}
+
+function send(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  response.end(`${JSON.stringify(body)}\n`);
+}
+
+function refuse(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  send(response, status, { error: { code, message } }, headers);
+}
+
+/** The host part of a Host header ("127.0.0.1:9465", "[::1]:9465", "localhost"). */
+function hostOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::[0-9]+)?$/.exec(header.trim());
+  return match?.[1] ?? match?.[2];
+}
+
+/** The body as text, or undefined when it is too large (read to the end and dropped, so the answer is seen). */
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
+}
+
+type Parsed = { ok: true; state: TradingState; reason: string | undefined } | { ok: false; message: string };
+
+const EXAMPLE = `send {"state": "${TRADING_STATES.join('" | "')}", "reason": "<optional text>"}`;
+
+/** Validates a command body; every failure says what to send instead. */
+export function parseCommand(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `the body is not JSON: ${EXAMPLE}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected a JSON object: ${EXAMPLE}` };
+  const body = value as Record<string, unknown>;
+  const unknown = Object.keys(body).filter((key) => key !== 'state' && key !== 'reason');
+  if (unknown.length > 0) return { ok: false, message: `unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: ${EXAMPLE}` };
+  if (!isTradingState(body['state'])) {
+    const got = body['state'] === undefined ? 'no state' : `state ${JSON.stringify(body['state'])}`;
+    return { ok: false, message: `${got}: the state must be one of ${TRADING_STATES.join(', ')}` };
+  }
+  const reason = body['reason'];
+  if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)) {
+    return { ok: false, message: `reason must be a string of at most ${MAX_REASON_CHARS} characters` };
+  }
+  return { ok: true, state: body['state'], reason };
+}
+
+function stateBody(target: ControlTarget): ControlStateBody {
+  return { state: target.state, cause: target.cause, reason: target.reason };
+}
+
+export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    throw new TradebotError('CONTROL_NOT_LOOPBACK', `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(host)}: it changes the trading state without authentication; reach a remote bot through an SSH tunnel`, { kind: 'config' });
+  }
+  const { log } = options;
+  let commands = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== CONTROL_PATH) return refuse(response, 404, 'CONTROL_NOT_FOUND', `not found: the control endpoint is ${CONTROL_PATH}`);
+    const requestHost = hostOf(request.headers.host);
+    if (requestHost === undefined || !isLoopbackHost(requestHost)) {
+      return refuse(response, 403, 'CONTROL_FORBIDDEN_HOST', `the Host header must name a loopback address (${LOOPBACK_HOSTS.join(', ')})`);
+    }
+    const target = options.target();
+    if (target === undefined) return refuse(response, 503, 'CONTROL_STARTING', 'the bot is still starting; try again in a moment', { 'retry-after': '1' });
+    if (request.method === 'GET' || request.method === 'HEAD') return send(response, 200, stateBody(target));
+    if (request.method !== 'POST') return refuse(response, 405, 'CONTROL_METHOD', 'method not allowed: GET reads the state, POST sets it', { allow: 'GET, HEAD, POST' });
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json') return refuse(response, 415, 'CONTROL_CONTENT_TYPE', `send the command as content-type application/json: ${EXAMPLE}`);
+    const text = await readBody(request);
+    if (text === undefined) return refuse(response, 413, 'CONTROL_BODY_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes: ${EXAMPLE}`);
+    const command = parseCommand(text);
+    if (!command.ok) {
+      log?.warn({ status: 400 }, `operator control: refused a command: ${command.message}`);
+      return refuse(response, 400, 'CONTROL_BAD_REQUEST', command.message);
+    }
+    const previous = target.state;
+    target.setState(command.state, `operator (HTTP control)${command.reason === undefined || command.reason === '' ? '' : `: ${command.reason}`}`);
+    commands += 1;
+    log?.warn({ requested: command.state, from: previous, to: target.state }, `operator control: ${command.state} requested; trading state now ${target.state}`);
+    return send(response, 200, { requested: command.state, previous, ...stateBody(target) });
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log?.error({ err: error }, 'operator control: request failed');
+      if (!response.headersSent) refuse(response, 500, 'CONTROL_FAILED', 'the command failed; see the bot log');
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new TradebotError('CONTROL_LISTEN_FAILED', `control endpoint cannot listen on ${host}:${options.port} (${error.code ?? error.message}); change bot.control.port`, { kind: 'config', cause: error })),
+    );
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${CONTROL_PATH}`,
+    port,
+    get commands() {
+      return commands;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+      }),
+  };
+}
