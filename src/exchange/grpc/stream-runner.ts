@@ -4,8 +4,8 @@
  * with the latest resume token), opens the server stream and decodes every message into typed items (a
  * message that does not decode becomes an `invalidMessage` item, not a dead stream). `resilientStream`
  * keeps it alive: reconnect with backoff and jitter, silence watchdog (default 180 s), deduplication by
- * key across reconnects, and on UNAUTHENTICATED `getToken(true)` (a forced refresh) before the next
- * attempt. Lifecycle events are the same `connected` / `disconnected` events the gateway client emits.
+ * key across reconnects, and on UNAUTHENTICATED `getToken(true, refused)` (a forced refresh of the token the
+ * refused attempt carried) before the next attempt. Lifecycle events are the same `connected` / `disconnected` events the gateway client emits.
  *
  * Fatal (the Observable errors): rejections (INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION, ...),
  * PERMISSION_DENIED, config problems, a closed client, and UNAUTHENTICATED after the refreshes ran out.
@@ -22,8 +22,12 @@ import { type GrpcChannel, bearerMetadata } from './channel.ts';
 import { GrpcClientErrorCode, badResponse } from './errors.ts';
 import type { MethodRef } from './protocol/index.ts';
 
-/** The access token; `forceRefresh` after the server answered UNAUTHENTICATED. */
-export type TokenSource = (forceRefresh?: boolean) => Promise<string>;
+/**
+ * The access token; `forceRefresh` after the server answered UNAUTHENTICATED to `rejected` (the token that
+ * call carried: a source shared by concurrent calls drops only that one, never a newer token another caller
+ * already got).
+ */
+export type TokenSource = (forceRefresh?: boolean, rejected?: string) => Promise<string>;
 
 export interface GrpcStreamOptions {
   /** Silence (not even a heartbeat) after which a stream is reconnected, ms. Default 180 000; 0 disables. */
@@ -85,9 +89,14 @@ function isInvalid(item: unknown): item is InvalidMessageEvent {
 /** A resilient, authenticated gRPC server stream of `spec`'s items, with lifecycle events. */
 export function runGrpcStream<I>(deps: GrpcStreamDeps, spec: GrpcStreamSpec<I>): Observable<LifecycleEvent | Decoded<I>> {
   return defer(() => {
+    /** The token of the latest attempt (what an UNAUTHENTICATED answer refused). */
+    let used: string | undefined;
     const open = (): Observable<Decoded<I>> =>
       from(deps.getToken(false)).pipe(
-        switchMap((token) => deps.channel.serverStream(spec.method, spec.request(), bearerMetadata(token))),
+        switchMap((token) => {
+          used = token;
+          return deps.channel.serverStream(spec.method, spec.request(), bearerMetadata(token));
+        }),
         mergeMap((message) => decodeMessage(spec.name, message, spec.decode)),
       );
     const recover = spec.recover;
@@ -106,7 +115,7 @@ export function runGrpcStream<I>(deps: GrpcStreamDeps, spec: GrpcStreamSpec<I>):
       expectCompletion: spec.expectCompletion ?? false,
       isFatal: isFatalGrpcStreamError,
       onUnauthenticated: async () => {
-        await deps.getToken(true);
+        await deps.getToken(true, used);
       },
       ...(dedupeKey === undefined ? {} : { dedupeKey: (item: Decoded<I>) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
     }).pipe(map((event) => toOutput(spec.name, event, deps.logger)));

@@ -1,7 +1,9 @@
 /**
  * Adapts a family A token manager (src/exchange/familya TokenManager: a cached token renewed before expiry,
- * `invalidate(rejected)` after a 401) to the gRPC client's `getToken(forceRefresh?)`: a forced refresh
- * drops the token the server refused (unless a concurrent caller already replaced it) and gets a new one.
+ * `invalidate(rejected)` after a 401) to the gRPC client's `getToken(forceRefresh?, rejected?)`: a forced
+ * refresh drops the token the server refused (the caller's `rejected`, else the last one handed out) unless
+ * a concurrent caller already replaced it, and gets the current one. So several streams refused with the
+ * same expired token renew it once, and a late refusal never throws away the token another stream renewed.
  *
  *   new GrpcExchangeClient({ address, getToken: tokenSourceOf(stack.tokens), instruments });
  */
@@ -14,8 +16,8 @@ export interface TokenManagerLike {
 
 export function tokenSourceOf(manager: TokenManagerLike): TokenSource {
   let last: string | undefined;
-  return async (forceRefresh = false) => {
-    if (forceRefresh) manager.invalidate(last);
+  return async (forceRefresh = false, rejected?: string) => {
+    if (forceRefresh) manager.invalidate(rejected ?? last);
     last = await manager.getToken();
     return last;
   };

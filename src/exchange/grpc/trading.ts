@@ -3,7 +3,7 @@
  * cancel-replace, open orders), RefDataAPI.ListInstruments and ReportAPI.SearchTrades. Inputs are the
  * gateway client's (src/exchange/gateway/order-inputs.ts: required fields, generated clord_ids, zero
  * defaults), so code can switch transports without changing its calls; answers are the same result types.
- * A call answered UNAUTHENTICATED is sent once more after `getToken(true)` (the server did not process
+ * A call answered UNAUTHENTICATED is sent once more after `getToken(true, refused)` (the server did not process
  * it); list calls are checked against the venue's limit of 20 before sending (GRPC_INVALID_REQUEST).
  */
 import type { ListInstrumentsResponse, Order, SearchTradesResponse } from '../../domain/index.ts';
@@ -126,7 +126,7 @@ export class GrpcTradingApi {
       return await channel.unary(ref, request, bearerMetadata(token), deadlineMs);
     } catch (error) {
       if (!isGrpcError(error, 'GRPC_UNAUTHENTICATED')) throw error;
-      return channel.unary(ref, request, bearerMetadata(await getToken(true)), deadlineMs);
+      return channel.unary(ref, request, bearerMetadata(await getToken(true, token)), deadlineMs);
     }
   }
 
