@@ -3,7 +3,8 @@
  * token>` in its metadata; the token is checked by an injected `GrpcTokenVerifier` (the family A token
  * server's, or a test's). Missing, malformed, invalid or expired: UNAUTHENTICATED. Then the method's scope
  * (any one of the listed scopes suffices): PERMISSION_DENIED when the token grants none of them. The
- * caller's accounts come from the verifier and bound what every method may read or trade.
+ * caller's accounts come from the verifier and bound what every method may read or trade. The token is
+ * checked once, when the call starts: an open stream outlives its token (a reconnect needs a valid one).
  */
 import type { Metadata } from '@grpc/grpc-js';
 import type { Caller } from '../exchange/commands.ts';
