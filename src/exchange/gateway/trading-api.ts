@@ -8,9 +8,12 @@
  *
  * Retry (idempotency) per call: inserts, list inserts, crosses and cancel-replaces always carry client ids
  * (generated when absent, before the first attempt), so they may be retried with the same ids; cancels are
- * idempotent by order id; previews change nothing. See order-inputs.ts for the clord_id decision. A venue
- * that recognises a repeated clord_id only among WORKING orders (the simulator does) would take a retry of
- * an insert whose first attempt already filled as a new order: set `retryInserts` false for such a venue.
+ * idempotent by order id; previews change nothing. See order-inputs.ts for the clord_id decision. The
+ * simulator answers a repeated (account, clord_id) with the earlier order, working or finished, for as long
+ * as it keeps the order in its history (`sim.maxOrderHistory`), and a repeated cross (same account and
+ * cross_id, or the same leg clord_ids) with the earlier legs. A venue that recognised repeated ids only among
+ * WORKING orders would take a retry of an insert whose first attempt already filled as a new order: set
+ * `retryInserts` false for such a venue.
  *
  * Order outcomes: an insert answered 200 may still say `status: "REJECTED"` (e.g. an exchange-closed
  * market); that is data, returned as is, and the rejection also reaches the order stream. HTTP 4xx

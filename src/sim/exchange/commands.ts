@@ -171,6 +171,48 @@ export function insertOrders(core: ExchangeCore, requests: readonly OrderRequest
   return requests.map((request) => insertOrder(core, request));
 }
 
+export interface CrossOutcome {
+  /** The legs' order ids, in request order. */
+  orderIds: readonly string[];
+  /** True when this cross was sent before: the earlier legs are the answer, nothing new happened. */
+  duplicate: boolean;
+}
+
+/** The legs of an earlier cross this request repeats (same account and cross_id, or the same leg clord_ids). */
+function earlierCross(core: ExchangeCore, cross: CrossRequest): readonly string[] | undefined {
+  for (const leg of cross.requests) {
+    const ids = core.crossOrderIds(leg.account, cross.crossId);
+    if (ids !== undefined) return ids;
+  }
+  const earlier = cross.requests.map((leg) => (leg.clordId === undefined ? undefined : core.orderIdFor(leg.account, leg.clordId)));
+  const known = earlier.filter((id): id is string => id !== undefined);
+  if (known.length === 0) return undefined;
+  if (known.length === cross.requests.length && new Set(known).size === known.length) return known;
+  const index = earlier.findIndex((id) => id !== undefined);
+  const leg = cross.requests[index] as OrderRequest;
+  throw invalidArgument(`requests[${index}].clord_id ${String(leg.clordId)} was already used by order ${String(earlier[index])} of ${leg.account}; send the cross with new clord_ids (or repeat the whole earlier cross)`);
+}
+
+/**
+ * A two-sided cross the way every door of the exchange takes it: a repeat of an earlier cross (same
+ * account and cross_id, or the same leg clord_ids) returns the earlier legs and executes nothing, so a
+ * client may retry a cross safely; a leg malformed for the instrument is INVALID_ARGUMENT, and so is a
+ * cross the engine refuses for any reason but NO_LIQUIDITY.
+ */
+export function insertCross(core: ExchangeCore, cross: CrossRequest): CrossOutcome {
+  const earlier = earlierCross(core, cross);
+  if (earlier !== undefined) return { orderIds: earlier, duplicate: true };
+  for (const leg of cross.requests) precheck(core, leg);
+  const result = core.cross(cross);
+  const ids: string[] = [];
+  for (const execution of result.executions) {
+    if (execution.order.crossId === cross.crossId && !ids.includes(execution.order.orderId)) ids.push(execution.order.orderId);
+  }
+  const rejected = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REJECTED' && e.orderRejectReason !== 'ORD_REJECT_REASON_NO_LIQUIDITY');
+  if (rejected !== undefined) throw invalidArgument(`${rejected.orderRejectReason}: ${rejected.text}`);
+  return { orderIds: ids, duplicate: false };
+}
+
 /** Outcome of a single insert: the order id and status, or an INVALID_ARGUMENT for a malformed order. */
 export function insertOutcome(result: EngineResult): { orderId: string; status: 'ACCEPTED' | 'REJECTED'; text: string } {
   const first = result.executions[0];

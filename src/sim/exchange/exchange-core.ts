@@ -6,7 +6,8 @@
  *
  * The order history keeps every working order and the most recent `maxOrderHistory` finished ones (the
  * oldest finished order is forgotten first, with its clord_id index entry), so a long run does not grow
- * without bound; a retried insert is recognised as long as its order is still in the history.
+ * without bound; a retried insert is recognised as long as its order is still in the history. Crosses are
+ * indexed by (account, cross_id) of each leg, so a repeated cross is answered with its earlier legs.
  */
 import { Subject } from 'rxjs';
 import { Decimal } from '../../domain/decimal.ts';
@@ -72,6 +73,15 @@ export function isFinalOrderState(state: string): boolean {
   return FINAL_STATES.has(state);
 }
 
+/** The distinct order ids of a cross's executions, in the order of the legs. */
+function crossLegIds(result: EngineResult): string[] {
+  const ids: string[] = [];
+  for (const execution of result.executions) {
+    if (execution.order.crossId !== undefined && !ids.includes(execution.order.orderId)) ids.push(execution.order.orderId);
+  }
+  return ids;
+}
+
 /** The clord_id index key of an order. */
 export function clordKey(account: string, clordId: string): string {
   return `${account}\u0000${clordId}`;
@@ -86,6 +96,8 @@ export class ExchangeCore {
   private readonly orders = new Map<string, OrderRecord>();
   /** (account, clord_id) -> order id of every order ever inserted: a repeated insert is answered, not re-run. */
   private readonly clordIndex = new Map<string, string>();
+  /** (leg account, cross_id) -> the leg order ids of the cross that used it (pruned with the legs). */
+  private readonly crossIndex = new Map<string, readonly string[]>();
   private readonly tape: Trade[] = [];
   private readonly statsBySymbol = new Map<string, SymbolStats>();
   private readonly maxTrades: number;
@@ -136,7 +148,18 @@ export class ExchangeCore {
   }
 
   cross(request: CrossRequest): EngineResult {
-    return this.apply(this.engine.cross(request));
+    const result = this.apply(this.engine.cross(request));
+    const legs = crossLegIds(result);
+    for (const execution of result.executions) {
+      const { account, crossId } = execution.order;
+      if (crossId !== undefined && this.orders.has(execution.order.orderId)) this.crossIndex.set(clordKey(account, crossId), legs);
+    }
+    return result;
+  }
+
+  /** The leg order ids of an earlier cross of `account` with this cross_id, if it is still remembered. */
+  crossOrderIds(account: string, crossId: string): readonly string[] | undefined {
+    return this.crossIndex.get(clordKey(account, crossId));
   }
 
   massCancel(filter: MassCancelRequest): EngineResult {
@@ -204,6 +227,32 @@ export class ExchangeCore {
     this.finished = [...this.orders.values()].filter((r) => isFinalOrderState(r.latest.state)).map((r) => r.latest.order.orderId);
     this.finishedHead = 0;
     this.pruneHistory();
+    this.rebuildCrossIndex();
+  }
+
+  /** After a restore: the cross index from the restored legs (the legs of one cross are consecutive orders). */
+  private rebuildCrossIndex(): void {
+    this.crossIndex.clear();
+    const legsOf = new Map<string, OrderRecord[]>();
+    for (const record of this.orders.values()) {
+      const crossId = record.latest.order.crossId;
+      if (crossId === undefined) continue;
+      const group = legsOf.get(crossId) ?? [];
+      group.push(record);
+      legsOf.set(crossId, group);
+    }
+    for (const group of legsOf.values()) {
+      group.sort((a, b) => a.latest.order.orderSeq - b.latest.order.orderSeq);
+      for (let i = 0; i + 1 < group.length; i++) {
+        const a = group[i] as OrderRecord;
+        const b = group[i + 1] as OrderRecord;
+        if (b.latest.order.orderSeq !== a.latest.order.orderSeq + 1) continue;
+        const legs = [a.latest.order.orderId, b.latest.order.orderId];
+        this.crossIndex.set(clordKey(a.latest.order.account, a.latest.order.crossId as string), legs);
+        this.crossIndex.set(clordKey(b.latest.order.account, b.latest.order.crossId as string), legs);
+        i++;
+      }
+    }
   }
 
   private apply(result: EngineResult): EngineResult {
@@ -267,6 +316,11 @@ export class ExchangeCore {
         if (clordId === undefined || clordId === '') continue;
         const key = clordKey(record.latest.order.account, clordId);
         if (this.clordIndex.get(key) === id) this.clordIndex.delete(key);
+      }
+      const crossId = record.latest.order.crossId;
+      if (crossId !== undefined) {
+        const key = clordKey(record.latest.order.account, crossId);
+        if (this.crossIndex.get(key)?.includes(id) === true) this.crossIndex.delete(key);
       }
     }
     if (this.finishedHead > 65_536 && this.finishedHead * 2 > this.finished.length) {

@@ -7,7 +7,7 @@
 import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, insertOrders, precheck, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
+import { checkOrderOwner, insertCross, insertOrder, insertOrders, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
 import { toDomainOrder, type SnapshotLike } from '../exchange/to-domain.ts';
 import type { OrderRequest } from '../matching/types.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
@@ -108,14 +108,8 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
   router.post(`${base}/insert_order_cross`, async (context) => {
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.crossOrderRequest, core);
-    const cross = toEngineCross(core, request, caller, now());
-    for (const leg of cross.requests) precheck(core, leg);
-    const result = core.cross(cross);
-    const ids: string[] = [];
-    for (const execution of result.executions) if (!ids.includes(execution.order.orderId)) ids.push(execution.order.orderId);
-    const rejected = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REJECTED' && e.orderRejectReason !== 'ORD_REJECT_REASON_NO_LIQUIDITY');
-    if (rejected !== undefined) throw invalidArgument(`${rejected.orderRejectReason}: ${rejected.text}`);
-    return { body: { responses: ids.map((order_id) => ({ order_id })) } };
+    const outcome = insertCross(core, toEngineCross(core, request, caller, now()));
+    return { body: { responses: outcome.orderIds.map((order_id) => ({ order_id })) } };
   });
 }
 

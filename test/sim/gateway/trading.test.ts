@@ -396,6 +396,31 @@ describe('insert_order_cross', () => {
     expect(await openOrders(alice)).toEqual([]);
   });
 
+  it('answers a repeated cross (same cross_id, or the same leg clord_ids) with the earlier legs and executes nothing', async () => {
+    const body = {
+      cross_id: 'x-rep',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'leg-s' })],
+    };
+    const first = await h.api('insert_order_cross', alice, body);
+    const second = await h.api('insert_order_cross', alice, body);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    // the same leg clord_ids under another cross_id: still the earlier cross
+    const third = await h.api('insert_order_cross', alice, { ...body, cross_id: 'x-rep-2' });
+    expect(third.body).toEqual(first.body);
+    // the same cross_id with new clord_ids: the earlier cross too
+    const fourth = await h.api('insert_order_cross', alice, { cross_id: 'x-rep', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')] });
+    expect(fourth.body).toEqual(first.body);
+    expect(await trades(alice)).toHaveLength(1);
+    expect(await searchOrders(alice)).toHaveLength(2);
+    // one leg's clord_id reused in a new cross: refused, nothing created
+    const mixed = await h.api('insert_order_cross', alice, { cross_id: 'x-new', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'fresh' })] });
+    expectInvalidArgument(mixed);
+    expect(String(mixed.body['details'])).toMatch(/requests\[0\]\.clord_id leg-b was already used/);
+    expect(await searchOrders(alice)).toHaveLength(2);
+  });
+
   it('refuses a cross without cross_id or with one leg (400)', async () => {
     const legs = [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')];
     expectInvalidArgument(await h.api('insert_order_cross', alice, { requests: legs }));
