@@ -55,21 +55,36 @@ export function registerRunCommand(program: Command): void {
       const config = options.params === undefined ? loaded : { ...loaded, bot: { ...loaded.bot, params: readParamsFile(options.params) } };
       const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
       const record = options.record;
-      const stopSignal = new Promise<string>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-      });
-      const summary = await runLive({
-        config,
-        configFile: options.config,
-        logger,
-        ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-        ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),
-        ...(process.stderr.isTTY ? { statusStream: process.stderr } : {}),
-        stopSignal,
-        onOperatorToggle: (toggle) => process.on('SIGUSR2', toggle),
-        ...(record === undefined ? {} : { recorder: (run) => openRecorder(record, run) }),
-      });
+      let stop: (reason: string) => void = () => undefined;
+      const stopSignal = new Promise<string>((resolve) => (stop = resolve));
+      const onSigint = () => stop('SIGINT');
+      const onSigterm = () => stop('SIGTERM');
+      let onSigusr2: (() => void) | undefined;
+      process.once('SIGINT', onSigint);
+      process.once('SIGTERM', onSigterm);
+      let summary;
+      try {
+        summary = await runLive({
+          config,
+          configFile: options.config,
+          ...(options.params === undefined ? {} : { paramsFile: options.params }),
+          logger,
+          ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+          ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),
+          ...(process.stderr.isTTY ? { statusStream: process.stderr } : {}),
+          stopSignal,
+          onOperatorToggle: (toggle) => {
+            onSigusr2 = toggle;
+            process.on('SIGUSR2', toggle);
+          },
+          ...(record === undefined ? {} : { recorder: (run) => openRecorder(record, run) }),
+        });
+      } finally {
+        // in-process callers (tests) get their signals back
+        process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigterm);
+        if (onSigusr2 !== undefined) process.off('SIGUSR2', onSigusr2);
+      }
       process.stdout.write(`${JSON.stringify(summary)}\n`);
     });
 }

@@ -57,6 +57,8 @@ export interface LiveRunOptions {
   config: TradebotConfig;
   /** The config file, named in config errors found at start. */
   configFile?: string;
+  /** The `--params` file that replaced bot.params, named in params errors. */
+  paramsFile?: string;
   logger: Logger;
   strategy?: string;
   durationSeconds?: number;
@@ -72,7 +74,11 @@ export interface LiveRunOptions {
 export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const { config, logger } = options;
   const strategy = await loadStrategy(options.strategy ?? config.bot.strategy);
-  const params = validateParams(strategy, config.bot.params);
+  const params = validateParams(
+    strategy,
+    config.bot.params,
+    options.paramsFile !== undefined ? { file: options.paramsFile, path: '' } : { path: 'bot.params', ...(options.configFile === undefined ? {} : { file: options.configFile }) },
+  );
   const symbols = symbolsOf(strategy, params);
   if (symbols.length === 0) throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, { kind: 'config' });
   const clock = liveClock();

@@ -1,7 +1,9 @@
 /**
  * Loads a strategy plugin by name (`strategies/<name>.ts`) or by path, checks that its default export is
  * a `defineStrategy` definition, and validates its params (from YAML) against the plugin's schema. Every
- * params problem is reported at once with its path (`strategy.params.spread: ...`), like config errors.
+ * params problem is reported at once, like config errors, under the file and YAML path the params came
+ * from: `config/fade.yaml` / `bot.params.edge: ...` for a config file, `fade-params.yaml` / `edge: ...` for a
+ * `--params` file.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -39,12 +41,29 @@ export async function loadStrategy(nameOrPath: string, cwd?: string): Promise<An
   return definition as AnyStrategy;
 }
 
-/** Validates params from YAML; throws a ConfigError naming each bad field under `strategy.params`. */
-export function validateParams<S extends AnyStrategy>(strategy: S, raw: unknown, file?: string): unknown {
+/** Where params came from, for error messages. */
+export interface ParamsSource {
+  /** The YAML file (a config file, or a `--params` file). */
+  readonly file?: string;
+  /**
+   * The params' path in that file: `bot.params` in a config file, '' for a params file. Default: `bot.params`
+   * with a file, `strategy.params` without one (params assembled by a tool, e.g. a sweep's grid over a base).
+   */
+  readonly path?: string;
+}
+
+/**
+ * Validates params from YAML; throws a ConfigError naming the file and each bad field by its YAML path. A
+ * string source is a config file (params under `bot.params`).
+ */
+export function validateParams<S extends AnyStrategy>(strategy: S, raw: unknown, source: string | ParamsSource = {}): unknown {
+  const from: ParamsSource = typeof source === 'string' ? { file: source } : source;
   const result = strategy.params.safeParse(raw ?? {}, { reportInput: true });
   if (result.success) return result.data;
+  const base = from.path ?? (from.file === undefined ? 'strategy.params' : 'bot.params');
   const problems = result.error.issues.flatMap((issue) =>
-    describeIssue(issue, strategy.params).map((p) => ({ path: p.path === '' ? 'strategy.params' : `strategy.params.${p.path}`, message: p.message })),
+    describeIssue(issue, strategy.params).map((p) => ({ path: base === '' ? p.path : p.path === '' ? base : `${base}.${p.path}`, message: p.message })),
   );
-  throw new ConfigError(problems, file ?? `params of strategy ${strategy.name}`);
+  const where = from.file === undefined ? `params of strategy ${strategy.name}` : `${from.file} (params of strategy ${strategy.name})`;
+  throw new ConfigError(problems, where);
 }

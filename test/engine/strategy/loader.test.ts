@@ -2,7 +2,8 @@
  * The strategy loader: plugins by name from strategies/ and by path (relative to the working directory or
  * absolute), STRATEGY_NOT_FOUND for a missing name or file, STRATEGY_INVALID_MODULE for a module that does
  * not default-export a definition, and params validated against the plugin's schema with every bad field
- * reported at once as `strategy.params.<field>` in a ConfigError.
+ * reported at once in a ConfigError under the file and YAML path the params came from (`bot.params.<field>` of
+ * a config file, `<field>` of a --params file, `strategy.params.<field>` when assembled by a tool).
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,22 +75,31 @@ describe('strategy loader', () => {
     expect(symbolsOf(strategy, params)).toEqual(['RAIN-NYC-2026-12-01']);
   });
 
-  it('reports every bad param at once as strategy.params.<field> in a ConfigError', async () => {
+  it('reports every bad param at once, under bot.params of the config file it came from', async () => {
     const strategy = await loadStrategy('market-maker');
-    const error = thrown(() => validateParams(strategy, { symbols: [], halfSpread: 'wide', requoteTicks: -1, colour: 'blue' }));
+    const error = thrown(() => validateParams(strategy, { symbols: [], halfSpread: 'wide', requoteTicks: -1, colour: 'blue' }, 'config/mm.yaml'));
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems.map((p) => p.path).sort()).toEqual(['strategy.params.colour', 'strategy.params.halfSpread', 'strategy.params.requoteTicks', 'strategy.params.symbols']);
-    expect(problems.find((p) => p.path === 'strategy.params.colour')?.message).toMatch(/unknown key/);
+    expect(problems.map((p) => p.path).sort()).toEqual(['bot.params.colour', 'bot.params.halfSpread', 'bot.params.requoteTicks', 'bot.params.symbols']);
+    expect(problems.find((p) => p.path === 'bot.params.colour')?.message).toMatch(/unknown key/);
     expect((error as ConfigError).code).toBe('CONFIG_INVALID');
-    expect((error as Error).message).toContain('params of strategy market-maker');
-    expect(problems.find((p) => p.path === 'strategy.params.symbols')?.message).toMatch(/at least one symbol/);
+    expect((error as Error).message.split('\n')[0]).toBe('config/mm.yaml (params of strategy market-maker) has 4 problems:');
+    expect(problems.find((p) => p.path === 'bot.params.symbols')?.message).toMatch(/at least one symbol/);
   });
 
-  it('reports a missing required param under its name', async () => {
+  it('names the keys of a --params file at its root, and the file', async () => {
+    const strategy = await loadStrategy('market-maker');
+    const error = thrown(() => validateParams(strategy, { symbols: ['X'], halfSpread: '-1x' }, { file: 'mm-params.yaml', path: '' }));
+    expect((error as Error).message).toBe('mm-params.yaml (params of strategy market-maker) has 1 problem:\n  halfSpread: expected a decimal string such as "0.55", got "-1x"');
+  });
+
+  it('without a file: strategy.params.<field> (params a tool assembled), and bot.params.<field> when told so', async () => {
     const strategy = await loadStrategy('cross-demo');
     const error = thrown(() => validateParams(strategy, undefined));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems.map((p) => p.path)).toEqual(expect.arrayContaining(['strategy.params.symbol', 'strategy.params.buyAccount', 'strategy.params.sellAccount']));
+    expect((error as Error).message).toContain('params of strategy cross-demo has');
+    const named = thrown(() => validateParams(strategy, {}, { path: 'bot.params' }));
+    expect((named as ConfigError).problems.map((p) => p.path)).toEqual(expect.arrayContaining(['bot.params.symbol']));
   });
 });
