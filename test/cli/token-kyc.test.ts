@@ -8,7 +8,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { startSimHarness } from '../exchange/familya/helpers/sim.ts';
 import type { SimHarness } from '../exchange/familya/helpers/sim.ts';
 import { makeKeys } from '../exchange/familya/helpers/keys.ts';
-import { hasOpenssl, makeSelfSignedCert, postHttps } from '../kyc/helpers/tls.ts';
+import { makeSelfSignedCert, postHttps } from '../kyc/helpers/tls.ts';
 import type { TestCert } from '../kyc/helpers/tls.ts';
 import { captureOutput } from './helpers/output.ts';
 
@@ -16,7 +16,7 @@ let h: SimHarness;
 let tls: TestCert | undefined;
 
 beforeAll(async () => {
-  tls = hasOpenssl() ? makeSelfSignedCert() : undefined;
+  tls = await makeSelfSignedCert();
   h = await startSimHarness({ wallClock: true, ...(tls === undefined ? {} : { kyc: `extraCaFile: ${tls.certFile}` }) });
 });
 afterAll(() => h.close());
@@ -76,7 +76,7 @@ describe('tradebot token', () => {
   });
 });
 
-describe.skipIf(!hasOpenssl())('tradebot kyc webhook', () => {
+describe('tradebot kyc webhook', () => {
   const webhookConfig = () => {
     const state = path.join(mkdtempSync(path.join(h.keys.dir, 'state-')), 'kyc.json');
     return writeConfig({ kyc: `  kyc:\n    webhook: { host: 127.0.0.1, port: 0, certFile: ${tls?.certFile}, keyFile: ${tls?.keyFile}, stateFile: ${state} }\n` });

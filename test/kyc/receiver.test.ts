@@ -1,12 +1,13 @@
-// KYC webhook receiver over real HTTPS (self-signed cert from openssl): immediate 2xx, dedupe by user,
-// state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while serving on.
+// KYC webhook receiver over real HTTPS (self-signed cert from the selfsigned package): immediate 2xx, dedupe
+// by user, state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while
+// serving on.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KycErrorCode, startKycReceiver } from '../../src/kyc/index.ts';
 import type { KycEvent, KycReceiver } from '../../src/kyc/index.ts';
-import { hasOpenssl, makeSelfSignedCert, postHttps } from './helpers/tls.ts';
+import { makeSelfSignedCert, postHttps } from './helpers/tls.ts';
 import type { TestCert } from './helpers/tls.ts';
 
 const notification = (over: Record<string, string> = {}) => ({
@@ -19,13 +20,13 @@ const notification = (over: Record<string, string> = {}) => ({
   ...over,
 });
 
-describe.skipIf(!hasOpenssl())('KYC webhook receiver', () => {
+describe('KYC webhook receiver', () => {
   let tls: TestCert;
   let dir: string;
   const running: KycReceiver[] = [];
 
-  beforeAll(() => {
-    tls = makeSelfSignedCert();
+  beforeAll(async () => {
+    tls = await makeSelfSignedCert();
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((r) => r.close()));

@@ -7,15 +7,15 @@ import { startKycReceiver } from '../../src/kyc/index.ts';
 import type { KycEvent, KycReceiver } from '../../src/kyc/index.ts';
 import { ALICE, startSimHarness } from '../exchange/familya/helpers/sim.ts';
 import type { SimHarness } from '../exchange/familya/helpers/sim.ts';
-import { hasOpenssl, makeSelfSignedCert } from './helpers/tls.ts';
+import { makeSelfSignedCert } from './helpers/tls.ts';
 
-describe.skipIf(!hasOpenssl())('KYC receiver with the simulator', () => {
+describe('KYC receiver with the simulator', () => {
   let h: SimHarness;
   let receiver: KycReceiver;
   const events: KycEvent[] = [];
 
   beforeAll(async () => {
-    const tls = makeSelfSignedCert();
+    const tls = await makeSelfSignedCert();
     h = await startSimHarness({ kyc: `extraCaFile: ${tls.certFile}, duplicateProbability: "1", holdProbability: "1", minStepSeconds: 1, maxStepSeconds: 2` });
     receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile: path.join(tls.dir, 'kyc-state.json') });
     receiver.notifications$.subscribe((event) => events.push(event));

@@ -1,14 +1,16 @@
 /**
- * No secret reaches a log line or the run summary. A full session runs at debug level with every record
+ * No secret reaches a log line, the run summary or the order journal. A full session runs at debug level with every record
  * (the bot's and the simulator's) captured: the live bot (`runLive`) against an environment config that
  * points at a simulator with market activity, so it exchanges a family A client assertion for a token,
- * logs in to the gateway WITH MFA (TOTP), streams and trades for a few seconds; then the family A client
+ * logs in to the gateway WITH MFA (TOTP), streams and trades until its first fill; then the family A client
  * registers a KYC webhook and a verification is delivered to the HTTPS receiver. Every JWT minted in the
  * process (client assertions, family A access tokens, gateway access and refresh tokens) is captured at
  * its source by spying on jose's SignJWT, next to the private key PEM, the passwords, the TOTP secret and
- * the one-time codes of the session; the captured logs and the summary are then searched for each.
+ * the one-time codes of the session; the captured logs, the summary and the journal (written to the test's
+ * temp folder, never into the working directory) are then searched for each. The TLS certificate of the
+ * receiver comes from the `selfsigned` package, so nothing here depends on a system openssl.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { firstValueFrom, filter, timeout } from 'rxjs';
@@ -22,13 +24,14 @@ import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
 import { generateTotp } from '../../src/exchange/auth/totp.ts';
 import { startKycReceiver, type KycReceiver } from '../../src/kyc/index.ts';
 import { makeKeys, type TestKeys } from '../exchange/familya/helpers/keys.ts';
-import { hasOpenssl, makeSelfSignedCert } from '../kyc/helpers/tls.ts';
+import { makeSelfSignedCert } from '../kyc/helpers/tls.ts';
 
 const PASSWORD = 'Secret-Alice-Pass-2026!';
 const BOB_PASSWORD = 'Secret-Bob-Pass-2026!';
 const MFA_SECRET = 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU';
 const SYMBOL = 'RAIN-NYC-2026-12-01';
-const RUN_SECONDS = 3;
+/** Upper bound of the bot's run; it stops at its first fill. */
+const RUN_SECONDS = 40;
 
 /** Every log record, as written. */
 class Capture extends Writable {
@@ -62,7 +65,7 @@ risk: {}
 `;
 }
 
-function botYaml(sim: RunningSim, keys: TestKeys): string {
+function botYaml(sim: RunningSim, keys: TestKeys, journal: string): string {
   return `
 logging: { level: debug }
 exchange:
@@ -77,6 +80,7 @@ exchange:
 bot:
   strategy: market-maker
   account: firms/demo/accounts/alice-main
+  journal: ${JSON.stringify(journal)}
   params: { symbols: [${SYMBOL}], halfSpread: "0.01", quoteQty: "1", maxInventory: "5", skewPerContract: "0.001" }
 risk:
   maxOrderQty: "10"
@@ -86,11 +90,12 @@ risk:
 `;
 }
 
-describe.skipIf(!hasOpenssl())('secrets in a debug-level session', () => {
+describe('secrets in a debug-level session', () => {
   const capture = new Capture();
   const logger = createLogger({ level: 'debug', pretty: false, destination: capture });
   const minted: Promise<string>[] = [];
   const keys = makeKeys();
+  const journalFile = path.join(keys.dir, 'journal.jsonl');
   let sim: RunningSim;
   let receiver: KycReceiver;
   let summary: RunSummary;
@@ -103,15 +108,24 @@ describe.skipIf(!hasOpenssl())('secrets in a debug-level session', () => {
       minted.push(token);
       return token;
     });
-    const tls = makeSelfSignedCert(mkdtempSync(path.join(keys.dir, 'tls-')));
+    const tls = await makeSelfSignedCert(mkdtempSync(path.join(keys.dir, 'tls-')));
     const simConfig = parseConfig(simYaml(keys, tls.certFile), { env: {} }).sim;
     if (simConfig === undefined) throw new Error('no sim section');
     sim = await startSim(simConfig, { logger: logger.child({ component: 'sim' }) });
     receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile: path.join(tls.dir, 'state.json'), logger: logger.child({ component: 'kyc-receiver' }) });
-    const config = parseConfig(botYaml(sim, keys), { env: { SECRET_GATEWAY_PASSWORD: PASSWORD, SECRET_MFA: MFA_SECRET } });
+    // the order journal in the test's temp folder (against an environment it would default to .tradebot/ in the working directory)
+    const config = parseConfig(botYaml(sim, keys, journalFile), { env: { SECRET_GATEWAY_PASSWORD: PASSWORD, SECRET_MFA: MFA_SECRET } });
 
+    // run until the bot's first fill on the exchange (streams, orders, executions all logged at debug), at most RUN_SECONDS
+    const filled = new Promise<string>((resolve) => {
+      const subscription = sim.core.events$.subscribe((event) => {
+        if (event.kind !== 'execution' || event.execution.order.account !== 'firms/demo/accounts/alice-main' || event.execution.lastQty === 0) return;
+        subscription.unsubscribe();
+        resolve('first fill');
+      });
+    });
     started = Date.now();
-    summary = await runLive({ config, logger, durationSeconds: RUN_SECONDS, stopSignal: new Promise<string>(() => undefined) });
+    summary = await runLive({ config, logger, durationSeconds: RUN_SECONDS, stopSignal: filled });
 
     // KYC: register the receiver and have one verification delivered to it.
     const familyA = createFamilyAClient(config.exchange ?? (undefined as never), { logger });
@@ -124,7 +138,7 @@ describe.skipIf(!hasOpenssl())('secrets in a debug-level session', () => {
     } finally {
       await familyA.client.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     vi.restoreAllMocks();
@@ -132,8 +146,10 @@ describe.skipIf(!hasOpenssl())('secrets in a debug-level session', () => {
     await sim?.close();
   });
 
-  /** The logs and the summary, where no secret may appear. */
-  const haystack = () => `${capture.text()}\n${JSON.stringify(summary)}`;
+  /** The journal as the clean stop left it: compacted, the history kept as `.prev`. */
+  const journalText = () => `${readFileSync(journalFile, 'utf8')}\n${readFileSync(`${journalFile}.prev`, 'utf8')}`;
+  /** The logs, the summary and the order journal the session wrote, where no secret may appear. */
+  const haystack = () => `${capture.text()}\n${JSON.stringify(summary)}\n${journalText()}`;
 
   it('the session did what it should, at debug level', () => {
     const text = capture.text();
@@ -142,6 +158,8 @@ describe.skipIf(!hasOpenssl())('secrets in a debug-level session', () => {
     expect(text).toMatch(/family A access token issued/);
     expect(sim.kyc.deliveryStats.delivered).toBeGreaterThan(0);
     expect(minted.length, 'assertions and tokens were minted').toBeGreaterThan(3);
+    expect(summary.journal.file, 'the journal went to the temp folder, not into the working directory').toContain(journalFile);
+    expect(journalText()).toContain('"type":"request"');
   });
 
   it('no JWT minted in the session (assertions, access and refresh tokens) appears, whole or in part', async () => {

@@ -1,40 +1,47 @@
 /**
  * Test-only TLS material and an HTTPS poster: a self-signed certificate for 127.0.0.1/localhost made with
- * the system's openssl into a temp folder (tests that need it skip when openssl is missing), and a tiny
- * node:https POST that trusts exactly that certificate.
+ * the `selfsigned` package (no system openssl needed, so no test skips for want of it) into a temp folder,
+ * the key written owner-only (mode 0600, as the receiver requires of a key file), and a tiny node:https
+ * POST that trusts exactly that certificate.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-export function hasOpenssl(): boolean {
-  try {
-    execFileSync('which', ['openssl'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { generate } from 'selfsigned';
 
 export interface TestCert {
   dir: string;
   certFile: string;
   keyFile: string;
   cert: string;
+  key: string;
 }
 
-/** A fresh self-signed cert (RSA 2048, CN=localhost, SAN IP:127.0.0.1 and DNS:localhost) in a temp dir. */
-export function makeSelfSignedCert(dir = mkdtempSync(path.join(tmpdir(), 'tradebot-tls-'))): TestCert {
-  const certFile = path.join(dir, 'cert.pem');
-  const keyFile = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
-    { stdio: 'ignore' },
-  );
-  return { dir, certFile, keyFile, cert: readFileSync(certFile, 'utf8') };
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A fresh self-signed cert (RSA 2048, SHA-256, CN=localhost, SAN IP:127.0.0.1 and DNS:localhost) in a temp dir. */
+export async function makeSelfSignedCert(dir = mkdtempSync(path.join(tmpdir(), 'tradebot-tls-')), name = ''): Promise<TestCert> {
+  const now = Date.now();
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'rsa',
+    keySize: 2048,
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now - DAY_MS),
+    notAfterDate: new Date(now + 2 * DAY_MS),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  });
+  const prefix = name === '' ? '' : `${name}.`;
+  const certFile = path.join(dir, `${prefix}cert.pem`);
+  const keyFile = path.join(dir, `${prefix}key.pem`);
+  writeFileSync(certFile, pems.cert);
+  writeFileSync(keyFile, pems.private, { mode: 0o600 });
+  return { dir, certFile, keyFile, cert: pems.cert, key: pems.private };
 }
 
 export interface PostResult {

@@ -22,7 +22,7 @@ async function drain(h: FamilyAHarness, maxRounds = 50): Promise<void> {
 
 async function setup(kyc: string, realTime = false): Promise<{ h: FamilyAHarness; cert: TestCert; token: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-flow-'));
-  const cert = makeCert(dir);
+  const cert = await makeCert(dir);
   const h = await startFamilyA({ kyc: `${kyc}, webhookTimeoutMs: 2000, extraCaFile: ${cert.certFile}`, realTime }, dir);
   return { h, cert, token: await h.token(CLIENT) };
 }

@@ -26,7 +26,7 @@ async function register(webhookUrl: string) {
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-'));
-  cert = makeCert(dir);
+  cert = await makeCert(dir);
   h = await startFamilyA({ kyc: `webhookTimeoutMs: ${TIMEOUT_MS}, extraCaFile: ${cert.certFile}` }, dir);
   token = await h.token(CLIENT);
 });
@@ -65,7 +65,7 @@ describe('webhook registration refusals', () => {
   });
 
   it('a certificate the sim does not trust is refused', async () => {
-    const otherCert = makeCert(h.dir, 'untrusted');
+    const otherCert = await makeCert(h.dir, 'untrusted');
     const r = await WebhookReceiver.start(otherCert);
     receivers.push(r);
     const response = await register(r.url);

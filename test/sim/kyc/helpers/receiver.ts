@@ -1,16 +1,14 @@
 /**
  * A KYC webhook receiver for tests: an HTTPS server on 127.0.0.1 port 0 with a self-signed certificate
- * for 127.0.0.1/localhost made by `openssl` in a temp folder (the sim trusts it through
+ * for 127.0.0.1/localhost made by the `selfsigned` package in a temp folder (the sim trusts it through
  * `sim.kyc.extraCaFile`). Each request is recorded; a per-request plan answers with a status or holds
  * the response until the test releases it. Tests await requests by predicate, never by sleeping.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { makeSelfSignedCert } from '../../../kyc/helpers/tls.ts';
 
 export interface TestCert {
   keyPem: string;
@@ -19,11 +17,9 @@ export interface TestCert {
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, written to `dir` as `<name>.cert.pem`. */
-export function makeCert(dir: string, name = 'receiver'): TestCert {
-  const keyFile = path.join(dir, `${name}.key.pem`);
-  const certFile = path.join(dir, `${name}.cert.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
-  return { keyPem: readFileSync(keyFile, 'utf8'), certPem: readFileSync(certFile, 'utf8'), certFile };
+export async function makeCert(dir: string, name = 'receiver'): Promise<TestCert> {
+  const made = await makeSelfSignedCert(dir, name);
+  return { keyPem: made.key, certPem: made.cert, certFile: made.certFile };
 }
 
 export interface ReceivedRequest {
