@@ -17,6 +17,12 @@ export interface StatusInput {
   refusals: number;
 }
 
+/** To cents (half-even), without a "-0.00" for a loss under half a cent. */
+function cents(value: Decimal): string {
+  const text = value.toFixed(2);
+  return text === '-0.00' ? '0.00' : text;
+}
+
 export function formatStatusLine(s: StatusInput): string {
   const positions = Object.entries(s.positions)
     .map(([symbol, qty]) => `${symbol} ${qty}`)
@@ -24,7 +30,7 @@ export function formatStatusLine(s: StatusInput): string {
   return [
     `${s.elapsedSeconds.toFixed(0)}s`,
     s.tradingState === 'active' || s.tradingStateCause === undefined ? s.tradingState : `${s.tradingState} (${s.tradingStateCause})`,
-    `pnl ${s.pnl.toFixed(2)}`,
+    `pnl ${cents(s.pnl)}`,
     `pos [${positions === '' ? 'flat' : positions}]`,
     `open ${s.openOrders}`,
     `orders ${s.orders}`,
