@@ -171,6 +171,9 @@ export function insertOrders(core: ExchangeCore, requests: readonly OrderRequest
   return requests.map((request) => insertOrder(core, request));
 }
 
+/** Cross refusals that are market conditions (answered 200, the legs REJECTED on the order stream). */
+const CROSS_MARKET_REJECTS = new Set(['ORD_REJECT_REASON_EXCHANGE_CLOSED', 'ORD_REJECT_REASON_NO_LIQUIDITY']);
+
 export interface CrossOutcome {
   /** The legs' order ids, in request order. */
   orderIds: readonly string[];
@@ -196,20 +199,25 @@ function earlierCross(core: ExchangeCore, cross: CrossRequest): readonly string[
 /**
  * A two-sided cross the way every door of the exchange takes it: a repeat of an earlier cross (same
  * account and cross_id, or the same leg clord_ids) returns the earlier legs and executes nothing, so a
- * client may retry a cross safely; a leg malformed for the instrument is INVALID_ARGUMENT, and so is a
- * cross the engine refuses for any reason but NO_LIQUIDITY.
+ * client may retry a cross safely; a cross the engine would refuse for a problem in the request itself
+ * (trade-through, self-match, a leg off the tick or the limits...) is INVALID_ARGUMENT and leaves no trace
+ * (checked by a dry run first); a market condition (instrument not OPEN, an all-or-none cross that cannot
+ * fill) gives both legs REJECTED on the order stream and a 200 answer, as insert_order does.
  */
 export function insertCross(core: ExchangeCore, cross: CrossRequest): CrossOutcome {
   const earlier = earlierCross(core, cross);
   if (earlier !== undefined) return { orderIds: earlier, duplicate: true };
-  for (const leg of cross.requests) precheck(core, leg);
+  core.expire(); // good-till-time orders already due must not decide the dry run
+  const problem = core.engine.checkCross(cross);
+  if (problem !== null && !CROSS_MARKET_REJECTS.has(problem.reason)) {
+    const where = problem.leg === -1 ? '' : `requests[${problem.leg}]: `;
+    throw invalidArgument(`${where}${problem.reason}: ${problem.text}`);
+  }
   const result = core.cross(cross);
   const ids: string[] = [];
   for (const execution of result.executions) {
     if (execution.order.crossId === cross.crossId && !ids.includes(execution.order.orderId)) ids.push(execution.order.orderId);
   }
-  const rejected = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REJECTED' && e.orderRejectReason !== 'ORD_REJECT_REASON_NO_LIQUIDITY');
-  if (rejected !== undefined) throw invalidArgument(`${rejected.orderRejectReason}: ${rejected.text}`);
   return { orderIds: ids, duplicate: false };
 }
 

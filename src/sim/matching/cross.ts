@@ -32,7 +32,7 @@ import type { CrossRequest, OrdRejectReason, OrderRequest } from './types.ts';
 import { normalizeTif, validateOrder } from './validation.ts';
 import type { Rejection } from './validation.ts';
 
-interface CrossProblem extends Rejection {
+export interface CrossProblem extends Rejection {
   /** Index of the leg at fault, or -1 when the problem is the cross's. */
   readonly leg: number;
 }
@@ -43,7 +43,7 @@ export function crossOrders(st: EngineState, req: CrossRequest): void {
   const terms = reqs.map((r) =>
     OrderTerms.fromRequest(st.ids.nextOrder(), st.ids.orderPrefix, r, normalizeTif(r.timeInForce) ?? 'TIME_IN_FORCE_DAY', st.now, crossId),
   );
-  const problem = findProblem(st, req, crossId);
+  const problem = findProblem(st, req, crossId, st.now);
   if (problem !== null) {
     terms.forEach((t, i) => {
       const atFault = problem.leg === -1 || problem.leg === i;
@@ -81,7 +81,15 @@ function prioritizedLeg(req: CrossRequest, a: Order, b: Order): Order | undefine
   return undefined;
 }
 
-function findProblem(st: EngineState, req: CrossRequest, crossId: string | undefined): CrossProblem | null {
+/**
+ * The refusal `crossOrders` would give this cross, without touching anything (a dry run for the doors of the
+ * exchange, which answer argument problems with 400 and leave no trace); null when it would be executed.
+ */
+export function checkCross(st: EngineState, req: CrossRequest, now: number): CrossProblem | null {
+  return findProblem(st, req, typeof req.crossId === 'string' && req.crossId !== '' ? req.crossId : undefined, now);
+}
+
+function findProblem(st: EngineState, req: CrossRequest, crossId: string | undefined, now: number): CrossProblem | null {
   const reqs = req.requests;
   const fault = (leg: number, reason: OrdRejectReason, text: string): CrossProblem => ({ leg, reason, text });
   if (reqs.length !== 2) return fault(-1, 'ORD_REJECT_REASON_EXCHANGE_OPTION', `a cross needs exactly 2 requests, got ${reqs.length}`);
@@ -99,7 +107,7 @@ function findProblem(st: EngineState, req: CrossRequest, crossId: string | undef
   for (let i = 0; i < 2; i++) {
     const r = reqs[i] as OrderRequest;
     if (r.type !== 'ORDER_TYPE_LIMIT') return fault(i, 'ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'cross legs must be LIMIT orders');
-    const problem = validateOrder(r, st.books.get(r.symbol), normalizeTif(r.timeInForce), st.now);
+    const problem = validateOrder(r, st.books.get(r.symbol), normalizeTif(r.timeInForce), now);
     if (problem !== null) return fault(i, problem.reason, problem.text);
     if (r.minQty !== undefined || r.allOrNone === true || r.participateDontInitiate === true) {
       return fault(i, 'ORD_REJECT_REASON_EXCHANGE_OPTION', 'min_qty, all_or_none and participate_dont_initiate are not allowed on cross legs');
@@ -135,7 +143,7 @@ function findProblem(st: EngineState, req: CrossRequest, crossId: string | undef
   }
   if (ct === 'CROSS_TYPE_ALL_OR_NONE' && prio !== undefined) {
     const legReq = (prio === 'SIDE_BUY') === buyFirst ? a : b;
-    const probe = new Order(OrderTerms.fromRequest(0, '', legReq, 'TIME_IN_FORCE_DAY', st.now, crossId), 0, book);
+    const probe = new Order(OrderTerms.fromRequest(0, '', legReq, 'TIME_IN_FORCE_DAY', now, crossId), 0, book);
     if (executableQty(book, probe, price, 1) > 0) {
       return fault(-1, 'ORD_REJECT_REASON_NO_LIQUIDITY', 'all-or-none cross: the prioritized leg would trade with resting orders');
     }

@@ -8,7 +8,7 @@
  */
 import { validateOrder, normalizeTif, type Rejection } from './validation.ts';
 import { TradebotError } from '../../errors.ts';
-import { crossOrders } from './cross.ts';
+import { checkCross, crossOrders, type CrossProblem } from './cross.ts';
 import { EngineState } from './engine-state.ts';
 import type { EngineResult } from './events.ts';
 import { parseId } from './ids.ts';
@@ -112,6 +112,15 @@ export class MatchingEngine {
     const out = this.begin();
     replaceOrder(this.st, request);
     return out;
+  }
+
+  /**
+   * The refusal `cross` would give this request (both legs REJECTED, `leg` the one at fault or -1), without
+   * touching the engine; null when the cross would be executed. Good-till-time orders already due count as
+   * resting until a mutating call expires them.
+   */
+  checkCross(request: CrossRequest): CrossProblem | null {
+    return checkCross(this.st, request, this.clock.now());
   }
 
   cross(request: CrossRequest): EngineResult {

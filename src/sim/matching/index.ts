@@ -39,6 +39,8 @@ export { MatchingEngine } from './engine.ts';
 export type { MatchingEngineOptions } from './engine.ts';
 export { EngineResult, Execution, Trade } from './events.ts';
 export type { CancelReject, InstrumentEvent } from './events.ts';
+export type { CrossProblem } from './cross.ts';
+export type { Rejection } from './validation.ts';
 export { OrderSnapshot, OrderTerms } from './order.ts';
 export { termsFromJson, termsToJson } from './snapshot.ts';
 export type { BookJson, EngineJson, TermsJson, WorkingOrderJson } from './snapshot.ts';

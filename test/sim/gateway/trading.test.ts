@@ -382,18 +382,52 @@ describe('insert_order_cross', () => {
     expect(list(resultOf(stream.lines[0] as Json), 'snapshot', 'orders')).toEqual([]);
   });
 
-  it('a cross that would trade through a better resting bid does not trade', async () => {
+  it('a cross that would trade through a better resting bid is 400 and leaves no trace (no orders, no executions)', async () => {
     await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '5', '45'));
-    await h.api('insert_order_cross', alice, { cross_id: 'x-tt', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')] });
+    const stream = await h.stream('create_order_subscription', alice, {});
+    await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
+    const cross = { cross_id: 'x-tt', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')] };
+    const response = await h.api('insert_order_cross', alice, cross);
+    expectInvalidArgument(response);
+    expect(String(response.body['details'])).toMatch(/PRICE_OUT_OF_BOUNDS: cross price 40 trades through the best bid 45/);
     expect(await trades(alice)).toEqual([]);
     expect(await openOrders(alice)).toEqual([]);
+    expect(await searchOrders(alice)).toEqual([]);
     expect(await openOrders(bob)).toHaveLength(1);
+    // a marker order: its NEW is the first execution alice's stream carries after the refused cross
+    const marker = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '30', { clord_id: 'marker' }));
+    await stream.until((line) => executionsOf([line]).some((e) => at(e, 'order', 'id') === marker.body['order_id']));
+    expect(executionsOf(stream.lines).map((e) => at(e, 'order', 'clord_id'))).toEqual(['marker']);
+    // the same request is refused again (nothing of it was remembered)
+    expectInvalidArgument(await h.api('insert_order_cross', alice, cross));
   });
 
-  it('a cross whose legs have different quantities does not trade', async () => {
-    await h.api('insert_order_cross', alice, { cross_id: 'x-q', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '50')] });
+  it('a cross whose legs self-match under SMP is 400 and leaves no trace', async () => {
+    const smp = { self_match_prevention_instruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' };
+    const response = await h.api('insert_order_cross', alice, { cross_id: 'x-smp', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40', smp), limitOrder(ALICE_MAIN, 'SIDE_SELL', '5', '40')] });
+    expectInvalidArgument(response);
+    expect(await searchOrders(alice)).toEqual([]);
+  });
+
+  it('a cross on a halted instrument is answered like insert_order: 200, the legs REJECTED on the stream', async () => {
+    h.sim.core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_HALTED');
+    const stream = await h.stream('create_order_subscription', alice, {});
+    await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
+    const insert = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'));
+    expect(insert.status).toBe(200);
+    expect(insert.body['status']).toBe('REJECTED');
+    const cross = await h.api('insert_order_cross', alice, { cross_id: 'x-halt', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')] });
+    expect(cross.status).toBe(200);
+    const ids = list(cross.body, 'responses').map((r) => r['order_id']);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) {
+      const line = await stream.until((l) => executionsOf([l]).some((e) => at(e, 'order', 'id') === id));
+      const execution = executionsOf([line]).find((e) => at(e, 'order', 'id') === id) as Json;
+      expect([typeOf(execution), execution['text']]).toEqual(['EXECUTION_TYPE_REJECTED', expect.stringMatching(/HALTED/)]);
+    }
+    const legs = (await searchOrders(alice)).filter((o) => o['cross_id'] === 'x-halt');
+    expect(legs.map((o) => [o['id'], o['state']])).toEqual(ids.map((id) => [id, 'ORDER_STATE_REJECTED']));
     expect(await trades(alice)).toEqual([]);
-    expect(await openOrders(alice)).toEqual([]);
   });
 
   it('answers a repeated cross (same cross_id, or the same leg clord_ids) with the earlier legs and executes nothing', async () => {
@@ -419,6 +453,13 @@ describe('insert_order_cross', () => {
     expectInvalidArgument(mixed);
     expect(String(mixed.body['details'])).toMatch(/requests\[0\]\.clord_id leg-b was already used/);
     expect(await searchOrders(alice)).toHaveLength(2);
+  });
+
+  it('a cross whose legs have different quantities is 400 and does not trade', async () => {
+    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_id: 'x-q', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '50')] }));
+    expect(await trades(alice)).toEqual([]);
+    expect(await openOrders(alice)).toEqual([]);
+    expect(await searchOrders(alice)).toEqual([]);
   });
 
   it('refuses a cross without cross_id or with one leg (400)', async () => {

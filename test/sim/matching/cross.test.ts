@@ -35,6 +35,19 @@ describe('crosses', () => {
     expect(engine.depth(SYM).bids).toEqual([{ price: 50, qty: 5 }]);
   });
 
+  it('checkCross is a dry run: the refusal cross would give, with nothing emitted or numbered', () => {
+    const { engine } = setup();
+    engine.submit(sell(5, 49, { account: 'rest' }));
+    const problem = engine.checkCross(cross(3, 50));
+    expect(problem).toMatchObject({ leg: -1, reason: 'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS' });
+    expect(engine.checkCross(cross(3, 49))).toBeNull();
+    expect(engine.checkCross(cross(3, 50, {}, [{ price: 51 }, {}]))).not.toBeNull();
+    // nothing happened: the next order gets the id right after the resting one
+    const next = engine.submit(buy(1, 40, { account: 'rest' }));
+    expect(idOf(next)).toMatch(/O0+2$/);
+    expect(engine.depth(SYM).offers).toEqual([{ price: 49, qty: 5 }]);
+  });
+
   it('rejects both legs when the price trades through the book', () => {
     const { engine } = setup();
     engine.submit(sell(5, 49, { account: 'rest' }));
