@@ -8,6 +8,8 @@ import type { ErrorKind } from '../errors.ts';
 export const KycErrorCode = {
   /** The TLS certificate or key file cannot be read or is not valid PEM. */
   TlsInvalid: 'KYC_TLS_INVALID',
+  /** The TLS private key file is accessible to group or others; it must be mode 0600 (`chmod 600 <file>`). */
+  TlsKeyPermissions: 'KYC_TLS_KEY_PERMISSIONS',
   /** The state file exists but cannot be read. */
   StateUnreadable: 'KYC_STATE_UNREADABLE',
   /** The state file is not a state file this version wrote (move it aside to start afresh). */
@@ -24,6 +26,7 @@ export type KycErrorCode = (typeof KycErrorCode)[keyof typeof KycErrorCode];
 
 const KIND: Record<KycErrorCode, ErrorKind> = {
   KYC_TLS_INVALID: 'config',
+  KYC_TLS_KEY_PERMISSIONS: 'config',
   KYC_STATE_UNREADABLE: 'config',
   KYC_STATE_CORRUPT: 'config',
   KYC_STATE_WRITE_FAILED: 'internal',

@@ -1,7 +1,9 @@
 /**
  * The KYC webhook receiver: an HTTPS server that accepts the exchange's KYC notifications, answers at
  * once, drops duplicates (remembered in a state file across restarts) and emits the rest as an RxJS
- * Observable.
+ * Observable. Its TLS private key file must be accessible to its owner only, like the family A key
+ * (src/exchange/auth/secret-file.ts): a key group or others can read stops the start with
+ * KYC_TLS_KEY_PERMISSIONS and `chmod 600 <file>`, before anything listens.
  *
  *   const receiver = await startKycReceiver({ ...config.exchange.kyc.webhook, logger });
  *   receiver.notifications$.subscribe((event) => onKyc(event.notification));
@@ -13,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import type { Logger } from 'pino';
 import { silentLogger } from '../logging/logger.ts';
+import { permissionsFix, readSecretFile } from '../exchange/auth/secret-file.ts';
 import { KycError, KycErrorCode } from './errors.ts';
 import { KycProcessor } from './processor.ts';
 import type { KycEvent, KycStats } from './processor.ts';
@@ -48,20 +51,31 @@ export interface KycReceiver {
   close(): Promise<void>;
 }
 
-async function readPem(file: string, what: string): Promise<string> {
+function unreadable(file: string, what: string, systemCode: string | undefined, cause: unknown): KycError {
+  return new KycError(KycErrorCode.TlsInvalid, `KYC webhook: cannot read the TLS ${what} file ${file} (${systemCode ?? 'error'})`, { cause, details: { file } });
+}
+
+async function readCertificate(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new KycError(KycErrorCode.TlsInvalid, `KYC webhook: cannot read the TLS ${what} file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
-      cause: error,
-      details: { file },
-    });
+    throw unreadable(file, 'certificate', (error as NodeJS.ErrnoException).code, error);
   }
+}
+
+/** The TLS key, read only when its owner alone can access it. */
+function readTlsKey(file: string): string {
+  return readSecretFile(file, (problem) =>
+    problem.kind === 'permissions'
+      ? new KycError(KycErrorCode.TlsKeyPermissions, `KYC webhook: TLS key ${file}: ${permissionsFix(file, problem.mode)}`, { details: { file, mode: problem.mode } })
+      : unreadable(file, 'key', problem.systemCode, problem.cause),
+  );
 }
 
 export async function startKycReceiver(options: KycReceiverOptions): Promise<KycReceiver> {
   const logger = options.logger ?? silentLogger();
-  const [cert, key] = await Promise.all([readPem(options.certFile, 'certificate'), readPem(options.keyFile, 'key')]);
+  const key = readTlsKey(options.keyFile);
+  const cert = await readCertificate(options.certFile);
   const store = await KycStateStore.open(options.stateFile);
   const processor = new KycProcessor(store, logger);
   const server = await startWebhookServer({

@@ -1,7 +1,7 @@
 // KYC webhook receiver over real HTTPS (self-signed cert from the selfsigned package): immediate 2xx, dedupe
 // by user, state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while
-// serving on.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// serving on; a TLS key file that group or others can read refused before anything listens.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -246,6 +246,56 @@ describe('KYC webhook receiver', () => {
       code: KycErrorCode.TlsInvalid,
     });
     expect(existsSync(path.join(dir, 's.json'))).toBe(false);
+  });
+
+  it('refuses a missing key file with KYC_TLS_INVALID, naming it', async () => {
+    freshDir();
+    const missing = path.join(dir, 'missing-key.pem');
+    await expect(startKycReceiver({ port: 0, host: '127.0.0.1', certFile: tls.certFile, keyFile: missing, stateFile: path.join(dir, 's.json') })).rejects.toMatchObject({
+      code: KycErrorCode.TlsInvalid,
+      message: expect.stringContaining(missing),
+    });
+  });
+
+  describe.runIf(process.platform !== 'win32')('TLS key file permissions', () => {
+    const keyWithMode = (name: string, mode: number): string => {
+      const file = path.join(dir, name);
+      copyFileSync(tls.keyFile, file);
+      chmodSync(file, mode);
+      return file;
+    };
+    const keyBody = () => tls.key.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+
+    it.each([0o600, 0o400])('mode %s starts', async (mode) => {
+      freshDir();
+      const receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: keyWithMode('ok.pem', mode), stateFile: path.join(dir, 'state.json') });
+      running.push(receiver);
+      expect((await postHttps(receiver.url, notification(), tls.cert)).status).toBe(200);
+    });
+
+    it.each([0o644, 0o640, 0o604, 0o660, 0o606, 0o620])('mode %s is refused with KYC_TLS_KEY_PERMISSIONS and `chmod 600 <file>`, before anything listens', async (mode) => {
+      freshDir();
+      const keyFile = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
+      const stateFile = path.join(dir, 'state.json');
+      const error = (await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile, stateFile }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error | undefined;
+      expect(error).toMatchObject({ code: KycErrorCode.TlsKeyPermissions, kind: 'config' });
+      expect(error?.message).toContain(`chmod 600 ${keyFile}`);
+      expect(error?.message).toContain(`mode 0${mode.toString(8)}`);
+      for (const line of keyBody()) expect(error?.message).not.toContain(line);
+      expect(existsSync(stateFile)).toBe(false);
+    });
+
+    it("checks the file a symlink points to, not the link's own mode", async () => {
+      freshDir();
+      const link = path.join(dir, 'link.pem');
+      symlinkSync(keyWithMode('target.pem', 0o644), link);
+      await expect(startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: link, stateFile: path.join(dir, 'state.json') })).rejects.toMatchObject({
+        code: KycErrorCode.TlsKeyPermissions,
+      });
+    });
   });
 
   it('completes the Observable on close', async () => {

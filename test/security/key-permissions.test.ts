@@ -1,11 +1,13 @@
 /**
- * The family A private key file must be readable by its owner only: loadPrivateKey refuses a key that
- * group or others can access (mode & 0o077) with FAMILY_A_KEY_PERMISSIONS and a message saying
+ * Private key files must be readable by their owner only. The family A key: loadPrivateKey refuses a key
+ * that group or others can access (mode & 0o077) with FAMILY_A_KEY_PERMISSIONS and a message saying
  * `chmod 600 <file>` (never the key), checked on the opened file so a symlink does not hide the target's
  * mode. The client factory and `tradebot run` refuse to start with such a key (exit 2, nothing contacted).
- * POSIX only: Windows has no group/other mode bits.
+ * The KYC webhook's TLS key, by the same check (src/exchange/auth/secret-file.ts): `tradebot kyc webhook
+ * serve` refuses to start on a 0644 key with KYC_TLS_KEY_PERMISSIONS (exit 2, no ready line, nothing
+ * listening) and starts once the key is chmod 600. POSIX only: Windows has no group/other mode bits.
  */
-import { chmodSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +16,9 @@ import { FamilyAErrorCode, createFamilyAClient, loadPrivateKey } from '../../src
 import { isTradebotError } from '../../src/errors.ts';
 import { captureOutput } from '../cli/helpers/output.ts';
 import { makeKeys } from '../exchange/familya/helpers/keys.ts';
+import { makeSelfSignedCert } from '../kyc/helpers/tls.ts';
+import { KycErrorCode } from '../../src/kyc/index.ts';
+import { permissionsFix, tooOpenMode } from '../../src/exchange/auth/secret-file.ts';
 
 const posix = process.platform !== 'win32';
 const keys = makeKeys();
@@ -91,5 +96,52 @@ risk: {}
     expect(io.err()).toContain(`chmod 600 ${file}`);
     expect(io.err()).not.toMatch(/^\s+at /m);
     expect(io.out()).not.toContain('run.summary');
+  });
+
+  it('tradebot kyc webhook serve refuses a TLS key group or others can read: exit 2, the code and `chmod 600 <file>`, nothing served', async () => {
+    const tls = await makeSelfSignedCert(mkdtempSync(path.join(dir, 'kyc-')));
+    chmodSync(tls.keyFile, 0o644);
+    const stateFile = path.join(tls.dir, 'state.json');
+    const config = path.join(tls.dir, 'kyc.yaml');
+    writeFileSync(
+      config,
+      `logging: { level: silent }
+exchange:
+  apiUrl: http://127.0.0.1:9
+  authUrl: http://127.0.0.1:9
+  gatewayUrl: http://127.0.0.1:9
+  kyc:
+    webhook: { host: 127.0.0.1, port: 0, certFile: ${tls.certFile}, keyFile: ${tls.keyFile}, stateFile: ${stateFile} }
+`,
+    );
+    let io = captureOutput();
+    expect(await runCli(['kyc', 'webhook', 'serve', '--config', config])).toBe(2);
+    expect(io.err()).toContain(`[${KycErrorCode.TlsKeyPermissions}]`);
+    expect(io.err()).toContain(`chmod 600 ${tls.keyFile}`);
+    expect(io.err()).toContain('mode 0644');
+    expect(io.err()).not.toMatch(/^\s+at /m);
+    for (const line of tls.key.split('\n').filter((l) => l !== '' && !l.startsWith('-----'))) expect(io.err()).not.toContain(line);
+    expect(io.out()).not.toContain('kyc.webhook.ready');
+    expect(existsSync(stateFile)).toBe(false);
+
+    // the fix the message gives works
+    vi.restoreAllMocks();
+    chmodSync(tls.keyFile, 0o600);
+    io = captureOutput();
+    const serving = runCli(['kyc', 'webhook', 'serve', '--config', config]);
+    await io.waitForLine((l) => l.includes('kyc.webhook.ready'));
+    process.emit('SIGINT');
+    expect(await serving).toBe(0);
+  });
+});
+
+describe('the shared secret file rule', () => {
+  it('any group or other bit is too open; the owner bits alone are not; Windows has no such bits', () => {
+    expect(tooOpenMode(0o100600)).toBeUndefined();
+    expect(tooOpenMode(0o100400)).toBeUndefined();
+    expect(tooOpenMode(0o100700)).toBeUndefined();
+    for (const mode of [0o644, 0o640, 0o604, 0o610, 0o601, 0o620, 0o602, 0o777]) expect(tooOpenMode(0o100000 | mode, 'linux')).toBe(`0${mode.toString(8)}`);
+    expect(tooOpenMode(0o100666, 'win32')).toBeUndefined();
+    expect(permissionsFix('/k/key.pem', '0644')).toBe('group or others can access it (mode 0644); restrict it to its owner with `chmod 600 /k/key.pem`');
   });
 });

@@ -2,12 +2,12 @@
  * Loads the family A private key from the PEM file named in config (`exchange.familyA.privateKeyFile`):
  * an unencrypted RSA private key (PKCS#8 or PKCS#1) of at least 2048 bits, as `tradebot keygen` writes.
  * The file must not be accessible to group or others (mode 0600, as `tradebot keygen` writes it): the bot
- * refuses to start otherwise (checked on the opened file, not by path, on POSIX systems).
+ * refuses to start otherwise (src/exchange/auth/secret-file.ts: checked on the opened file, on POSIX systems).
  * The key stays a KeyObject in memory; errors name the file and what to fix, never the file's contents.
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { permissionsFix, readSecretFile } from '../auth/secret-file.ts';
 import { FamilyAError, FamilyAErrorCode } from './errors.ts';
 
 export const MIN_RSA_BITS = 2048;
@@ -46,40 +46,17 @@ export function parsePrivateKey(pem: string, source: string): KeyObject {
  * when group or others have any access to it (mode & 0o077), FAMILY_A_KEY_INVALID when it is no usable key.
  */
 export function loadPrivateKey(file: string): KeyObject {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (cause) {
-    throw unreadable(file, cause);
-  }
-  let pem: string;
-  try {
-    checkPermissions(file, fstatSync(fd).mode);
-    pem = readFileSync(fd, 'utf8');
-  } catch (cause) {
-    if (cause instanceof FamilyAError) throw cause;
-    throw unreadable(file, cause);
-  } finally {
-    closeSync(fd);
-  }
+  const pem = readSecretFile(file, (problem) =>
+    problem.kind === 'permissions'
+      ? new FamilyAError(FamilyAErrorCode.KeyPermissions, `private key ${file}: ${permissionsFix(file, problem.mode)}`, { details: { file, mode: problem.mode } })
+      : unreadable(file, problem.systemCode),
+  );
   return parsePrivateKey(pem, file);
 }
 
-function unreadable(file: string, cause: unknown): FamilyAError {
-  const code = (cause as NodeJS.ErrnoException).code;
+function unreadable(file: string, code: string | undefined): FamilyAError {
   const reason = code === 'ENOENT' ? 'file not found (run `tradebot keygen --out <dir>` and point privateKeyFile at it)' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'error'})`;
   return new FamilyAError(FamilyAErrorCode.KeyUnreadable, `private key ${file}: ${reason}`, { details: { file, systemCode: code } });
-}
-
-/** POSIX only: Windows has no group/other mode bits (fs reports 0o666 for every writable file). */
-function checkPermissions(file: string, mode: number): void {
-  if (process.platform === 'win32' || (mode & 0o077) === 0) return;
-  const octal = (mode & 0o777).toString(8).padStart(4, '0');
-  throw new FamilyAError(
-    FamilyAErrorCode.KeyPermissions,
-    `private key ${file}: group or others can access it (mode ${octal}); restrict it to its owner with \`chmod 600 ${file}\``,
-    { details: { file, mode: octal } },
-  );
 }
 
 /** The public half as SPKI PEM (what onboarding shares). */
