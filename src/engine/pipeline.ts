@@ -174,6 +174,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     position: (symbol, account) => portfolio.position(symbol, account),
     openOrders: (symbol) => tracker.open(symbol).map(orderView),
     emit: handleIntent,
+    // timers fire outside market and order events: each firing is a step of its own, so its intents leave at once
+    step: (work) => step(work),
     onError: (error, callback) => {
       counters.strategyErrors += 1;
       strategyLog.error({ err: error, callback }, `strategy ${options.strategy.name} failed in ${callback}: ${describeError(error)}`);

@@ -55,8 +55,13 @@ export interface StrategyContext<P> {
   cancelAll(symbol?: string): void;
   /** Two-sided cross between two accounts of the firm; returns the cross id. */
   cross(options: CrossOptions): string;
-  /** Calls `onTimer(ctx, name)` every `everyMs` of engine time (virtual time in backtests). */
+  /**
+   * Calls `onTimer(ctx, name)` every `everyMs` of engine time (virtual time in backtests); its intents are
+   * sent at once. Calling it again with the same name replaces that timer.
+   */
   every(name: string, everyMs: number): void;
+  /** Stops the timer `name` (nothing when there is none). */
+  cancelTimer(name: string): void;
 }
 
 /** Engine events offered to operator-form strategies. */

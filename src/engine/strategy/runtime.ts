@@ -3,6 +3,11 @@
  * out through `host.emit`), calls its callbacks, drives its timers on the injected clock's scheduler, and
  * isolates it: an exception in a callback is reported to the host (which logs it with the plugin's name
  * and moves risk to reducing or halted) and the engine carries on.
+ *
+ * Timers: `every(name, ms)` fires `onTimer(ctx, name)` every `ms` of engine time, each firing as one engine
+ * step of the host (`host.step`: its intents go through risk and leave at once, like a book event's);
+ * registering a name again replaces that timer, `cancelTimer(name)` stops it. Each period is scheduled anew
+ * for its due time (no drift, and a virtual-time scheduler keeps no chain of finished actions).
  */
 import { Subject, type Subscription } from 'rxjs';
 import type { Logger } from 'pino';
@@ -32,6 +37,37 @@ export interface StrategyHost {
   emit(intent: Intent): void;
   /** A callback threw: the host logs it and changes the trading state per config. */
   onError(error: unknown, callback: string): void;
+  /** Runs work arising outside the host's own events (timers) as one engine step; default: runs it directly. */
+  step?(work: () => void): void;
+}
+
+/** One `every` timer: re-armed for each period at its due time until cancelled. */
+class StrategyTimer {
+  private subscription: Subscription | undefined;
+  private due: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly periodMs: number,
+    private readonly fire: () => void,
+  ) {
+    this.due = clock.now() + periodMs;
+    this.arm();
+  }
+
+  cancel(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
+  }
+
+  private arm(): void {
+    this.subscription = this.clock.scheduler.schedule(() => {
+      if (this.subscription === undefined) return;
+      this.due += this.periodMs;
+      this.arm();
+      this.fire();
+    }, Math.max(0, this.due - this.clock.now()));
+  }
 }
 
 function toDecimal(value: Decimal | string | number, what: string): Decimal {
@@ -41,7 +77,7 @@ function toDecimal(value: Decimal | string | number, what: string): Decimal {
 export class StrategyRuntime<P = unknown> {
   readonly context: StrategyContext<P>;
   private readonly events = new Subject<StrategyEvent>();
-  private readonly timers: Subscription[] = [];
+  private readonly timers = new Map<string, StrategyTimer>();
   private operatorSubscription: Subscription | undefined;
 
   constructor(
@@ -51,7 +87,7 @@ export class StrategyRuntime<P = unknown> {
   ) {
     const base = () => ({ intentId: host.ids.intentId(), strategy: definition.name, time: host.clock.now() });
     const emit = (intent: Intent) => host.emit(intent);
-    const fireTimer = (name: string) => this.timer(name);
+    const fireTimer = (name: string) => (host.step === undefined ? this.timer(name) : host.step(() => this.timer(name)));
     this.context = {
       name: definition.name,
       params,
@@ -110,12 +146,13 @@ export class StrategyRuntime<P = unknown> {
         return crossId;
       },
       every: (name, everyMs) => {
-        if (!(everyMs > 0)) throw new RangeError(`every(${name}): the period must be a positive number of milliseconds`);
-        const subscription = host.clock.scheduler.schedule(function (this: { schedule(state?: unknown, delay?: number): void }) {
-          fireTimer(name);
-          this.schedule(undefined, everyMs);
-        }, everyMs);
-        this.timers.push(subscription);
+        if (!(everyMs > 0) || !Number.isFinite(everyMs)) throw new RangeError(`every(${name}): the period must be a positive number of milliseconds`);
+        this.timers.get(name)?.cancel();
+        this.timers.set(name, new StrategyTimer(host.clock, everyMs, () => fireTimer(name)));
+      },
+      cancelTimer: (name) => {
+        this.timers.get(name)?.cancel();
+        this.timers.delete(name);
       },
     };
   }
@@ -155,7 +192,8 @@ export class StrategyRuntime<P = unknown> {
   }
 
   stop(): void {
-    for (const timer of this.timers.splice(0)) timer.unsubscribe();
+    for (const timer of this.timers.values()) timer.cancel();
+    this.timers.clear();
     this.guard('onStop', () => this.definition.onStop?.(this.context));
     this.operatorSubscription?.unsubscribe();
     this.events.complete();
