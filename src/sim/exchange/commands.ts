@@ -12,7 +12,7 @@ import type { CrossRequest, OrderRequest, ReplaceRequest } from '../matching/typ
 import type { EngineResult } from '../matching/index.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from './exchange-core.ts';
-import type { OrderExtras } from './to-domain.ts';
+import type { OrderExtras, SnapshotLike } from './to-domain.ts';
 
 export interface Caller {
   /** `firms/<f>/users/<u>` of the caller (gateway user or family A participant). */
@@ -160,6 +160,24 @@ export function insertOrder(core: ExchangeCore, request: OrderRequest): InsertOu
   if (earlier !== undefined) return { orderId: earlier, status: 'ACCEPTED', text: 'duplicate clord_id: the earlier order stands', duplicate: true };
   precheck(core, request);
   return { ...insertOutcome(core.submit(request)), duplicate: false };
+}
+
+/**
+ * What an insert of this order would give now, without changing anything: the same checks as
+ * `insertOrder` (an order malformed for the instrument is INVALID_ARGUMENT), and a market condition that
+ * would reject the insert (a halted instrument, post-only flags that contradict...) shows as a REJECTED
+ * order; otherwise the order as it would stand on entry, before matching.
+ */
+export function previewOrder(core: ExchangeCore, request: OrderRequest, now: number): SnapshotLike {
+  precheck(core, request);
+  const rejected = core.engine.check(request) !== null;
+  return {
+    order: { ...request, orderId: '', timeInForce: request.timeInForce ?? 'TIME_IN_FORCE_DAY', insertTime: now },
+    state: rejected ? 'ORDER_STATE_REJECTED' : 'ORDER_STATE_NEW',
+    cumQty: 0,
+    leavesQty: rejected ? 0 : request.orderQty,
+    avgPx: '0',
+  };
 }
 
 /** A list insert: every order is checked before any is sent, so a malformed list changes nothing. */

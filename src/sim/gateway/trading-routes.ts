@@ -7,9 +7,8 @@
 import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertCross, insertOrder, insertOrders, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
-import { toDomainOrder, type SnapshotLike } from '../exchange/to-domain.ts';
-import type { OrderRequest } from '../matching/types.ts';
+import { checkOrderOwner, insertCross, insertOrder, insertOrders, previewOrder, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
+import { toDomainOrder } from '../exchange/to-domain.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import { decodeBody, gateway, scaleLookup } from './wire.ts';
 import type { CancelReject } from '../matching/index.ts';
@@ -60,7 +59,7 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const engineRequest = toEngineOrder(core, preview.request, caller, now());
     const instrument = core.instrument(engineRequest.symbol);
     if (instrument === undefined) throw invalidArgument(`unknown symbol ${engineRequest.symbol}`);
-    const order = toDomainOrder(previewOrder(engineRequest, now()), instrument.scales);
+    const order = toDomainOrder(previewOrder(core, engineRequest, now()), instrument.scales);
     return { body: { preview_order: gateway.order.encode(order, instrument.scales) } };
   });
 
@@ -111,15 +110,4 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const outcome = insertCross(core, toEngineCross(core, request, caller, now()));
     return { body: { responses: outcome.orderIds.map((order_id) => ({ order_id })) } };
   });
-}
-
-/** What the order would look like if inserted now: validated like an insert, the book untouched. */
-function previewOrder(engineRequest: OrderRequest, now: number): SnapshotLike {
-  return {
-    order: { ...engineRequest, orderId: '', timeInForce: engineRequest.timeInForce ?? 'TIME_IN_FORCE_DAY', insertTime: now },
-    state: 'ORDER_STATE_NEW',
-    cumQty: 0,
-    leavesQty: engineRequest.orderQty,
-    avgPx: '0',
-  };
 }

@@ -331,6 +331,27 @@ describe('preview_order', () => {
     expect(list(resultOf(update), 'update', 'bids')).toEqual([{ px: '20', qty: '1' }]);
   });
 
+  it('checks a preview like an insert: outside the price limits, no price, a stop price on a LIMIT order is 400, and nothing changes', async () => {
+    const outside = await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '150') });
+    expectInvalidArgument(outside);
+    expect(String(outside.body['details'])).toMatch(/PRICE_OUT_OF_BOUNDS/);
+    // the insert of the same order answers the same way
+    const insert = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '150'));
+    expect([insert.status, insert.body['details']]).toEqual([400, outside.body['details']]);
+    expectInvalidArgument(await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '0') }));
+    expectInvalidArgument(await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { stop_price: '45' }) }));
+    expect(await searchOrders(alice)).toEqual([]);
+  });
+
+  it('previews an order on a halted instrument as REJECTED (200), as the insert would answer', async () => {
+    h.sim.core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_HALTED');
+    const preview = await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '2', '41') });
+    expect(preview.status).toBe(200);
+    expect(preview.body['preview_order']).toMatchObject({ state: 'ORDER_STATE_REJECTED', order_qty: '2' });
+    expect(at(preview.body, 'preview_order', 'leaves_qty') ?? '0').toBe('0');
+    expect(await searchOrders(alice)).toEqual([]);
+  });
+
   it('refuses a preview for a foreign account (403) or an unknown symbol (400)', async () => {
     expect((await h.api('preview_order', alice, { request: limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '41') })).status).toBe(403);
     expectInvalidArgument(await h.api('preview_order', alice, { request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '41'), symbol: 'NOPE' } }));
