@@ -147,6 +147,14 @@ export function toDomainExecution(execution: Execution, scales: InstrumentScales
   };
 }
 
+/**
+ * A trade's `trade_link_id`: the cross_id for every trade a cross made (its CROSS trade and the trades of its
+ * prioritized leg against the book), so they can be searched together; '' for other trades.
+ */
+export function tradeLinkIdOf(trade: Trade): string {
+  return trade.aggressor.order.crossId ?? trade.passive.order.crossId ?? '';
+}
+
 export function toDomainTrade(trade: Trade, scales: InstrumentScales): DomainTrade {
   return {
     id: trade.id,
@@ -156,7 +164,7 @@ export function toDomainTrade(trade: Trade, scales: InstrumentScales): DomainTra
     state: trade.state,
     reportingCounterparty: trade.aggressorSide,
     text: '',
-    tradeLinkId: '',
+    tradeLinkId: tradeLinkIdOf(trade),
     metadata: {},
   };
 }

@@ -7,7 +7,7 @@ import type { Router } from '../http/router.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkAccount, type Caller } from '../exchange/commands.ts';
-import { toDomainOrder, toDomainTrade } from '../exchange/to-domain.ts';
+import { toDomainOrder, toDomainTrade, tradeLinkIdOf } from '../exchange/to-domain.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Position, Balance } from '../../domain/types/account.ts';
 import type { Order } from '../../domain/types/order.ts';
@@ -78,7 +78,7 @@ export function domainBalance(core: ExchangeCore, account: string): Balance {
   };
 }
 
-export function searchTradesFor(core: ExchangeCore, accounts: readonly string[], filter: { symbol: string; orderId: string; tradeId: string; execId: string; startTime: number | undefined; endTime: number | undefined; states: readonly string[] }): DomainTrade[] {
+export function searchTradesFor(core: ExchangeCore, accounts: readonly string[], filter: { symbol: string; orderId: string; tradeId: string; execId: string; tradeLinkId?: string | undefined; startTime: number | undefined; endTime: number | undefined; states: readonly string[] }): DomainTrade[] {
   const out: DomainTrade[] = [];
   for (const trade of core.trades()) {
     const sides = [trade.aggressor, trade.passive];
@@ -87,6 +87,7 @@ export function searchTradesFor(core: ExchangeCore, accounts: readonly string[],
     if (filter.tradeId !== '' && trade.id !== filter.tradeId) continue;
     if (filter.orderId !== '' && !sides.some((e) => e.order.orderId === filter.orderId)) continue;
     if (filter.execId !== '' && !sides.some((e) => e.id === filter.execId)) continue;
+    if (filter.tradeLinkId !== undefined && filter.tradeLinkId !== '' && tradeLinkIdOf(trade) !== filter.tradeLinkId) continue;
     if (filter.startTime !== undefined && trade.time < filter.startTime) continue;
     if (filter.endTime !== undefined && trade.time >= filter.endTime) continue;
     if (filter.states.length > 0 && !filter.states.includes(trade.state)) continue;
