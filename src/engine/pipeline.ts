@@ -1,6 +1,7 @@
 /**
  * The event pipeline, assembled: venue streams -> local books and OrderTracker -> strategy callbacks ->
- * intents -> risk -> execution adapter -> venue, with fills into the portfolio. The same assembly runs live
+ * intents -> risk -> execution adapter -> venue, with fills into the portfolio and settlements of expired
+ * contracts seen on the market data (settlements.ts) too. The same assembly runs live
  * and in backtests; only the Venue and the Clock differ. Every incoming event is handled to completion
  * (books, tracker, strategy, risk) before the adapter flushes what it queued, so batching is deterministic.
  * With an order journal (`journal`), the journal is replayed first (orders an earlier run left in flight are
@@ -27,6 +28,7 @@ import { BookStore } from './books.ts';
 import { engineRiskContext } from './risk-context.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 import { RunCounters } from './run-counters.ts';
+import { SettlementWatch } from './settlements.ts';
 import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from './journal/index.ts';
 
 /** Lookups per reconciliation while fills keep arriving during them. */
@@ -263,6 +265,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
         }
       } else followUpReconciliations = 0;
       const settled = (item: { account: string }) => !moved.includes(item.account);
+      for (const symbol of settlements.beforeReconcile(options.accounts.filter((a) => !moved.includes(a)), snapshot.positions)) {
+        log.info({ symbol, price: '0' }, `${symbol} settled at 0 (the exchange closed the positions of the expired contract)`);
+      }
       const differences = portfolio.reconcile(snapshot.positions.filter(settled), snapshot.balances.filter(settled));
       counters.reconciliations += 1;
       step(() => {
@@ -289,6 +294,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     }
   };
 
+  const settlements = new SettlementWatch(portfolio, () => clock.now());
   const lastShares = new Map<string, Decimal>();
   subscriptions.add(
     venue.orderUpdates(options.accounts).subscribe({
@@ -320,7 +326,12 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
           const { view, becameFresh } = books.apply(event, clock.now());
           counters.bookUpdates += 1;
           if (becameFresh && !wasConnected) risk.tradingState.feedFresh('all', clock.now());
-          const mark = books.markPrice(event.symbol);
+          const settlement = settlements.onBook(event);
+          if (settlement !== undefined) {
+            if (settlement.kind === 'settled') log.info({ symbol: settlement.symbol, price: settlement.price.toString() }, `${settlement.symbol} settled at ${settlement.price.toString()}`);
+            void reconcile(tracker.needingLookup().map((o) => o.clordId));
+          }
+          const mark = settlement === undefined ? books.markPrice(event.symbol) : undefined;
           if (mark !== undefined) portfolio.mark(event.symbol, mark);
           risk.refresh(context);
           const traded = event.stats?.sharesTraded ?? ZERO;
