@@ -7,15 +7,14 @@
  * equal, trading active again. The `tradebot sim` process itself is then stopped with SIGTERM and SIGKILL:
  * the working orders survive a SIGTERM exactly, and a SIGKILL keeps what the last periodic write had.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLiveBot, type LiveBot, BOT_ACCOUNTS } from './helpers/live-bot.ts';
 import { captureCore, writeStateFile } from '../../src/sim/state/index.ts';
 import { expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
+import { startSimProcess, watchFile, type SimProcess } from './helpers/sim-process.ts';
 
 let bot: LiveBot | undefined;
 let dir: string;
@@ -126,23 +125,6 @@ sim:
 `;
 }
 
-interface SimProcess {
-  child: ChildProcessWithoutNullStreams;
-  gateway: string;
-  exited: Promise<number | null>;
-}
-
-async function startSimProcess(configFile: string): Promise<SimProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sim', '--config', configFile], { cwd: process.cwd(), stdio: 'pipe' });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout });
-  const ready = await new Promise<{ gateway: string }>((resolve, reject) => {
-    lines.once('line', (line) => resolve(JSON.parse(line) as { gateway: string }));
-    void exited.then((code) => reject(new Error(`tradebot sim exited with ${code} before sim.ready`)));
-  });
-  return { child, gateway: ready.gateway, exited };
-}
-
 async function post(base: string, route: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}${route}`, {
     method: 'POST',
@@ -171,21 +153,27 @@ async function openOrders(base: string, token: string): Promise<string[]> {
 
 /** Resolves once the state file was rewritten after `since` (mtime), i.e. a periodic write happened. */
 async function rewrittenAfter(file: string, since: number, proc: SimProcess): Promise<void> {
-  // the sim writes every 0.3 s; wait on its own writes (fs.watch would miss the rename on some systems)
-  for (let i = 0; i < 200; i++) {
-    if (existsSync(file) && statSync(file).mtimeMs > since) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 50);
-      void proc.exited.then(() => clearTimeout(timer));
+  const written = () => existsSync(file) && statSync(file).mtimeMs > since;
+  const writes = watchFile(file); // the sim writes a temp file and renames it over the state file
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const subscription = writes.changes$.subscribe(() => {
+        if (!written()) return;
+        subscription.unsubscribe();
+        resolve();
+      });
+      void proc.process.exit.then((exit) => reject(new Error(`tradebot sim exited (${JSON.stringify(exit)}) before ${file} was rewritten`)));
+      if (written()) resolve();
     });
+  } finally {
+    writes.close();
   }
-  throw new Error(`${file} was not rewritten`);
 }
 
 describe('the tradebot sim process and its state file', () => {
   let proc: SimProcess | undefined;
-  afterEach(() => {
-    proc?.child.kill('SIGKILL');
+  afterEach(async () => {
+    await proc?.stop('SIGKILL');
     proc = undefined;
   });
 
@@ -195,30 +183,30 @@ describe('the tradebot sim process and its state file', () => {
     writeFileSync(configFile, simYaml(stateFile));
 
     proc = await startSimProcess(configFile);
-    let token = await login(proc.gateway);
-    const first = await insert(proc.gateway, token, 'p-1', '30');
-    proc.child.kill('SIGTERM');
-    expect(await proc.exited).toBe(0);
+    let gateway = proc.ready.gateway;
+    let token = await login(gateway);
+    const first = await insert(gateway, token, 'p-1', '30');
+    expect((await proc.stop('SIGTERM')).code).toBe(0);
 
     proc = await startSimProcess(configFile);
-    token = await login(proc.gateway);
-    expect(await openOrders(proc.gateway, token)).toEqual([`p-1 ${first}`]);
+    gateway = proc.ready.gateway;
+    token = await login(gateway);
+    expect(await openOrders(gateway, token)).toEqual([`p-1 ${first}`]);
     // a retry of the first insert is recognised across the restart
-    expect(await insert(proc.gateway, token, 'p-1', '30')).toBe(first);
-    const second = await insert(proc.gateway, token, 'p-2', '31');
+    expect(await insert(gateway, token, 'p-1', '30')).toBe(first);
+    const second = await insert(gateway, token, 'p-2', '31');
     const afterSecond = Date.now();
     await rewrittenAfter(stateFile, afterSecond, proc);
-    const third = await insert(proc.gateway, token, 'p-3', '32');
-    proc.child.kill('SIGKILL');
-    await proc.exited;
+    const third = await insert(gateway, token, 'p-3', '32');
+    expect((await proc.stop('SIGKILL')).signal).toBe('SIGKILL');
 
     proc = await startSimProcess(configFile);
-    token = await login(proc.gateway);
-    const open = await openOrders(proc.gateway, token);
+    gateway = proc.ready.gateway;
+    token = await login(gateway);
+    const open = await openOrders(gateway, token);
     expect(open).toEqual([`p-1 ${first}`, `p-2 ${second}`]); // p-3 came after the last write: lost
-    const fourth = await insert(proc.gateway, token, 'p-3', '32');
+    const fourth = await insert(gateway, token, 'p-3', '32');
     expect(fourth).not.toBe(third); // ids issued by the killed process are never issued again
-    proc.child.kill('SIGTERM');
-    expect(await proc.exited).toBe(0);
+    expect((await proc.stop('SIGTERM')).code).toBe(0);
   }, 120_000);
 });

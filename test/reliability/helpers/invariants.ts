@@ -7,8 +7,11 @@
  *   symbol (and, where no reconciliation could have papered over a gap, so do the tracker's fills);
  * - the bot's open orders are the exchange's open orders of its accounts, none left pending or UNKNOWN;
  * - the bot's book is the exchange's (every level to the streamed depth), fresh;
- * - trading is active again, and no promise rejection went unhandled.
+ * - trading is active again, and no promise rejection went unhandled;
+ * - with the order journal on: no insert clord_id journaled twice, and every order the exchange has for the
+ *   bot's accounts was journaled (its request line was written before it was sent).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
 import { MARKET_DATA_DEPTH_DEFAULT } from '../../../src/domain/limits.ts';
@@ -68,6 +71,24 @@ export function disagreement(bot: LiveBot): string {
   return problems.join('; ');
 }
 
+/** The complete lines of a journal file, parsed (a line being written is left out). */
+export function journalLines(file: string): Record<string, unknown>[] {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Insert (and cross) clordIds journaled more than once, and every clordId a request line names. */
+export function journaledRequests(file: string): { repeatedInserts: string[]; requested: Set<string> } {
+  const requests = journalLines(file).filter((l) => l['type'] === 'request');
+  const inserts = requests.filter((l) => l['kind'] === 'insert' || l['kind'] === 'cross').map((l) => String(l['clordId']));
+  return { repeatedInserts: inserts.filter((c, i) => inserts.indexOf(c) !== i), requested: new Set(requests.map((l) => String(l['clordId']))) };
+}
+
 /** Stops activity and faults, waits until the bot agrees with the exchange, then asserts the invariants. */
 export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: boolean; timeoutMs?: number } = {}): Promise<void> {
   bot.sim.activity?.stop();
@@ -86,6 +107,12 @@ export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: bool
     expect(bot.pipeline.tracker.get(clordId), `exchange order ${record.latest.orderId} (${clordId}) is known to the bot`).toBeDefined();
   }
   expect([...historyByClord.entries()].filter(([, n]) => n > 1)).toEqual([]);
+  if (bot.journalFile !== undefined) {
+    const { repeatedInserts, requested } = journaledRequests(bot.journalFile);
+    expect(repeatedInserts, 'an insert journaled twice').toEqual([]);
+    const unjournaled = [...bot.sim.core.allOrders()].filter((r) => (BOT_ACCOUNTS as readonly string[]).includes(r.latest.order.account) && !requested.has(r.firstClordId ?? ''));
+    expect(unjournaled.map((r) => r.firstClordId), 'exchange orders with no request line in the journal').toEqual([]);
+  }
 
   // no fill lost or double counted; open orders agree
   expect(positionsText(bot.localPositions())).toBe(positionsText(bot.exchangePositions()));
