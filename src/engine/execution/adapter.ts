@@ -1,26 +1,26 @@
 /**
  * The execution adapter: the only code that calls a Venue, and it takes only risk-approved intents.
- * Places collected during one engine step are sent together as `*_list` calls of at most 20, after the
- * step's cancels; cancels and replaces of orders whose exchange id is not known yet wait for the
+ * Places, cancels and replaces collected during one engine step are sent together as `*_list` calls of at
+ * most 20 (cancels first); cancels and replaces of orders whose exchange id is not known yet wait for the
  * acknowledgement; an order approved behind self-match cancels (risk `selfMatch.action: cancelResting`) is
  * held until those resting orders are confirmed finished (held-orders.ts); a failed insert is
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
  * `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see send-journal.ts) every request is
- * recorded and made durable before its venue call leaves: once per flush for the step's inserts and cancels,
- * once per replace or cross.
+ * recorded and made durable before its venue call leaves: once per flush for everything the step sends.
  */
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
-import type { CancelAllIntent, CrossIntent, CrossLeg, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
+import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../venue.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
 import type { SubmissionMeta, TrackedState } from '../orders/index.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
+import { crossRequest, orderRequest } from './requests.ts';
 
 /** Exchange rejections are expected (a fill raced a cancel): one line; anything else keeps the error. */
 function logFailure(log: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
@@ -61,15 +61,10 @@ export interface ExecutionAdapterOptions {
   journal?: SendJournal;
 }
 
-const TIF = {
-  DAY: 'TIME_IN_FORCE_DAY',
-  GOOD_TILL_CANCEL: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
-  IMMEDIATE_OR_CANCEL: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
-  FILL_OR_KILL: 'TIME_IN_FORCE_FILL_OR_KILL',
-} as const;
-
 type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
 type WaitingForAck = { cancel: boolean; replace: Approved<ReplaceIntent> | undefined };
+/** A replace ready to send: `origClordId` is the order's clordId before the replace. */
+type QueuedReplace = { origClordId: string; request: VenueReplaceRequest };
 /** What waits for self-match cancels: a place (already tracked as PENDING_NEW) or a replace (PENDING_REPLACE). */
 type HeldItem = { kind: 'place'; place: QueuedPlace } | { kind: 'replace'; intent: Approved<ReplaceIntent> };
 
@@ -83,6 +78,7 @@ export class ExecutionAdapter {
   private places: QueuedPlace[] = [];
   private cancels: string[] = [];
   private crosses: VenueCrossRequest[] = [];
+  private replaces: QueuedReplace[] = [];
   private readonly waitingForAck = new Map<string, WaitingForAck>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
@@ -106,7 +102,7 @@ export class ExecutionAdapter {
         break;
       case 'replace':
         if (after.length > 0) this.holdReplace(approved as Approved<ReplaceIntent>, after);
-        else this.sendReplace(approved as Approved<ReplaceIntent>);
+        else this.queueReplace(approved as Approved<ReplaceIntent>);
         break;
       case 'cancelAll':
         for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancel(clordId);
@@ -117,28 +113,38 @@ export class ExecutionAdapter {
     }
   }
 
-  /** Sends queued cancels, then places (batched), then crosses: a step's cancels never trail its new orders. */
+  /**
+   * Sends what the step queued: cancels, then replaces, then places (each as list calls of at most 20), then
+   * crosses, so a step's cancels never trail its new orders. With a journal, one sync covers them all.
+   */
   flush(): void {
     const places = this.places;
     this.places = [];
     const cancels = this.cancelRequests(this.cancels);
     this.cancels = [];
+    const replaces = this.replaces;
+    this.replaces = [];
     const crosses = this.crosses;
     this.crosses = [];
     const journal = this.options.journal;
-    if (journal !== undefined && (places.length > 0 || cancels.length > 0 || crosses.length > 0)) {
+    if (journal !== undefined && (places.length > 0 || cancels.length > 0 || replaces.length > 0 || crosses.length > 0)) {
       if (cancels.length > 0) journal.cancelling(cancels);
+      for (const r of replaces) journal.replacing(r.origClordId, r.request);
       if (places.length > 0) journal.inserting(places.map((p) => p.request));
       for (const cross of crosses) journal.crossing(cross);
       const refused = this.syncJournal();
       if (refused !== undefined) {
-        for (const place of places) this.options.ledger.sendFailed(place.request.clordId, refused);
-        for (const cross of crosses) for (const leg of [cross.buy, cross.sell]) this.options.ledger.sendFailed(leg.clordId, refused);
+        const { ledger } = this.options;
+        for (const place of places) ledger.sendFailed(place.request.clordId, refused);
+        for (const r of replaces) ledger.requestFailed?.(r.origClordId, 'replace', refused);
+        for (const cross of crosses) for (const leg of [cross.buy, cross.sell]) ledger.sendFailed(leg.clordId, refused);
         places.length = 0;
+        replaces.length = 0;
         crosses.length = 0;
       }
     }
     if (cancels.length > 0) this.sendCancels(cancels);
+    for (let i = 0; i < replaces.length; i += MAX_LIST_REQUESTS) this.sendReplaces(replaces.slice(i, i + MAX_LIST_REQUESTS));
     for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
     for (const cross of crosses) this.sendCross(cross);
   }
@@ -173,7 +179,7 @@ export class ExecutionAdapter {
     }
     for (const { item } of released) {
       if (item.kind === 'place') this.places.push(item.place);
-      else this.sendReplace(item.intent, false);
+      else this.queueReplace(item.intent, false);
     }
     if (released.length > 0) this.flush();
   }
@@ -184,7 +190,7 @@ export class ExecutionAdapter {
     if (waiting === undefined) return;
     this.waitingForAck.delete(clordId);
     if (waiting.cancel) this.queueCancel(clordId);
-    else if (waiting.replace !== undefined) this.sendReplace(waiting.replace, false);
+    else if (waiting.replace !== undefined) this.queueReplace(waiting.replace, false);
     this.flush();
   }
 
@@ -201,23 +207,8 @@ export class ExecutionAdapter {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private toRequest(intent: PlaceIntent): VenueOrderRequest {
-    return {
-      clordId: intent.clordId,
-      account: intent.account ?? this.options.defaultAccount,
-      symbol: intent.symbol,
-      side: intent.side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
-      type: intent.price === undefined ? 'ORDER_TYPE_MARKET_TO_LIMIT' : 'ORDER_TYPE_LIMIT',
-      timeInForce: TIF[intent.timeInForce],
-      qty: intent.qty,
-      price: intent.price,
-      postOnly: intent.postOnly,
-      selfMatchPreventionInstruction: intent.selfMatchPrevention ?? this.options.selfMatchPrevention,
-    };
-  }
-
   private queuePlace(intent: PlaceIntent, after: readonly string[]): void {
-    const request = this.toRequest(intent);
+    const request = orderRequest(intent, this.options.defaultAccount, this.options.selfMatchPrevention);
     this.options.ledger.submitted(request, { intentId: intent.intentId, label: intent.label });
     const place = { intent, request };
     if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished')) this.places.push(place);
@@ -265,12 +256,24 @@ export class ExecutionAdapter {
     }
     if (held !== undefined) this.dropHeld(clordId); // a held replace: the order itself is cancelled below
     if (this.options.ledger.symbolOf(clordId) === undefined) return;
+    this.dropQueuedReplaces(clordId);
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {
       this.waitFor(clordId).cancel = true;
       return;
     }
     this.cancels.push(clordId);
+  }
+
+  /** A replace queued in this step for an order being cancelled would only be rejected: it is not sent. */
+  private dropQueuedReplaces(clordId: string): void {
+    const orderId = this.options.ledger.orderIdOf(clordId);
+    if (orderId === undefined || !this.replaces.some((r) => r.request.orderId === orderId)) return;
+    const dropped = this.replaces.filter((r) => r.request.orderId === orderId);
+    this.replaces = this.replaces.filter((r) => r.request.orderId !== orderId);
+    for (const r of dropped) {
+      this.options.ledger.requestFailed?.(r.origClordId, 'replace', notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `replace of ${r.origClordId} dropped: the order is being cancelled`, { clordId: r.origClordId }));
+    }
   }
 
   /** What waits for the order's acknowledgement: a cancel, and the latest replace (it supersedes an earlier one). */
@@ -353,8 +356,8 @@ export class ExecutionAdapter {
   }
 
   /** `tellLedger`: record the replace request (false when it was recorded when the replace started waiting). */
-  private sendReplace(intent: Approved<ReplaceIntent>, tellLedger = true): void {
-    const { venue, ledger, log } = this.options;
+  private queueReplace(intent: Approved<ReplaceIntent>, tellLedger = true): void {
+    const { ledger } = this.options;
     const orderId = ledger.orderIdOf(intent.clordId);
     const symbol = ledger.symbolOf(intent.clordId);
     if (symbol === undefined) return;
@@ -363,17 +366,18 @@ export class ExecutionAdapter {
       this.waitFor(intent.clordId).replace = intent;
       return;
     }
-    const request = { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price };
-    if (this.options.journal !== undefined) {
-      this.options.journal.replacing(intent.clordId, request);
-      if (this.syncJournal() !== undefined) return;
-    }
+    this.replaces.push({ origClordId: intent.clordId, request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price } });
+  }
+
+  /** One cancel_replace_order(_list) call; when it fails, its orders are no longer pending those replaces. */
+  private sendReplaces(batch: readonly QueuedReplace[]): void {
+    const { venue, ledger, log } = this.options;
     this.track(
-      venue.replaceOrders([request]).then(
-        () => this.options.onSent?.('replace', 1),
+      venue.replaceOrders(batch.map((r) => r.request)).then(
+        () => this.options.onSent?.('replace', batch.length),
         (error: unknown) => {
-          logFailure(log, 'replace', error, { clordId: intent.clordId });
-          ledger.requestFailed?.(intent.clordId, 'replace', error);
+          logFailure(log, 'replace', error, { count: batch.length, clordId: batch[0]?.origClordId });
+          for (const r of batch) ledger.requestFailed?.(r.origClordId, 'replace', error);
         },
       ),
     );
@@ -381,19 +385,7 @@ export class ExecutionAdapter {
 
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */
   private queueCross(intent: CrossIntent): void {
-    const leg = (l: CrossLeg): VenueOrderRequest => ({
-      clordId: l.clordId,
-      account: l.account,
-      symbol: intent.symbol,
-      side: l.side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL',
-      type: 'ORDER_TYPE_LIMIT',
-      timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
-      qty: intent.qty,
-      price: intent.price,
-      postOnly: false,
-      selfMatchPreventionInstruction: undefined,
-    });
-    const request: VenueCrossRequest = { crossId: intent.crossId, allOrNone: intent.allOrNone, buy: leg(intent.buy), sell: leg(intent.sell) };
+    const request = crossRequest(intent);
     for (const l of [request.buy, request.sell]) this.options.ledger.submitted(l, { intentId: intent.intentId, crossId: intent.crossId });
     this.crosses.push(request);
   }

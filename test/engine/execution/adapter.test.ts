@@ -313,6 +313,33 @@ describe('execution adapter', () => {
     await retried;
   });
 
+  it('sends the replaces of one engine step as cancel_replace list calls of at most 20, with the new clordIds', async () => {
+    const { venue, ledger, adapter, sent } = setup();
+    for (let i = 1; i <= 25; i++) ledger.working(`q${i}`, `O${i}`);
+    for (let i = 1; i <= 25; i++) adapter.submit(approve(replace(`q${i}`, `q${i}b`, '0.45')));
+    expect(venue.calls).toHaveLength(0);
+    adapter.flush();
+    const replaces = venue.callsOf<VenueReplaceRequest>('replace');
+    expect(replaces.map((c) => c.requests.length)).toEqual([20, 5]);
+    expect(replaces.flatMap((c) => c.requests.map((r) => `${r.orderId}:${r.clordId}`))).toEqual(Array.from({ length: 25 }, (_, i) => `O${i + 1}:q${i + 1}b`));
+    replaces[0]?.resolve();
+    replaces[1]?.reject(new TradebotError('GATEWAY_REJECTED', 'too late to cancel', { kind: 'rejection' }));
+    await adapter.idle();
+    expect(sent).toEqual(['replace 20']);
+    // the failed list call: each of its orders is no longer pending its replace
+    expect(ledger.log.filter((l) => l.startsWith('requestFailed'))).toEqual(['q21', 'q22', 'q23', 'q24', 'q25'].map((id) => `requestFailed ${id} replace`));
+  });
+
+  it('does not send a replace of an order cancelled in the same step', () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('q1', 'O1');
+    adapter.submit(approve(replace('q1', 'q1b', '0.45')));
+    adapter.submit(approve(cancel('q1')));
+    adapter.flush();
+    expect(venue.calls.map((c) => c.kind)).toEqual(['cancel']);
+    expect(ledger.log).toContain('requestFailed q1 replace');
+  });
+
   const crossIntent = (): CrossIntent => ({
     ...base,
     intentId: 'ix',
