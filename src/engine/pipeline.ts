@@ -15,7 +15,7 @@ import { ZERO } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
 import { describeError } from '../errors.ts';
 import type { Clock } from './clock.ts';
-import type { Intent } from './intents.ts';
+import type { CancelIntent, Intent } from './intents.ts';
 import type { Venue, MarketDataEvent, OrderStreamEvent, VenueSnapshot } from './venue.ts';
 import { OrderTracker, isTerminal, type TrackedOrder } from './orders/index.ts';
 import { RiskManager, type RiskConfig } from './risk/index.ts';
@@ -152,6 +152,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     ...(recorder === undefined ? {} : { journal: recorder }),
   });
 
+  /** A cancel the engine decides (reconciliation); approved by risk like any other intent. */
+  const engineCancel = (clordId: string): CancelIntent => ({ kind: 'cancel', clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() });
   const strategyLog = log.child({ strategy: options.strategy.name });
   let runtime: StrategyRuntime | undefined;
   const handleIntent = (intent: Intent) => {
@@ -173,6 +175,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     symbols: options.symbols,
     ids,
     book: (symbol) => books.get(symbol),
+    instrument: (symbol) => instruments.get(symbol),
     position: (symbol, account) => portfolio.position(symbol, account),
     openOrders: (symbol) => tracker.open(symbol).map(orderView),
     emit: handleIntent,
@@ -222,7 +225,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       if (adapter.hasHeld) adapter.onOrderChanged();
       if (update.previousState === undefined && update.order.adopted) {
         counters.adopted += 1;
-        if (options.unknownOrders === 'cancel') adapter.submit({ kind: 'cancel', clordId: update.order.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);
+        if (options.unknownOrders === 'cancel') adapter.submit(risk.approveEngineCancel(engineCancel(update.order.clordId)));
       }
       runtime?.orderUpdate({ type: 'order', order: orderView(update.order) });
     }),
@@ -284,7 +287,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
           if (known === undefined || !isTerminal(known.state)) continue;
           counters.zombiesCancelled += 1;
           log.warn({ clordId: known.clordId, orderId: open.id, state: known.state }, 'reconciliation: the exchange works an order the bot holds for finished; cancelling it');
-          adapter.submit({ kind: 'cancel', clordId: known.clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() } as never);
+          adapter.submit(risk.approveEngineCancel(engineCancel(known.clordId)));
         }
       });
       for (const difference of differences) log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');

@@ -1,8 +1,9 @@
 /**
  * The strategy plugin API. A plugin module default-exports `defineStrategy({...})`: a name, a params
- * schema (zod, validated from YAML before start), the symbols it trades, and callbacks that read views
- * and emit intents through the context. Advanced plugins give an RxJS `operator` from the engine's event
- * stream to intent drafts instead of callbacks.
+ * schema (zod, validated from YAML before start), the symbols it trades, an optional per-run `state`
+ * factory (`ctx.state`), and callbacks that read views (books, positions, open orders, instruments) and emit
+ * intents through the context. Advanced plugins give an RxJS `operator` from the engine's event stream
+ * instead of callbacks. Plugin authors import all of it from src/strategy.ts.
  */
 import type { Observable, OperatorFunction } from 'rxjs';
 import type { z } from 'zod';
@@ -10,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { IntentSide, IntentTimeInForce } from '../intents.ts';
 import type { BookView, OrderUpdateView, OrderView, TradeView } from './views.ts';
+import type { InstrumentView } from './instrument-view.ts';
 import { TradebotError } from '../../errors.ts';
 
 export interface PlaceOptions {
@@ -33,10 +35,15 @@ export interface CrossOptions {
   readonly allOrNone?: boolean;
 }
 
-/** What every callback receives: read-only views, and the only way to act, intents. */
-export interface StrategyContext<P> {
+/**
+ * What every callback receives: read-only views, and the only way to act, intents. `S` is the type of the
+ * plugin's per-run state (`undefined` without a `state` factory).
+ */
+export interface StrategyContext<P, S = unknown> {
   readonly name: string;
   readonly params: P;
+  /** This run's own state, made by the definition's `state()` at start; mutate its fields freely. */
+  readonly state: S;
   readonly log: Logger;
   /** The symbols this run trades. */
   readonly symbols: readonly string[];
@@ -44,6 +51,8 @@ export interface StrategyContext<P> {
   readonly account: string;
   now(): number;
   book(symbol: string): BookView | undefined;
+  /** The venue's reference data for a traded symbol (tick, price limits, minimum and lot quantity, scales, state). */
+  instrument(symbol: string): InstrumentView | undefined;
   /** Net position (signed) in `symbol`, across the run's accounts unless `account` is given. */
   position(symbol: string, account?: string): Decimal;
   openOrders(symbol?: string): readonly OrderView[];
@@ -72,29 +81,41 @@ export type StrategyEvent =
   | { readonly type: 'timer'; readonly name: string };
 
 /** An operator-form plugin maps the engine's event stream to actions on the context (side effects). */
-export type StrategyOperator<P> = (context: StrategyContext<P>) => OperatorFunction<StrategyEvent, unknown>;
+export type StrategyOperator<P, S = unknown> = (context: StrategyContext<P, S>) => OperatorFunction<StrategyEvent, unknown>;
 
-export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
+/**
+ * `Schema`: the params' zod schema; `S`: the per-run state the `state` factory makes. Callbacks are declared
+ * as methods so a definition for specific params and state is also an `AnyStrategy` (what the engine runs).
+ */
+export interface StrategyDefinition<Schema extends z.ZodType = z.ZodType, S = unknown> {
   readonly name: string;
   readonly description?: string;
-  readonly params: S;
+  readonly params: Schema;
+  /**
+   * Makes this run's state (`ctx.state`), once per run before `onStart`: per-run, so two runs or two tests in
+   * one process never share it (module-level variables would be shared by every run that loads the module).
+   */
+  state?(): S;
   /** Symbols to trade, from the params (default: `params.symbols` or `params.symbol` when present). */
-  readonly symbols?: (params: z.output<S>) => readonly string[];
-  readonly onStart?: (ctx: StrategyContext<z.output<S>>) => void;
-  readonly onBook?: (ctx: StrategyContext<z.output<S>>, book: BookView) => void;
-  readonly onTrade?: (ctx: StrategyContext<z.output<S>>, trade: TradeView) => void;
-  readonly onOrderUpdate?: (ctx: StrategyContext<z.output<S>>, update: OrderUpdateView) => void;
-  readonly onTimer?: (ctx: StrategyContext<z.output<S>>, name: string) => void;
-  readonly onStop?: (ctx: StrategyContext<z.output<S>>) => void;
+  symbols?(params: z.output<Schema>): readonly string[];
+  onStart?(ctx: StrategyContext<z.output<Schema>, S>): void;
+  onBook?(ctx: StrategyContext<z.output<Schema>, S>, book: BookView): void;
+  onTrade?(ctx: StrategyContext<z.output<Schema>, S>, trade: TradeView): void;
+  onOrderUpdate?(ctx: StrategyContext<z.output<Schema>, S>, update: OrderUpdateView): void;
+  onTimer?(ctx: StrategyContext<z.output<Schema>, S>, name: string): void;
+  onStop?(ctx: StrategyContext<z.output<Schema>, S>): void;
   /** Operator form (instead of, or besides, the callbacks). */
-  readonly operator?: StrategyOperator<z.output<S>>;
+  operator?(ctx: StrategyContext<z.output<Schema>, S>): OperatorFunction<StrategyEvent, unknown>;
 }
 
-export type AnyStrategy = StrategyDefinition<z.ZodType>;
+export type AnyStrategy = StrategyDefinition<z.ZodType, unknown>;
 
-export function defineStrategy<S extends z.ZodType>(definition: StrategyDefinition<S>): StrategyDefinition<S> {
+export function defineStrategy<Schema extends z.ZodType, S = undefined>(definition: StrategyDefinition<Schema, S>): StrategyDefinition<Schema, S> {
   if (typeof definition.name !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(definition.name)) {
     throw new TradebotError('STRATEGY_INVALID_NAME', `strategy name must be lower-case letters, digits and dashes, got ${JSON.stringify(definition.name)}`, { kind: 'config' });
+  }
+  if (definition.state !== undefined && typeof definition.state !== 'function') {
+    throw new TradebotError('STRATEGY_INVALID_STATE', `strategy ${definition.name}: state must be a function that returns the run's initial state, e.g. state: () => ({ count: 0 })`, { kind: 'config' });
   }
   if (definition.params === undefined || typeof (definition.params as { safeParse?: unknown }).safeParse !== 'function') {
     throw new TradebotError('STRATEGY_INVALID_PARAMS_SCHEMA', `strategy ${definition.name}: params must be a zod schema (e.g. z.object({...}))`, { kind: 'config' });

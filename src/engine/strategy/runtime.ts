@@ -1,6 +1,7 @@
 /**
- * Runs one strategy plugin inside the engine: builds its context (read-only views from the host, intents
- * out through `host.emit`), calls its callbacks, drives its timers on the injected clock's scheduler, and
+ * Runs one strategy plugin inside the engine: builds its context (read-only views from the host, instrument
+ * views of the host's reference data, the run's own state from the definition's `state()`, intents out
+ * through `host.emit`), calls its callbacks, drives its timers on the injected clock's scheduler, and
  * isolates it: an exception in a callback is reported to the host (which logs it with the plugin's name
  * and moves risk to reducing or halted) and the engine carries on.
  *
@@ -17,6 +18,8 @@ import type { Clock } from '../clock.ts';
 import type { Intent } from '../intents.ts';
 import type { AnyStrategy, PlaceOptions, StrategyContext, StrategyEvent } from './define-strategy.ts';
 import type { BookView, OrderUpdateView, OrderView, TradeView } from './views.ts';
+import type { Instrument } from '../../domain/index.ts';
+import { instrumentView, type InstrumentView } from './instrument-view.ts';
 
 export interface IdFactory {
   intentId(): string;
@@ -32,6 +35,8 @@ export interface StrategyHost {
   readonly symbols: readonly string[];
   readonly ids: IdFactory;
   book(symbol: string): BookView | undefined;
+  /** Reference data of a symbol the run knows (the venue's instruments). */
+  instrument(symbol: string): Instrument | undefined;
   position(symbol: string, account?: string): Decimal;
   openOrders(symbol?: string): readonly OrderView[];
   emit(intent: Intent): void;
@@ -75,7 +80,7 @@ function toDecimal(value: Decimal | string | number, what: string): Decimal {
 }
 
 export class StrategyRuntime<P = unknown> {
-  readonly context: StrategyContext<P>;
+  readonly context: StrategyContext<P, unknown>;
   private readonly events = new Subject<StrategyEvent>();
   private readonly timers = new Map<string, StrategyTimer>();
   private operatorSubscription: Subscription | undefined;
@@ -88,9 +93,22 @@ export class StrategyRuntime<P = unknown> {
     const base = () => ({ intentId: host.ids.intentId(), strategy: definition.name, time: host.clock.now() });
     const emit = (intent: Intent) => host.emit(intent);
     const fireTimer = (name: string) => (host.step === undefined ? this.timer(name) : host.step(() => this.timer(name)));
+    const instruments = new Map<string, InstrumentView>();
+    const instrument = (symbol: string): InstrumentView | undefined => {
+      const known = instruments.get(symbol);
+      if (known !== undefined) return known;
+      const data = host.instrument(symbol);
+      if (data === undefined) return undefined;
+      const view = instrumentView(data);
+      instruments.set(symbol, view);
+      return view;
+    };
     this.context = {
       name: definition.name,
       params,
+      // made here, once per run: a throwing factory is a strategy error like a throwing callback
+      state: definition.state === undefined ? undefined : this.guard('state', () => definition.state?.()),
+      instrument,
       log: host.log,
       symbols: host.symbols,
       account: host.account,

@@ -2,7 +2,9 @@
  * The strategy runtime on a VirtualClock: `every` timers fire on `advanceTo` at their engine times and stop
  * with the strategy, a throwing callback goes to the host's onError with the callback's name and the runtime
  * carries on, context actions become intents with ids from the host, and operator-form plugins see the
- * engine's events.
+ * engine's events. `ctx.instrument` gives the host's reference data as an instrument view (undefined for an
+ * unknown symbol); `ctx.state` is made by the definition's `state()` once per runtime, so two runs of one
+ * definition never share it, and a throwing factory is reported like a throwing callback.
  */
 import { describe, expect, it } from 'vitest';
 import { map } from 'rxjs';
@@ -14,8 +16,28 @@ import type { Intent } from '../../../src/engine/intents.ts';
 import { defineStrategy, type AnyStrategy, type StrategyEvent } from '../../../src/engine/strategy/define-strategy.ts';
 import { StrategyRuntime, type StrategyHost } from '../../../src/engine/strategy/runtime.ts';
 import type { BookView } from '../../../src/engine/strategy/views.ts';
+import type { Instrument } from '../../../src/domain/index.ts';
 
 const T0 = Date.UTC(2026, 0, 15, 14, 0, 0);
+
+const EVT: Instrument = {
+  symbol: 'EVT',
+  description: 'an event contract',
+  state: 'INSTRUMENT_STATE_OPEN',
+  priceScale: 100,
+  fractionalQtyScale: 10,
+  tickSize: new Decimal('0.01'),
+  lowPriceLimit: new Decimal('0.01'),
+  highPriceLimit: new Decimal('0.99'),
+  minimumTradeQty: new Decimal('0.5'),
+  currency: 'USD',
+  eventId: 'EVT-GROUP',
+  eventDescription: 'the event',
+  tradingStartTime: undefined,
+  expirationTime: Date.UTC(2026, 11, 1),
+  lastTradeDate: undefined,
+  settlementTime: undefined,
+};
 
 function host(clock: VirtualClock) {
   const intents: Intent[] = [];
@@ -28,6 +50,7 @@ function host(clock: VirtualClock) {
     symbols: ['EVT'],
     ids: { intentId: () => `i${++n}`, clordId: () => `c${++n}`, crossId: () => `x${++n}` },
     book: () => undefined,
+    instrument: (symbol) => (symbol === 'EVT' ? EVT : undefined),
     position: () => ZERO,
     openOrders: () => [],
     emit: (intent) => intents.push(intent),
@@ -196,4 +219,88 @@ describe('strategy runtime', () => {
     expect(types).toEqual(['book', 'trade', 'order', 'timer']);
     expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([['operator', 'operator boom']]);
   });
+
+  it('gives the instrument of a known symbol as a frozen view of its reference data, undefined for another', () => {
+    const clock = new VirtualClock(T0);
+    const seen: unknown[] = [];
+    const strategy = defineStrategy({
+      name: 'refdata',
+      params,
+      onStart: (ctx) => {
+        const i = ctx.instrument('EVT');
+        seen.push(i, ctx.instrument('NOPE'), i === ctx.instrument('EVT'));
+      },
+    });
+    new StrategyRuntime(strategy as AnyStrategy, {}, host(clock).host).start();
+    const [view, unknown, same] = seen as [Record<string, unknown>, unknown, boolean];
+    expect(Object.isFrozen(view)).toBe(true);
+    expect(same).toBe(true);
+    expect(unknown).toBeUndefined();
+    expect({ ...view, tickSize: String(view['tickSize']), lowPriceLimit: String(view['lowPriceLimit']), highPriceLimit: String(view['highPriceLimit']), minimumQty: String(view['minimumQty']), lotSize: String(view['lotSize']) }).toEqual({
+      symbol: 'EVT',
+      description: 'an event contract',
+      state: 'INSTRUMENT_STATE_OPEN',
+      tickSize: '0.01',
+      lowPriceLimit: '0.01',
+      highPriceLimit: '0.99',
+      minimumQty: '0.5',
+      lotSize: '0.1',
+      priceScale: 100,
+      fractionalQtyScale: 10,
+      eventId: 'EVT-GROUP',
+      eventDescription: 'the event',
+      expirationTime: Date.UTC(2026, 11, 1),
+    });
+  });
+
+  it('makes each run its own state from state(), before onStart, shared by its callbacks', () => {
+    const clock = new VirtualClock(T0);
+    let made = 0;
+    const strategy = defineStrategy({
+      name: 'stateful',
+      params,
+      state: () => {
+        made += 1;
+        return { books: 0, started: false };
+      },
+      onStart: (ctx) => {
+        ctx.state.started = true;
+      },
+      onBook: (ctx) => {
+        ctx.state.books += 1;
+      },
+    });
+    const first = new StrategyRuntime(strategy as AnyStrategy, {}, host(clock).host);
+    const second = new StrategyRuntime(strategy as AnyStrategy, {}, host(clock).host);
+    first.start();
+    second.start();
+    first.book(book(1));
+    first.book(book(2));
+    second.book(book(1));
+    expect(made).toBe(2);
+    expect(first.context.state).toEqual({ books: 2, started: true });
+    expect(second.context.state).toEqual({ books: 1, started: true });
+    // without a factory there is no state
+    const plain = new StrategyRuntime(defineStrategy({ name: 'plain', params }) as AnyStrategy, {}, host(clock).host);
+    expect(plain.context.state).toBeUndefined();
+  });
+
+  it('reports a throwing state factory as a strategy error named "state"', () => {
+    const clock = new VirtualClock(T0);
+    const h = host(clock);
+    const strategy = defineStrategy({
+      name: 'bad-state',
+      params,
+      state: (): { n: number } => {
+        throw new Error('no state for you');
+      },
+    });
+    new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
+    expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([['state', 'no state for you']]);
+  });
+
+  it('defineStrategy refuses a state that is not a factory function', () => {
+    expect(() => defineStrategy({ name: 'x', params, state: { n: 1 } as never })).toThrow(/state must be a function that returns the run's initial state/);
+  });
 });
+
