@@ -4,18 +4,15 @@
  * It keeps the last `lookback` mids per symbol. When the mid has risen by at least `threshold` over the
  * window it buys `qty` at the offer (IOC, so it never rests); when it has fallen as much it sells at the
  * bid. Position is capped at `maxPosition` either way, and after a trade it waits `cooldownMs` of engine
- * time before trading that symbol again. Stale books are ignored.
+ * time before trading that symbol again. Stale books are ignored. The windows are per-run state (`ctx.state`).
  *
  * Params (YAML):
  *   symbols: [FED-CUT-2026-12]   lookback: 10   threshold: "0.02"   qty: "2"   maxPosition: "20"   cooldownMs: 2000
  */
-import { z } from 'zod';
-import { defineStrategy } from '../src/engine/strategy/define-strategy.ts';
-import type { Decimal } from '../src/domain/decimal.ts';
-import { decimal } from '../src/config/fields.ts';
+import { decimal, defineStrategy, symbols, z, type Decimal } from '../src/strategy.ts';
 
 const params = z.strictObject({
-  symbols: z.array(z.string().min(1)).min(1, 'name at least one symbol'),
+  symbols: symbols(),
   lookback: z.number().int().min(2).default(10),
   threshold: decimal({ positive: true }).prefault('0.02'),
   qty: decimal({ positive: true }).prefault('2'),
@@ -34,21 +31,21 @@ export function momentumSignal(mids: readonly Decimal[], threshold: Decimal): -1
   return 0;
 }
 
-const windows = new WeakMap<object, Map<string, { mids: Decimal[]; lastTradeAt: number }>>();
+/** Per symbol: the last mids and when it last traded (engine time). */
+interface Window {
+  readonly mids: Decimal[];
+  lastTradeAt: number;
+}
 
 export default defineStrategy({
   name: 'momentum-taker',
   description: 'Takes liquidity in the direction of short-term moves',
   params,
+  state: () => ({ windows: new Map<string, Window>() }),
   onBook(ctx, book) {
     if (book.stale || book.mid === undefined) return;
-    let state = windows.get(ctx);
-    if (state === undefined) {
-      state = new Map();
-      windows.set(ctx, state);
-    }
-    const w = state.get(book.symbol) ?? { mids: [], lastTradeAt: Number.NEGATIVE_INFINITY };
-    state.set(book.symbol, w);
+    const w = ctx.state.windows.get(book.symbol) ?? { mids: [], lastTradeAt: Number.NEGATIVE_INFINITY };
+    ctx.state.windows.set(book.symbol, w);
     w.mids.push(book.mid);
     if (w.mids.length > ctx.params.lookback) w.mids.shift();
     if (w.mids.length < ctx.params.lookback || ctx.now() - w.lastTradeAt < ctx.params.cooldownMs) return;
