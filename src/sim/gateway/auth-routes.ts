@@ -2,7 +2,9 @@
  * The gateway's authentication endpoints (`/auth/v1beta1/*`) in the simulator: register (one-time, with a
  * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token, enroll_mfa,
  * confirm_mfa, change_password and logout. Request bodies are validated; failures are 400/401 in the
- * gateway's `{code, message, details}` shape and never reveal whether a username exists.
+ * gateway's `{code, message, details}` shape and never reveal whether a username exists. A one-time code
+ * is accepted once per user (RFC 6238 5.2): login, enroll_mfa and confirm_mfa refuse a code whose time step
+ * is not after the user's last accepted one.
  */
 import { z } from 'zod';
 import type { Router, RequestContext } from '../http/router.ts';
@@ -10,7 +12,7 @@ import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.t
 import { checkPassword } from './password-policy.ts';
 import type { TokenService } from './token-service.ts';
 import type { UserStore, SimUser } from './user-store.ts';
-import { enrollmentUrl, newTotpSecret, validateTotp } from '../../exchange/auth/totp.ts';
+import { acceptTotp, enrollmentUrl, newTotpSecret } from '../../exchange/auth/totp.ts';
 
 export interface GatewayAuthSettings {
   accessTokenTtlSeconds: number;
@@ -66,6 +68,15 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     };
   };
 
+  /** Accepts `code` from `secret` once: on success the user's last accepted time step moves to the code's. */
+  const useOtp = (user: SimUser, secret: string, code: string | undefined): boolean => {
+    if (code === undefined || code === '') return false;
+    const step = acceptTotp(secret, code, deps.clock.now(), user.lastOtpStep);
+    if (step === undefined) return false;
+    user.lastOtpStep = step;
+    return true;
+  };
+
   const authenticate = async (username: string, password: string): Promise<SimUser> => {
     const user = await deps.users.verifyPassword(username, password);
     if (user === undefined) throw unauthenticated(BAD_LOGIN);
@@ -95,10 +106,7 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
   router.post(`${base}/login`, async (context) => {
     const body = await parse(context, schemas.login);
     const user = await authenticate(body.username, body.password);
-    if (user.mfaSecret !== undefined) {
-      if (body.otp === undefined || body.otp === '') throw unauthenticated(BAD_LOGIN);
-      if (!validateTotp(user.mfaSecret, body.otp, deps.clock.now())) throw unauthenticated(BAD_LOGIN);
-    }
+    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
     return { body: await issuePair(user) };
   });
 
@@ -116,7 +124,7 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     const body = await parse(context, schemas.enrollMfa);
     const user = await authenticate(body.username, body.password);
     // Replacing an active secret needs a code from it, so the password alone cannot take over MFA.
-    if (user.mfaSecret !== undefined && (body.otp === undefined || !validateTotp(user.mfaSecret, body.otp, deps.clock.now()))) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
     user.pendingMfaSecret = newTotpSecret();
     return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
   });
@@ -125,7 +133,9 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     const body = await parse(context, schemas.confirmMfa);
     const user = await authenticate(body.username, body.password);
     if (user.pendingMfaSecret === undefined) throw new SimHttpError('FAILED_PRECONDITION', 'call enroll_mfa first');
-    if (!validateTotp(user.pendingMfaSecret, body.otp, deps.clock.now())) throw invalidArgument('the one-time code does not match the enrolled secret');
+    if (!useOtp(user, user.pendingMfaSecret, body.otp)) {
+      throw invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code');
+    }
     user.mfaSecret = user.pendingMfaSecret;
     user.pendingMfaSecret = undefined;
     return { body: { mfaEnabled: true } };

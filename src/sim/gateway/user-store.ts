@@ -1,7 +1,7 @@
 /**
  * The simulator's gateway users: scrypt password hashes (the plain password is never kept), MFA state
- * (a pending secret from `enroll_mfa`, an active one after `confirm_mfa`), registration, and the
- * participant and accounts each user may trade.
+ * (a pending secret from `enroll_mfa`, an active one after `confirm_mfa`, the time step of the last accepted
+ * one-time code), registration, and the participant and accounts each user may trade.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -16,6 +16,8 @@ export interface SimUser {
   registered: boolean;
   mfaSecret: string | undefined;
   pendingMfaSecret: string | undefined;
+  /** TOTP time step of the last one-time code accepted from this user (a code is accepted once). */
+  lastOtpStep: number | undefined;
   passwordHash: Buffer | undefined;
   salt: Buffer;
 }
@@ -49,6 +51,7 @@ export class UserStore {
         registered: seed.registered,
         mfaSecret: seed.mfaSecret,
         pendingMfaSecret: undefined,
+        lastOtpStep: undefined,
         passwordHash: seed.registered ? await scrypt(seed.password, salt, 32) : undefined,
         salt,
       });

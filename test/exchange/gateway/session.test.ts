@@ -90,11 +90,13 @@ describe('gateway session: login', () => {
     expect(enrollment.enrollmentUrl).toMatch(/^otpauth:\/\/totp\//);
     expect(enrollment.secret).toMatch(/^[A-Z2-7]+=*$/);
     await expect(client.confirmMfa({ secret: enrollment.secret })).resolves.toEqual({ mfaEnabled: true });
+    t.clock.advance(30_000); // a code is accepted once: the login uses the next period's code
     await client.login();
     expect(client.sessionInfo().logins).toBe(1);
 
     const withoutCode = t.clientFor('dave');
     expect(isGatewayError(await failure(withoutCode.login()), GatewayErrorCode.AuthFailed)).toBe(true);
+    t.clock.advance(30_000);
     const withSecret = t.clientFor('dave', { credentials: { totpSecret: enrollment.secret } });
     await withSecret.login();
   });

@@ -4,7 +4,7 @@
  * registration, check_password, change_password and MFA enrolment. Raw HTTP only; every failure is
  * checked for its status and `{code, message, details}` body.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateTotp, secretFromEnrollmentUrl } from '../../../src/exchange/auth/totp.ts';
 import { ALICE, ALICE_MAIN, BOB, startHarness, type Harness } from './helpers/harness.ts';
 
@@ -122,6 +122,8 @@ describe('gateway login', () => {
 
 describe('gateway login with MFA', () => {
   simPerDescribe();
+  // a code is accepted once per user: each test starts three periods after the codes of the previous one
+  beforeEach(() => h.clock.advance(90_000));
 
   it('refuses an MFA user who sends no otp with 401', async () => {
     await start();
@@ -158,6 +160,33 @@ describe('gateway login with MFA', () => {
     expect(response.status).toBe(401);
   });
 
+  it('accepts a code once: the same code is refused afterwards (RFC 6238 5.2), the next period\'s code is accepted', async () => {
+    await start();
+    const code = generateTotp(MFA_SECRET, h.clock.t);
+    expect((await h.auth('login', { ...CAROL, otp: code })).status).toBe(200);
+    const replay = await h.auth('login', { ...CAROL, otp: code });
+    expectError(replay, 401, 16, 'UNAUTHENTICATED');
+    expect(replay.body['details']).toBe(BAD_LOGIN);
+    // an earlier period's code, still inside the window, is refused too
+    expect((await h.auth('login', { ...CAROL, otp: generateTotp(MFA_SECRET, h.clock.t - 30_000) })).status).toBe(401);
+    h.clock.advance(30_000);
+    expect((await h.auth('login', { ...CAROL, otp: generateTotp(MFA_SECRET, h.clock.t) })).status).toBe(200);
+  });
+
+  it('a code used for a failed login (wrong password) is not spent', async () => {
+    await start();
+    const code = generateTotp(MFA_SECRET, h.clock.t);
+    expect((await h.auth('login', { username: 'carol', password: 'Wrong-Password-123', otp: code })).status).toBe(401);
+    expect((await h.auth('login', { ...CAROL, otp: code })).status).toBe(200);
+  });
+
+  it('a code spent on enroll_mfa cannot log in', async () => {
+    await start();
+    const code = generateTotp(MFA_SECRET, h.clock.t);
+    expect((await h.auth('enroll_mfa', { ...CAROL, otp: code })).status).toBe(200);
+    expect((await h.auth('login', { ...CAROL, otp: code })).status).toBe(401);
+  });
+
   it('refuses a good code with a wrong password with the generic message', async () => {
     await start();
     const response = await h.auth('login', { username: 'carol', password: 'Wrong-Password-123', otp: generateTotp(MFA_SECRET, h.clock.t) });
@@ -189,6 +218,9 @@ describe('MFA enrolment', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ mfaEnabled: true });
     expect((await h.auth('login', ALICE)).status).toBe(401);
+    // the confirmation spent this period's code: the same code cannot log in, the next period's can
+    expect((await h.auth('login', { ...ALICE, otp: generateTotp(secret, h.clock.t) })).status).toBe(401);
+    h.clock.advance(30_000);
     const withCode = await h.auth('login', { ...ALICE, otp: generateTotp(secret, h.clock.t) });
     expect(withCode.status).toBe(200);
   });
