@@ -34,6 +34,7 @@ import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector, type BacktestSeries } from './results/series.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
 import { TapeReader } from './tape/tape-reader.ts';
+import { OwnOrders } from './recording/own-orders.ts';
 import { RecordedBook } from './recording/recorded-book.ts';
 import type { RecordingStats } from './recording/recording-reader.ts';
 import { replayRecording } from './recording/replay-recording.ts';
@@ -152,7 +153,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   let counts: ReplayCounts;
   let progressCalls = 0;
-  const recordingStats: RecordingStats = { books: 0, skipped: 0 };
+  const recordingStats: RecordingStats = { books: 0, orderEvents: 0, skipped: 0 };
   try {
     venue.connect();
     venue.pendingContinuations = true;
@@ -162,8 +163,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       options.onProgress?.(p);
     };
     const common = { tape, venue, timeline, volumes, settled: schedule.settled, onProgress, ...(options.signal === undefined ? {} : { signal: options.signal }) };
-    counts = recording ? await replayRecording({ ...common, books: recordedBooks, stats: recordingStats }) : await replayTape({ ...common, books: tapeBooks });
-    const end = Math.max(header.to, counts.lastTime ?? header.from);
+    counts = recording
+      ? await replayRecording({ ...common, books: recordedBooks, own: new OwnOrders(new Map(instruments.map((i) => [i.symbol, scalesOf(i)]))), stats: recordingStats })
+      : await replayTape({ ...common, books: tapeBooks });
+    const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
     if (options.signal?.aborted !== true) await timeline.advance(end);
     await timeline.pumpUntil(pipeline.stop());
   } finally {
@@ -178,7 +181,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     file: path.basename(options.data),
     header,
     dataStats: recording
-      ? { books: recordingStats.books, skippedEvents: recordingStats.skipped, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
+      ? { books: recordingStats.books, orderEvents: recordingStats.orderEvents, skippedEvents: recordingStats.skipped, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
       : { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
     config: {
       latency,

@@ -8,13 +8,18 @@
  *
  * Busted trades are kept: a later line with the same trade id supersedes the earlier one in replay.
  * A recording of a live session (`tradebot run --record`) uses the same header with `"kind":"recording"`
- * and lines `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see recording/).
+ * and lines `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see recording/). Recordings are
+ * at version 2 (a closing `{"type":"end","time":<epoch ms>}` line; replay takes the live bot's own orders
+ * out of the recorded market); version 1 recordings (no end line) still load.
  */
 import { familyA, type Instrument } from '../../src/domain/index.ts';
 import { formatTimestamp, tryParseTimestamp } from '../../src/domain/time.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 
 export const HISTORY_VERSION = 1;
+/** Version of recordings written now; RECORDING_VERSIONS are the ones this code reads. */
+export const RECORDING_VERSION = 2;
+const RECORDING_VERSIONS: readonly unknown[] = [1, 2];
 export type HistorySource = 'familyA' | 'gateway';
 export type HistoryKind = 'history' | 'recording';
 
@@ -30,7 +35,7 @@ export interface HistoryHeader {
 
 /** The header as one JSON line (with its newline). Keys in the documented order. */
 export function encodeHeader(header: HistoryHeader): string {
-  const json: Record<string, unknown> = { type: 'header', version: HISTORY_VERSION };
+  const json: Record<string, unknown> = { type: 'header', version: header.kind === 'recording' ? RECORDING_VERSION : HISTORY_VERSION };
   if (header.kind === 'recording') json['kind'] = 'recording';
   Object.assign(json, {
     source: header.source,
@@ -47,8 +52,8 @@ export function encodeTradeLine(trade: Record<string, unknown>): string {
   return `{"type":"trade","trade":${JSON.stringify(trade)}}\n`;
 }
 
-function bad(file: string, why: string): never {
-  throw backtestError(BacktestErrorCode.BAD_HEADER, `${file}: line 1 is not a history header (${why}); write one with \`tradebot history fetch\``);
+function bad(file: string, why: string, fix = 'write one with `tradebot history fetch` or `tradebot run --record`'): never {
+  throw backtestError(BacktestErrorCode.BAD_HEADER, `${file}: line 1 is not a history header (${why}); ${fix}`);
 }
 
 /** Validates line 1 of a history or recording file. */
@@ -62,9 +67,15 @@ export function parseHeader(line: string, file: string): HistoryHeader {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) bad(file, 'not an object');
   const o = json as Record<string, unknown>;
   if (o['type'] !== 'header') bad(file, 'type is not "header"');
-  if (o['version'] !== HISTORY_VERSION) bad(file, `version ${String(o['version'])} is not ${HISTORY_VERSION}`);
   const kind = o['kind'] === undefined ? 'history' : o['kind'];
   if (kind !== 'history' && kind !== 'recording') bad(file, `kind must be "history" or "recording"`);
+  const version = o['version'];
+  if (kind === 'history' && version !== HISTORY_VERSION) {
+    bad(file, `history version ${JSON.stringify(version)}: this tradebot reads version ${HISTORY_VERSION}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'fetch it again with this version');
+  }
+  if (kind === 'recording' && !RECORDING_VERSIONS.includes(version)) {
+    bad(file, `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'record the session again with this version');
+  }
   const source = o['source'];
   if (source !== 'familyA' && source !== 'gateway') bad(file, 'source must be "familyA" or "gateway"');
   const symbols = o['symbols'];

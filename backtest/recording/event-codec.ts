@@ -1,13 +1,29 @@
 /**
  * Stream events <-> JSON for recordings: book updates, executions, order snapshots and cancel rejects in
  * the family A wire form (the same codecs the clients decode with, so a recording reads back exactly),
- * lifecycle events as plain objects (a disconnect's error as its description).
+ * lifecycle events as plain objects (a disconnect's error as its description). Decoding validates: a
+ * recorded event that does not decode is an error for the caller to report with its line.
  */
 import { familyA, scalesOf, type Instrument, type InstrumentScales } from '../../src/domain/index.ts';
 import { describeError } from '../../src/errors.ts';
+import type { DisconnectReason } from '../../src/exchange/transport/index.ts';
 import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
 
 export type Json = Record<string, unknown>;
+
+const REASONS: readonly DisconnectReason[] = ['error', 'completed', 'silence', 'unauthenticated'];
+
+function object(json: unknown, what: string): Json {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`${what} is not an object`);
+  return json as Json;
+}
+
+function lifecycle(json: Json): MarketDataEvent & OrderStreamEvent {
+  const attempt = typeof json['attempt'] === 'number' ? json['attempt'] : 1;
+  if (json['type'] === 'connected') return { type: 'connected', attempt };
+  const reason = REASONS.find((r) => r === json['reason']) ?? 'error';
+  return { type: 'disconnected', attempt, reason, error: json['error'] ?? undefined, willReconnect: json['willReconnect'] !== false, retryInMs: undefined };
+}
 
 export class EventCodec {
   private readonly scales: Map<string, InstrumentScales>;
@@ -48,10 +64,38 @@ export class EventCodec {
     }
   }
 
-  /** A recorded market event back as a BookEvent; undefined for the other kinds (replay uses books only). */
+  /** A recorded market event back as a BookEvent; undefined for the other kinds. */
   decodeBook(json: Json): BookEvent | undefined {
     if (json['type'] !== 'book') return undefined;
     const book = familyA.orderBook.decode(json['book'], this.lookup);
     return { type: 'book', ...book };
+  }
+
+  /** A recorded market event: books and the lifecycle (connected, disconnected); undefined for the rest (heartbeats, invalid lines). */
+  decodeMarket(json: Json): MarketDataEvent | undefined {
+    if (json['type'] === 'book') return this.decodeBook(json);
+    if (json['type'] === 'connected' || json['type'] === 'disconnected') return lifecycle(json);
+    return undefined;
+  }
+
+  /** A recorded order stream event: executions, snapshots, cancel rejects and the lifecycle; undefined for the rest. */
+  decodeOrders(json: Json): OrderStreamEvent | undefined {
+    const sessionId = typeof json['sessionId'] === 'string' ? json['sessionId'] : '';
+    switch (json['type']) {
+      case 'execution':
+        return { type: 'execution', sessionId, execution: familyA.execution.decode(json['execution'], this.lookup) };
+      case 'snapshot': {
+        const orders = json['orders'];
+        if (!Array.isArray(orders)) throw new Error('snapshot.orders is not a list');
+        return { type: 'snapshot', sessionId, orders: orders.map((o, i) => familyA.order.decode(object(o, `snapshot.orders[${i}]`), this.lookup)) };
+      }
+      case 'cancelReject':
+        return { type: 'cancelReject', sessionId, cancelReject: familyA.cancelReject.decode(json['cancelReject']) };
+      case 'connected':
+      case 'disconnected':
+        return lifecycle(json);
+      default:
+        return undefined;
+    }
   }
 }

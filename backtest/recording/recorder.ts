@@ -1,10 +1,12 @@
 /**
  * `tradebot run --record <file>`: writes every event the pipeline receives (PipelineOptions.record) as
- * JSON lines after a header: `{"type":"header","version":1,"kind":"recording","source":"familyA",
- * "symbols":[...],"from":<start>,"to":<start>,"instruments":[...]}`, then
- * `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see event-codec.ts). The header's `to`
- * is the start time (the end is not known when it is written); replay runs to the last event. Writes go
- * through one buffered file stream; `close()` flushes it.
+ * JSON lines after a header (recording version 2): `{"type":"header","version":2,"kind":"recording",
+ * "source":"familyA","symbols":[...],"from":<start>,"to":<start>,"instruments":[...]}`, then
+ * `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` in the order received (see event-codec.ts;
+ * the order stream's events are what replay needs to take the bot's own quotes and fills out of the
+ * recorded market), and on close `{"type":"end","time":<epoch ms>}`: when the session stopped, so a replay
+ * runs its timers to the same end. The header's `to` is the start time (the end is not known when it is
+ * written). Writes go through one buffered file stream; `close()` flushes it.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -22,33 +24,43 @@ export interface RecordedEvent {
 export interface Recorder {
   record(event: RecordedEvent): void;
   readonly events: number;
-  close(): Promise<void>;
+  /** Writes the end line (at `endTime`, default the recorder's clock) and flushes the file. */
+  close(endTime?: number): Promise<void>;
 }
 
 export interface RecorderContext {
   readonly instruments: readonly Instrument[];
   readonly symbols: readonly string[];
   readonly startTime: number;
+  /** The session's clock, for the end line (default: the wall clock; a live run's events carry wall time). */
+  readonly now?: () => number;
 }
 
 export function openRecorder(file: string, context: RecorderContext): Recorder {
   const out = createWriteStream(file, { flags: 'w' });
   const codec = new EventCodec(context.instruments);
+  const now = context.now ?? (() => Date.now());
   out.write(encodeHeader({ kind: 'recording', source: 'familyA', symbols: context.symbols, from: context.startTime, to: context.startTime, instruments: context.instruments.filter((i) => context.symbols.includes(i.symbol)) }));
   let events = 0;
+  let last = context.startTime;
+  let closed = false;
   let failure: unknown;
   out.on('error', (error) => (failure = error));
   return {
     record({ stream, time, event }) {
+      if (closed) return;
       const json = stream === 'market' ? codec.encodeMarket(event as MarketDataEvent) : codec.encodeOrders(event as OrderStreamEvent);
       out.write(`${JSON.stringify({ type: stream, time, event: json })}\n`);
+      last = Math.max(last, time);
       events++;
     },
     get events() {
       return events;
     },
-    async close() {
-      out.end();
+    async close(endTime?: number) {
+      if (closed) return;
+      closed = true;
+      out.end(`${JSON.stringify({ type: 'end', time: Math.max(last, endTime ?? now()) })}\n`);
       await once(out, 'close');
       if (failure !== undefined) throw failure;
     },

@@ -125,6 +125,11 @@ export class FillEngine {
     return { executions, cancelRejects: [] };
   }
 
+  /** See RestingOrders.capQueueAhead: used where the market model shows observed levels (recordings). */
+  capQueueAhead(symbol: string, shown: (buy: boolean, price: number) => number | undefined): void {
+    this.resting.get(symbol)?.capQueueAhead(shown);
+  }
+
   settle(symbol: string, rawPrice: number): BotOutcome {
     return this.outcome(this.engine.settle(symbol, rawPrice));
   }

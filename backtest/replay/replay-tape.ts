@@ -35,6 +35,8 @@ export interface ReplayCounts {
   afterSettlement: number;
   firstTime: number | undefined;
   lastTime: number | undefined;
+  /** When the data says it ends (a recording's `end` line), if it says. */
+  endTime?: number;
 }
 
 export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {

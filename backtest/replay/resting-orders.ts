@@ -56,6 +56,19 @@ export class RestingOrders {
     this.orders.push(order);
   }
 
+  /**
+   * Caps each order's queue estimate at what the market shows at its price on its side (`shown`: others'
+   * quantity there, undefined when not known): no more can be ahead of an order than rests at its price.
+   * Applying the same cap at one price keeps the estimates non-decreasing along time priority.
+   */
+  capQueueAhead(shown: (buy: boolean, price: number) => number | undefined): void {
+    for (const o of this.orders) {
+      if (o.queueAhead === 0) continue;
+      const level = shown(o.buy, o.price);
+      if (level !== undefined && level < o.queueAhead) o.queueAhead = level;
+    }
+  }
+
   remove(orderId: string): void {
     const at = this.orders.findIndex((o) => o.orderId === orderId);
     if (at >= 0) this.orders.splice(at, 1);

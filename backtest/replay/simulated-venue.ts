@@ -184,6 +184,16 @@ export class SimulatedVenue implements Venue {
     this.publish(feed.event(bids, asks, time, 'INSTRUMENT_STATE_OPEN'));
   }
 
+  /** Emits a recorded market lifecycle event (connected, disconnected) as is. */
+  publishMarket(event: MarketDataEvent): void {
+    this.market$.next(event);
+  }
+
+  /** Caps the queue estimates of the bot's resting orders in `symbol` (see FillEngine.capQueueAhead). */
+  capQueueAhead(symbol: string, shown: (buy: boolean, price: number) => number | undefined): void {
+    this.options.fills.capQueueAhead(symbol, shown);
+  }
+
   /** Emits a book event as is (recorded books, settlement). */
   publish(event: BookEvent): void {
     this.bookEvents++;

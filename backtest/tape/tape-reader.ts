@@ -12,7 +12,7 @@ import { parseHeader, type HistoryHeader } from '../history/format.ts';
 import { readLineBatches, type LineBatch, type LineReader, type LineReaderOptions } from './line-reader.ts';
 import { SupersedeWindow, TradeBatch, type SupersedeStats } from './supersede-window.ts';
 import { newTradeFields, TradeLineParser } from './trade-line.ts';
-import { recordedBooks, type RecordedBatch, type RecordingStats } from '../recording/recording-reader.ts';
+import { recordedEvents, type RecordedBatch, type RecordingStats } from '../recording/recording-reader.ts';
 
 /** Buffer#latin1Slice (what toString('latin1') ends in, without its argument handling; not in the typings). */
 const latin1 = (buf: Buffer, start: number, end: number): string => (buf as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end);
@@ -109,10 +109,10 @@ export class TapeReader {
     if (out.count > 0) yield out;
   }
 
-  /** The book updates of a recording (header kind "recording"), batch by batch. */
+  /** The events of a recording (header kind "recording"), batch by batch. */
   async *recordings(stats: RecordingStats): AsyncGenerator<RecordedBatch, void, undefined> {
     if (this.header.kind !== 'recording') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
-    for await (const batch of recordedBooks(this.file, this.header, this.first, this.lines, stats)) {
+    for await (const batch of recordedEvents(this.file, this.header, this.first, this.lines, stats)) {
       this.bytesRead = batch.bytesRead;
       yield batch;
     }

@@ -1,19 +1,26 @@
 /**
  * Recordings of live sessions: the recorder writes what the pipeline received (books, order events) as
- * JSON lines after a header, and replay drives the book directly from the recorded updates: the strategy
- * sees the recorded books, trades revealed by the updates fill resting orders, aggressive orders take
- * the recorded levels. And `tradebot run --record` against the embedded exchange writes one.
+ * JSON lines after a header and an end line, and replay drives the book directly from the recorded
+ * updates: the strategy sees the recorded books, trades revealed by the updates fill resting orders,
+ * aggressive orders take the recorded levels, all without the live bot's own quotes and fills (known from
+ * the recorded order stream). Version 1 recordings load, unknown versions are refused with the fix. And
+ * `tradebot run --record` against the embedded exchange writes one.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openRecorder } from '../../backtest/recording/recorder.ts';
+import { z } from 'zod';
+import { openRecorder, type RecordedEvent } from '../../backtest/recording/recorder.ts';
+import { engineDefinition } from '../../backtest/replay/instrument-defs.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticInstrument } from '../../backtest/tape/synthetic-history.ts';
 import { Decimal, ZERO } from '../../src/domain/decimal.ts';
-import type { InstrumentStats } from '../../src/domain/index.ts';
-import type { BookEvent } from '../../src/exchange/gateway/stream-events.ts';
+import { scalesOf, type InstrumentStats } from '../../src/domain/index.ts';
+import type { BookEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { toDomainExecution } from '../../src/sim/exchange/to-domain.ts';
+import { MatchingEngine, type Execution } from '../../src/sim/matching/index.ts';
 import { captureOutput } from '../cli/helpers/output.ts';
 import { scripted, T0, tempDir, testConfig } from './helpers/history-file.ts';
 
@@ -34,14 +41,38 @@ const book = (bid: [number, number], ask: [number, number], last: number, shares
   transactTime: T0 + at,
 });
 
-async function writeRecording(file: string, books: readonly BookEvent[]): Promise<void> {
-  const recorder = openRecorder(file, { instruments: [syntheticInstrument('SYN-A')], symbols: ['SYN-A'], startTime: T0 });
+const LIVE_BOT = 'firms/test/accounts/bot';
+const instrument = syntheticInstrument('SYN-A');
+
+/** Writes a recording: the stream openings, then the given events in order (books at their transactTime), then the end line. */
+async function writeRecording(file: string, events: readonly (BookEvent | RecordedEvent)[], endAt?: number): Promise<void> {
+  const recorder = openRecorder(file, { instruments: [instrument], symbols: ['SYN-A'], startTime: T0, now: () => T0 + (endAt ?? 0) });
   recorder.record({ stream: 'orders', time: T0, event: { type: 'connected', attempt: 1 } });
   recorder.record({ stream: 'orders', time: T0, event: { type: 'snapshot', orders: [], sessionId: 's' } });
   recorder.record({ stream: 'market', time: T0, event: { type: 'connected', attempt: 1 } });
-  for (const b of books) recorder.record({ stream: 'market', time: b.transactTime ?? T0, event: b });
+  for (const e of events) recorder.record('stream' in e ? e : { stream: 'market', time: e.transactTime ?? T0, event: e });
   await recorder.close();
 }
+
+/** The live bot's executions as its order stream delivered them, made by a real matching engine. */
+function liveExecutions(): { newOffer: Execution; passiveFill: Execution; aggressiveFill: Execution } {
+  const engine = new MatchingEngine({ clock: { now: () => T0 }, idPrefix: 'LV' });
+  engine.addInstrument(engineDefinition(instrument));
+  const order = (account: string, side: 'SIDE_BUY' | 'SIDE_SELL', price: number, qty: number, ioc = false) =>
+    engine.submit({ symbol: 'SYN-A', side, type: 'ORDER_TYPE_LIMIT', price, orderQty: qty, account, timeInForce: ioc ? 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' : 'TIME_IN_FORCE_DAY' }).executions;
+  const bots = (executions: readonly Execution[]) => executions.filter((e) => e.order.account === LIVE_BOT);
+  const newOffer = bots(order(LIVE_BOT, 'SIDE_SELL', 45, 5))[0] as Execution;
+  const passiveFill = bots(order('firms/other/accounts/taker', 'SIDE_BUY', 45, 3, true))[0] as Execution;
+  order('firms/other/accounts/maker', 'SIDE_BUY', 40, 10);
+  const aggressiveFill = bots(order(LIVE_BOT, 'SIDE_SELL', 40, 4, true)).find((e) => e.lastQty > 0) as Execution;
+  return { newOffer, passiveFill, aggressiveFill };
+}
+
+const orderEvent = (at: number, execution: Execution): RecordedEvent => ({
+  stream: 'orders',
+  time: T0 + at,
+  event: { type: 'execution', execution: toDomainExecution(execution, scalesOf(instrument)), sessionId: 's' } satisfies OrderStreamEvent,
+});
 
 describe('recordings', () => {
   it('replays recorded books to the strategy, fills from the trades they reveal and takes their levels', async () => {
@@ -52,7 +83,7 @@ describe('recordings', () => {
       book([40, 10], [45, 7], 40, 110, 3000), // 6 traded at 0.40: through our bid at 0.41
     ]);
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string) as Record<string, unknown>;
-    expect(header).toMatchObject({ type: 'header', version: 1, kind: 'recording', source: 'familyA', symbols: ['SYN-A'] });
+    expect(header).toMatchObject({ type: 'header', version: 2, kind: 'recording', source: 'familyA', symbols: ['SYN-A'] });
     const seen: string[] = [];
     let placed = false;
     const strategy = scripted({
@@ -71,8 +102,70 @@ describe('recordings', () => {
       [2000, '4', '0.41'],
       [3000, '1', '0.41'],
     ]);
-    expect(result.report['data']).toMatchObject({ kind: 'recording', books: 3, skippedEvents: 3 });
+    expect(result.report['data']).toMatchObject({ kind: 'recording', books: 3, orderEvents: 2, skippedEvents: 0 });
     expect(result.report['events']).toBe(3);
+  });
+
+  it("takes the live bot's own quotes out of the recorded levels and its own aggressive fills out of the revealed trades", async () => {
+    const file = path.join(tempDir(), 'own.jsonl');
+    const live = liveExecutions();
+    await writeRecording(file, [
+      orderEvent(900, live.newOffer), // the live bot's offer 5 @ 0.45 rests: the book's 7 @ 0.45 is 2 of others and 5 of its own
+      book([40, 10], [45, 7], 42, 100, 1000),
+      orderEvent(1990, live.passiveFill), // a taker bought 3 from the live bot's offer
+      book([40, 10], [45, 4], 45, 103, 2000),
+      orderEvent(2990, live.aggressiveFill), // the live bot sold 4 into the bid at 0.40 itself
+      book([40, 6], [45, 4], 40, 107, 3000),
+      book([40, 3], [45, 4], 40, 110, 4000), // someone else sold 3 at 0.40: through our bid at 0.41
+    ]);
+    let placed = false;
+    const strategy = scripted({
+      onBook(ctx) {
+        if (placed) return;
+        placed = true;
+        ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 9, price: '0.46', timeInForce: 'IMMEDIATE_OR_CANCEL' });
+        ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 5, price: '0.41' });
+      },
+    });
+    const result = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 10, cancelMs: 10 }, queueAheadModel: { model: 'level', fraction: '1' } }), strategy, params: { symbols: ['SYN-A'] } });
+    // only the 2 of others at 0.45 can be taken; the live bot's own sale at 0.40 is not a trade through our bid, the later one is
+    expect(result.series.fills.map((f) => [f.t - T0, f.side, f.qty, f.price])).toEqual([
+      [1010, 'BUY', '2', '0.45'],
+      [4000, 'BUY', '5', '0.41'],
+    ]);
+    expect(result.report['data']).toMatchObject({ books: 4, orderEvents: 5 });
+  });
+
+  it('runs to the end line of the recording and still reads version 1 recordings (no end line)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'end.jsonl');
+    await writeRecording(file, [book([40, 10], [45, 7], 42, 100, 1000), book([41, 10], [45, 7], 42, 100, 2000)], 10_000);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1) as string)).toEqual({ type: 'end', time: T0 + 10_000 });
+    const ticks: number[] = [];
+    const timed = defineStrategy({
+      name: 'timed',
+      params: z.strictObject({ symbols: z.array(z.string()) }),
+      onStart: (ctx) => ctx.every('tick', 1000),
+      onTimer: (ctx) => void ticks.push(ctx.now() - T0),
+    });
+    await runBacktest({ data: file, config: testConfig(), strategy: timed, params: { symbols: ['SYN-A'] } });
+    expect(ticks.at(-1)).toBe(10_000);
+
+    const v1 = path.join(dir, 'v1.jsonl');
+    const header = { ...(JSON.parse(lines[0] as string) as Record<string, unknown>), version: 1 };
+    writeFileSync(v1, [JSON.stringify(header), ...lines.slice(1, -1)].join('\n') + '\n');
+    ticks.length = 0;
+    const old = await runBacktest({ data: v1, config: testConfig(), strategy: timed, params: { symbols: ['SYN-A'] } });
+    expect(old.report['events']).toBe(2);
+    expect(ticks.at(-1)).toBe(2000);
+
+    const v3 = path.join(dir, 'v3.jsonl');
+    writeFileSync(v3, [JSON.stringify({ ...header, version: 3 }), ...lines.slice(1)].join('\n') + '\n');
+    await expect(runBacktest({ data: v3, config: testConfig(), strategy: timed, params: { symbols: ['SYN-A'] } })).rejects.toMatchObject({
+      code: 'BACKTEST_BAD_HEADER',
+      message: expect.stringMatching(/recording version 3: this tradebot reads versions 1 and 2 \(the file is newer: update tradebot\)/) as unknown,
+    });
   });
 
   it('tradebot run --record writes the session a backtest can replay', async () => {
