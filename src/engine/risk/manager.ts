@@ -38,7 +38,7 @@ import { selfMatchBreach, selfMatches } from './rules/self-match.ts';
 import { tickSizeRule } from './rules/tick-size.ts';
 import { tradingStateBreach } from './rules/trading-state-gate.ts';
 import { TradingStateMachine, stricterState, type TradingState } from './trading-state.ts';
-import { approve, refuse, type Verdict } from './verdict.ts';
+import { approve, refuse, type Approved, type Verdict } from './verdict.ts';
 
 export interface RiskManagerOptions {
   /** Time for trading-state events raised outside a check (operator, feed); checks use the context's now(). */
@@ -110,6 +110,17 @@ export class RiskManager {
     const approved = verdicts.filter((v) => v.kind === 'approved').length;
     if (approved > 0) this.throttle.record(intent.time, approved);
     return verdicts;
+  }
+
+  /**
+   * Approves a cancel the engine itself decided (a reconciliation cancelling an unknown order, or one the
+   * exchange still works that the bot holds for finished). Cancels always pass (refusing one would keep risk
+   * on the book), but each counts in the message-rate window like a strategy's, so later orders are throttled
+   * for it. The only door for engine cancels: the execution adapter takes approved intents only.
+   */
+  approveEngineCancel(intent: CancelIntent): Approved<CancelIntent> {
+    this.throttle.record(intent.time, 1);
+    return approve(intent);
   }
 
   /** Re-evaluates the daily loss limit outside a check (call on PnL updates): switches the state when breached. */
