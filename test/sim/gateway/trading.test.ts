@@ -524,6 +524,17 @@ describe('argument and routing errors', () => {
     expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'message']);
   });
 
+  it('names the symbol field (not the quantity that noticed it) for an unknown or missing symbol', async () => {
+    const unknown = await h.api('insert_order', alice, { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: 'NOPE' });
+    expectInvalidArgument(unknown);
+    expect(unknown.body['details']).toBe('symbol: unknown symbol "NOPE"; use a symbol of the exchange\'s instruments');
+    const missing = await h.api('insert_order', alice, { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: undefined });
+    expect(missing.body['details']).toBe('symbol: is required');
+    const inList = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: 'NOPE' }] });
+    expect(inList.body['details']).toBe('requests[1].symbol: unknown symbol "NOPE"; use a symbol of the exchange\'s instruments');
+    expect(String(unknown.body['details'])).not.toMatch(/order_qty/);
+  });
+
   it.each([
     ['malformed JSON', '{"symbol": '],
     ['a JSON array', '[1, 2]'],
