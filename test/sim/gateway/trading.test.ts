@@ -310,6 +310,24 @@ describe('list calls', () => {
     expect(list(response.body, 'responses')).toHaveLength(2);
     expect((await openOrders(alice)).map((o) => o['order_qty'])).toEqual(['5', '5']);
   });
+
+  it('cancel_replace_order_list answers every order id in request order, even for a replace that is refused (its cancel_reject is on the stream)', async () => {
+    const inserted = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')] });
+    const [live, done] = list(inserted.body, 'responses').map((r) => String(r['order_id']));
+    expect((await h.api('cancel_order', alice, { order_id: done, symbol: SYMBOL })).status).toBe(200);
+    const stream = await h.stream('create_order_subscription', alice, {});
+    await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
+    const response = await h.api('cancel_replace_order_list', alice, { requests: [live, done].map((order_id) => ({ order_id, symbol: SYMBOL, order_qty: '5' })) });
+    expect(response.status).toBe(200);
+    expect(list(response.body, 'responses').map((r) => r['order_id'])).toEqual([live, done]);
+    const reject = await stream.until((l) => at(l, 'result', 'update', 'cancel_reject') !== undefined);
+    expect(at(reject, 'result', 'update', 'cancel_reject')).toMatchObject({ order_id: done, is_replace: true });
+    await stream.until((l) => executionsOf([l]).some((e) => at(e, 'order', 'id') === live && typeOf(e) === 'EXECUTION_TYPE_REPLACE'));
+    expect((await openOrders(alice)).map((o) => [o['id'], o['order_qty']])).toEqual([[live, '5']]);
+    // the single call answers the same refusal as an error instead
+    const single = await h.api('cancel_replace_order', alice, { order_id: done, symbol: SYMBOL, order_qty: '5' });
+    expect(single.status).toBe(400);
+  });
 });
 
 describe('preview_order', () => {
