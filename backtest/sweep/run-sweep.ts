@@ -1,7 +1,7 @@
 /**
  * Runs a parameter sweep: expands the grid over the base params, runs every combination through the
  * injected runner with at most `concurrency` runs in flight, and writes the results under `out`:
- *   runs/<id>/report.json, report.html   (written by the runner; error.txt for a failed run)
+ *   runs/<id>/report.json, run.json, report.html   (written by the runner as `tradebot backtest` does; error.txt for a failed run)
  *   ranking.csv, ranking.html             (ranked by `rankBy`)
  *   sweep.json                            (what was swept and every run's status)
  * A run that throws is recorded as failed and the sweep goes on.

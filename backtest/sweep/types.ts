@@ -1,7 +1,7 @@
 /**
  * The sweep's contract between orchestration and whatever runs one backtest: a `SweepJob` in (one grid
  * combination, its run folder), a `SweepJobResult` out (report.json's object; the job itself writes
- * report.json and report.html into `dir`). `SweepRunner` is injectable: the worker pool in production, a
+ * report.json, run.json and report.html into `dir`). `SweepRunner` is injectable: the worker pool in production, a
  * fake in tests.
  */
 import type { BacktestReport } from '../report/backtest-result.ts';

@@ -1,7 +1,7 @@
 /**
  * `tradebot sweep`: backtests every combination of a parameter grid (YAML: param -> list of values, merged
  * over the base params) on worker threads, one per core by default, and ranks the runs by a report metric.
- * Writes `<out>/runs/<n>/report.json + report.html`, `<out>/ranking.csv`, `<out>/ranking.html` and
+ * Writes `<out>/runs/<n>/report.json + run.json + report.html` (what `tradebot backtest` writes), `<out>/ranking.csv`, `<out>/ranking.html` and
  * `<out>/sweep.json`; progress goes to stderr (a bar in a terminal, log lines otherwise) and one
  * `sweep.summary` JSON line to stdout. Exits 1 when any run failed (the ranking still lists it).
  */
