@@ -1,7 +1,8 @@
 /**
  * The trade source a config reaches: the embedded exchange (a `sim` section and no `exchange`; see
- * embedded-sim.ts), or an environment's gateway (`--source gateway`, the default: reference data from
- * family A, trades through the gateway client) or family A (`--source familyA`).
+ * embedded-sim.ts) or an environment, through the API family chosen per config: `bot.venue` (the family the
+ * bot trades through: `gateway`, the default, or `familyA`), overridden by `--source`. Gateway: reference
+ * data from family A, trades through the gateway client; family A: the /v1 trade search.
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../src/config/index.ts';
@@ -16,21 +17,25 @@ export interface ConnectOptions {
   readonly symbols: readonly string[];
   readonly from: number;
   readonly to: number;
+  /** The --source flag; default: the config's bot.venue. */
   readonly source?: HistorySource;
   readonly logger: Logger;
 }
 
+/** The API family trades are fetched through: the flag, else the config's bot.venue. */
+export function historySourceOf(config: TradebotConfig, flag: HistorySource | undefined): HistorySource {
+  return flag ?? config.bot.venue;
+}
+
 export async function connectTradeSource(config: TradebotConfig, options: ConnectOptions): Promise<TradePageSource> {
+  const source = historySourceOf(config, options.source);
   if (config.exchange === undefined) {
     if (config.sim === undefined) throw backtestError(BacktestErrorCode.HISTORY_NO_SOURCE, 'the config has neither an exchange section nor a sim section: nothing to fetch trades from', { kind: 'config' });
-    if (options.source === 'familyA') {
-      throw backtestError(BacktestErrorCode.HISTORY_NO_SOURCE, 'against the embedded exchange, history is fetched through the gateway (--source gateway): its family A API needs a registered client key', { kind: 'config' });
-    }
-    const embedded = await startEmbeddedHistory(config.sim, options.from, options.to, options.logger);
-    options.logger.info({ steps: embedded.steps, trades: embedded.sim.core.trades().length }, 'embedded exchange: market activity replayed in virtual time');
+    const embedded = await startEmbeddedHistory(config.sim, options.from, options.to, options.logger, source);
+    options.logger.info({ steps: embedded.steps, trades: embedded.sim.core.trades().length, source }, 'embedded exchange: market activity replayed in virtual time');
     return embedded.source;
   }
-  if (options.source === 'familyA') {
+  if (source === 'familyA') {
     const stack = createFamilyAClient(config.exchange, { logger: options.logger });
     return familyASource(stack.client, () => stack.client.close());
   }

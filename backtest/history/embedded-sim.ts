@@ -3,10 +3,14 @@
  * is started in-process with an injected clock set to `from`, its synthetic market activity is stepped in
  * virtual time up to `to` (one step per `sim.activity.intervalMs`, so an hour of market takes seconds),
  * contracts whose expiration falls inside are settled at that moment (at the activity's fair value rounded
- * to 0 or 1), and the trades are then read back through the real gateway client, as from any exchange.
+ * to 0 or 1), and the trades are then read back through a real client, as from any exchange: the gateway
+ * client (`source: gateway`), or the family A client (`source: familyA`: an ephemeral API client is
+ * onboarded for it, as the live runner does: a fresh RSA key in a private temp folder, its public key in
+ * `sim.clients`, removed at close; the client's assertions are signed on the sim's virtual clock).
  * Trade search shows a caller only its own accounts' trades, so a read-only `history` user is added whose
- * accounts are the activity's maker and taker accounts. The same config, window and seed give the same
- * tape, page tokens included, so an interrupted fetch resumes in a new process.
+ * accounts are the activity's maker and taker accounts (family A: the firm's accounts, the same ones). The
+ * same config, window and seed give the same tape, page tokens included, so an interrupted fetch resumes in
+ * a new process.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -15,9 +19,13 @@ import { startSim, type RunningSim } from '../../src/sim/simulator.ts';
 import { ACTIVITY_FIRM, MarketActivity } from '../../src/sim/activity/market-activity.ts';
 import { toDomainInstrument } from '../../src/sim/exchange/instruments.ts';
 import { GatewayClient, instrumentCatalog } from '../../src/exchange/gateway/index.ts';
-import { gatewaySource, type TradePageSource } from './trade-source.ts';
+import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
+import { BOT_CLIENT_ID, onboardEphemeralClient } from '../../src/engine/live/stream-transport.ts';
+import type { HistorySource } from './format.ts';
+import { familyASource, gatewaySource, type TradePageSource } from './trade-source.ts';
 
 export const HISTORY_USER = 'history';
+const HISTORY_PARTICIPANT = `firms/${ACTIVITY_FIRM}/users/${HISTORY_USER}`;
 
 export interface EmbeddedHistory {
   readonly sim: RunningSim;
@@ -32,15 +40,28 @@ function withHistoryUser(config: SimConfig): { config: SimConfig; password: stri
     ...Array.from({ length: config.activity.makersPerInstrument }, (_, k) => MarketActivity.makerAccount(i.symbol, k)),
     MarketActivity.takerAccount(i.symbol),
   ]);
-  const user = { username: HISTORY_USER, password, participant: `firms/${ACTIVITY_FIRM}/users/${HISTORY_USER}`, accounts, registered: true };
+  const user = { username: HISTORY_USER, password, participant: HISTORY_PARTICIPANT, accounts, registered: true };
   return { config: { ...config, users: [...config.users.filter((u) => u.username !== HISTORY_USER), user] }, password };
 }
 
-/** Starts the sim, runs its activity over [from, to) in virtual time, and logs the history user in. */
-export async function startEmbeddedHistory(simConfig: SimConfig, from: number, to: number, logger: Logger): Promise<EmbeddedHistory> {
-  const { config, password } = withHistoryUser(simConfig);
+/** Starts the sim, runs its activity over [from, to) in virtual time, and connects the history user's client for `source`. */
+export async function startEmbeddedHistory(simConfig: SimConfig, from: number, to: number, logger: Logger, source: HistorySource = 'gateway'): Promise<EmbeddedHistory> {
+  const { config: withUser, password } = withHistoryUser(simConfig);
+  const onboarded = source === 'familyA' ? onboardEphemeralClient(withUser, HISTORY_PARTICIPANT) : undefined;
+  const config = onboarded?.sim ?? withUser;
   let now = from;
-  const sim = await startSim(config, { logger: logger.child({ component: 'sim' }), clock: { now: () => now }, activityTimer: false, kycTimer: false });
+  let sim: RunningSim;
+  try {
+    sim = await startSim(config, { logger: logger.child({ component: 'sim' }), clock: { now: () => now }, activityTimer: false, kycTimer: false });
+  } catch (error) {
+    onboarded?.cleanup();
+    throw error;
+  }
+  const started = sim;
+  const close = async () => {
+    await started.close();
+    onboarded?.cleanup();
+  };
   try {
     let steps = 0;
     const expiries = sim.core
@@ -67,6 +88,17 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
     if (oldest !== undefined && steps > 0 && sim.core.trades().length >= 200_000) {
       logger.warn({ kept: sim.core.trades().length, oldest: new Date(oldest.time).toISOString() }, 'the embedded exchange keeps only its most recent 200,000 trades: the start of this window is lost; fetch a shorter window');
     }
+    if (onboarded !== undefined) {
+      const exchange = {
+        apiUrl: sim.ready.api,
+        authUrl: sim.ready.auth,
+        gatewayUrl: sim.ready.gateway,
+        familyA: { clientId: BOT_CLIENT_ID, privateKeyFile: onboarded.privateKeyFile, participant: HISTORY_PARTICIPANT, refreshMarginSeconds: 30 },
+      };
+      const stack = createFamilyAClient(exchange, { logger, now: () => now });
+      const client = stack.client;
+      return { sim, source: familyASource(client, async () => { await client.close(); await close(); }), steps };
+    }
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     const client = new GatewayClient({
       gatewayUrl: sim.ready.gateway,
@@ -75,13 +107,9 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
       logger: logger.child({ component: 'gateway' }),
     });
     await client.login();
-    const source = gatewaySource(client, instruments, async () => {
-      await client.close();
-      await sim.close();
-    });
-    return { sim, source, steps };
+    return { sim, source: gatewaySource(client, instruments, async () => { await client.close(); await close(); }), steps };
   } catch (error) {
-    await sim.close();
+    await close();
     throw error;
   }
 }

@@ -2,8 +2,8 @@
  * `tradebot history fetch`: pulls the exchange's trade search into a history file (JSON lines, header
  * first; see backtest/history/format.ts), page by page, resumable (`<out>.state.json`), rate-limited,
  * busted trades kept. With the default config (a `sim` section, no `exchange`) it runs the embedded
- * exchange's market activity over the window in virtual time and fetches from it through the gateway
- * client. Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line
+ * exchange's market activity over the window in virtual time and fetches from it. The API family (gateway
+ * `search_trades` or family A `/v1/report/trades/search`) is the config's `bot.venue`, or `--source`. Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line
  * on stdout. SIGINT stops between pages; running the same command again resumes.
  */
 import type { Command } from 'commander';
@@ -63,7 +63,7 @@ export function registerHistoryCommand(program: Command): void {
     .requiredOption('--to <iso>', 'end of the window (exclusive)', parseTime('--to'))
     .requiredOption('--out <file>', 'history file to write (JSON lines); <file>.state.json tracks progress')
     .option('-c, --config <file>', 'config: a sim section (embedded exchange) or an exchange section', DEFAULT_CONFIG)
-    .option('--source <family>', 'familyA or gateway (naming of the trade lines; default gateway)', parseSource)
+    .option('--source <family>', "familyA or gateway: the trade search fetched from (and the naming of the lines); default: the config's bot.venue", parseSource)
     .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
     .option('--pause-ms <ms>', 'pause between pages', parseCount('--pause-ms', 0), 100)
     .option('--force', 'overwrite an existing file / start over')
