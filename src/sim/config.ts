@@ -1,15 +1,16 @@
 /**
  * The `sim` section of a config file: the embedded exchange's ports, users, API clients, instruments,
- * gateway settings, family A token and API settings, simulated KYC, synthetic market activity, fault
- * injection (`sim.faults`, for reliability tests and soaks) and the state file that lets a restarted
+ * gateway settings, family A token and API settings, gRPC server limits, simulated KYC, synthetic market
+ * activity, fault injection (`sim.faults`, for reliability tests and soaks) and the state file that lets a restarted
  * simulator keep its orders and balances (`sim.stateFile`). Other tools rely on these key names
  * (`sim.ports.{api,auth,gateway,grpc}`, `sim.users[]`, `sim.clients[]`, `sim.instruments[]`, `sim.activity`,
- * `sim.familyA`, `sim.kyc`, `sim.faults`, `sim.stateFile`).
+ * `sim.familyA`, `sim.grpc`, `sim.kyc`, `sim.faults`, `sim.stateFile`).
  */
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, positiveInt } from '../config/fields.ts';
 import { ALWAYS, checkInstrument, checkSimSection } from './config-checks.ts';
+import { MARKET_DATA_MAX_SYMBOLS } from '../domain/limits.ts';
 
 const PARTICIPANT = /^firms\/[A-Za-z0-9_.-]+\/users\/[A-Za-z0-9_.@-]+$/;
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
@@ -124,6 +125,26 @@ function simGateway() {
     .prefault({});
 }
 
+/** Limits of the simulator's gRPC server (src/sim/grpc). */
+function simGrpc() {
+  return z
+    .strictObject({
+      /** Concurrent streams per firm; one more is answered RESOURCE_EXHAUSTED. */
+      maxStreamsPerFirm: positiveInt().default(20),
+      /** Symbols one market data stream may name; more are INVALID_ARGUMENT. */
+      maxSymbolsPerStream: positiveInt().default(MARKET_DATA_MAX_SYMBOLS),
+      /** Heartbeat interval of idle streams; default `sim.gateway.heartbeatSeconds`. */
+      heartbeatSeconds: seconds().optional(),
+      /** Executions and trades kept for resuming drop copy / trade capture streams (`resume_token`). */
+      replayBufferSize: positiveInt().default(10_000),
+      /** Messages queued for a slow client before its stream is cut (RESOURCE_EXHAUSTED). */
+      maxQueuedMessages: positiveInt().default(100_000),
+      /** Largest ReportAPI.SearchTrades page. */
+      maxPageSize: positiveInt().default(1000),
+    })
+    .prefault({});
+}
+
 function simFamilyA() {
   return z
     .strictObject({
@@ -229,6 +250,7 @@ export function simSection(context: ConfigContext) {
     currency: z.string().default('USD'),
     gateway: simGateway(),
     familyA: simFamilyA(),
+    grpc: simGrpc(),
     kyc: simKyc(context),
     users: z.array(simUser()).default([]),
     clients: z.array(simClient(context)).default([]),
@@ -254,4 +276,5 @@ export type SimInstrumentConfig = SimConfig['instruments'][number];
 export type SimClientConfig = SimConfig['clients'][number];
 export type SimKycConfig = SimConfig['kyc'];
 export type SimFamilyAConfig = SimConfig['familyA'];
+export type SimGrpcConfig = SimConfig['grpc'];
 export type SimFaultsConfig = SimConfig['faults'];

@@ -4,11 +4,12 @@
  * synthetic market activity, all on 127.0.0.1. `startSim` resolves once every server listens; `close()`
  * stops them all. Used by `tradebot sim`, by `tradebot run` (in-process) and by the tests.
  * With `sim.stateFile` the exchange state is restored at start, written every `sim.stateIntervalSeconds`
- * and once more on close (src/sim/state); `faults` injects faults (src/sim/faults, `sim.faults`).
+ * and once more on close (src/sim/state); `faults` injects faults (src/sim/faults, `sim.faults`); `sim.grpc`
+ * sets the gRPC server's limits.
  */
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { familyAVerifier, startGrpcServer } from './grpc/index.ts';
+import { familyAVerifier, startGrpcServer, type GrpcServerLimits } from './grpc/index.ts';
 import type { SimConfig } from './config.ts';
 import { ExchangeCore } from './exchange/exchange-core.ts';
 import { startActivity, type ActivityDriver } from './activity/driver.ts';
@@ -130,7 +131,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       port: config.ports.grpc,
       verifyToken: familyAVerifier({ tokens: accessTokens, clients, directory }),
       logger: logger.child({ server: 'grpc' }),
-      limits: { heartbeatMs: config.gateway.heartbeatSeconds * 1000 },
+      limits: grpcLimits(config),
       wrapStream: faults.wrapGrpcStream,
     });
     closers.push(grpc.close);
@@ -181,6 +182,12 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
     await persister?.stop({ save: false }).catch(() => undefined);
     throw error;
   }
+}
+
+/** `sim.grpc` as the gRPC server's limits (heartbeats default to the gateway's). */
+function grpcLimits(config: SimConfig): GrpcServerLimits {
+  const { heartbeatSeconds, ...limits } = config.grpc;
+  return { ...limits, heartbeatMs: (heartbeatSeconds ?? config.gateway.heartbeatSeconds) * 1000 };
 }
 
 async function readExtraCa(file: string | undefined): Promise<string | undefined> {
