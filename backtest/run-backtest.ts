@@ -14,10 +14,11 @@ import { startPipeline } from '../src/engine/pipeline.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
-import { loadStrategy, validateParams } from '../src/engine/strategy/loader.ts';
+import { loadStrategy } from '../src/engine/strategy/loader.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
+import { chooseParams } from './strategy-params.ts';
 import { TurnoverCounter } from './metrics/index.ts';
 import { cachedPortfolioPort } from './replay/cached-portfolio-port.ts';
 import { FillEngine } from './replay/fill-engine.ts';
@@ -45,7 +46,7 @@ export interface BacktestOptions {
   readonly config: BacktestConfig;
   /** Strategy name or path (default bot.strategy), or a loaded definition. */
   readonly strategy?: string | AnyStrategy;
-  /** Raw params (default bot.params); validated by the strategy's schema. */
+  /** Raw params; default: bot.params when bot.strategy is this strategy, else its defaults (strategy-params.ts). */
   readonly params?: unknown;
   readonly logger?: Logger;
   readonly onProgress?: (progress: ReplayProgress) => void;
@@ -75,15 +76,22 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const section = config.backtest;
   const log = options.logger ?? silentLogger();
   const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
-  const params = validateParams(strategy, options.params ?? config.bot.params);
-  const symbols = symbolsOf(strategy, params);
   const tape = await TapeReader.open(options.data, { supersedeWindow: section.supersedeWindow, ...(options.reader ? { reader: options.reader } : {}), ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}) });
   const header = tape.header;
-  for (const symbol of symbols) {
-    if (!header.instruments.some((i) => i.symbol === symbol)) throw backtestError(BacktestErrorCode.BAD_OPTION, `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`, { kind: 'config' });
-  }
-  for (const [symbol, price] of Object.entries(section.settlement)) {
-    if (!price.eq(0) && !price.eq(1)) throw backtestError(BacktestErrorCode.BAD_OPTION, `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`, { kind: 'config' });
+  let params: unknown;
+  let symbols: readonly string[];
+  try {
+    params = chooseParams({ requested: options.strategy, definition: strategy, given: options.params, config, dataSymbols: header.symbols, log });
+    symbols = symbolsOf(strategy, params);
+    for (const symbol of symbols) {
+      if (!header.instruments.some((i) => i.symbol === symbol)) throw backtestError(BacktestErrorCode.BAD_OPTION, `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`, { kind: 'config' });
+    }
+    for (const [symbol, price] of Object.entries(section.settlement)) {
+      if (!price.eq(0) && !price.eq(1)) throw backtestError(BacktestErrorCode.BAD_OPTION, `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`, { kind: 'config' });
+    }
+  } catch (error) {
+    await tape.close();
+    throw error;
   }
   const instruments = header.instruments.filter((i) => symbols.includes(i.symbol));
   const commissions = section.commissions ?? config.bot.fees;

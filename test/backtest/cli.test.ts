@@ -42,6 +42,29 @@ describe('tradebot backtest', () => {
     });
   });
 
+  it("runs another strategy than the config's with that strategy's defaults (the config's params are not for it), or with --params", async () => {
+    const dir = tempDir();
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--strategy', 'momentum-taker', '--data', 'backtest/data/sample.jsonl', '--config', 'config/backtest.yaml', '--out', path.join(dir, 'defaults')]);
+    expect(code, io.err()).toBe(0);
+    expect(io.err()).toContain("the config's bot.params are for market-maker, not momentum-taker: running momentum-taker with its defaults on the data's symbols");
+    const report = JSON.parse(readFileSync(path.join(dir, 'defaults', 'report.json'), 'utf8')) as { strategy: string; params: Record<string, unknown> };
+    expect(report.strategy).toBe('momentum-taker');
+    expect(report.params).toMatchObject({ symbols: ['RAIN-NYC-2026-12-01', 'SNOW-CHI-2026-12-01', 'FED-CUT-2026-12'], lookback: 10, threshold: '0.02' });
+
+    writeFileSync(path.join(dir, 'p.yaml'), 'symbols: [FED-CUT-2026-12]\nlookback: 4\n');
+    expect(await runCli(['backtest', '--strategy', 'momentum-taker', '--data', 'backtest/data/sample.jsonl', '--params', path.join(dir, 'p.yaml'), '--out', path.join(dir, 'given')]), io.err()).toBe(0);
+    const given = JSON.parse(readFileSync(path.join(dir, 'given', 'report.json'), 'utf8')) as { params: Record<string, unknown> };
+    expect(given.params).toMatchObject({ symbols: ['FED-CUT-2026-12'], lookback: 4 });
+
+    // the configured strategy still gets the config's params; a strategy whose required params have no default says what to give
+    expect(await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--out', path.join(dir, 'configured')]), io.err()).toBe(0);
+    expect((JSON.parse(readFileSync(path.join(dir, 'configured', 'report.json'), 'utf8')) as { params: { halfSpread: string } }).params.halfSpread).toBe('0.01');
+    expect(await runCli(['backtest', '--strategy', 'cross-demo', '--data', 'backtest/data/sample.jsonl', '--out', path.join(dir, 'cross')])).toBe(2);
+    expect(io.err()).toContain("params of strategy cross-demo (the config's bot.params are for market-maker and were not used: give --params <yaml>)");
+    expect(io.err()).toContain('strategy.params.symbol');
+  });
+
   it('says which file it cannot read, with a config exit code', async () => {
     const io = captureOutput();
     const code = await runCli(['backtest', '--data', 'no/such/file.jsonl', '--out', tempDir()]);

@@ -3,7 +3,9 @@
  * simulated venue and virtual time (backtest/run-backtest.ts). Writes `<out>/report.json` (deterministic),
  * `<out>/run.json` (wall-clock figures) and `<out>/report.html`; a progress bar by bytes read on stderr
  * (log lines when stderr is not a terminal) and a one-screen summary on stdout at the end.
- * Flags override single values of the config's `backtest` section.
+ * Flags override single values of the config's `backtest` section. Params: --params, else the config's
+ * bot.params when its bot.strategy is the strategy run, else the strategy's defaults (backtest/strategy-params.ts),
+ * as `tradebot sweep` chooses its base params.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -96,7 +98,7 @@ export function registerBacktestCommand(program: Command): void {
     .description('Replay a history file through the live pipeline with simulated fills; writes report.json and report.html')
     .option('-s, --strategy <name|path>', 'strategy from strategies/ or a path (default: bot.strategy of the config)')
     .requiredOption('--data <file>', 'history file (tradebot history fetch) or recording (tradebot run --record)')
-    .option('--params <yaml>', 'strategy params (YAML mapping; default: bot.params of the config)')
+    .option('--params <yaml>', "strategy params (YAML mapping; default: the config's bot.params when its bot.strategy is the one run, else the strategy's defaults on the data's symbols)")
     .option('-c, --config <file>', 'backtest config (bot, risk and backtest sections)', DEFAULT_BACKTEST_CONFIG)
     .requiredOption('--out <dir>', 'folder for report.json, run.json and report.html')
     .option('--insert-latency-ms <ms>', 'virtual ms until an insert reaches the exchange', parseMs('--insert-latency-ms'))
