@@ -1,6 +1,8 @@
 /**
  * The one-screen summary `tradebot backtest` prints at the end: PnL, fills, orders, refusals, drawdown,
- * sharpe and sortino, what was replayed and how fast (events per wall-clock second).
+ * sharpe and sortino, what was replayed, and both rates side by side, each named with the file it is in:
+ * events per wall-clock second (how fast this machine ran it: run.json `eventsPerSecondWall`) and events
+ * per second of market time (how busy the data is: report.json `eventsPerSecond`, deterministic).
  */
 import type { WallStats } from '../run-backtest.ts';
 
@@ -24,9 +26,11 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
     get(report, 'data.kind') === 'recording'
-      ? `  replay     ${r('events')} recorded book updates (${r('data.skippedEvents')} other events skipped), ${r('eventsPerSecond')} events per market second`
-      : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, ${r('eventsPerSecond')} events per market second`,
-    `  speed      ${wall.eventsPerSecondWall} events/s wall, ${wall.wallSeconds.toFixed(2)} s, peak RSS ${wall.peakRssMB} MB`,
+      ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`
+      : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, over ${r('marketSeconds')} s of market time`,
+    `  rate       ${wall.eventsPerSecondWall} events/s wall-clock (run.json eventsPerSecondWall: this machine's speed)`,
+    `             ${r('eventsPerSecond')} events/s of market time (report.json eventsPerSecond: how busy the data is; deterministic)`,
+    `  run        ${wall.wallSeconds.toFixed(2)} s wall-clock, peak RSS ${wall.peakRssMB} MB`,
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -26,7 +26,11 @@ describe('tradebot backtest', () => {
     const run = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')) as Record<string, unknown>;
     expect(run['eventsPerSecondWall']).toBeGreaterThan(0);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);
-    for (const label of ['PnL', 'max drawdown', 'sharpe', 'fills', 'refusals', 'events/s wall']) expect(io.out()).toContain(label);
+    for (const label of ['PnL', 'max drawdown', 'sharpe', 'fills', 'refusals']) expect(io.out()).toContain(label);
+    // both rates, each with the file it is in: wall-clock (run.json) and market time (report.json, deterministic)
+    expect(io.out()).toContain(`${String(run['eventsPerSecondWall'])} events/s wall-clock (run.json eventsPerSecondWall`);
+    expect(io.out()).toContain(`${String(report['eventsPerSecond'])} events/s of market time (report.json eventsPerSecond`);
+    expect(report).not.toHaveProperty('eventsPerSecondWall');
   });
 
   it('takes latency, commissions and the queue model from flags over the config', async () => {
