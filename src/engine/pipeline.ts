@@ -59,6 +59,8 @@ export interface PipelineOptions {
    * the run trades (requests durable before they are sent), compacted at stop. The caller opens and closes it.
    */
   journal?: Journal;
+  /** Finished orders the OrderTracker keeps (default 10000); older ones are forgotten so memory stays bounded. */
+  finishedOrderHistory?: number;
   /** Called with every event the pipeline receives (recording for replay). */
   record?: (event: { stream: 'market' | 'orders'; time: number; event: MarketDataEvent | OrderStreamEvent }) => void;
 }
@@ -101,7 +103,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
   }
   const books = new BookStore();
-  const tracker = new OrderTracker({ clock });
+  const tracker = new OrderTracker({ clock, finishedHistory: options.finishedOrderHistory });
   const risk = new RiskManager(options.risk, { clock });
   const recorder =
     options.journal === undefined || recovered === undefined
@@ -137,8 +139,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     onSent: (kind, count) => counters.sent(kind, count),
     ledger: {
       submitted: (request, meta) => void tracker.submitted(request, meta),
-      acknowledged: (clordId, orderId) => void tracker.acknowledged(clordId, orderId),
-      sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
+      // an insert's answer can come after its order finished and left the finished-order history
+      acknowledged: (clordId, orderId) => void (tracker.has(clordId) && tracker.acknowledged(clordId, orderId)),
+      sendFailed: (clordId, error) => void (tracker.has(clordId) && tracker.sendFailed(clordId, error)),
       cancelRequested: (clordId) => void tracker.cancelRequested(clordId),
       replaceRequested: (intent) => void tracker.replaceRequested(intent.clordId, intent.newClordId, intent.price, intent.qty),
       requestFailed: (clordId, request, error) => {
@@ -221,8 +224,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   subscriptions.add(
     tracker.updates$.subscribe((update) => {
       recorder?.onUpdate(update);
-      if (update.order.orderId !== undefined && adapter.hasWaiting) for (const clordId of update.order.clordIds) adapter.onAcknowledged(clordId);
-      if (adapter.hasHeld) adapter.onOrderChanged();
+      if (adapter.hasWaiting) adapter.onOrderChanged();
       if (update.previousState === undefined && update.order.adopted) {
         counters.adopted += 1;
         if (options.unknownOrders === 'cancel') adapter.submit(risk.approveEngineCancel(engineCancel(update.order.clordId)));

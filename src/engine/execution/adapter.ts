@@ -149,23 +149,31 @@ export class ExecutionAdapter {
     for (const cross of crosses) this.sendCross(cross);
   }
 
-  /** True while a cancel or replace waits for an acknowledgement. */
+  /**
+   * True while a cancel or replace waits for an acknowledgement, or an order for self-match cancels: call
+   * `onOrderChanged` on every order update then.
+   */
   get hasWaiting(): boolean {
-    return this.waitingForAck.size > 0;
+    return this.waitingForAck.size > 0 || this.held.size > 0;
   }
 
-  /** True while an order waits for self-match cancels: call `onOrderChanged` on every order update then. */
+  /** True while an order waits for self-match cancels. */
   get hasHeld(): boolean {
     return this.held.size > 0;
   }
 
   /**
-   * An order changed: sends the held orders whose resting orders all finished, and drops (as not sent) those
-   * one of whose resting orders is working again.
+   * An order changed: releases the cancels and replaces whose order is acknowledged now and forgets those
+   * whose order ended without an acknowledgement (rejected); sends the held orders whose resting orders all
+   * finished, and drops (as not sent) those one of whose resting orders is working again.
    */
   onOrderChanged(): void {
-    if (this.held.size === 0) return;
     const { ledger } = this.options;
+    for (const clordId of [...this.waitingForAck.keys()]) {
+      if (ledger.orderIdOf(clordId) !== undefined) this.onAcknowledged(clordId);
+      else if (blocker(ledger.stateOf(clordId)) === 'finished') this.waitingForAck.delete(clordId);
+    }
+    if (this.held.size === 0) return;
     const { released, dropped } = this.held.settle((clordId) => blocker(ledger.stateOf(clordId)));
     for (const { held, working } of dropped) {
       const error = notSent(

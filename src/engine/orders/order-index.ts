@@ -1,19 +1,45 @@
 /**
  * Lookup tables of the tracker: records by every clordId they have had (current, old aliases and pending
- * replace targets), by exchange order id, and the set of open records (kept current with `refresh`, so
- * `open()` does not scan closed history).
+ * replace targets), by exchange order id, the set of open records (kept current with `refresh`, so `open()`
+ * does not scan closed history), and a bounded history of finished ones.
+ *
+ * Memory stays bounded however long the run: once more than `maxFinished` finished orders are kept, the
+ * oldest finished one is forgotten (its clordIds and order id dropped from the tables). Its order id (its
+ * first clordId when it never got one) is remembered in a bounded set of tombstones, so evidence that still
+ * arrives for it is recognised as late rather than taken for an unknown order (see OrderTracker). Not
+ * forgotten: open orders, and orders closed only locally while the exchange knew them (a lookup that did
+ * not find them), since exchange evidence for those still counts; they are forgotten once the exchange
+ * confirms the end.
  */
+import { LruSet } from '../../exchange/transport/lru-set.ts';
 import { isOpen } from './states.ts';
 import type { OrderRecord } from './record.ts';
+
+/** Finished orders kept by default (the most recent ones): enough for any late cancel reject or lookup. */
+export const DEFAULT_FINISHED_ORDER_HISTORY = 10_000;
+
+/** Finished means the exchange said so, or the exchange never had the order. */
+function forgettable(record: OrderRecord): boolean {
+  return !isOpen(record.state()) && (!record.baseIsLocal || record.orderId === undefined);
+}
 
 export class OrderIndex {
   private readonly byClord = new Map<string, OrderRecord>();
   private readonly byOrder = new Map<string, OrderRecord>();
   private readonly openRecords = new Set<OrderRecord>();
-  private readonly records: OrderRecord[] = [];
+  /** Every record kept, in insertion order. */
+  private readonly records = new Set<OrderRecord>();
+  /** Forgettable finished records, oldest first. */
+  private readonly finished = new Set<OrderRecord>();
+  private readonly tombstones: LruSet;
+
+  constructor(private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY) {
+    if (!Number.isInteger(maxFinished) || maxFinished < 0) throw new RangeError(`finished order history must be a whole number >= 0, got ${maxFinished}`);
+    this.tombstones = new LruSet(Math.max(1, maxFinished * 10));
+  }
 
   add(record: OrderRecord): void {
-    this.records.push(record);
+    this.records.add(record);
     for (const clordId of record.chain) this.byClord.set(clordId, record);
     if (record.orderId !== undefined) this.byOrder.set(record.orderId, record);
     this.refresh(record);
@@ -51,17 +77,50 @@ export class OrderIndex {
     return clordId === undefined || clordId === '' ? undefined : this.byClord.get(clordId);
   }
 
-  /** Keeps the open set in step with the record's state; call after every change. */
+  /** True when the order (by order id, else clordId) was finished and forgotten. */
+  wasForgotten(orderId: string | undefined, clordId: string | undefined): boolean {
+    return (orderId !== undefined && orderId !== '' && this.tombstones.has(`o:${orderId}`)) || (clordId !== undefined && clordId !== '' && this.tombstones.has(`c:${clordId}`));
+  }
+
+  /** Keeps the open set and the finished history in step with the record's state; call after every change. */
   refresh(record: OrderRecord): void {
-    if (isOpen(record.state())) this.openRecords.add(record);
-    else this.openRecords.delete(record);
+    if (isOpen(record.state())) {
+      this.openRecords.add(record);
+      this.finished.delete(record);
+      return;
+    }
+    this.openRecords.delete(record);
+    if (!forgettable(record) || this.finished.has(record)) return;
+    this.finished.add(record);
+    while (this.finished.size > this.maxFinished) {
+      const oldest = this.finished.values().next().value;
+      if (oldest === undefined) break;
+      this.forget(oldest);
+    }
   }
 
   open(): IterableIterator<OrderRecord> {
     return this.openRecords.values();
   }
 
+  /** Every record kept (open ones and the finished history), oldest first. */
   all(): readonly OrderRecord[] {
-    return this.records;
+    return [...this.records];
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  private forget(record: OrderRecord): void {
+    this.finished.delete(record);
+    this.records.delete(record);
+    for (const clordId of record.chain) this.dropClordId(clordId, record);
+    if (record.orderId !== undefined) {
+      if (this.byOrder.get(record.orderId) === record) this.byOrder.delete(record.orderId);
+      this.tombstones.checkAndAdd(`o:${record.orderId}`);
+    } else {
+      this.tombstones.checkAndAdd(`c:${record.chain[0] ?? ''}`);
+    }
   }
 }

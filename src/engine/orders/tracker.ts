@@ -15,6 +15,10 @@
  * fills before the update that shows them, in a FIFO queue: a subscriber that calls back into the tracker
  * sees consistent state and its events follow the ones already queued.
  *
+ * Memory is bounded: finished orders beyond the `finishedHistory` most recent ones are forgotten (see
+ * order-index.ts); an execution for a forgotten order is reported as `lateExecution` and ignored, never
+ * adopted as an unknown order (a snapshot that lists one as working still adopts it: it is working).
+ *
  * Snapshot rule (ours): a snapshot lists the working orders of every account the tracker follows. Unknown
  * orders in it are adopted; known ones are updated from it; a known order that has an exchange order id and
  * still looks working but is missing from it becomes UNKNOWN ("needs lookup": it may have filled or been
@@ -56,11 +60,17 @@ export interface OrderTrackerOptions {
    * Forgetting is safe: a replayed execution is stale by cum_qty and state rank, so it changes nothing.
    */
   readonly dedupeCapacity?: number | undefined;
+  /**
+   * How many finished orders to keep (default 10000, the oldest forgotten first; see order-index.ts), so a
+   * long run's memory does not grow with the number of orders. An execution that arrives for a forgotten
+   * order is ignored (issue `lateExecution`): the exchange had already ended it.
+   */
+  readonly finishedHistory?: number | undefined;
 }
 
 export class OrderTracker {
   private readonly clock: Clock;
-  private readonly index = new OrderIndex();
+  private readonly index: OrderIndex;
   private readonly seenExecutions: LruSet;
   private readonly out = new Outbox();
   private streamStale = true;
@@ -71,6 +81,7 @@ export class OrderTracker {
 
   constructor(options: OrderTrackerOptions) {
     this.clock = options.clock;
+    this.index = new OrderIndex(options.finishedHistory);
     this.seenExecutions = new LruSet(options.dedupeCapacity ?? 100_000);
   }
 
@@ -189,6 +200,11 @@ export class OrderTracker {
     const cause: UpdateCause = { kind: 'execution', executionId: execution.id, executionType: execution.type, text: execution.text };
     const context: FillContext = { source: 'execution', execution };
     const record = this.index.find(execution.order.id, execution.order.clordId);
+    if (record === undefined && this.index.wasForgotten(execution.order.id, execution.order.clordId)) {
+      this.out.issue({ kind: 'lateExecution', orderId: execution.order.id, clordId: execution.order.clordId, executionId: execution.id });
+      this.out.flush();
+      return;
+    }
     if (record === undefined) {
       this.adopt(ev, cause, context);
       return;
@@ -238,6 +254,16 @@ export class OrderTracker {
   /** By any clordId the order has had (current, old or pending replace target). */
   get(clordId: string): TrackedOrder | undefined {
     return this.index.byClordId(clordId)?.view();
+  }
+
+  /** True while an order with this clordId is tracked (cheaper than `get`). */
+  has(clordId: string): boolean {
+    return this.index.hasClordId(clordId);
+  }
+
+  /** Orders kept: the open ones and the finished-order history. */
+  get size(): number {
+    return this.index.size;
   }
 
   byOrderId(orderId: string): TrackedOrder | undefined {

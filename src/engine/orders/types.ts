@@ -143,7 +143,9 @@ export type TrackerIssue =
   | { readonly kind: 'unusableOrder'; readonly orderId: string; readonly clordId: string; readonly reason: string }
   | { readonly kind: 'estimatedFillPrice'; readonly clordId: string; readonly qty: Decimal; readonly price: Decimal }
   | { readonly kind: 'overfill'; readonly clordId: string; readonly filledQty: Decimal; readonly qty: Decimal }
-  | { readonly kind: 'orderIdConflict'; readonly clordId: string; readonly known: string; readonly received: string };
+  | { readonly kind: 'orderIdConflict'; readonly clordId: string; readonly known: string; readonly received: string }
+  /** An execution for an order that finished and was forgotten (beyond the finished-order history): ignored. */
+  | { readonly kind: 'lateExecution'; readonly orderId: string; readonly clordId: string; readonly executionId: string };
 
 /** What the order journal knows of an order an earlier run sent (see `OrderTracker.restored`). */
 export interface RestoredHistory {

@@ -10,11 +10,14 @@
  *   cash + sum(qty x mark) = startingCash + realized + unrealized - fees + adjustments
  * where unrealized = qty x mark - cost (0 for a symbol without a mark) and adjustments come only from
  * `reconcile`. A settlement closes positions at the settlement price without fee and is not turnover.
+ * Fill ids are remembered for the most recent `fillIdMemory` fills (default 100 000): a duplicate is ignored,
+ * and a fill can be reversed, within that window.
  * A reversed (busted) fill books the opposite trade at the same price and refunds its fee: position and
  * cash are restored exactly; the split between realized and unrealized PnL may differ from never having
  * had the fill when other fills came in between (average cost is path dependent).
  */
 import { Subject, type Observable } from 'rxjs';
+import { LruSet } from '../../exchange/transport/lru-set.ts';
 import { Decimal } from '../../domain/decimal.ts';
 import type { Balance, Position } from '../../domain/index.ts';
 import type { EpochMs } from '../../domain/time.ts';
@@ -36,6 +39,9 @@ import type {
   PositionSnapshot,
   ReconcileResult,
 } from './types.ts';
+
+/** Fill ids remembered for at-least-once safety (far more than any redelivery window). */
+export const DEFAULT_FILL_ID_MEMORY = 100_000;
 
 function validRates(rates: FeeRates): FeeRates {
   if (rates.takerBps.isNegative() || rates.makerBps.isNegative() || !rates.takerBps.isFinite() || !rates.makerBps.isFinite()) {
@@ -61,8 +67,9 @@ export class Portfolio {
   private readonly feeSource: 'rates' | 'reported';
   private readonly currency: string;
   private readonly ledger: Ledger;
-  private readonly booked = new Set<string>();
-  private readonly reversed = new Set<string>();
+  /** Fill ids booked and reversed, the most recent ones (a long run must not grow with its fills). */
+  private readonly booked: LruSet;
+  private readonly reversed: LruSet;
   private readonly changes = new Subject<PortfolioChange>();
 
   readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
@@ -73,15 +80,14 @@ export class Portfolio {
     this.feeSource = options.feeSource ?? 'rates';
     this.currency = options.currency ?? 'USD';
     this.ledger = new Ledger(options.startingCash);
+    this.booked = new LruSet(options.fillIdMemory ?? DEFAULT_FILL_ID_MEMORY);
+    this.reversed = new LruSet(options.fillIdMemory ?? DEFAULT_FILL_ID_MEMORY);
   }
 
   /** Books a fill; false (and no change) when its fillId was already booked. */
   applyFill(fill: PortfolioFill): boolean {
     checkFill(fill);
-    if (fill.fillId !== undefined) {
-      if (this.booked.has(fill.fillId)) return false;
-      this.booked.add(fill.fillId);
-    }
+    if (fill.fillId !== undefined && this.booked.checkAndAdd(fill.fillId)) return false;
     this.book(fill, 1, 'fill');
     return true;
   }
@@ -91,7 +97,7 @@ export class Portfolio {
     checkFill(fill);
     if (fill.fillId !== undefined) {
       if (!this.booked.has(fill.fillId) || this.reversed.has(fill.fillId)) return false;
-      this.reversed.add(fill.fillId);
+      this.reversed.checkAndAdd(fill.fillId);
     }
     this.book(fill, -1, 'reversal');
     return true;

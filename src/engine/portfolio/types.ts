@@ -44,6 +44,8 @@ export interface PortfolioOptions {
   readonly startingCash?: Readonly<Record<string, Decimal>> | undefined;
   /** Currency of cash; balances in other currencies are ignored by `reconcile`. Default 'USD'. */
   readonly currency?: string | undefined;
+  /** How many recent fill ids to remember for duplicates and reversals (default 100000). */
+  readonly fillIdMemory?: number | undefined;
 }
 
 export interface PositionSnapshot {

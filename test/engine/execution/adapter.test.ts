@@ -213,6 +213,21 @@ describe('execution adapter', () => {
     expect(venue.callsOf<VenueCancelRequest>('cancel').map((c) => c.requests[0]?.orderId)).toEqual(['O1']);
   });
 
+  it('forgets a cancel that waited for an acknowledgement when the order is rejected instead', async () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.flush();
+    adapter.submit(approve(cancel('c1')));
+    adapter.flush();
+    expect(adapter.hasWaiting).toBe(true);
+    ledger.set('c1', 'failed');
+    adapter.onOrderChanged();
+    expect(adapter.hasWaiting).toBe(false);
+    venue.callsOf('insert')[0]?.resolve(['']);
+    await adapter.idle();
+    expect(venue.callsOf('cancel')).toHaveLength(0);
+  });
+
   it('cancelAllOpen cancels every working order in lists of at most 20 and resolves only after the venue answered', async () => {
     const { venue, ledger, adapter } = setup();
     for (let i = 1; i <= 22; i++) ledger.working(`w${i}`, `O${i}`, i % 2 === 0 ? 'EVT' : 'OTHER');

@@ -1,7 +1,7 @@
 // Portfolio behaviour: round trips, flips through zero, partial closes, fees, marks, settlement of long and
 // short positions at 1 and 0, reversals, reconciliation differences, snapshots and change events.
 import { describe, expect, it } from 'vitest';
-import { PortfolioErrorCode } from '../../../src/engine/portfolio/index.ts';
+import { PortfolioErrorCode, type PortfolioFill } from '../../../src/engine/portfolio/index.ts';
 import { ACCOUNT, OTHER, SYMBOL, balance, d, exchangePosition, fill, identityGap, installDecimalEquality, portfolio } from './fixtures.ts';
 
 installDecimalEquality();
@@ -147,6 +147,18 @@ describe('duplicates and reversals', () => {
     expect(p.account(ACCOUNT)).toMatchObject({ cash: before?.cash, fees: before?.fees, turnover: before?.turnover, fillCount: 2 });
     expect(p.position(ACCOUNT, SYMBOL).qty).toEqual(d(15));
     expect(p.reverseFill(fill('BUY', 1, '0.1'))).toBe(false);
+  });
+
+  it('remembers the most recent fill ids only (fillIdMemory): memory does not grow with the fills', () => {
+    const { portfolio: p } = portfolio({ fillIdMemory: 3 });
+    const [f1, f2, f3, f4] = ['F1', 'F2', 'F3', 'F4'].map((fillId) => fill('BUY', 1, '0.40', { fillId }) as PortfolioFill);
+    for (const f of [f1, f2, f3, f4]) expect(p.applyFill(f as PortfolioFill)).toBe(true);
+    // F2..F4 are remembered: a duplicate is ignored and each can be reversed
+    expect(p.applyFill(f4 as PortfolioFill)).toBe(false);
+    expect(p.reverseFill(f3 as PortfolioFill)).toBe(true);
+    expect(p.position(ACCOUNT, SYMBOL).qty).toEqual(d(3));
+    // F1 left the window
+    expect(p.reverseFill(f1 as PortfolioFill)).toBe(false);
   });
 
   it('an invalid fill is refused with a stable code', () => {
