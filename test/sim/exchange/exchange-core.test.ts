@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeCore, type CoreEvent } from '../../../src/sim/exchange/exchange-core.ts';
 import type { OrderRequest, Side } from '../../../src/sim/matching/types.ts';
 import { ManualClock, SYMBOL, SYMBOL2, simConfig } from '../gateway/helpers/harness.ts';
+import { captureCore, restoreCore } from '../../../src/sim/state/core-state.ts';
 
 const A = 'firms/demo/accounts/a';
 const B = 'firms/demo/accounts/b';
@@ -100,6 +101,31 @@ describe('ExchangeCore', () => {
     const unknown = core.cancel({ orderId: 'O-unknown' });
     expect(unknown.cancelRejects[0]?.reason).toBe('CXL_REJ_REASON_UNKNOWN_ORDER');
     expect(events.some((e) => e.kind === 'cancelReject')).toBe(true);
+  });
+
+  it('remembers each cross by (leg account, cross_id), also after a state restore', () => {
+    const result = core.cross({ crossId: 'cx', requests: [{ ...order(A, 'SIDE_BUY', 3, 40), clordId: 'b1' }, { ...order(B, 'SIDE_SELL', 3, 40), clordId: 's1' }] });
+    const legs = [...new Set(result.executions.map((e) => e.order.orderId))];
+    expect(legs).toHaveLength(2);
+    expect(core.crossOrderIds(A, 'cx')).toEqual(legs);
+    expect(core.crossOrderIds(B, 'cx')).toEqual(legs);
+    expect(core.crossOrderIds(A, 'other')).toBeUndefined();
+    const restored = makeCore();
+    restoreCore(restored, captureCore(core, clock.now()));
+    expect(restored.crossOrderIds(A, 'cx')).toEqual(legs);
+    expect(restored.crossOrderIds(B, 'cx')).toEqual(legs);
+    restored.events$.complete();
+  });
+
+  it('forgets a cross when its legs leave the order history', () => {
+    const config = simConfig();
+    const small = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: 2 });
+    small.cross({ crossId: 'cx', requests: [order(A, 'SIDE_BUY', 3, 40), order(B, 'SIDE_SELL', 3, 40)] });
+    expect(small.crossOrderIds(A, 'cx')).toHaveLength(2);
+    for (let i = 0; i < 2; i++) small.submit({ ...order(A, 'SIDE_BUY', 1, 30), timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+    expect(small.crossOrderIds(A, 'cx')).toBeUndefined();
+    expect(small.crossOrderIds(B, 'cx')).toBeUndefined();
+    small.events$.complete();
   });
 
   it('keeps only the most recent maxTrades trades on the tape', () => {
