@@ -170,3 +170,119 @@ describe('tradebot config check on bad files', () => {
     }
   });
 });
+
+/*
+ * The backtest's own files: config/backtest.yaml (the config schema plus the `backtest` section) and the
+ * shipped sweep grid (backtest/data/market-maker-grid.yaml, checked against the market maker's params as
+ * `tradebot sweep` does before any run). The same rule: a valid file or a ConfigError whose every problem
+ * names its field and the fix, never another exception; the commands exit 2 without a stack trace.
+ */
+describe('backtest config and sweep grid under mutation', () => {
+  const backtestFile = path.join(ROOT, 'config', 'backtest.yaml');
+  const gridFile = path.join(ROOT, 'backtest', 'data', 'market-maker-grid.yaml');
+  const backtestText = readFileSync(backtestFile, 'utf8');
+  const gridText = readFileSync(gridFile, 'utf8');
+  const backtestSource: Source = { file: backtestFile, text: backtestText, tree: parse(backtestText) as Json, env: envFor(backtestText) };
+  const gridTree = parse(gridText) as Json;
+
+  /** Checks a thrown value is a ConfigError whose problems each name a field (or the file as a whole) and a fix. */
+  function expectConfigError(error: unknown, wholeFile: RegExp): ConfigError {
+    if (!(error instanceof ConfigError)) throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
+    expect(error.problems.length).toBeGreaterThan(0);
+    for (const problem of error.problems) {
+      const where = `${problem.path || '(file)'}: ${problem.message}`;
+      expect(problem.message.trim().length, where).toBeGreaterThan(0);
+      expect(problem.message, where).not.toMatch(GENERIC);
+      expect(problem.message, where).not.toMatch(/\n\s+at /);
+      if (problem.path === '') expect(problem.message, where).toMatch(wholeFile);
+    }
+    return error;
+  }
+
+  const loadBacktest = async (text: string): Promise<'valid' | 'invalid'> => {
+    const { backtestConfigSchema } = await import('../../backtest/config.ts');
+    try {
+      parseConfigText(text, backtestConfigSchema, { env: backtestSource.env, file: backtestFile });
+      return 'valid';
+    } catch (error) {
+      expectConfigError(error, /YAML|mapping|cannot read|nests too deeply|aliases/);
+      return 'invalid';
+    }
+  };
+
+  const loadGridAndCheck = async (text: string): Promise<'valid' | 'invalid'> => {
+    const { parseGrid } = await import('../../backtest/sweep/grid.ts');
+    const { expandGrid, mergeParams } = await import('../../backtest/sweep/expand.ts');
+    const { checkSweepParams } = await import('../../backtest/sweep/check-params.ts');
+    const { default: marketMaker } = await import('../../strategies/market-maker.ts');
+    try {
+      const grid = parseGrid(text, gridFile);
+      const base = { symbols: ['RAIN-NYC-2026-12-01'] };
+      checkSweepParams(marketMaker, grid, expandGrid(grid, 16).map((combo) => mergeParams(base, combo)), gridFile);
+      return 'valid';
+    } catch (error) {
+      expectConfigError(error, /YAML|mapping|empty|more problems|nests too deeply|aliases/);
+      return 'invalid';
+    }
+  };
+
+  it('the files load as they are', async () => {
+    expect(await loadBacktest(backtestText)).toBe('valid');
+    expect(await loadGridAndCheck(gridText)).toBe('valid');
+  });
+
+  it('mutated trees and broken text load, or fail with problems that name the field and the fix', async () => {
+    const outcomes = { valid: 0, invalid: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (grid, mutations) => {
+        const tree = applyMutations(grid ? gridTree : backtestSource.tree, mutations);
+        let text: string;
+        try {
+          text = stringify(tree, { aliasDuplicateObjects: false, lineWidth: 0 });
+        } catch {
+          return;
+        }
+        outcomes[await (grid ? loadGridAndCheck(text) : loadBacktest(text))] += 1;
+      }),
+      { numRuns: fuzzRuns(150) },
+    );
+    expect(outcomes.invalid).toBeGreaterThan(50);
+    const inserts = [':', '\t', '[', '{', '"', '&a ', '*nope', '!!binary ', '- ', '\n  ', '#', '<<: *a\n'];
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.nat(), fc.oneof(fc.constantFrom(...inserts), hostileString), async (grid, at, insert) => {
+        const text = grid ? gridText : backtestText;
+        const i = at % (text.length + 1);
+        const broken = text.slice(0, i) + insert + text.slice(i);
+        await (grid ? loadGridAndCheck(broken) : loadBacktest(broken));
+      }),
+      { numRuns: fuzzRuns(100) },
+    );
+  }, 300_000);
+
+  it('tradebot backtest and tradebot sweep exit 2 on bad files, naming the field, without a stack trace', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-backtest-fuzz-'));
+    const badConfig = path.join(dir, 'backtest.yaml');
+    writeFileSync(badConfig, backtestText.replace('latency: { insertMs: 50,', 'latency: { insertMs: -5,').replace('metricsIntervalMs: 60000', 'metricsIntervalMs: soon'));
+    const badGrid = path.join(dir, 'grid.yaml');
+    writeFileSync(badGrid, 'halfSpread: "0.01"\nquoteQty: [2, "lots"]\n');
+    const cli = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(process.execPath, [path.join(ROOT, 'bin', 'tradebot.js'), ...args], { cwd: ROOT, timeout: 60_000 }, (error, _stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
+        });
+      });
+    const [backtest, sweep] = await Promise.all([
+      cli(['backtest', '--data', 'backtest/data/sample.jsonl', '--config', badConfig, '--out', path.join(dir, 'out')]),
+      cli(['sweep', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--grid', badGrid, '--out', path.join(dir, 'sweep')]),
+    ]);
+    expect(backtest.code, backtest.stderr).toBe(2);
+    expect(backtest.stderr).toContain('backtest.latency.insertMs');
+    expect(backtest.stderr).toContain('backtest.metricsIntervalMs');
+    expect(sweep.code, sweep.stderr).toBe(2);
+    expect(sweep.stderr).toContain('halfSpread: expected a list of values');
+    for (const result of [backtest, sweep]) {
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stderr).not.toMatch(/unexpected error/);
+    }
+  }, 120_000);
+});
