@@ -1,13 +1,16 @@
 // The HTML report in a real browser: it renders every chart offline, with no console or page errors,
-// fetches nothing, shows the key figures, and a hostile param stays text. Leaves a screenshot in the temp dir.
-import { mkdtempSync } from 'node:fs';
+// fetches nothing, shows the key figures, and a hostile param stays text; and the report.html of a real
+// `tradebot backtest` run over the shipped sample does the same. Leaves a screenshot in the temp dir.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { writeHtmlReport } from '../../../backtest/report/write-report.ts';
 import { fixtureResult, HOSTILE_PARAM } from './fixture.ts';
 import { launchChromium, openFile, waitForExpression } from './browser.ts';
+import { runCli } from '../../../src/cli/run-cli.ts';
+import { captureOutput } from '../../cli/helpers/output.ts';
 
 interface ChartBox {
   id: string;
@@ -39,6 +42,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('report.html in headless Chromium', () => {
   it('draws equity, drawdown, position and price charts with fill markers, offline and without errors', async () => {
@@ -98,4 +103,36 @@ describe('report.html in headless Chromium', () => {
     expect(network).toEqual([]);
     expect(errors).toEqual([]);
   });
+
+  it('opens the report.html of a real backtest of the shipped sample: every chart drawn, fills marked, no errors', async () => {
+    if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
+    const out = mkdtempSync(path.join(tmpdir(), 'tradebot-report-sample-'));
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--config', 'config/backtest.yaml', '--out', out, '--log-level', 'error']);
+    expect(code, io.err()).toBe(0);
+    vi.restoreAllMocks();
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { fills: number; params: { symbols: string[] } };
+    expect(report.fills).toBeGreaterThan(0);
+
+    const { page, errors, network } = await openFile(browser, path.join(out, 'report.html'));
+    await waitForExpression(page, READY_OR_FAILED, 15_000);
+    expect(await page.evaluate<string | undefined>('window.__reportError')).toBeUndefined();
+    await waitForExpression(page, CANVASES_SIZED);
+    const boxes = await page.evaluate<ChartBox[]>(CHART_BOXES);
+    const prices = report.params.symbols.map((_, i) => `chart-price-${i}`);
+    expect(boxes.map((b) => b.id)).toEqual(['chart-equity', 'chart-drawdown', 'chart-position', ...prices]);
+    for (const box of boxes) {
+      expect(box.width, box.id).toBeGreaterThan(100);
+      expect(box.height, box.id).toBeGreaterThan(100);
+    }
+    expect(await page.evaluate<number>('window.__reportCharts.length')).toBe(3 + prices.length);
+    expect((await page.locator('.figures').innerText()).toUpperCase()).toContain('FILLS');
+    // the fills drawn on the price charts: every fill of the run is in one of the markers
+    const marked = await page.evaluate<number>("JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)");
+    expect(marked).toBe(report.fills);
+    expect((await page.locator('.legend-item').allInnerTexts()).sort()).toEqual([...report.params.symbols].sort());
+    await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
+    expect(network).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
