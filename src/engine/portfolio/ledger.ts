@@ -11,6 +11,11 @@ export interface AccountState {
   startingCash: Decimal;
   cash: Decimal;
   adjustments: Decimal;
+  /**
+   * False until the account's cash is known: given as starting cash, or taken from the exchange at the first
+   * reconciliation (which then sets the starting point instead of reporting a difference).
+   */
+  cashKnown: boolean;
   readonly positions: Map<string, PositionState>;
 }
 
@@ -19,14 +24,14 @@ export class Ledger {
   private readonly marks = new Map<string, Decimal>();
 
   constructor(startingCash: Readonly<Record<string, Decimal>> = {}) {
-    for (const [account, cash] of Object.entries(startingCash)) this.account(account, cash);
+    for (const [account, cash] of Object.entries(startingCash)) this.account(account, cash).cashKnown = true;
   }
 
   /** The account's state, created (with `startingCash`, default 0) on first use. */
   account(account: string, startingCash: Decimal = ZERO): AccountState {
     let state = this.accounts.get(account);
     if (state === undefined) {
-      state = { account, startingCash, cash: startingCash, adjustments: ZERO, positions: new Map() };
+      state = { account, startingCash, cash: startingCash, adjustments: ZERO, cashKnown: false, positions: new Map() };
       this.accounts.set(account, state);
     }
     return state;

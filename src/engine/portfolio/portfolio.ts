@@ -136,10 +136,14 @@ export class Portfolio {
   reconcile(positions: readonly Position[], balances: readonly Balance[]): ReconcileResult {
     const plan = planReconcile(this.ledger, positions, balances, this.currency);
     const time = this.clock.now();
-    for (const { account, to } of plan.cash) {
+    const touched = new Set(plan.result.cash.map((c) => c.account));
+    for (const { account, to, adopt } of plan.cash) {
       const state = this.ledger.account(account);
-      state.adjustments = state.adjustments.plus(to.minus(state.cash));
+      if (adopt && !to.eq(state.cash)) touched.add(account);
+      if (adopt) state.startingCash = state.startingCash.plus(to.minus(state.cash));
+      else state.adjustments = state.adjustments.plus(to.minus(state.cash));
       state.cash = to;
+      state.cashKnown = true;
     }
     for (const target of plan.positions) {
       const state = this.ledger.account(target.account);
@@ -147,7 +151,6 @@ export class Portfolio {
       state.adjustments = state.adjustments.plus(target.cost.minus(local.cost));
       this.ledger.setPosition(target.account, target.symbol, { ...local, qty: target.qty, cost: target.cost });
     }
-    const touched = new Set(plan.result.cash.map((c) => c.account));
     for (const diff of plan.result.positions) {
       touched.delete(diff.account);
       this.emit('reconcile', time, diff.account, diff.symbol);

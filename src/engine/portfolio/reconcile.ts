@@ -8,7 +8,9 @@
  * - Accounts covered: every account named by a balance (any currency) or a position. Other accounts are
  *   left alone.
  * - Cash: the balance's `balance` in the portfolio currency; balances in other currencies are ignored
- *   and listed.
+ *   and listed. An account whose cash was not known (no starting cash given, never reconciled) takes the
+ *   exchange's cash as its starting point: the starting cash moves with the cash, so that is no difference
+ *   and no adjustment (fills booked before it stay in the PnL).
  * - Positions: each exchange position sets qty = netPosition and cost = |costBasis| signed like the
  *   position (the exchange's avgEntryPx is rounded to the price scale; the cost basis is not), or
  *   netPosition x avgEntryPx when the cost basis is zero. A local position of a covered account that the
@@ -23,7 +25,8 @@ import type { Ledger } from './ledger.ts';
 import type { CashDifference, PositionDifference, ReconcileResult } from './types.ts';
 
 export interface ReconcilePlan {
-  readonly cash: readonly { readonly account: string; readonly to: Decimal }[];
+  /** `adopt`: the account's cash was not known: the exchange's value is its starting point, not a correction. */
+  readonly cash: readonly { readonly account: string; readonly to: Decimal; readonly adopt: boolean }[];
   readonly positions: readonly { readonly account: string; readonly symbol: string; readonly qty: Decimal; readonly cost: Decimal }[];
   readonly result: ReconcileResult;
 }
@@ -36,7 +39,7 @@ export function exchangeCost(position: Position): Decimal {
 
 export function planReconcile(ledger: Ledger, positions: readonly Position[], balances: readonly Balance[], currency: string): ReconcilePlan {
   const covered = new Set<string>([...balances.map((b) => b.account), ...positions.map((p) => p.account)]);
-  const cash: { account: string; to: Decimal }[] = [];
+  const cash: { account: string; to: Decimal; adopt: boolean }[] = [];
   const cashDiffs: CashDifference[] = [];
   const ignoredBalances: { account: string; currency: string }[] = [];
   for (const balance of balances) {
@@ -44,9 +47,11 @@ export function planReconcile(ledger: Ledger, positions: readonly Position[], ba
       ignoredBalances.push({ account: balance.account, currency: balance.currency });
       continue;
     }
-    const local = ledger.findAccount(balance.account)?.cash ?? ZERO;
-    cash.push({ account: balance.account, to: balance.balance });
-    if (!local.eq(balance.balance)) cashDiffs.push({ account: balance.account, localCash: local, exchangeCash: balance.balance });
+    const state = ledger.findAccount(balance.account);
+    const local = state?.cash ?? ZERO;
+    const adopt = state?.cashKnown !== true;
+    cash.push({ account: balance.account, to: balance.balance, adopt });
+    if (!adopt && !local.eq(balance.balance)) cashDiffs.push({ account: balance.account, localCash: local, exchangeCash: balance.balance });
   }
 
   const targets = new Map<string, { account: string; symbol: string; qty: Decimal; cost: Decimal }>();

@@ -192,6 +192,27 @@ describe('reconcile', () => {
     expect(changes.filter((c) => c.cause === 'reconcile').map((c) => c.position?.symbol)).toEqual([SYMBOL, 'EVT-B', 'EVT-C']);
   });
 
+  it('takes the exchange cash as the starting point of an account whose cash was not known (no difference, no adjustment)', () => {
+    const { portfolio: p, changes } = portfolio({ startingCash: {} });
+    // a fill booked before the first reconciliation stays in the PnL
+    p.applyFill(fill('BUY', 10, '0.40'));
+    const first = p.reconcile([exchangePosition({ netPosition: d(10), avgEntryPx: d('0.4'), costBasis: d(4) })], [balance({ balance: d('99996') })]);
+    expect(first.cash).toEqual([]);
+    expect(first.positions).toEqual([]);
+    expect(p.account(ACCOUNT)).toMatchObject({ startingCash: d(100000), cash: d(99996), adjustments: d(0) });
+    expect(identityGap(p, ACCOUNT)).toEqual(d(0));
+    expect(changes.at(-1)).toMatchObject({ cause: 'reconcile', account: ACCOUNT, cash: d(99996) });
+    // from then on a different exchange cash is a difference, absorbed as an adjustment
+    const second = p.reconcile([], [balance({ balance: d('99990') })]);
+    expect(second.cash).toEqual([{ account: ACCOUNT, localCash: d(99996), exchangeCash: d(99990) }]);
+    expect(p.account(ACCOUNT)).toMatchObject({ startingCash: d(100000), cash: d(99990), adjustments: d(-6).minus(4) });
+  });
+
+  it('reports a configured starting cash that differs from the exchange at the first reconciliation', () => {
+    const { portfolio: p } = portfolio();
+    expect(p.reconcile([], [balance({ balance: d(100000) })]).cash).toEqual([{ account: ACCOUNT, localCash: d(1000), exchangeCash: d(100000) }]);
+  });
+
   it('reports nothing when the books agree and leaves other accounts alone', () => {
     const { portfolio: p } = portfolio({ startingCash: { [ACCOUNT]: d(100), [OTHER]: d(50) } });
     p.applyFill(fill('BUY', 10, '0.40'));
