@@ -12,7 +12,7 @@
  *     orderQty: new Decimal(5), price: new Decimal('0.55') });
  *   client.orderUpdates$().pipe(ofType('execution')).subscribe(...);
  */
-import { asyncScheduler } from 'rxjs';
+import { asyncScheduler, lastValueFrom, timer } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from 'pino';
 import type { Balance, Order, OrderBook, PositionsResponse, SearchOrdersResponse, SearchTradesResponse, Trade, WhoAmI } from '../../domain/index.ts';
@@ -118,6 +118,7 @@ export class GatewayClient {
       auth: this.auth,
       credentials: options.credentials,
       now: options.now ?? (() => scheduler.now()),
+      wait: (ms) => lastValueFrom(timer(ms, scheduler), { defaultValue: 0 }).then(() => undefined),
       ...(options.refreshMarginMs === undefined ? {} : { refreshMarginMs: options.refreshMarginMs }),
       ...(options.refreshMarginFraction === undefined ? {} : { refreshMarginFraction: options.refreshMarginFraction }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),

@@ -10,11 +10,11 @@
  * so a 60 s token is refreshed 6 s before it expires. A proactive refresh that fails for a connectivity reason
  * while the current token is still valid keeps the current token (the next call tries again).
  */
-import { asyncScheduler } from 'rxjs';
+import { asyncScheduler, lastValueFrom, timer } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
 import { TOKEN_REFRESH_MARGIN_S } from '../../domain/index.ts';
-import { generateTotp } from '../auth/totp.ts';
+import { generateTotp, totpStep } from '../auth/totp.ts';
 import type { GatewayAuthApi, MfaConfirmation, MfaEnrollment } from './auth-api.ts';
 import { GatewayError, GatewayErrorCode, isGatewayError } from './errors.ts';
 import { tokensFromLogin, tokensFromRefresh } from './token-deadlines.ts';
@@ -44,6 +44,8 @@ export interface GatewaySessionOptions {
   readonly refreshMarginMs?: number;
   /** ... and at most this fraction of the token's lifetime (short tokens). Default 0.1. */
   readonly refreshMarginFraction?: number;
+  /** Waits `ms` on the session's clock (used to wait for the next TOTP step). Default: an RxJS timer. */
+  readonly wait?: (ms: number) => Promise<void>;
   readonly logger?: Logger;
 }
 
@@ -62,10 +64,15 @@ export interface SessionInfo {
 
 type Tokens = SessionTokens;
 
+const TOTP_PERIOD_MS = 30_000;
+
 export class GatewaySession {
   private readonly auth: GatewayAuthApi;
   private credentials: GatewayCredentials;
   private readonly now: () => number;
+  private readonly wait: (ms: number) => Promise<void>;
+  /** The TOTP time step of the last code this session generated from its secret. */
+  private lastTotpStep: number | undefined;
   private readonly policy: RenewalPolicy;
   private readonly logger: Logger | undefined;
   private tokens: Tokens | undefined;
@@ -78,6 +85,7 @@ export class GatewaySession {
     this.auth = options.auth;
     this.credentials = options.credentials;
     this.now = options.now ?? (() => asyncScheduler.now());
+    this.wait = options.wait ?? ((ms) => lastValueFrom(timer(ms), { defaultValue: 0 }).then(() => undefined));
     const marginMs = options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_S * 1000;
     const marginFraction = options.refreshMarginFraction ?? 0.1;
     this.policy = { marginMs, marginFraction };
@@ -144,7 +152,7 @@ export class GatewaySession {
    */
   async confirmMfa(input: { readonly secret?: string; readonly otp?: string }): Promise<MfaConfirmation> {
     this.assertOpen();
-    const otp = input.otp ?? (input.secret === undefined ? undefined : generateTotp(input.secret, this.now()));
+    const otp = input.otp ?? (input.secret === undefined ? undefined : this.codeFromSecret(input.secret));
     if (otp === undefined) throw new GatewayError(GatewayErrorCode.InvalidRequest, 'confirm_mfa: pass the enrolment secret or a one-time code');
     const { username, password } = this.credentials;
     const confirmation = await this.auth.confirmMfa({ username, password, otp });
@@ -248,8 +256,8 @@ export class GatewaySession {
         this.logger?.info({ username: this.credentials.username }, 'gateway refresh token refused; logging in again');
       }
     }
+    const otp = await this.oneTimeCode();
     const sentAt = this.now();
-    const otp = await this.oneTimeCode(sentAt);
     try {
       const response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
       return this.store(tokensFromLogin(response, sentAt, this.policy), 'login');
@@ -276,10 +284,13 @@ export class GatewaySession {
     return tokens;
   }
 
-  private async oneTimeCode(nowMs: number): Promise<string> {
+  private async oneTimeCode(): Promise<string> {
     const { otp, totpSecret, mfa } = this.credentials;
-    if (otp !== undefined) return otp(nowMs);
-    if (totpSecret !== undefined && totpSecret !== '') return generateTotp(totpSecret, nowMs);
+    if (otp !== undefined) return otp(this.now());
+    if (totpSecret !== undefined && totpSecret !== '') {
+      await this.untilUnusedTotpStep();
+      return this.codeFromSecret(totpSecret);
+    }
     if (mfa === true) {
       throw new GatewayError(
         GatewayErrorCode.MfaRequired,
@@ -287,5 +298,21 @@ export class GatewaySession {
       );
     }
     return '';
+  }
+
+  /** Waits, when this session already used the current step's code, for the next 30-second step. */
+  private async untilUnusedTotpStep(): Promise<void> {
+    const last = this.lastTotpStep;
+    if (last === undefined || totpStep(this.now()) > last) return;
+    const waitMs = (last + 1) * TOTP_PERIOD_MS - this.now();
+    this.logger?.debug({ username: this.credentials.username, waitMs }, 'waiting for the next one-time code (this step\'s code was used)');
+    await this.wait(waitMs);
+  }
+
+  /** The current code of `secret`, remembering its step (a verifier accepts each code once). */
+  private codeFromSecret(secret: string): string {
+    const now = this.now();
+    this.lastTotpStep = totpStep(now);
+    return generateTotp(secret, now);
   }
 }

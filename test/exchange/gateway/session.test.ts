@@ -59,6 +59,21 @@ describe('gateway session: login', () => {
     expect((await client.getWhoAmI()).username).toBe('carol');
   });
 
+  it('a second login within the same 30 s step waits for the next code instead of reusing the spent one', async () => {
+    // The client's clock runs in real time from 200 ms before the end of the sim clock's step, so the wait
+    // for the next step is short; the sim (clock not moved) accepts codes one step either side.
+    const stepEnd = (Math.floor(START_MS / 30_000) + 1) * 30_000;
+    const origin = performance.now();
+    const now = () => stepEnd - 200 + Math.floor(performance.now() - origin);
+    const client = t.clientFor('carol', { now });
+    await client.login();
+    const firstAt = now();
+    await client.login(); // a refused code would fail this with GATEWAY_AUTH_FAILED
+    expect(client.sessionInfo().logins).toBe(2);
+    expect(firstAt).toBeLessThan(stepEnd);
+    expect(now()).toBeGreaterThanOrEqual(stepEnd);
+  });
+
   it('refuses before sending when the user has MFA but no secret is configured (GATEWAY_MFA_REQUIRED)', async () => {
     const client = t.clientFor('carol', { credentials: { totpSecret: undefined, mfa: true } });
     const error = await failure(client.login());
