@@ -263,7 +263,8 @@ export class ExecutionAdapter {
       return;
     }
     if (held !== undefined) this.dropHeld(clordId); // a held replace: the order itself is cancelled below
-    if (this.options.ledger.symbolOf(clordId) === undefined) return;
+    // a cancel that waited for the ack of an order that ended meanwhile: nothing to cancel
+    if (this.options.ledger.symbolOf(clordId) === undefined || blocker(this.options.ledger.stateOf(clordId)) === 'finished') return;
     this.dropQueuedReplaces(clordId);
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {
@@ -364,11 +365,22 @@ export class ExecutionAdapter {
   }
 
   /** `tellLedger`: record the replace request (false when it was recorded when the replace started waiting). */
+  /**
+   * Not sent for an order already finished (a replace that waited for the ack of an order that filled
+   * meanwhile) or UNKNOWN (a cancel or replace of it was just refused as too late: it has almost surely
+   * ended and its execution is on the way): the exchange would only refuse it.
+   */
   private queueReplace(intent: Approved<ReplaceIntent>, tellLedger = true): void {
     const { ledger } = this.options;
     const orderId = ledger.orderIdOf(intent.clordId);
     const symbol = ledger.symbolOf(intent.clordId);
     if (symbol === undefined) return;
+    const state = ledger.stateOf(intent.clordId);
+    if (blocker(state) === 'finished' || state === 'UNKNOWN') {
+      this.options.log.debug({ clordId: intent.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
+      if (!tellLedger) ledger.requestFailed?.(intent.clordId, 'replace', notSent(ExecutionErrorCode.ORDER_NOT_WORKING, `replace of ${intent.clordId} not sent: the order is ${state ?? 'no longer tracked'}`, { clordId: intent.clordId }));
+      return;
+    }
     if (tellLedger) ledger.replaceRequested(intent);
     if (orderId === undefined) {
       this.waitFor(intent.clordId).replace = intent;

@@ -13,6 +13,8 @@ export const ExecutionErrorCode = {
    * (its cancel failed or was rejected), so the order was not sent.
    */
   SELF_MATCH_CANCEL_FAILED: 'EXECUTION_SELF_MATCH_CANCEL_FAILED',
+  /** A replace of an order that finished, or whose state is unknown (probably just finished), was not sent. */
+  ORDER_NOT_WORKING: 'EXECUTION_ORDER_NOT_WORKING',
 } as const;
 
 export type ExecutionErrorCode = (typeof ExecutionErrorCode)[keyof typeof ExecutionErrorCode];

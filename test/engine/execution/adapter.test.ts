@@ -55,10 +55,18 @@ const replace = (clordId: string, newClordId: string, price: string): ReplaceInt
 interface LedgerOrder {
   symbol: string;
   orderId: string | undefined;
-  state: 'pending' | 'acked' | 'cancelRequested' | 'failed' | 'canceled';
+  state: 'pending' | 'acked' | 'cancelRequested' | 'failed' | 'canceled' | 'filled' | 'unknown';
 }
 
-const TRACKED: Record<LedgerOrder['state'], TrackedState> = { pending: 'PENDING_NEW', acked: 'NEW', cancelRequested: 'PENDING_CANCEL', failed: 'REJECTED', canceled: 'CANCELED' };
+const TRACKED: Record<LedgerOrder['state'], TrackedState> = {
+  pending: 'PENDING_NEW',
+  acked: 'NEW',
+  cancelRequested: 'PENDING_CANCEL',
+  failed: 'REJECTED',
+  canceled: 'CANCELED',
+  filled: 'FILLED',
+  unknown: 'UNKNOWN',
+};
 
 /** What the adapter tells the tracker, kept as plain state and a call log. */
 class FakeLedger implements ExecutionLedger {
@@ -98,7 +106,7 @@ class FakeLedger implements ExecutionLedger {
     return this.orders.get(clordId)?.symbol;
   }
   openClordIds(symbol?: string): readonly string[] {
-    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && o.state !== 'canceled' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
+    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && o.state !== 'canceled' && o.state !== 'filled' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
   }
   stateOf(clordId: string): TrackedState | undefined {
     const order = this.orders.get(clordId);
@@ -226,6 +234,36 @@ describe('execution adapter', () => {
     venue.callsOf('insert')[0]?.resolve(['']);
     await adapter.idle();
     expect(venue.callsOf('cancel')).toHaveLength(0);
+  });
+
+  it('sends no waiting replace or cancel once the order they waited for filled before its acknowledgement', async () => {
+    const { venue, ledger, adapter } = setup();
+    adapter.submit(approve(place('c1')));
+    adapter.submit(approve(place('c2')));
+    adapter.flush();
+    adapter.submit(approve(replace('c1', 'c1b', '0.55')));
+    adapter.submit(approve(cancel('c2')));
+    adapter.flush();
+    // the order stream said NEW then FILL for both before the insert answer
+    ledger.acknowledged('c1', 'O1');
+    ledger.acknowledged('c2', 'O2');
+    ledger.set('c1', 'filled');
+    ledger.set('c2', 'filled');
+    adapter.onOrderChanged();
+    venue.callsOf('insert')[0]?.resolve(['O1', 'O2']);
+    await adapter.idle();
+    expect(venue.calls.map((c) => c.kind)).toEqual(['insert']);
+    expect(adapter.hasWaiting).toBe(false);
+  });
+
+  it('sends no replace of an order whose state is UNKNOWN (its last cancel or replace was refused as too late)', () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('q1', 'O1');
+    ledger.set('q1', 'unknown');
+    adapter.submit(approve(replace('q1', 'q1b', '0.45')));
+    adapter.flush();
+    expect(venue.calls).toHaveLength(0);
+    expect(ledger.log.some((l) => l.startsWith('replaceRequested'))).toBe(false);
   });
 
   it('cancelAllOpen cancels every working order in lists of at most 20 and resolves only after the venue answered', async () => {
