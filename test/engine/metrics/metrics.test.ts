@@ -24,6 +24,19 @@ function book(transactTime: number | undefined): BookEvent {
 
 const connected = (attempt: number): ConnectedEvent => ({ type: 'connected', attempt });
 
+/** Something happened (a log line, a pipeline event): `next()` resolves at the next `wake()`. */
+function wakeups(): { wake(): void; next(): Promise<void> } {
+  let waiting: (() => void)[] = [];
+  return {
+    wake() {
+      const resolve = waiting;
+      waiting = [];
+      for (const r of resolve) r();
+    },
+    next: () => new Promise<void>((resolve) => waiting.push(resolve)),
+  };
+}
+
 async function scrape(url: string): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(url);
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
@@ -137,28 +150,30 @@ describe('runLive with bot.metrics', () => {
     const base = loadConfig('config/sim.yaml', { env: {} });
     const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, metrics: { port: 0 } } };
     const lines: Record<string, unknown>[] = [];
+    // every log line and every event the pipeline receives wakes the waiting test (no polling on a timer)
+    const activity = wakeups();
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        activity.wake();
         done();
       },
     });
     const logger = createLogger({ level: 'info', pretty: false, destination });
     let stop: (reason: string) => void = () => undefined;
     const stopSignal = new Promise<string>((resolve) => (stop = resolve));
-    const run = runLive({ config, logger, stopSignal });
+    const recorder = () => ({ record: () => activity.wake(), close: async () => undefined });
+    const run = runLive({ config, logger, stopSignal, recorder });
     run.catch(() => undefined);
 
-    const deadline = Date.now() + 20_000;
-    let url: string | undefined;
+    const loggedUrl = () => lines.map((l) => l['url']).find((u): u is string => typeof u === 'string' && u.endsWith('/metrics'));
+    while (loggedUrl() === undefined) await activity.next();
+    const url = loggedUrl();
     let text = '';
-    while (Date.now() < deadline) {
-      url ??= lines.map((l) => l['url']).find((u): u is string => typeof u === 'string' && u.endsWith('/metrics'));
-      if (url !== undefined) {
-        text = (await scrape(url)).text;
-        if ((sample(text, 'tradebot_orders_sent_total{kind="insert"}') ?? 0) > 0 && (sample(text, 'tradebot_feed_latency_seconds_count') ?? 0) > 0) break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    for (;;) {
+      text = (await scrape(url ?? '')).text;
+      if ((sample(text, 'tradebot_orders_sent_total{kind="insert"}') ?? 0) > 0 && (sample(text, 'tradebot_feed_latency_seconds_count') ?? 0) > 0) break;
+      await activity.next();
     }
     stop('test');
     const summary = await run;
