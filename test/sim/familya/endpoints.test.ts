@@ -130,6 +130,15 @@ describe('trading', () => {
     expect((book.body['bids'] as Json[]).some((l) => l['px'] === '20')).toBe(false);
   });
 
+  it('POST /v1/trading/orders/preview checks the order as an insert would: outside the price limits is a 400', async () => {
+    const response = await h.call('POST', '/v1/trading/orders/preview', { token, participant: ALICE, body: { request: limit('SIDE_BUY', 7, 150, ALICE_MAIN) } });
+    expect(response.status, response.text).toBe(400);
+    expect(response.text).toMatch(/PRICE_OUT_OF_BOUNDS|price/i);
+    const insert = await h.call('POST', '/v1/trading/orders', { token, participant: ALICE, body: limit('SIDE_BUY', 7, 150, ALICE_MAIN) });
+    expect(insert.status).toBe(400);
+    expect(response.body['code']).toBe(insert.body['code']);
+  });
+
   it('GET /v1/trading/open-orders, replace, cancel', async () => {
     const id = await insert(ALICE, limit('SIDE_BUY', 2, 21, ALICE_MAIN));
     const open = await h.call('GET', `/v1/trading/open-orders?accounts=${encodeURIComponent(ALICE_MAIN)}&symbols=${SYMBOL}`, { token, participant: ALICE });

@@ -1,6 +1,6 @@
 /**
  * Family A order entry (`/v1/trading/...`, all with `x-participant-id`): insert -> `{orderId}`, preview
- * `{request}` -> `{previewOrder}`, cancel `{orderId, clordId, symbol}` -> `{}`, cancel/list `{requests}`
+ * `{request}` -> `{previewOrder}` (checked as an insert would be, changing nothing), cancel `{orderId, clordId, symbol}` -> `{}`, cancel/list `{requests}`
  * (max 20) -> `{}`, replace -> `{orderId}`, replace/list `{requests}` (max 20) -> `{responses:[{orderId}]}`,
  * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. A replace may omit `symbol`
  * (its prices are then scaled by the order's instrument). The translation and ownership
@@ -13,9 +13,8 @@ import { MAX_LIST_REQUESTS } from '../../../domain/limits.ts';
 import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument, SimHttpError } from '../../http/errors.ts';
 import type { ExchangeCore } from '../../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
-import { toDomainOrder, type SnapshotLike } from '../../exchange/to-domain.ts';
-import type { OrderRequest } from '../../matching/types.ts';
+import { checkOrderOwner, insertOrder, previewOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
+import { toDomainOrder } from '../../exchange/to-domain.ts';
 import type { CancelReject } from '../../matching/index.ts';
 import { scaleLookup } from '../../gateway/wire.ts';
 import { FamilyAError } from '../errors.ts';
@@ -43,16 +42,6 @@ function withOrderSymbol(core: ExchangeCore, request: unknown): unknown {
   return symbol === undefined ? request : { ...fields, symbol };
 }
 
-function previewSnapshot(request: OrderRequest, now: number): SnapshotLike {
-  return {
-    order: { ...request, orderId: '', timeInForce: request.timeInForce ?? 'TIME_IN_FORCE_DAY', insertTime: now },
-    state: 'ORDER_STATE_NEW',
-    cumQty: 0,
-    leavesQty: request.orderQty,
-    avgPx: '0',
-  };
-}
-
 export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): void {
   const now = () => core.clock.now();
   const scales = scaleLookup(core);
@@ -77,7 +66,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
     const engineRequest = toEngineOrder(core, preview.request, caller.trading, now());
     const instrument = core.instrument(engineRequest.symbol);
     if (instrument === undefined) throw invalidArgument(`unknown symbol ${engineRequest.symbol}`);
-    const order = toDomainOrder(previewSnapshot(engineRequest, now()), instrument.scales);
+    const order = toDomainOrder(previewOrder(core, engineRequest, now()), instrument.scales);
     return { body: familyA.previewOrderResponse.encode({ previewOrder: order }, instrument.scales) };
   });
 
