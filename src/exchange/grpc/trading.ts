@@ -77,21 +77,20 @@ export class GrpcTradingApi {
   }
 
   async cancelOrder(input: CancelOrderInput): Promise<void> {
-    await this.send(methodRef('OrderEntryAPI', 'CancelOrder'), grpcCodecs.cancelOrderRequest.encode(toCancelRequest(input)));
+    await this.call(methodRef('OrderEntryAPI', 'CancelOrder'), grpcCodecs.cancelOrderRequest.encode(toCancelRequest(input)), grpcCodecs.cancelOrderResponse);
   }
 
   async cancelOrderList(inputs: readonly CancelOrderInput[]): Promise<void> {
     const ref = methodRef('OrderEntryAPI', 'CancelOrderList');
     checkListSize(ref, inputs.length);
-    await this.send(ref, grpcCodecs.cancelOrderListRequest.encode({ requests: inputs.map(toCancelRequest) }));
+    await this.call(ref, grpcCodecs.cancelOrderListRequest.encode({ requests: inputs.map(toCancelRequest) }), grpcCodecs.cancelOrderResponse);
   }
 
   async cancelReplaceOrder(input: ReplaceOrderInput): Promise<ReplaceOrderResult> {
     const request = toReplaceRequest(input, this.deps.newClordId);
     const ref = methodRef('OrderEntryAPI', 'CancelReplaceOrder');
-    const raw = await this.send(ref, grpcCodecs.replaceOrderRequest.encode(request, this.scales()));
-    const orderId = typeof raw === 'object' && raw !== null ? (raw as { order_id?: unknown }).order_id : undefined;
-    return { orderId: typeof orderId === 'string' && orderId !== '' ? orderId : request.orderId, clordId: request.clordId };
+    const answer = await this.call(ref, grpcCodecs.replaceOrderRequest.encode(request, this.scales()), grpcCodecs.replaceOrderResponse);
+    return { orderId: answer.orderId === '' ? request.orderId : answer.orderId, clordId: request.clordId };
   }
 
   async getOpenOrders(input: OpenOrdersInput = {}): Promise<readonly Order[]> {

@@ -5,7 +5,8 @@
  * still advances). With a token, the stream first replays the journal entries after it, then goes live;
  * an unusable token fails with OUT_OF_RANGE before anything is sent. Without one, it starts from now.
  * The first message is always a heartbeat or a replayed entry, so the client knows the stream is live.
- * CreateInstrumentStateChangeSubscription: the current state of each requested instrument, then changes.
+ * CreateInstrumentStateChangeSubscription: the current state of each requested instrument (a heartbeat when
+ * none of the requested symbols is listed), then changes. Every stream's first message comes at once.
  */
 import { randomUUID } from 'node:crypto';
 import { grpcCodecs, type ResumableMeta } from '../../exchange/grpc/protocol/index.ts';
@@ -87,10 +88,14 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
       const request = grpcCodecs.instrumentStateSubscriptionRequest.decode(raw);
       const symbols = new Set(request.symbols);
       const codec = grpcCodecs.instrumentStateStream;
+      let sent = 0;
       for (const instrument of core.instruments()) {
         if (symbols.size > 0 && !symbols.has(instrument.symbol)) continue;
         sink.send(codec.encode({ kind: 'update', symbol: instrument.symbol, state: core.instrumentState(instrument.symbol), text: '', transactTime: core.clock.now() }));
+        sent += 1;
       }
+      // no requested symbol is listed (yet): a heartbeat tells the client the stream is live
+      if (sent === 0) sink.send(codec.encode({ kind: 'heartbeat' }));
       const subscription = core.events$.subscribe((event) => {
         if (event.kind !== 'instrument' || event.event.kind !== 'STATE') return;
         if (symbols.size > 0 && !symbols.has(event.event.symbol)) return;

@@ -77,14 +77,14 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
       checkOrderOwner(core, request.orderId, caller);
       const reject = cancel(core, request);
       if (reject !== undefined) throw cancelRejectError(reject);
-      return {};
+      return grpcCodecs.cancelOrderResponse.encode({});
     },
     CancelOrderList(raw, caller) {
       const list = grpcCodecs.cancelOrderListRequest.decode(raw);
       checkListSize(list.requests.length);
       for (const request of list.requests) checkOrderOwner(core, request.orderId, caller);
       for (const request of list.requests) cancel(core, request);
-      return {};
+      return grpcCodecs.cancelOrderResponse.encode({});
     },
     CancelReplaceOrder(raw, caller) {
       const request = grpcCodecs.replaceOrderRequest.decode(raw, scales);
@@ -92,7 +92,7 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
       const reject = result.cancelRejects[0];
       if (reject !== undefined) throw cancelRejectError(reject);
       const replaced = result.executions.find((e) => e.type === 'EXECUTION_TYPE_REPLACE') ?? result.executions[0];
-      return { order_id: replaced?.order.orderId ?? request.orderId };
+      return grpcCodecs.replaceOrderResponse.encode({ orderId: replaced?.order.orderId ?? request.orderId });
     },
     GetOpenOrders(raw, caller) {
       const request = grpcCodecs.openOrdersRequest.decode(raw);

@@ -5,7 +5,8 @@
  *   and removed on encode; errors travel as gRPC status, never as a message);
  * - Struct fields (order contexts, trade metadata) converted at their paths (struct.ts).
  * `decode` validates what came off the wire into a typed shape (a TradebotError naming the field path
- * otherwise) and may convert the freshly deserialized object in place; `encode` builds a new object.
+ * otherwise; GRPC_UNDECODABLE_MESSAGE for bytes that were not a protobuf message at all) and may convert
+ * the freshly deserialized object in place; `encode` builds a new object.
  */
 import { gateway } from '../../../domain/index.ts';
 import type {
@@ -20,6 +21,7 @@ import { invalidField } from '../../../domain/errors.ts';
 import { isPlainObject } from '../../../domain/wire/codec.ts';
 import { type Direction, fixEach, fixExecution, fixOrder, fixTrade } from './struct.ts';
 import { grpcOnly } from './messages.ts';
+import { UndecodableMessage } from './undecodable.ts';
 import type { DropCopyMessage, GrpcPositionMessage, TradeCaptureMessage } from './messages.ts';
 
 type Json = Record<string, unknown>;
@@ -36,6 +38,7 @@ export interface GrpcCodec<T> {
 export type Payload<M> = Exclude<M, StreamErrorMessage>;
 
 function checkObject(raw: unknown): Json {
+  if (raw instanceof UndecodableMessage) throw raw.error();
   if (!isPlainObject(raw)) throw invalidField('<root>', 'a message object', raw);
   return raw;
 }
@@ -86,7 +89,10 @@ export const grpcCodecs = {
   previewOrderResponse: plain(gateway.previewOrderResponse, (json, d) => fixOrder(json['preview_order'], d)),
   cancelOrderRequest: plain(gateway.cancelOrderRequest),
   cancelOrderListRequest: plain(gateway.cancelOrderListRequest),
+  /** CancelOrder's and CancelOrderList's (empty) answer. */
+  cancelOrderResponse: plain(grpcOnly.emptyAnswer),
   replaceOrderRequest: plain(gateway.replaceOrderRequest),
+  replaceOrderResponse: plain(grpcOnly.orderIdAnswer),
   openOrdersRequest: plain(gateway.openOrdersRequest),
   openOrdersResponse: plain(gateway.openOrdersResponse, orders),
   orderSubscriptionRequest: plain(gateway.orderSubscriptionRequest),

@@ -9,6 +9,7 @@
  * - codecs.ts    grpcCodecs: one codec per request/response/stream message, built on the gateway codecs
  * - messages.ts  the gRPC-only messages (position snapshot, drop copy, trade capture, resume tokens)
  * - struct.ts    google.protobuf.Struct <-> JSON at the paths that carry opaque objects
+ * - undecodable.ts UndecodableMessage: what the deserializers return for bytes that are not a message
  */
 export { PROTO_DIR, PROTO_FILE, SERVICES, methodRef } from './package.ts';
 export type { MethodKind, MethodName, MethodRef, ServiceName } from './package.ts';
@@ -21,9 +22,11 @@ export type {
   DropCopyMessage,
   GrpcPositionMessage,
   InsertOrderAnswer,
+  OrderIdAnswer,
   PositionListBody,
   ResumableMeta,
   ResumableSubscriptionRequest,
   TradeCaptureMessage,
 } from './messages.ts';
 export { fromStruct, toStruct } from './struct.ts';
+export { UNDECODABLE_MESSAGE, UndecodableMessage, tolerantDeserializer } from './undecodable.ts';

@@ -6,12 +6,15 @@
  * The result is cached per process. Loader options are fixed so that a message's JS form is the gateway's
  * snake_case JSON form: `keepCase` (snake_case keys), `longs: String`, `enums: String` (names),
  * `defaults: false` (absent fields stay absent, as proto3 JSON omits defaults) and `oneofs: true`.
+ * Deserializers never throw: bytes that do not decode come out as an UndecodableMessage (undecodable.ts),
+ * which the codecs refuse with a clear validation error.
  */
 import { loadSync } from '@grpc/proto-loader';
 import type { MethodDefinition, PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
 import { TradebotError } from '../../../errors.ts';
 import { PROTO_DIR, PROTO_FILE, SERVICES } from './package.ts';
 import type { MethodKind, MethodRef, ServiceName } from './package.ts';
+import { tolerantDeserializer } from './undecodable.ts';
 
 export const LOADER_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true } as const;
 
@@ -89,6 +92,19 @@ function check(definition: PackageDefinition): { packageName: string; problems: 
   return { packageName, problems };
 }
 
+/** The service with deserializers that return an UndecodableMessage instead of throwing. */
+function tolerantService(name: ServiceName, service: ServiceDefinition): ServiceDefinition {
+  const out: ServiceDefinition = {};
+  for (const [method, m] of Object.entries(service)) {
+    out[method] = {
+      ...m,
+      requestDeserialize: tolerantDeserializer(`${name}.${method} request`, m.requestDeserialize),
+      responseDeserialize: tolerantDeserializer(`${name}.${method} response`, m.responseDeserialize),
+    };
+  }
+  return out;
+}
+
 /**
  * Loads and checks a protocol file (default: the repository's proto/exchange.proto); throws GRPC_PROTO_INVALID
  * naming every mismatch. `exchangeProtocol()` is the cached default; other files are for tests of the checks.
@@ -104,7 +120,7 @@ export function loadExchangeProtocol(dir: string = PROTO_DIR, file: string = PRO
   if (problems.length > 0) throw new ProtocolError(`${file} does not match src/exchange/grpc/protocol/package.ts: ${problems.join('; ')}`);
   const qualifiedService = (name: ServiceName): string => `${packageName}.${name}`;
   const services = new Map<ServiceName, ServiceDefinition>();
-  for (const name of serviceNames()) services.set(name, definition[qualifiedService(name)] as ServiceDefinition);
+  for (const name of serviceNames()) services.set(name, tolerantService(name, definition[qualifiedService(name)] as ServiceDefinition));
   const methods = new Map<string, WireMethod>();
   return {
     packageName,

@@ -2,8 +2,9 @@
  * The gRPC-only messages, as domain types with their snake_case codecs built from the domain's table-driven
  * codec kit: the position stream (which adds a `snapshot` variant to the gateway's position stream), the
  * drop copy and trade capture streams (an execution or a trade per message, with a `resume_token`), their
- * subscription requests, and InsertOrder's answer with its `text`. Everything else on gRPC has exactly the
- * shape of a gateway payload and reuses the gateway codecs (see codecs.ts).
+ * subscription requests, InsertOrder's answer with its `text`, CancelReplaceOrder's `{order_id}` and the
+ * empty answer of the cancels. Everything else on gRPC has exactly the shape of a gateway payload and reuses
+ * the gateway codecs (see codecs.ts).
  */
 import type { Execution, Position, StreamErrorMessage, StreamMeta, Trade } from '../../../domain/index.ts';
 import { bindCodec } from '../../../domain/index.ts';
@@ -56,6 +57,11 @@ export interface InsertOrderAnswer {
   readonly text: string;
 }
 
+/** CancelReplaceOrder's answer: the id of the order as replaced. */
+export interface OrderIdAnswer {
+  readonly orderId: string;
+}
+
 /** A variant whose body is one message kept under `key` (the stream codec spreads variant bodies). */
 function boxed<K extends string, T>(key: K, codec: RootCodec<T>, name: string): MessageCodec<{ readonly [P in K]: T }> {
   return {
@@ -96,6 +102,8 @@ const resumableRequest = message<ResumableSubscriptionRequest>({
   fields: { accounts: list(str()), symbols: list(str()), resumeToken: str() },
 });
 
+const orderIdAnswer = message<OrderIdAnswer>({ name: 'OrderIdResponse', fields: { orderId: str() } });
+
 const insertOrderAnswer = message<InsertOrderAnswer>({
   name: 'InsertOrderResponse',
   fields: { orderId: str(), clordId: str(), status: str(), text: str() },
@@ -108,10 +116,14 @@ export const grpcOnly: {
   readonly tradeCaptureStream: WireCodec<TradeCaptureMessage>;
   readonly resumableRequest: WireCodec<ResumableSubscriptionRequest>;
   readonly insertOrderAnswer: WireCodec<InsertOrderAnswer>;
+  readonly orderIdAnswer: WireCodec<OrderIdAnswer>;
+  readonly emptyAnswer: WireCodec<object>;
 } = {
   positionStream: bindCodec(positionStream, 'snake'),
   dropCopyStream: bindCodec(dropCopyStream, 'snake'),
   tradeCaptureStream: bindCodec(tradeCaptureStream, 'snake'),
   resumableRequest: bindCodec(resumableRequest, 'snake'),
   insertOrderAnswer: bindCodec(insertOrderAnswer, 'snake'),
+  orderIdAnswer: bindCodec(orderIdAnswer, 'snake'),
+  emptyAnswer: bindCodec(emptyCodec, 'snake'),
 };
