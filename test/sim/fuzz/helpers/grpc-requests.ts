@@ -11,14 +11,14 @@
  * or folded twice into one value (as a proxy joining two headers would; grpc-js itself refuses to send two
  * `authorization` entries), plus a random extra entry (text or `-bin`).
  *
- * Calls go through a raw grpc-js Client with identity (de)serializers, so the bytes are exactly the fuzzed
- * ones and the answer is checked as it comes: OK (a unary answer, or a stream's first message, that decodes
+ * Calls go through a raw grpc-js Client (grpc-raw.ts), so the bytes are exactly the fuzzed ones and the
+ * answer is checked as it comes: OK (a unary answer, or a stream's first message, that decodes
  * with the client codecs) or a clear status (INVALID_ARGUMENT, UNAUTHENTICATED, PERMISSION_DENIED,
  * NOT_FOUND, FAILED_PRECONDITION, OUT_OF_RANGE) with details saying what is wrong; never INTERNAL,
  * UNKNOWN or a hang. A refused call, and any stream, leaves the exchange state exactly as it was.
  */
 import fc from 'fast-check';
-import { Client, Metadata, credentials, status, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import { loadSync, type MessageTypeDefinition, type PackageDefinition, type ServiceDefinition } from '@grpc/proto-loader';
 import { expect } from 'vitest';
 import { LOADER_OPTIONS, PROTO_DIR, PROTO_FILE, SERVICES, exchangeProtocol, grpcCodecs, methodRef, type GrpcCodec, type MethodRef, type ServiceName } from '../../../../src/exchange/grpc/protocol/index.ts';
@@ -26,8 +26,7 @@ import type { ScaleSource } from '../../../../src/domain/index.ts';
 import { applyMutations, hostileJson, hostileString, mutation, type Json, type Mutation } from './arbitraries.ts';
 import { ALICE_HEDGE, ALICE_MAIN, SYMBOL, SYMBOL2, headerSafe, restingOrder, stateOf, type FuzzSim, type Tally } from './fuzz-sim.ts';
 import { ALICE, ApiTokens, apiAuth, type ApiAuth } from './familya-requests.ts';
-
-export const CALL_DEADLINE_MS = 5_000;
+import { RawGrpc } from './grpc-raw.ts';
 
 export interface GrpcMethod {
   readonly ref: MethodRef;
@@ -252,81 +251,6 @@ export async function metadataOf(tokens: ApiTokens, auth: GrpcAuth): Promise<Met
     else metadata.add(auth.extra.key, metadataSafe(auth.extra.value));
   }
   return metadata;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Raw calls
-
-const identity = (bytes: Buffer): Buffer => bytes;
-
-export interface RawAnswer {
-  /** status.OK for an answer (unary) or a first message (stream); the error status otherwise. */
-  code: status;
-  details: string;
-  /** The answer or first message bytes when OK. */
-  message: Buffer | undefined;
-}
-
-export class RawGrpc {
-  private readonly client: Client;
-
-  constructor(address: string) {
-    this.client = new Client(address, credentials.createInsecure());
-  }
-
-  unary(ref: MethodRef, bytes: Buffer, metadata: Metadata): Promise<RawAnswer> {
-    const path = exchangeProtocol().method(ref).path;
-    return new Promise((resolve) => {
-      this.client.makeUnaryRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS }, (error, response) => {
-        if (error !== null) resolve({ code: error.code, details: error.details, message: undefined });
-        else resolve({ code: status.OK, details: '', message: response });
-      });
-    });
-  }
-
-  /** Opens the stream, waits for its first message (then cancels it) or its end. */
-  firstMessage(ref: MethodRef, bytes: Buffer, metadata: Metadata): Promise<RawAnswer> {
-    const path = exchangeProtocol().method(ref).path;
-    return new Promise((resolve) => {
-      const call = this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS });
-      let done = false;
-      const finish = (answer: RawAnswer): void => {
-        if (done) return;
-        done = true;
-        resolve(answer);
-        call.cancel();
-      };
-      call.on('data', (message: Buffer) => finish({ code: status.OK, details: '', message }));
-      call.on('error', (error: ServiceError) => {
-        if (!done) finish({ code: error.code, details: error.details, message: undefined });
-      });
-      call.on('end', () => finish({ code: status.OK, details: 'ended without a message', message: undefined }));
-    });
-  }
-
-  /** Opens `count` streams at once and waits for each one's first message or status; cancels them all. */
-  async openAtOnce(ref: MethodRef, bytes: Buffer, metadata: Metadata, count: number): Promise<RawAnswer[]> {
-    const path = exchangeProtocol().method(ref).path;
-    const calls = Array.from({ length: count }, () => this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS }));
-    try {
-      return await Promise.all(
-        calls.map(
-          (call) =>
-            new Promise<RawAnswer>((resolve) => {
-              call.once('data', (message: Buffer) => resolve({ code: status.OK, details: '', message }));
-              call.on('error', (error: ServiceError) => resolve({ code: error.code, details: error.details, message: undefined }));
-              call.once('end', () => resolve({ code: status.OK, details: 'ended without a message', message: undefined }));
-            }),
-        ),
-      );
-    } finally {
-      for (const call of calls) call.cancel();
-    }
-  }
-
-  close(): void {
-    this.client.close();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
