@@ -7,6 +7,11 @@
  * connectVenue: family A reference data with a key made for the run, the gateway for trading and streams)
  * and runs the pipeline as the live runner does, with its order journal in a temp folder.
  *
+ * The engine's bounded memories are set small (`--finished-orders`, default 500 finished orders kept by the
+ * tracker; `--fill-ids`, default 2000 fill ids remembered by the portfolio; production: 10 000 and 100 000)
+ * so they fill up within the first minute at the soak's rate: what still grows in the second half is not a
+ * cap filling up but a leak. To soak the production caps, pass them and run long enough to fill them.
+ *
  * stdout gets JSON lines: `soak.start`; a `soak.sample` every `--sample-every` seconds (default 5): the bot's
  * RSS and heap after a full GC (node runs with --expose-gc), the sim's RSS, orders and orders/s (overall and
  * since the last sample), fills, reconnects, open and tracked orders, trading state; a `soak.recovered` for
@@ -51,6 +56,8 @@ interface Options {
   sampleEvery: number;
   maxHeapSlope: number;
   recoverWithin: number;
+  finishedOrders: number;
+  fillIds: number;
   config: string;
   logLevel: string;
 }
@@ -64,6 +71,8 @@ function options(): Options {
       'sample-every': { type: 'string', default: '5' },
       'max-heap-slope': { type: 'string', default: '0.5' },
       'recover-within': { type: 'string', default: '30' },
+      'finished-orders': { type: 'string', default: '500' },
+      'fill-ids': { type: 'string', default: '2000' },
       config: { type: 'string', default: 'config/sim.yaml' },
       'log-level': { type: 'string', default: 'error' },
     },
@@ -80,6 +89,8 @@ function options(): Options {
     sampleEvery: number('sample-every', values['sample-every'], 1),
     maxHeapSlope: number('max-heap-slope', values['max-heap-slope'], 0),
     recoverWithin: number('recover-within', values['recover-within'], 1),
+    finishedOrders: Math.round(number('finished-orders', values['finished-orders'], 1)),
+    fillIds: Math.round(number('fill-ids', values['fill-ids'], 1)),
     config: values.config,
     logLevel: values['log-level'],
   };
@@ -158,12 +169,13 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
     strategy,
     params,
     risk: config.risk,
-    portfolio: portfolioPort(new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } })),
+    portfolio: portfolioPort(new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps }, fillIdMemory: o.fillIds })),
     account,
     accounts: config.bot.accounts ?? [...new Set([account, ...connection.accounts])],
     symbols,
     unknownOrders: config.bot.unknownOrders,
     journal,
+    finishedOrderHistory: o.finishedOrders,
   });
 
   const started = clock.now();
@@ -200,7 +212,7 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
 
   const durationMs = o.minutes * 60_000;
   const start = snapshot();
-  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, symbols, account, simPid: sim.pid, ...start });
+  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds }, symbols, account, simPid: sim.pid, ...start });
   try {
     for (let next = o.sampleEvery * 1000; next < durationMs && simDied === undefined; next += o.sampleEvery * 1000) {
       await sleep(started + next - clock.now());
