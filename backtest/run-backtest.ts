@@ -53,6 +53,10 @@ export interface BacktestOptions {
   readonly reader?: LineReader;
   readonly readerOptions?: LineReaderOptions;
   readonly signal?: AbortSignal;
+  /** Finished orders the order tracker keeps (default: the pipeline's, 10 000); older ones are forgotten. */
+  readonly finishedOrderHistory?: number;
+  /** Fill ids the portfolio remembers against duplicates (default: the portfolio's, 100 000). */
+  readonly fillIdMemory?: number;
 }
 
 export interface WallStats {
@@ -110,7 +114,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const volumes = new Map<string, VolumeWindow>(queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : []);
   const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books, volumes, queueModel });
   const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
-  const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash } });
+  const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash }, ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }) });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
   const sampler = new EquitySampler({
     portfolio,
@@ -153,6 +157,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     symbols,
     unknownOrders: 'adopt',
     runId: 'bt',
+    ...(options.finishedOrderHistory === undefined ? {} : { finishedOrderHistory: options.finishedOrderHistory }),
   });
   const turnover = new TurnoverCounter();
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
