@@ -1,6 +1,10 @@
 /**
  * What the pipeline needs from the portfolio: apply fills, mark prices, settle, read positions and PnL,
  * reconcile with the exchange. The engine's Portfolio implements it; reports read its snapshots.
+ *
+ * Risk reads positions and PnL on every intent and every book update, so the port keeps them until the
+ * portfolio changes: the Portfolio emits on `changes$` for every fill, reversal, settlement, reconciliation
+ * and every mark that moves a held position, which are all the inputs of those figures (exact, not a TTL).
  */
 import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Position } from '../domain/index.ts';
@@ -27,25 +31,33 @@ export interface PortfolioPort {
   reconcile(positions: readonly Position[], balances: readonly Balance[]): readonly string[];
 }
 
-/** The engine's Portfolio seen through the port. */
+/** The engine's Portfolio seen through the port (positions and PnL cached until the portfolio changes). */
 export function portfolioPort(portfolio: Portfolio): PortfolioPort {
+  let positions: readonly PortfolioPosition[] | undefined;
+  let pnl: Decimal | undefined;
+  const net = new Map<string, Decimal>();
+  portfolio.changes$.subscribe(() => {
+    positions = undefined;
+    pnl = undefined;
+    net.clear();
+  });
+  // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
+  const held = () => (positions ??= portfolio.quantities().filter((p) => !p.qty.isZero()));
   return {
     applyFill: (fill) => void portfolio.applyFill(fill),
     mark: (symbol, price) => portfolio.mark(symbol, price),
     settle: (symbol, price) => portfolio.settle(symbol, price),
-    // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
-    positions: () => portfolio.quantities().filter((p) => !p.qty.isZero()),
-    position: (symbol, account) =>
-      sumDecimals(
-        portfolio
-          .quantities()
-          .filter((p) => p.symbol === symbol && (account === undefined || p.account === account))
-          .map((p) => p.qty),
-      ),
-    dailyPnl: () => {
-      const totals = portfolio.snapshot().totals;
-      return totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees);
+    positions: held,
+    position: (symbol, account) => {
+      if (account !== undefined) return portfolio.quantity(account, symbol);
+      let qty = net.get(symbol);
+      if (qty === undefined) {
+        qty = sumDecimals(held().filter((p) => p.symbol === symbol).map((p) => p.qty));
+        net.set(symbol, qty);
+      }
+      return qty;
     },
+    dailyPnl: () => (pnl ??= portfolio.netPnl()),
     reconcile: (positions, balances) => {
       const result = portfolio.reconcile(positions, balances);
       return [

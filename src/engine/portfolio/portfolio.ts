@@ -18,14 +18,14 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import { LruSet } from '../../exchange/transport/lru-set.ts';
-import { Decimal } from '../../domain/decimal.ts';
+import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Balance, Position } from '../../domain/index.ts';
 import type { EpochMs } from '../../domain/time.ts';
 import type { Clock } from '../clock.ts';
 import { PortfolioErrorCode, portfolioError } from './errors.ts';
 import { NO_FEES, feeOf } from './fees.ts';
 import { Ledger } from './ledger.ts';
-import { settle as settlePosition, trade } from './position.ts';
+import { marketValue, settle as settlePosition, trade } from './position.ts';
 import { planReconcile } from './reconcile.ts';
 import { accountSnapshot, portfolioSnapshot, positionSnapshot } from './snapshot.ts';
 import type {
@@ -164,6 +164,23 @@ export class Portfolio {
     const out: { account: string; symbol: string; qty: Decimal }[] = [];
     for (const state of this.ledger.allAccounts()) for (const [symbol, position] of state.positions) out.push({ account: state.account, symbol, qty: position.qty });
     return out;
+  }
+
+  /** Net quantity of one position (0 when there is none), without building a snapshot. */
+  quantity(account: string, symbol: string): Decimal {
+    return this.ledger.position(account, symbol).qty;
+  }
+
+  /** Realized + unrealized PnL minus fees over every account, as the snapshot's totals.netPnl but without building it. */
+  netPnl(): Decimal {
+    let total = ZERO;
+    for (const state of this.ledger.allAccounts()) {
+      for (const [symbol, position] of state.positions) {
+        const unrealized = marketValue(position, this.ledger.mark(symbol)).minus(position.cost);
+        total = total.plus(position.realized).plus(unrealized).minus(position.fees);
+      }
+    }
+    return total;
   }
 
   position(account: string, symbol: string): PositionSnapshot {
