@@ -29,8 +29,14 @@ export class OrderIndex {
   private readonly openRecords = new Set<OrderRecord>();
   /** Every record kept, in insertion order. */
   private readonly records = new Set<OrderRecord>();
-  /** Forgettable finished records, oldest first. */
-  private readonly finished = new Set<OrderRecord>();
+  /**
+   * Forgettable finished records and when they finished (a stamp), and a queue of (record, stamp) in that
+   * order: eviction pops the queue (a Set's own order would be read through the holes its deletes leave).
+   */
+  private readonly finished = new Map<OrderRecord, number>();
+  private finishedQueue: { record: OrderRecord; stamp: number }[] = [];
+  private queueHead = 0;
+  private stamp = 0;
   private readonly tombstones: LruSet;
 
   constructor(private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY) {
@@ -91,11 +97,20 @@ export class OrderIndex {
     }
     this.openRecords.delete(record);
     if (!forgettable(record) || this.finished.has(record)) return;
-    this.finished.add(record);
-    while (this.finished.size > this.maxFinished) {
-      const oldest = this.finished.values().next().value;
-      if (oldest === undefined) break;
-      this.forget(oldest);
+    const stamp = ++this.stamp;
+    this.finished.set(record, stamp);
+    this.finishedQueue.push({ record, stamp });
+    while (this.finished.size > this.maxFinished && this.queueHead < this.finishedQueue.length) {
+      const oldest = this.finishedQueue[this.queueHead++];
+      if (oldest !== undefined && this.finished.get(oldest.record) === oldest.stamp) this.forget(oldest.record);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.finishedQueue.length) {
+      this.finishedQueue = this.finishedQueue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    if (this.finishedQueue.length - this.queueHead > 2 * this.maxFinished + 1024) {
+      this.finishedQueue = this.finishedQueue.slice(this.queueHead).filter((e) => this.finished.get(e.record) === e.stamp);
+      this.queueHead = 0;
     }
   }
 
