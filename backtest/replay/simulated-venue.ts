@@ -15,6 +15,7 @@ import type { Clock } from '../../src/engine/clock.ts';
 import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../src/engine/venue.ts';
 import type { OrderRequest } from '../../src/sim/matching/types.ts';
+import { toDomainOrder } from '../../src/sim/exchange/to-domain.ts';
 import { SymbolFeed } from './book-events.ts';
 import type { BotOutcome, FillEngine } from './fill-engine.ts';
 import type { MarketModel } from './market-model.ts';
@@ -122,9 +123,18 @@ export class SimulatedVenue implements Venue {
     });
   }
 
-  async snapshot(): Promise<VenueSnapshot> {
+  /**
+   * The bot's working orders at the simulated exchange. Positions and balances are the portfolio's own in
+   * a backtest (nothing else trades the account): none are reported, and only the order stream's opening
+   * snapshot, before any fill, triggers a reconciliation.
+   */
+  async snapshot(accounts: readonly string[]): Promise<VenueSnapshot> {
     this.pendingContinuations = true;
-    return { openOrders: [], positions: [], balances: [] };
+    const openOrders = this.options.fills.engine
+      .openOrders()
+      .filter((o) => accounts.includes(o.order.account))
+      .map((o) => toDomainOrder(o, this.scalesOf(o.order.symbol)));
+    return { openOrders, positions: [], balances: [] };
   }
 
   async close(): Promise<void> {
