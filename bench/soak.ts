@@ -3,14 +3,17 @@
  * config/sim.yaml: the market maker) against `tradebot sim` running in a CHILD process (so every memory
  * figure of this process is the bot's own) with market activity at a high rate (`--interval-ms`, default 20)
  * and every stream dropped by the exchange every `--drop-every` seconds (default 60; 0: never), for
- * `--minutes` (default 10). The bot connects as to an environment (src/engine/live/connection.ts
- * connectVenue: family A reference data with a key made for the run, the gateway for trading and streams)
- * and runs the pipeline as the live runner does, with its order journal in a temp folder.
+ * `--minutes` (default 10). The bot connects as to an environment (family A reference data with a key made
+ * for the run, the gateway client for trading and its NDJSON streams, as src/engine/live/connection.ts does
+ * for `bot.venue: gateway`) and runs the pipeline as the live runner does, with its order journal in a temp
+ * folder.
  *
- * The engine's bounded memories are set small (`--finished-orders`, default 500 finished orders kept by the
- * tracker; `--fill-ids`, default 2000 fill ids remembered by the portfolio; production: 10 000 and 100 000)
- * so they fill up within the first minute at the soak's rate: what still grows in the second half is not a
- * cap filling up but a leak. To soak the production caps, pass them and run long enough to fill them.
+ * Every bounded memory of the bot is set small so it fills up within the soak's first minute: what still
+ * grows in the second half is then a leak, not a cap filling up. `--finished-orders` (default 50; production
+ * 10 000) finished orders the tracker keeps (and 10x as many tombstones), `--fill-ids` (default 500;
+ * production 100 000) fill ids the portfolio remembers, `--execution-ids` (default 1000; production 100 000
+ * in the tracker, 10 000 in the stream client) execution ids remembered to drop repeats. To soak the
+ * production caps, pass them and run long enough to fill them.
  *
  * stdout gets JSON lines: `soak.start`; a `soak.sample` every `--sample-every` seconds (default 5): the bot's
  * RSS and heap after a full GC (node runs with --expose-gc), the sim's RSS, orders and orders/s (overall and
@@ -33,7 +36,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type TradebotConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { liveClock } from '../src/engine/clock.ts';
-import { connectVenue } from '../src/engine/live/connection.ts';
+import { GatewayVenue } from '../src/engine/venues/gateway-venue.ts';
+import { GatewayClient, instrumentCatalog } from '../src/exchange/gateway/index.ts';
+import { createFamilyAClient } from '../src/exchange/familya/index.ts';
+import type { Venue } from '../src/engine/venue.ts';
 import { startPipeline } from '../src/engine/pipeline.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
@@ -58,6 +64,7 @@ interface Options {
   recoverWithin: number;
   finishedOrders: number;
   fillIds: number;
+  executionIds: number;
   config: string;
   logLevel: string;
 }
@@ -71,8 +78,9 @@ function options(): Options {
       'sample-every': { type: 'string', default: '5' },
       'max-heap-slope': { type: 'string', default: '0.5' },
       'recover-within': { type: 'string', default: '30' },
-      'finished-orders': { type: 'string', default: '500' },
-      'fill-ids': { type: 'string', default: '2000' },
+      'finished-orders': { type: 'string', default: '50' },
+      'fill-ids': { type: 'string', default: '500' },
+      'execution-ids': { type: 'string', default: '1000' },
       config: { type: 'string', default: 'config/sim.yaml' },
       'log-level': { type: 'string', default: 'error' },
     },
@@ -91,6 +99,7 @@ function options(): Options {
     recoverWithin: number('recover-within', values['recover-within'], 1),
     finishedOrders: Math.round(number('finished-orders', values['finished-orders'], 1)),
     fillIds: Math.round(number('fill-ids', values['fill-ids'], 1)),
+    executionIds: Math.round(number('execution-ids', values['execution-ids'], 1)),
     config: values.config,
     logLevel: values['log-level'],
   };
@@ -129,6 +138,35 @@ function botConfig(loaded: TradebotConfig, ready: { api: string; auth: string; g
   };
 }
 
+/** The gateway venue against the child sim: reference data from family A, trading and streams on the gateway. */
+async function connectBot(config: TradebotConfig, symbols: readonly string[], executionIds: number, logger: ReturnType<typeof createLogger>): Promise<{ venue: Venue; accounts: readonly string[]; close(): Promise<void> }> {
+  const exchange = config.exchange;
+  if (exchange?.gateway === undefined) throw new Error('no exchange.gateway in the bot config');
+  const familyA = createFamilyAClient(exchange, { logger });
+  let instruments;
+  try {
+    instruments = await familyA.client.loadInstruments(symbols);
+  } finally {
+    await familyA.client.close();
+  }
+  const { username, password } = exchange.gateway;
+  const client = new GatewayClient({
+    gatewayUrl: exchange.gatewayUrl,
+    credentials: { username, password, ...(exchange.gateway.mfaSecret === undefined ? {} : { totpSecret: exchange.gateway.mfaSecret }) },
+    instruments: instrumentCatalog(instruments),
+    streams: { dedupeCapacity: executionIds },
+    logger: logger.child({ component: 'gateway' }),
+  });
+  try {
+    await client.login();
+    const { accounts } = await client.getWhoAmI();
+    return { venue: new GatewayVenue({ client, instruments }), accounts, close: () => client.close() };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 async function main(): Promise<number> {
   if (gc === undefined) throw new Error('run the soak with node --expose-gc (npm run soak does): the heap check needs a full GC before each sample');
   const o = options();
@@ -158,7 +196,7 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
   const params = validateParams(strategy, config.bot.params);
   const symbols = symbolsOf(strategy, params);
   const clock = liveClock();
-  const connection = await connectVenue(config, symbols, logger);
+  const connection = await connectBot(config, symbols, o.executionIds, logger);
   const account = config.bot.account ?? connection.accounts[0];
   if (account === undefined) throw new Error('no account to trade: set bot.account');
   const journal = FileJournal.open(path.join(dir, 'journal.jsonl'), { warnings: logger });
@@ -176,6 +214,7 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
     unknownOrders: config.bot.unknownOrders,
     journal,
     finishedOrderHistory: o.finishedOrders,
+    executionDedupeCapacity: o.executionIds,
   });
 
   const started = clock.now();
@@ -212,7 +251,7 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
 
   const durationMs = o.minutes * 60_000;
   const start = snapshot();
-  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds }, symbols, account, simPid: sim.pid, ...start });
+  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds, executionIds: o.executionIds }, symbols, account, simPid: sim.pid, ...start });
   try {
     for (let next = o.sampleEvery * 1000; next < durationMs && simDied === undefined; next += o.sampleEvery * 1000) {
       await sleep(started + next - clock.now());

@@ -61,6 +61,8 @@ export interface PipelineOptions {
   journal?: Journal;
   /** Finished orders the OrderTracker keeps (default 10000); older ones are forgotten so memory stays bounded. */
   finishedOrderHistory?: number;
+  /** Execution ids the OrderTracker remembers to drop repeats (default 100000). */
+  executionDedupeCapacity?: number;
   /** Called with every event the pipeline receives (recording for replay). */
   record?: (event: { stream: 'market' | 'orders'; time: number; event: MarketDataEvent | OrderStreamEvent }) => void;
 }
@@ -75,7 +77,19 @@ export interface RunningPipeline {
   stop(): Promise<void>;
 }
 
+/** Strategy views of tracker views, kept as long as the tracker's view (it is replaced on every change). */
+const strategyViews = new WeakMap<TrackedOrder, OrderView>();
+
 function orderView(order: TrackedOrder): OrderView {
+  let view = strategyViews.get(order);
+  if (view === undefined) {
+    view = Object.freeze(toOrderView(order));
+    strategyViews.set(order, view);
+  }
+  return view;
+}
+
+function toOrderView(order: TrackedOrder): OrderView {
   const status = order.state === 'UNKNOWN' ? 'NEW' : order.state;
   return {
     clordId: order.clordId,
@@ -103,7 +117,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
   }
   const books = new BookStore();
-  const tracker = new OrderTracker({ clock, finishedHistory: options.finishedOrderHistory });
+  const tracker = new OrderTracker({ clock, finishedHistory: options.finishedOrderHistory, dedupeCapacity: options.executionDedupeCapacity });
   const risk = new RiskManager(options.risk, { clock });
   const recorder =
     options.journal === undefined || recovered === undefined
