@@ -56,8 +56,8 @@ export function engineRiskContext(deps: RiskContextDeps): RiskContext {
       return source === 'mid' ? (book?.mid ?? undefined) : book?.lastTradePrice;
     },
     positions: (): RiskPosition[] => deps.portfolio.positions().map((p) => ({ symbol: p.symbol, account: p.account, qty: p.qty })),
-    openOrders: (): RiskOpenOrder[] =>
-      deps.tracker.open().map((o) => ({ clordId: o.clordId, symbol: o.symbol, side: o.side, price: o.price, leavesQty: o.leavesQty, account: o.account })),
+    // the tracker's views are RiskOpenOrders already (and kept while the order does not change)
+    openOrders: (): readonly RiskOpenOrder[] => deps.tracker.open(),
     dailyPnl: () => deps.portfolio.dailyPnl(),
     tradingState: () => deps.risk().tradingState.state,
   };

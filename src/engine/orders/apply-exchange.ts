@@ -48,8 +48,7 @@ function applyTerms(record: OrderRecord, index: OrderIndex, ev: Evidence): void 
   if (clordId === '') return;
   let version = record.versionOf(clordId);
   if (version < 0) {
-    record.chain.push(clordId);
-    index.aliasClordId(clordId, record);
+    index.addClordId(record, clordId);
     version = record.chain.length - 1;
   }
   const isReplace = ev.execution?.type === 'EXECUTION_TYPE_REPLACE';

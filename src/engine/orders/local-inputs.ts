@@ -68,7 +68,7 @@ export function recordForSubmission(request: VenueOrderRequest, meta: Submission
  * increases of cum_qty become fills. With an order id the exchange took the order: NEW or PARTIALLY_FILLED.
  */
 export function restoreHistory(record: OrderRecord, history: RestoredHistory): void {
-  for (const clordId of history.clordIds) if (!record.chain.includes(clordId)) record.chain.push(clordId);
+  for (const clordId of history.clordIds) if (!record.chain.has(clordId)) record.chain.push(clordId, record.confirmed);
   record.orderId = history.orderId;
   if (history.filledQty.gt(0)) {
     record.filledQty = history.filledQty;
@@ -125,8 +125,7 @@ export function markReplaceRequested(
     );
   }
   if (isTerminal(record.base)) return false;
-  record.chain.push(newClordId);
-  index.aliasClordId(newClordId, record);
+  index.addClordId(record, newClordId);
   record.pendingReplace = Object.freeze({ clordId: newClordId, price, qty });
   return true;
 }
@@ -138,7 +137,7 @@ function dropPendingReplace(record: OrderRecord, index: OrderIndex): void {
   record.pendingReplace = undefined;
   const version = record.versionOf(pending.clordId);
   if (version > record.confirmed) {
-    record.chain.splice(version, 1);
+    record.chain.removeAt(version);
     index.dropClordId(pending.clordId, record);
   }
 }

@@ -46,7 +46,7 @@ export class OrderIndex {
 
   add(record: OrderRecord): void {
     this.records.add(record);
-    for (const clordId of record.chain) this.byClord.set(clordId, record);
+    for (const clordId of record.chain.kept()) this.byClord.set(clordId, record);
     if (record.orderId !== undefined) this.byOrder.set(record.orderId, record);
     this.refresh(record);
   }
@@ -55,8 +55,10 @@ export class OrderIndex {
     return this.byClord.has(clordId);
   }
 
-  aliasClordId(clordId: string, record: OrderRecord): void {
+  /** A new clordId for the order (a replace): indexed; the ones that left the chain's window are dropped. */
+  addClordId(record: OrderRecord, clordId: string): void {
     this.byClord.set(clordId, record);
+    for (const gone of record.chain.push(clordId, record.confirmed)) this.dropClordId(gone, record);
   }
 
   dropClordId(clordId: string, record: OrderRecord): void {
@@ -130,12 +132,12 @@ export class OrderIndex {
   private forget(record: OrderRecord): void {
     this.finished.delete(record);
     this.records.delete(record);
-    for (const clordId of record.chain) this.dropClordId(clordId, record);
+    for (const clordId of record.chain.kept()) this.dropClordId(clordId, record);
     if (record.orderId !== undefined) {
       if (this.byOrder.get(record.orderId) === record) this.byOrder.delete(record.orderId);
       this.tombstones.checkAndAdd(`o:${record.orderId}`);
     } else {
-      this.tombstones.checkAndAdd(`c:${record.chain[0] ?? ''}`);
+      this.tombstones.checkAndAdd(`c:${record.chain.first}`);
     }
   }
 }

@@ -3,15 +3,17 @@
  * appliers in this folder touch records; everybody else sees `TrackedOrder` snapshots.
  *
  * Client order ids form a chain in the order the bot issued them (submission, then each replace). The
- * index of a clordId in the chain is its *version*: the terms (price, qty) of an execution are adopted
+ * position of a clordId in the chain is its *version*: the terms (price, qty) of an execution are adopted
  * only when its clordId is at least as new as the terms already applied, so a stale execution from before a
  * replace cannot bring back the old price. `confirmed` is the newest version the exchange has confirmed.
+ * The chain keeps the first id and a window of recent ones (clord-chain.ts).
  */
 import { ZERO, type Decimal } from '../../domain/decimal.ts';
 import type { PriceQty } from '../../domain/types/common.ts';
 import type { EpochMs } from '../../domain/time.ts';
 import type { IntentSide } from '../intents.ts';
 import { type BaseState, visibleState } from './states.ts';
+import { ClordChain } from './clord-chain.ts';
 import type { PendingReplace, TrackedOrder, TrackedState } from './types.ts';
 
 export interface RecordInit {
@@ -31,8 +33,8 @@ export interface RecordInit {
 }
 
 export class OrderRecord {
-  /** Every clordId issued or seen for the order, oldest first (pending replaces included). */
-  readonly chain: string[];
+  /** ClordIds issued or seen for the order, oldest first (pending replaces included): the first and the recent ones. */
+  readonly chain: ClordChain;
   /** Version (index in `chain`) of the terms applied. */
   confirmed = 0;
   orderId: string | undefined;
@@ -60,7 +62,7 @@ export class OrderRecord {
   updatedAt: EpochMs;
 
   constructor(init: RecordInit) {
-    this.chain = [init.clordId];
+    this.chain = new ClordChain(init.clordId);
     this.orderId = init.orderId;
     this.account = init.account;
     this.symbol = init.symbol;
@@ -77,19 +79,16 @@ export class OrderRecord {
   }
 
   get clordId(): string {
-    return this.chain[this.confirmed] ?? this.chain[0] ?? '';
+    return this.chain.at(this.confirmed) ?? this.chain.first;
   }
 
   get isBuy(): boolean {
     return this.side === 'BUY';
   }
 
-  /**
-   * Version of `clordId` in the chain, or -1. Searched from the newest end: ids are unique in a chain and the
-   * ones asked about are nearly always recent, while a quote replaced all day has a chain of many thousands.
-   */
+  /** Version of `clordId` in the chain, or -1 (unknown, or an old id that left the window). */
   versionOf(clordId: string): number {
-    return this.chain.lastIndexOf(clordId);
+    return this.chain.versionOf(clordId);
   }
 
   state(): TrackedState {
@@ -108,15 +107,27 @@ export class OrderRecord {
     return leaves.isNegative() ? ZERO : leaves;
   }
 
+  /**
+   * The current view, taken once per change: the tracker calls `changed()` in every commit, after the inputs
+   * mutated the record and before anyone reads it again (views are read far more often than orders change:
+   * risk and the strategy read every open order on every event).
+   */
   view(): TrackedOrder {
-    return Object.freeze(new OrderView(this));
+    return (this.current ??= Object.freeze(new OrderView(this)));
   }
+
+  /** The record was mutated: the next `view()` is taken afresh. */
+  changed(): void {
+    this.current = undefined;
+  }
+
+  private current: TrackedOrder | undefined = undefined;
 }
 
 /**
  * A TrackedOrder snapshot. `clordIds` is copied from the chain only when read: views are taken several
- * times per event and a quote replaced all day has a chain of many thousands. Entries up to `confirmed`
- * never change (only later, unconfirmed entries are ever removed), so a later copy equals one taken now.
+ * times per event. Entries up to `confirmed` never change (only later, unconfirmed entries are ever removed,
+ * and old ones leave the window), so a later copy equals one taken now but for ids that left the window.
  * A class (not a literal with a getter) because V8 builds such literals an order of magnitude slower.
  */
 class OrderView implements TrackedOrder {
@@ -138,7 +149,7 @@ class OrderView implements TrackedOrder {
   readonly pendingReplace: PendingReplace | undefined;
   readonly createdAt: EpochMs;
   readonly updatedAt: EpochMs;
-  readonly #chain: readonly string[];
+  readonly #chain: ClordChain;
   readonly #count: number;
   #clordIds: readonly string[] | undefined;
 
@@ -167,7 +178,7 @@ class OrderView implements TrackedOrder {
 
   /** Every client order id the order has had, oldest first. */
   get clordIds(): readonly string[] {
-    this.#clordIds ??= Object.freeze(this.#chain.slice(0, this.#count));
+    this.#clordIds ??= Object.freeze(this.#chain.upTo(this.#count));
     return this.#clordIds;
   }
 

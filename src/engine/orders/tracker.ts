@@ -331,11 +331,13 @@ export class OrderTracker {
     context: FillContext = { source: 'lookup', execution: undefined },
   ): TrackedOrder {
     const now = this.clock.now();
+    record.changed();
     this.index.refresh(record);
     let after = record.view();
     const changed = before === undefined || viewChanged(before, after);
     if (changed && before !== undefined) {
       record.updatedAt = now;
+      record.changed();
       after = record.view();
     }
     for (const issue of applied.issues) this.out.issue(issue);

@@ -45,7 +45,10 @@ export interface PendingReplace {
 export interface TrackedOrder {
   /** The current client order id (the newest confirmed by the exchange, or the submitted one). */
   readonly clordId: string;
-  /** Every client order id the order has had, oldest first (replaces add one each). */
+  /**
+   * Client order ids the order has had, oldest first (replaces add one each): the first one, and the most
+   * recent ones (at least 64; older ones of a much-replaced order are forgotten).
+   */
   readonly clordIds: readonly string[];
   /** Exchange order id; undefined until the insert response or the first execution names it. */
   readonly orderId: string | undefined;
