@@ -90,7 +90,11 @@ export class StrategyRuntime<P = unknown> {
     params: P,
     private readonly host: StrategyHost,
   ) {
-    const base = () => ({ intentId: host.ids.intentId(), strategy: definition.name, time: host.clock.now() });
+    // Intents are built as single literals: spreading a base object and then adding fields costs microseconds
+    // per object on Node 20's V8, the largest single cost of a market maker's requote.
+    const strategy = definition.name;
+    const intentId = () => host.ids.intentId();
+    const now = () => host.clock.now();
     const emit = (intent: Intent) => host.emit(intent);
     const fireTimer = (name: string) => (host.step === undefined ? this.timer(name) : host.step(() => this.timer(name)));
     const instruments = new Map<string, InstrumentView>();
@@ -119,7 +123,9 @@ export class StrategyRuntime<P = unknown> {
       place: (o: PlaceOptions) => {
         const clordId = host.ids.clordId();
         emit({
-          ...base(),
+          intentId: intentId(),
+          strategy,
+          time: now(),
           kind: 'place',
           clordId,
           symbol: o.symbol,
@@ -134,11 +140,13 @@ export class StrategyRuntime<P = unknown> {
         });
         return clordId;
       },
-      cancel: (clordId) => emit({ ...base(), kind: 'cancel', clordId }),
+      cancel: (clordId) => emit({ intentId: intentId(), strategy, time: now(), kind: 'cancel', clordId }),
       replace: (clordId, change) => {
         const newClordId = host.ids.clordId();
         emit({
-          ...base(),
+          intentId: intentId(),
+          strategy,
+          time: now(),
           kind: 'replace',
           clordId,
           newClordId,
@@ -147,11 +155,13 @@ export class StrategyRuntime<P = unknown> {
         });
         return newClordId;
       },
-      cancelAll: (symbol) => emit({ ...base(), kind: 'cancelAll', symbol }),
+      cancelAll: (symbol) => emit({ intentId: intentId(), strategy, time: now(), kind: 'cancelAll', symbol }),
       cross: (o) => {
         const crossId = host.ids.crossId();
         emit({
-          ...base(),
+          intentId: intentId(),
+          strategy,
+          time: now(),
           kind: 'cross',
           crossId,
           symbol: o.symbol,
