@@ -57,6 +57,8 @@ export interface BacktestOptions {
   readonly finishedOrderHistory?: number;
   /** Fill ids the portfolio remembers against duplicates (default: the portfolio's, 100 000). */
   readonly fillIdMemory?: number;
+  /** Execution ids the order tracker remembers against duplicates (default: the pipeline's, 100 000). */
+  readonly executionDedupeCapacity?: number;
 }
 
 export interface WallStats {
@@ -158,6 +160,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     unknownOrders: 'adopt',
     runId: 'bt',
     ...(options.finishedOrderHistory === undefined ? {} : { finishedOrderHistory: options.finishedOrderHistory }),
+    ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
   });
   const turnover = new TurnoverCounter();
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {

@@ -1,21 +1,20 @@
 /**
  * Memory does not grow with the length of the history: a history of 120k trades is replayed through the
  * whole backtest pipeline in a child process (`node --expose-gc`, so a full collection can be forced), and
- * the heap still in use after that collection is recorded at every tenth of the file. The first 30 % of
- * the file is a replay of N trades, the whole file one of about 3.4 N: the heap retained at the end must not
- * be above the one at 30 % by more than noise (1.5 MB; the heap is ~18 MB). Timing plays no part.
+ * the heap still in use after that collection is recorded at every tenth of the file. The heap retained
+ * while replaying the file's 80-100 % (on average ~2.4x the trades of its 30-50 %) must be within 1.5 MB of
+ * the heap retained over its 30-50 % (averages of three samples each: single samples after a forced
+ * collection vary by up to ~1 MB, compiled code included; the heap is ~20 MB; measured growth 0.1-0.6 MB,
+ * while the production-sized execution-id memory filling up made 3 MB). Timing plays no part.
  *
- * 1. A strategy that reads every book and trade and places no orders (helpers/book-watcher.ts): the reader,
- *    the supersede window, the synthetic book, book events, the pipeline's books and risk refresh, portfolio
- *    marks, equity sampling and the chart series (decimated) are all bounded.
- * 2. A strategy with orders flowing all the time (helpers/requoter.ts: ~15k orders, ~25k executions), with
- *    the engine's bounded histories set small where the backtest can set them (finished orders, fill ids,
- *    series points). MARKED `it.fails`: it fails today only because the OrderTracker remembers the id of
- *    every execution for deduplication up to 100 000 (`dedupeCapacity`, src/engine/orders/tracker.ts), which
- *    startPipeline does not let a caller set; heap snapshots of this run show that set as the only growing
- *    structure (~110 bytes an execution). Bounded, so memory stops growing after 100k executions, but a
- *    test cannot get there cheaply. Once startPipeline takes that capacity and runBacktest passes it (like
- *    finishedOrderHistory), set it small in helpers/memory-probe.ts and turn `it.fails` into `it`.
+ * The engine's bounded memories (finished orders, fill ids, execution ids; production sizes 10 000,
+ * 100 000, 100 000) are set small in the probe, so they are full early: what grew after that would grow with
+ * the history. Three strategies:
+ *  1. helpers/book-watcher.ts reads every book and trade and places no orders: the reader, the supersede
+ *     window, the synthetic book, book events, the pipeline's books and risk refresh, portfolio marks,
+ *     equity sampling and the chart series (decimated);
+ *  2. helpers/requoter.ts keeps orders flowing (cancel and place on every move of the top: ~15k orders);
+ *  3. the demo market maker (replaces its quotes; ~2k orders).
  */
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -58,29 +57,30 @@ function probe(strategy: string): Promise<Probe> {
   });
 }
 
-/** Heap retained after N trades (30 % of the file) and after all of them. */
+/** Mean retained heap over the file's 30-50 % and over its 80-100 %, and the trades replayed at their middles. */
 function growth(result: Probe): { n: number; kn: number; grewMB: number; describe: string } {
-  const atN = result.samples.find((s) => s.at >= 0.3 - 1e-9);
-  const atEnd = result.samples.at(-1);
-  if (atN === undefined || atEnd === undefined || atEnd.at < 0.999) throw new Error(`samples missing: ${JSON.stringify(result.samples)}`);
-  const grewMB = Math.round((atEnd.heapUsedMB - atN.heapUsedMB) * 10) / 10;
-  return { n: atN.trades, kn: atEnd.trades, grewMB, describe: `retained heap ${atN.heapUsedMB} MB after ${atN.trades} trades, ${atEnd.heapUsedMB} MB after ${atEnd.trades} (orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}` };
+  const within = (from: number, to: number) => result.samples.filter((s) => s.at >= from - 1e-9 && s.at <= to + 1e-9);
+  const early = within(0.3, 0.5);
+  const late = within(0.8, 1);
+  if (early.length !== 3 || late.length !== 3) throw new Error(`samples missing: ${JSON.stringify(result.samples)}`);
+  const mean = (xs: readonly { heapUsedMB: number }[]) => xs.reduce((sum, x) => sum + x.heapUsedMB, 0) / xs.length;
+  const grewMB = Math.round((mean(late) - mean(early)) * 100) / 100;
+  const n = early[1]?.trades ?? 0;
+  const kn = late[1]?.trades ?? 0;
+  return { n, kn, grewMB, describe: `retained heap ${mean(early).toFixed(2)} MB around ${n} trades, ${mean(late).toFixed(2)} MB around ${kn} (orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}` };
 }
 
 describe('memory over the length of the history', () => {
-  it('replaying 3.4x more trades retains no more heap (market data path, no orders)', async () => {
-    const result = await probe('test/backtest/helpers/book-watcher.ts');
+  it.each([
+    ['reading books and trades, no orders', 'test/backtest/helpers/book-watcher.ts', 0],
+    ['with orders flowing (cancel and place on every move)', 'test/backtest/helpers/requoter.ts', 5_000],
+    ['the demo market maker (quotes replaced)', 'market-maker', 500],
+  ])('replaying ~2.4x the trades retains no more heap: %s', async (_name, strategy, minOrders) => {
+    const result = await probe(strategy);
     expect(result.events).toBe(TRADES);
+    expect(result.orders).toBeGreaterThanOrEqual(minOrders);
     const g = growth(result);
-    expect(g.kn / g.n).toBeGreaterThan(3);
-    expect(g.grewMB, g.describe).toBeLessThanOrEqual(NOISE_MB);
-  }, 240_000);
-
-  // Fails until the OrderTracker's execution-id dedupe capacity can be set through startPipeline (see the header).
-  it.fails('replaying 3.4x more trades with orders flowing retains no more heap (engine histories bounded small)', async () => {
-    const result = await probe('test/backtest/helpers/requoter.ts');
-    expect(result.orders).toBeGreaterThan(5_000);
-    const g = growth(result);
+    expect(g.kn / g.n).toBeGreaterThan(2);
     expect(g.grewMB, g.describe).toBeLessThanOrEqual(NOISE_MB);
   }, 240_000);
 });

@@ -4,7 +4,7 @@
  * pipeline and, at each tenth of the file read,
  * forces a full garbage collection and records the heap still in use (what the replay retains). Prints
  * one JSON line: `{ samples: [{ at, trades, heapUsedMB }], events, orders, fills }`.
- * The engine's bounded histories (finished orders, fill ids) are set small, so a replay of a few hundred
+ * The engine's bounded histories (finished orders, fill ids, execution ids) are set small, so a replay of a few hundred
  * thousand trades fills them early: from then on, whatever still grows would grow with the history.
  * Usage: memory-probe.ts <strategy> <history file> <symbol> [<symbol> ...]
  */
@@ -28,6 +28,7 @@ const result = await runBacktest({
   readerOptions: { chunkBytes: 256 * 1024 },
   finishedOrderHistory: 200,
   fillIdMemory: 500,
+  executionDedupeCapacity: 1000,
   onProgress: (p) => {
     const at = p.bytesRead / p.totalBytes;
     if (at + 1e-9 < next) return;
