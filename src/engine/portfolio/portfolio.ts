@@ -25,7 +25,7 @@ import type { Clock } from '../clock.ts';
 import { PortfolioErrorCode, portfolioError } from './errors.ts';
 import { NO_FEES, feeOf } from './fees.ts';
 import { Ledger } from './ledger.ts';
-import { marketValue, settle as settlePosition, trade } from './position.ts';
+import { marketValue, settle as settlePosition, trade, withFields } from './position.ts';
 import { planReconcile } from './reconcile.ts';
 import { accountSnapshot, portfolioSnapshot, positionSnapshot } from './snapshot.ts';
 import type {
@@ -149,7 +149,7 @@ export class Portfolio {
       const state = this.ledger.account(target.account);
       const local = this.ledger.position(target.account, target.symbol);
       state.adjustments = state.adjustments.plus(target.cost.minus(local.cost));
-      this.ledger.setPosition(target.account, target.symbol, { ...local, qty: target.qty, cost: target.cost });
+      this.ledger.setPosition(target.account, target.symbol, withFields(local, { qty: target.qty, cost: target.cost }));
     }
     for (const diff of plan.result.positions) {
       touched.delete(diff.account);
@@ -207,12 +207,15 @@ export class Portfolio {
     const signed = (fill.side === 'BUY' ? fill.qty : fill.qty.neg()).times(direction);
     const fee = feeOf(fill, this.rates, this.feeSource).times(direction);
     const effect = trade(position, signed, fill.price);
-    this.ledger.setPosition(fill.account, fill.symbol, {
-      ...effect.position,
-      fees: effect.position.fees.plus(fee),
-      turnover: effect.position.turnover.plus(fill.qty.times(fill.price).times(direction)),
-      fillCount: effect.position.fillCount + direction,
-    });
+    this.ledger.setPosition(
+      fill.account,
+      fill.symbol,
+      withFields(effect.position, {
+        fees: effect.position.fees.plus(fee),
+        turnover: effect.position.turnover.plus(fill.qty.times(fill.price).times(direction)),
+        fillCount: effect.position.fillCount + direction,
+      }),
+    );
     state.cash = state.cash.plus(effect.cashDelta).minus(fee);
     this.emit(cause, fill.time, fill.account, fill.symbol);
   }

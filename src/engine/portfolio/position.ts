@@ -27,6 +27,22 @@ export interface PositionState {
   readonly settledAt: Decimal | undefined;
 }
 
+/**
+ * A copy of `position` with some fields changed, built as one literal: `{ ...position, qty }` costs
+ * microseconds per object on Node 20's V8, and a backtest books fills by the million.
+ */
+export function withFields(position: PositionState, change: Partial<PositionState>): PositionState {
+  return {
+    qty: change.qty ?? position.qty,
+    cost: change.cost ?? position.cost,
+    realized: change.realized ?? position.realized,
+    fees: change.fees ?? position.fees,
+    turnover: change.turnover ?? position.turnover,
+    fillCount: change.fillCount ?? position.fillCount,
+    settledAt: 'settledAt' in change ? change.settledAt : position.settledAt,
+  };
+}
+
 export const FLAT: PositionState = Object.freeze({
   qty: ZERO,
   cost: ZERO,
@@ -50,7 +66,7 @@ export function trade(position: PositionState, signedQty: Decimal, price: Decima
   const open = position.qty;
   if (open.isZero() || open.isNegative() === signedQty.isNegative()) {
     return {
-      position: { ...position, qty: open.plus(signedQty), cost: position.cost.plus(signedQty.times(price)) },
+      position: withFields(position, { qty: open.plus(signedQty), cost: position.cost.plus(signedQty.times(price)) }),
       cashDelta,
       realizedDelta: ZERO,
     };
@@ -67,7 +83,7 @@ export function trade(position: PositionState, signedQty: Decimal, price: Decima
   const newQty = open.plus(signedQty);
   const newCost = position.cost.minus(released).plus(opened.times(price).times(-direction));
   return {
-    position: { ...position, qty: newQty, cost: newQty.isZero() ? ZERO : newCost, realized: position.realized.plus(realizedDelta) },
+    position: withFields(position, { qty: newQty, cost: newQty.isZero() ? ZERO : newCost, realized: position.realized.plus(realizedDelta) }),
     cashDelta,
     realizedDelta,
   };
@@ -78,7 +94,7 @@ export function settle(position: PositionState, price: Decimal): TradeEffect {
   const effect = position.qty.isZero()
     ? { position, cashDelta: ZERO, realizedDelta: ZERO }
     : trade(position, position.qty.neg(), price);
-  return { ...effect, position: { ...effect.position, settledAt: price } };
+  return { position: withFields(effect.position, { settledAt: price }), cashDelta: effect.cashDelta, realizedDelta: effect.realizedDelta };
 }
 
 export function averagePrice(position: PositionState): Decimal {

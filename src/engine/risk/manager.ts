@@ -205,7 +205,23 @@ export class RiskManager {
   private withInstruction<T extends Intent>(intent: T): T {
     const instruction = this.config.selfMatch.instruction;
     if (intent.kind !== 'place' || instruction === undefined || intent.selfMatchPrevention !== undefined) return intent;
-    const filled: PlaceIntent = { ...intent, selfMatchPrevention: instruction };
+    // one literal: spreading then overriding a field costs microseconds per object on Node 20's V8
+    const filled: PlaceIntent = {
+      kind: 'place',
+      intentId: intent.intentId,
+      strategy: intent.strategy,
+      time: intent.time,
+      clordId: intent.clordId,
+      symbol: intent.symbol,
+      side: intent.side,
+      qty: intent.qty,
+      price: intent.price,
+      timeInForce: intent.timeInForce,
+      postOnly: intent.postOnly,
+      account: intent.account,
+      selfMatchPrevention: instruction,
+      label: intent.label,
+    };
     return filled as T;
   }
 }
