@@ -15,23 +15,27 @@ interface Book {
   sells: Decimal;
 }
 
-const key = (symbol: string, account: string): string => `${account}\u0000${symbol}`;
+const NO_BOOK: Book = Object.freeze({ position: ZERO, buys: ZERO, sells: ZERO });
+
+/** a - b, without allocating when b is 0 (the usual case for a replace's own working quantity). */
+const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.minus(b));
+const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
 
 export class ExposureView {
-  private readonly books = new Map<string, Book>();
-  private readonly symbolsByAccount = new Map<string, Set<string>>();
+  /** Books by account, then symbol (no composite string key to build on every lookup). */
+  private readonly books = new Map<string, Map<string, Book>>();
   private readonly orders: readonly RiskOpenOrder[];
 
   constructor(context: RiskContext) {
     this.orders = context.openOrders();
     for (const p of context.positions()) {
       const book = this.book(p.symbol, p.account);
-      book.position = book.position.plus(p.qty);
+      book.position = plus(book.position, p.qty);
     }
     for (const o of this.orders) {
       const book = this.book(o.symbol, o.account);
-      if (o.side === 'BUY') book.buys = book.buys.plus(o.leavesQty);
-      else book.sells = book.sells.plus(o.leavesQty);
+      if (o.side === 'BUY') book.buys = plus(book.buys, o.leavesQty);
+      else book.sells = plus(book.sells, o.leavesQty);
     }
   }
 
@@ -40,41 +44,36 @@ export class ExposureView {
   }
 
   position(symbol: string, account: string): Decimal {
-    return this.books.get(key(symbol, account))?.position ?? ZERO;
+    return this.lookup(symbol, account).position;
   }
 
   /** Working quantity of open orders on `side`, without the order a replace supersedes. */
   openQty(symbol: string, account: string, side: IntentSide, excluding?: RiskOpenOrder): Decimal {
-    const book = this.books.get(key(symbol, account));
-    let qty = book === undefined ? ZERO : side === 'BUY' ? book.buys : book.sells;
-    if (excluding !== undefined && excluding.symbol === symbol && excluding.account === account && excluding.side === side) {
-      qty = qty.minus(excluding.leavesQty);
-    }
-    return qty;
+    return this.sideQty(this.lookup(symbol, account), symbol, account, side, excluding);
   }
 
   /** Signed position if every open order on the candidate's side and the candidate itself fill. */
   worstAfter(candidate: OrderCandidate): Decimal {
     const { symbol, account, side } = candidate;
-    const pending = this.openQty(symbol, account, side, candidate.replaces).plus(candidate.qty);
-    const position = this.position(symbol, account);
-    return side === 'BUY' ? position.plus(pending) : position.minus(pending);
+    const book = this.lookup(symbol, account);
+    const pending = plus(this.sideQty(book, symbol, account, side, candidate.replaces), candidate.qty);
+    return side === 'BUY' ? plus(book.position, pending) : minus(book.position, pending);
   }
 
   /** Largest |position| the symbol can reach for the account: max(position + buys, sells - position) (>= 0). */
   worstAbs(symbol: string, account: string, candidate?: OrderCandidate): Decimal {
-    const position = this.position(symbol, account);
+    const book = this.lookup(symbol, account);
     const applies = candidate !== undefined && candidate.symbol === symbol && candidate.account === account;
-    let buys = this.openQty(symbol, account, 'BUY', applies ? candidate.replaces : undefined);
-    let sells = this.openQty(symbol, account, 'SELL', applies ? candidate.replaces : undefined);
-    if (applies && candidate.side === 'BUY') buys = buys.plus(candidate.qty);
-    if (applies && candidate.side === 'SELL') sells = sells.plus(candidate.qty);
-    return maxDecimal(position.plus(buys), sells.minus(position), ZERO);
+    let buys = this.sideQty(book, symbol, account, 'BUY', applies ? candidate.replaces : undefined);
+    let sells = this.sideQty(book, symbol, account, 'SELL', applies ? candidate.replaces : undefined);
+    if (applies && candidate.side === 'BUY') buys = plus(buys, candidate.qty);
+    if (applies && candidate.side === 'SELL') sells = plus(sells, candidate.qty);
+    return maxDecimal(plus(book.position, buys), minus(sells, book.position), ZERO);
   }
 
   /** Symbols the account has a position or an open order in. */
   symbolsOf(account: string): readonly string[] {
-    return [...(this.symbolsByAccount.get(account) ?? [])];
+    return [...(this.books.get(account)?.keys() ?? [])];
   }
 
   /**
@@ -88,15 +87,23 @@ export class ExposureView {
     return position.isPositive() && !position.isZero() && worst.greaterThanOrEqualTo(0);
   }
 
+  private lookup(symbol: string, account: string): Book {
+    return this.books.get(account)?.get(symbol) ?? NO_BOOK;
+  }
+
+  private sideQty(book: Book, symbol: string, account: string, side: IntentSide, excluding: RiskOpenOrder | undefined): Decimal {
+    const qty = side === 'BUY' ? book.buys : book.sells;
+    if (excluding !== undefined && excluding.symbol === symbol && excluding.account === account && excluding.side === side) return minus(qty, excluding.leavesQty);
+    return qty;
+  }
+
   private book(symbol: string, account: string): Book {
-    const k = key(symbol, account);
-    let book = this.books.get(k);
+    let symbols = this.books.get(account);
+    if (symbols === undefined) this.books.set(account, (symbols = new Map()));
+    let book = symbols.get(symbol);
     if (book === undefined) {
       book = { position: ZERO, buys: ZERO, sells: ZERO };
-      this.books.set(k, book);
-      let symbols = this.symbolsByAccount.get(account);
-      if (symbols === undefined) this.symbolsByAccount.set(account, (symbols = new Set()));
-      symbols.add(symbol);
+      symbols.set(symbol, book);
     }
     return book;
   }
