@@ -12,6 +12,7 @@ import type { Decimal } from '../../domain/decimal.ts';
 import type { CrossIntent, Intent, IntentSide, PlaceIntent, ReplaceIntent } from '../intents.ts';
 import type { RiskContext, RiskOpenOrder } from './context.ts';
 import type { RuleBreach } from './rules/rule.ts';
+import { isAboveZero } from '../decimal-compare.ts';
 
 export interface OrderCandidate {
   readonly symbol: string;
@@ -36,7 +37,7 @@ export type CandidatesResult =
 const invalid = (message: string): CandidatesResult => ({ ok: false, breach: { code: 'RISK_INVALID_INTENT', message } });
 
 function quantityProblem(qty: Decimal): string | undefined {
-  if (!qty.isFinite() || qty.lessThanOrEqualTo(0)) return `quantity must be greater than 0, got ${qty.toString()}`;
+  if (!qty.isFinite() || !isAboveZero(qty)) return `quantity must be greater than 0, got ${qty.toString()}`;
   return undefined;
 }
 

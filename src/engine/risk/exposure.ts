@@ -4,7 +4,8 @@
  * fills and none on the other side does: long worst = position + open buys, short worst = position - open sells.
  * This module also answers "does this order only reduce the position?" for the reducing state.
  */
-import { ZERO, maxDecimal, type Decimal } from '../../domain/decimal.ts';
+import { ZERO, type Decimal } from '../../domain/decimal.ts';
+import { largest } from '../decimal-compare.ts';
 import type { IntentSide } from '../intents.ts';
 import type { RiskContext, RiskOpenOrder } from './context.ts';
 import type { OrderCandidate } from './candidate.ts';
@@ -68,7 +69,7 @@ export class ExposureView {
     let sells = this.sideQty(book, symbol, account, 'SELL', applies ? candidate.replaces : undefined);
     if (applies && candidate.side === 'BUY') buys = plus(buys, candidate.qty);
     if (applies && candidate.side === 'SELL') sells = plus(sells, candidate.qty);
-    return maxDecimal(plus(book.position, buys), minus(sells, book.position), ZERO);
+    return largest(plus(book.position, buys), minus(sells, book.position), ZERO);
   }
 
   /** Symbols the account has a position or an open order in. */

@@ -9,6 +9,7 @@
 import { ZERO, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule, RuleInput } from './rule.ts';
 import { fmt } from './rule.ts';
+import { compare } from '../../decimal-compare.ts';
 
 function groupSymbols({ candidate, instrument, context, exposure }: RuleInput): readonly string[] {
   if (instrument.eventGroup === undefined) return [candidate.symbol];
@@ -30,7 +31,7 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
         before = before.plus(exposure.worstAbs(symbol, candidate.account));
         after = after.plus(exposure.worstAbs(symbol, candidate.account, candidate));
       }
-      if (after.lessThanOrEqualTo(maxEventPosition) || after.lessThanOrEqualTo(before)) return undefined;
+      if (compare(after, maxEventPosition) <= 0 || compare(after, before) <= 0) return undefined;
       const group = instrument.eventGroup ?? candidate.symbol;
       return {
         code: 'RISK_MAX_EVENT_POSITION',

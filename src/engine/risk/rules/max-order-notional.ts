@@ -5,6 +5,7 @@
 import { notional, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
+import { compare } from '../../decimal-compare.ts';
 
 export function maxOrderNotionalRule(maxOrderNotional: Decimal): OrderRule {
   return {
@@ -12,7 +13,7 @@ export function maxOrderNotionalRule(maxOrderNotional: Decimal): OrderRule {
     check: ({ candidate, instrument }) => {
       const price = candidate.price ?? instrument.highPriceLimit;
       const value = notional(price.abs(), candidate.qty);
-      if (value.lessThanOrEqualTo(maxOrderNotional)) return undefined;
+      if (compare(value, maxOrderNotional) <= 0) return undefined;
       const priced = candidate.price === undefined ? `market order valued at the high price limit ${fmt(price)}` : `price ${fmt(price)}`;
       return {
         code: 'RISK_MAX_ORDER_NOTIONAL',

@@ -2,12 +2,13 @@
 import type { Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
+import { compare } from '../../decimal-compare.ts';
 
 export function maxOrderQtyRule(maxOrderQty: Decimal): OrderRule {
   return {
     name: 'maxOrderQty',
     check: ({ candidate }) => {
-      if (candidate.qty.lessThanOrEqualTo(maxOrderQty)) return undefined;
+      if (compare(candidate.qty, maxOrderQty) <= 0) return undefined;
       return { code: 'RISK_MAX_ORDER_QTY', message: `qty ${fmt(candidate.qty)} exceeds maxOrderQty ${fmt(maxOrderQty)}` };
     },
   };

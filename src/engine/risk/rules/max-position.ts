@@ -6,13 +6,15 @@
 import type { Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
+import { compare } from '../../decimal-compare.ts';
 
 export function maxPositionRule(maxPosition: Decimal): OrderRule {
+  const floor = maxPosition.negated();
   return {
     name: 'maxPosition',
     check: ({ candidate, exposure }) => {
       const worst = exposure.worstAfter(candidate);
-      const within = candidate.side === 'BUY' ? worst.lessThanOrEqualTo(maxPosition) : worst.greaterThanOrEqualTo(maxPosition.negated());
+      const within = candidate.side === 'BUY' ? compare(worst, maxPosition) <= 0 : compare(worst, floor) >= 0;
       if (within) return undefined;
       const position = exposure.position(candidate.symbol, candidate.account);
       const open = exposure.openQty(candidate.symbol, candidate.account, candidate.side, candidate.replaces);

@@ -9,6 +9,7 @@ import { Decimal } from '../../../domain/decimal.ts';
 import type { ReferencePriceSource, RiskInstrument } from '../context.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
+import { compare } from '../../decimal-compare.ts';
 
 export type BandWidth =
   | { readonly kind: 'absolute'; readonly value: Decimal }
@@ -45,6 +46,14 @@ function describeWidth(width: BandWidth): string {
 }
 
 export function priceBandRule(options: PriceBandOptions): OrderRule {
+  // absolute and tick widths do not depend on the reference: computed once per symbol
+  const fixed = new Map<string, Decimal>();
+  const halfWidth = (reference: Decimal, instrument: RiskInstrument): Decimal => {
+    if (options.width.kind === 'percent') return bandHalfWidth(options.width, reference, instrument);
+    let half = fixed.get(instrument.symbol);
+    if (half === undefined) fixed.set(instrument.symbol, (half = bandHalfWidth(options.width, reference, instrument)));
+    return half;
+  };
   return {
     name: 'priceBand',
     check: ({ candidate, instrument, context }) => {
@@ -59,10 +68,10 @@ export function priceBandRule(options: PriceBandOptions): OrderRule {
           message: `no ${options.reference} price for ${candidate.symbol} to check the price band against`,
         };
       }
-      const half = bandHalfWidth(options.width, reference, instrument);
-      const low = new Decimal(reference).minus(half);
-      const high = new Decimal(reference).plus(half);
-      if (candidate.price.greaterThanOrEqualTo(low) && candidate.price.lessThanOrEqualTo(high)) return undefined;
+      const half = halfWidth(reference, instrument);
+      const low = reference.minus(half);
+      const high = reference.plus(half);
+      if (compare(candidate.price, low) >= 0 && compare(candidate.price, high) <= 0) return undefined;
       return {
         code: 'RISK_PRICE_BAND',
         message: `price ${fmt(candidate.price)} is outside the band ${fmt(low)}..${fmt(high)} around ${options.reference} ${fmt(reference)} (${describeWidth(options.width)})`,

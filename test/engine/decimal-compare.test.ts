@@ -1,0 +1,35 @@
+// The engine's allocation-free Decimal comparison agrees with decimal.js's own for any pair of values
+// (signs, zeros, scales, long digit strings, equal values written differently).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/domain/decimal.ts';
+import { compare, isAboveZero, largest } from '../../src/engine/decimal-compare.ts';
+
+const decimalArb = fc
+  .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 25 }))
+  .map(([units, scale]) => new Decimal(units.toString()).div(new Decimal(10).pow(scale)));
+
+describe('decimal-compare', () => {
+  it('compare(a, b) equals a.cmp(b) for any decimals', () => {
+    fc.assert(
+      fc.property(decimalArb, decimalArb, (a, b) => {
+        expect(compare(a, b)).toBe(a.cmp(b));
+        expect(compare(a, a.plus(0))).toBe(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('handles zeros, negative zero and values equal in other forms', () => {
+    const cases: [string, string][] = [['0', '-0'], ['0', '0.000'], ['1', '1.0000000'], ['-0.5', '-0.50'], ['0.1', '0.10000000001'], ['-3', '2'], ['100000000', '99999999.9999']];
+    for (const [a, b] of cases) {
+      expect(compare(new Decimal(a), new Decimal(b))).toBe(new Decimal(a).cmp(new Decimal(b)));
+      expect(compare(new Decimal(b), new Decimal(a))).toBe(new Decimal(b).cmp(new Decimal(a)));
+    }
+  });
+
+  it('isAboveZero and largest', () => {
+    expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map(isAboveZero)).toEqual([false, false, true, false]);
+    expect(largest(new Decimal(1), new Decimal('-2'), new Decimal('1.5'), new Decimal('1.50')).toString()).toBe('1.5');
+  });
+});
