@@ -77,32 +77,9 @@ export interface RunningPipeline {
   stop(): Promise<void>;
 }
 
-/** Strategy views of tracker views, kept as long as the tracker's view (it is replaced on every change). */
-const strategyViews = new WeakMap<TrackedOrder, OrderView>();
-
+/** A strategy sees the tracker's own (frozen, kept while unchanged) view of an order: it has every field of OrderView. */
 function orderView(order: TrackedOrder): OrderView {
-  let view = strategyViews.get(order);
-  if (view === undefined) {
-    view = Object.freeze(toOrderView(order));
-    strategyViews.set(order, view);
-  }
-  return view;
-}
-
-function toOrderView(order: TrackedOrder): OrderView {
-  const status = order.state === 'UNKNOWN' ? 'NEW' : order.state;
-  return {
-    clordId: order.clordId,
-    orderId: order.orderId,
-    symbol: order.symbol,
-    side: order.side,
-    price: order.price,
-    qty: order.qty,
-    filledQty: order.filledQty,
-    leavesQty: order.leavesQty,
-    status: status as OrderView['status'],
-    label: order.label,
-  };
+  return order;
 }
 
 export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {

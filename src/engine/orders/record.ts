@@ -142,6 +142,7 @@ class OrderView implements TrackedOrder {
   readonly leavesQty: Decimal;
   readonly avgPx: Decimal;
   readonly state: TrackedState;
+  readonly status: Exclude<TrackedState, 'UNKNOWN'>;
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;
@@ -163,6 +164,7 @@ class OrderView implements TrackedOrder {
     this.qty = record.qty;
     this.filledQty = record.filledQty;
     this.state = record.state();
+    this.status = this.state === 'UNKNOWN' ? 'NEW' : this.state;
     this.leavesQty = record.leavesQty(this.state);
     this.avgPx = record.filledQty.isZero() ? ZERO : record.notional.div(record.filledQty);
     this.adopted = record.adopted;

@@ -65,6 +65,8 @@ export interface TrackedOrder {
   /** VWAP of the fills this tracker emitted (plus the adopted history); 0 when nothing filled. */
   readonly avgPx: Decimal;
   readonly state: TrackedState;
+  /** The state as strategies see it: UNKNOWN shows as NEW (the order may still be working). */
+  readonly status: Exclude<TrackedState, 'UNKNOWN'>;
   /** True when the order came from the exchange (snapshot or execution) rather than a local submission. */
   readonly adopted: boolean;
   readonly intentId: string | undefined;
