@@ -4,8 +4,9 @@
  * a few dozen times per intent: those copies were a large share of a requote's time and of its garbage. This
  * is decimal.js's own comparison over its documented representation (`d` digits in base 1e7, most
  * significant first, `e` exponent, `s` sign), without the copy; non-finite values go to decimal.js itself.
+ * Also a multiple-of-tick test that only counts decimal places when the tick is 1, 0.1, 0.01, ...
  */
-import type { Decimal } from '../domain/decimal.ts';
+import { Decimal, isMultipleOf } from '../domain/decimal.ts';
 
 interface Parts {
   readonly d: readonly number[] | null;
@@ -44,4 +45,14 @@ export function largest(first: Decimal, ...rest: Decimal[]): Decimal {
   let best = first;
   for (const value of rest) if (compare(value, best) > 0) best = value;
   return best;
+}
+
+/**
+ * A test "value is a whole multiple of `tick`" (tick > 0). For a tick of 10^-k (1, 0.1, 0.01, ...) it counts
+ * the value's decimal places (no division, no allocation); for any other tick it is `isMultipleOf`.
+ */
+export function multipleOfTick(tick: Decimal): (value: Decimal) => boolean {
+  const places = tick.decimalPlaces();
+  const powerOfTen = tick.eq(new Decimal(10).pow(-places));
+  return powerOfTen ? (value) => value.decimalPlaces() <= places : (value) => isMultipleOf(value, tick);
 }

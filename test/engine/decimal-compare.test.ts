@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/domain/decimal.ts';
-import { compare, isAboveZero, largest } from '../../src/engine/decimal-compare.ts';
+import { compare, isAboveZero, largest, multipleOfTick } from '../../src/engine/decimal-compare.ts';
+import { isMultipleOf } from '../../src/domain/decimal.ts';
 
 const decimalArb = fc
   .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 25 }))
@@ -31,5 +32,17 @@ describe('decimal-compare', () => {
   it('isAboveZero and largest', () => {
     expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map(isAboveZero)).toEqual([false, false, true, false]);
     expect(largest(new Decimal(1), new Decimal('-2'), new Decimal('1.5'), new Decimal('1.50')).toString()).toBe('1.5');
+  });
+
+  it('multipleOfTick agrees with isMultipleOf for powers of ten and other ticks', () => {
+    const ticks = ['1', '0.1', '0.01', '0.001', '0.05', '0.25', '10', '5'].map((t) => new Decimal(t));
+    fc.assert(
+      fc.property(decimalArb, fc.constantFrom(...ticks), (value, tick) => {
+        expect(multipleOfTick(tick)(value)).toBe(isMultipleOf(value, tick));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(multipleOfTick(new Decimal('0.01'))(new Decimal('0.420'))).toBe(true);
+    expect(multipleOfTick(new Decimal('0.01'))(new Decimal('0.425'))).toBe(false);
   });
 });
