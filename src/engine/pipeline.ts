@@ -29,6 +29,7 @@ import { engineRiskContext } from './risk-context.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 import { RunCounters } from './run-counters.ts';
 import { SettlementWatch } from './settlements.ts';
+import { compare } from './decimal-compare.ts';
 import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from './journal/index.ts';
 
 /** Lookups per reconciliation while fills keep arriving during them. */
@@ -333,7 +334,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
           const traded = event.stats?.sharesTraded ?? ZERO;
           const previous = lastShares.get(event.symbol);
           lastShares.set(event.symbol, traded);
-          if (previous !== undefined && traded.gt(previous) && event.stats !== undefined) {
+          if (previous !== undefined && compare(traded, previous) > 0 && event.stats !== undefined) {
             runtime?.trade({ symbol: event.symbol, price: event.stats.lastTradePx, qty: traded.minus(previous), time: clock.now() });
           }
           runtime?.book(view);

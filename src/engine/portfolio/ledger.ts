@@ -41,6 +41,11 @@ export class Ledger {
     return this.accounts.get(account);
   }
 
+  /** The accounts, without copying them into an array. */
+  accountStates(): IterableIterator<AccountState> {
+    return this.accounts.values();
+  }
+
   allAccounts(): AccountState[] {
     return [...this.accounts.values()];
   }

@@ -18,6 +18,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import { LruSet } from '../../exchange/transport/lru-set.ts';
+import { compare } from '../decimal-compare.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Balance, Position } from '../../domain/index.ts';
 import type { EpochMs } from '../../domain/time.ts';
@@ -108,11 +109,13 @@ export class Portfolio {
     if (!price.isFinite() || price.isNegative()) {
       throw portfolioError(PortfolioErrorCode.INVALID_MARK, `mark ${symbol}: expected a price >= 0, got ${price.toString()}`, { symbol });
     }
+    // called on every book update: no allocation unless a held position is revalued
     const previous = this.ledger.mark(symbol);
-    if (previous !== undefined && previous.eq(price)) return;
+    if (previous !== undefined && compare(previous, price) === 0) return;
     this.ledger.setMark(symbol, price);
-    for (const state of this.ledger.holders(symbol)) {
-      if (!this.ledger.position(state.account, symbol).qty.isZero()) this.emit('mark', this.clock.now(), state.account, symbol);
+    for (const state of this.ledger.accountStates()) {
+      const position = state.positions.get(symbol);
+      if (position !== undefined && !position.qty.isZero()) this.emit('mark', this.clock.now(), state.account, symbol);
     }
   }
 
