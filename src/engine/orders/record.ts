@@ -14,6 +14,7 @@ import type { EpochMs } from '../../domain/time.ts';
 import type { IntentSide } from '../intents.ts';
 import { type BaseState, visibleState } from './states.ts';
 import { ClordChain } from './clord-chain.ts';
+import { compare } from '../decimal-compare.ts';
 import type { PendingReplace, TrackedOrder, TrackedState } from './types.ts';
 
 export interface RecordInit {
@@ -196,13 +197,13 @@ export function viewChanged(a: TrackedOrder, b: TrackedOrder): boolean {
     a.state !== b.state ||
     a.clordId !== b.clordId ||
     a.orderId !== b.orderId ||
-    !a.qty.eq(b.qty) ||
-    !a.filledQty.eq(b.filledQty) ||
+    (a.qty !== b.qty && compare(a.qty, b.qty) !== 0) ||
+    (a.filledQty !== b.filledQty && compare(a.filledQty, b.filledQty) !== 0) ||
     !sameOptional(a.price, b.price) ||
     a.pendingReplace !== b.pendingReplace
   );
 }
 
 function sameOptional(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a.eq(b);
+  return a === undefined || b === undefined ? a === b : a === b || compare(a, b) === 0;
 }

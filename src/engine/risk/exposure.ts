@@ -5,7 +5,7 @@
  * This module also answers "does this order only reduce the position?" for the reducing state.
  */
 import { ZERO, type Decimal } from '../../domain/decimal.ts';
-import { largest } from '../decimal-compare.ts';
+import { compare, largest } from '../decimal-compare.ts';
 import type { IntentSide } from '../intents.ts';
 import type { RiskContext, RiskOpenOrder } from './context.ts';
 import type { OrderCandidate } from './candidate.ts';
@@ -18,9 +18,9 @@ interface Book {
 
 const NO_BOOK: Book = Object.freeze({ position: ZERO, buys: ZERO, sells: ZERO });
 
-/** a - b, without allocating when b is 0 (the usual case for a replace's own working quantity). */
-const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.minus(b));
-const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
+/** a - b, without allocating when b is 0 or a (a replace's own order is often all the working quantity). */
+const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : compare(a, b) === 0 ? ZERO : a.minus(b));
+export const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
 
 export class ExposureView {
   /** Books by account, then symbol (no composite string key to build on every lookup). */

@@ -10,6 +10,7 @@ import { ZERO, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule, RuleInput } from './rule.ts';
 import { fmt } from './rule.ts';
 import { compare } from '../../decimal-compare.ts';
+import { plus } from '../exposure.ts';
 
 function groupSymbols({ candidate, instrument, context, exposure }: RuleInput): readonly string[] {
   if (instrument.eventGroup === undefined) return [candidate.symbol];
@@ -28,8 +29,8 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
       let before = ZERO;
       let after = ZERO;
       for (const symbol of groupSymbols(input)) {
-        before = before.plus(exposure.worstAbs(symbol, candidate.account));
-        after = after.plus(exposure.worstAbs(symbol, candidate.account, candidate));
+        before = plus(before, exposure.worstAbs(symbol, candidate.account));
+        after = plus(after, exposure.worstAbs(symbol, candidate.account, candidate));
       }
       if (compare(after, maxEventPosition) <= 0 || compare(after, before) <= 0) return undefined;
       const group = instrument.eventGroup ?? candidate.symbol;

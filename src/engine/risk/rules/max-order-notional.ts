@@ -12,7 +12,7 @@ export function maxOrderNotionalRule(maxOrderNotional: Decimal): OrderRule {
     name: 'maxOrderNotional',
     check: ({ candidate, instrument }) => {
       const price = candidate.price ?? instrument.highPriceLimit;
-      const value = notional(price.abs(), candidate.qty);
+      const value = notional(price.isNegative() ? price.abs() : price, candidate.qty);
       if (compare(value, maxOrderNotional) <= 0) return undefined;
       const priced = candidate.price === undefined ? `market order valued at the high price limit ${fmt(price)}` : `price ${fmt(price)}`;
       return {
