@@ -7,29 +7,22 @@
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
- * `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see send-journal.ts) every request is
- * recorded and made durable before its venue call leaves: once per flush for everything the step sends.
+ * Venue calls and their answers are in venue-calls.ts. `cancelAllOpen` cancels on shutdown. With a
+ * `journal` (write-ahead, see send-journal.ts) every request is recorded and made durable before its venue
+ * call leaves: once per flush for everything the step sends.
  */
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
 import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../venue.ts';
-import { describeError, isTradebotError } from '../../errors.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
+import { describeError } from '../../errors.ts';
 import type { SubmissionMeta, TrackedState } from '../orders/index.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
 import { crossRequest, orderRequest } from './requests.ts';
-
-/** Exchange rejections are expected (a fill raced a cancel): one line; anything else keeps the error. */
-function logFailure(log: Logger, what: string, error: unknown, fields: Record<string, unknown> = {}): void {
-  if (isTradebotError(error) && (error.kind === 'rejection' || error.kind === 'validation')) {
-    log.info({ ...fields, code: error.code }, `${what} refused by the exchange: ${describeError(error)}`);
-  } else {
-    log.warn({ ...fields, err: error }, `${what} failed: ${describeError(error)}`);
-  }
-}
+import { VenueCalls, type QueuedReplace } from './venue-calls.ts';
 
 /** What the adapter needs from the order tracker. */
 export interface ExecutionLedger {
@@ -63,8 +56,6 @@ export interface ExecutionAdapterOptions {
 
 type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
 type WaitingForAck = { cancel: boolean; replace: Approved<ReplaceIntent> | undefined };
-/** A replace ready to send: `origClordId` is the order's clordId before the replace. */
-type QueuedReplace = { origClordId: string; request: VenueReplaceRequest };
 /** What waits for self-match cancels: a place (already tracked as PENDING_NEW) or a replace (PENDING_REPLACE). */
 type HeldItem = { kind: 'place'; place: QueuedPlace } | { kind: 'replace'; intent: Approved<ReplaceIntent> };
 
@@ -80,13 +71,13 @@ export class ExecutionAdapter {
   private crosses: VenueCrossRequest[] = [];
   private replaces: QueuedReplace[] = [];
   private readonly waitingForAck = new Map<string, WaitingForAck>();
-  private readonly inFlight = new Set<Promise<unknown>>();
-  /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
-  private readonly cancelling = new Set<string>();
+  private readonly calls: VenueCalls;
   /** Orders waiting for self-match cancels to be confirmed. */
   private readonly held = new HeldOrders<HeldItem>();
 
-  constructor(private readonly options: ExecutionAdapterOptions) {}
+  constructor(private readonly options: ExecutionAdapterOptions) {
+    this.calls = new VenueCalls({ venue: options.venue, ledger: options.ledger, log: options.log, onSent: options.onSent, acknowledged: (clordId) => this.onAcknowledged(clordId) });
+  }
 
   /** Queues an approved intent; `flush()` sends what was queued during the current engine step. */
   submit(approved: Approved<Intent>): void {
@@ -143,10 +134,10 @@ export class ExecutionAdapter {
         crosses.length = 0;
       }
     }
-    if (cancels.length > 0) this.sendCancels(cancels);
-    for (let i = 0; i < replaces.length; i += MAX_LIST_REQUESTS) this.sendReplaces(replaces.slice(i, i + MAX_LIST_REQUESTS));
-    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.sendInserts(places.slice(i, i + MAX_LIST_REQUESTS));
-    for (const cross of crosses) this.sendCross(cross);
+    if (cancels.length > 0) this.calls.cancels(cancels);
+    for (let i = 0; i < replaces.length; i += MAX_LIST_REQUESTS) this.calls.replaces(replaces.slice(i, i + MAX_LIST_REQUESTS));
+    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.calls.inserts(places.slice(i, i + MAX_LIST_REQUESTS).map((p) => p.request));
+    for (const cross of crosses) this.calls.cross(cross);
   }
 
   /**
@@ -212,7 +203,7 @@ export class ExecutionAdapter {
 
   /** Resolves when no venue call is in flight. */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.calls.idle();
   }
 
   private queuePlace(intent: PlaceIntent, after: readonly string[]): void {
@@ -242,7 +233,7 @@ export class ExecutionAdapter {
   }
 
   private queueCancel(clordId: string): void {
-    if (this.cancels.includes(clordId) || this.cancelling.has(clordId)) return;
+    if (this.cancels.includes(clordId) || this.calls.isCancelling(clordId)) return;
     const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
     if (pendingPlace >= 0) {
       this.places.splice(pendingPlace, 1);
@@ -295,33 +286,6 @@ export class ExecutionAdapter {
     return waiting;
   }
 
-  private track<T>(promise: Promise<T>): void {
-    const tracked = promise.finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
-  }
-
-  private sendInserts(batch: { intent: PlaceIntent; request: VenueOrderRequest }[]): void {
-    const { venue, ledger, log } = this.options;
-    this.track(
-      venue.insertOrders(batch.map((b) => b.request)).then(
-        (orderIds) => {
-          batch.forEach((b, i) => {
-            const orderId = orderIds[i];
-            if (orderId !== undefined && orderId !== '') {
-              ledger.acknowledged(b.request.clordId, orderId);
-              this.onAcknowledged(b.request.clordId);
-            }
-          });
-          this.options.onSent?.('insert', batch.length);
-        },
-        (error: unknown) => {
-          logFailure(log, 'insert', error, { count: batch.length });
-          for (const b of batch) ledger.sendFailed(b.request.clordId, error);
-        },
-      ),
-    );
-  }
-
   /** Makes the journal durable; the error when it cannot (then nothing that opens an order is sent). */
   private syncJournal(): unknown {
     try {
@@ -342,30 +306,8 @@ export class ExecutionAdapter {
     });
   }
 
-  private sendCancels(requests: readonly VenueCancelRequest[]): void {
-    const { venue, log } = this.options;
-    for (let i = 0; i < requests.length; i += MAX_LIST_REQUESTS) {
-      const batch = requests.slice(i, i + MAX_LIST_REQUESTS);
-      for (const request of batch) this.cancelling.add(request.clordId);
-      this.track(
-        venue
-          .cancelOrders(batch)
-          .then(
-            () => this.options.onSent?.('cancel', batch.length),
-            (error: unknown) => {
-              logFailure(log, 'cancel', error, { count: batch.length });
-              for (const request of batch) this.options.ledger.requestFailed?.(request.clordId, 'cancel', error);
-            },
-          )
-          .finally(() => {
-            for (const request of batch) this.cancelling.delete(request.clordId);
-          }),
-      );
-    }
-  }
-
-  /** `tellLedger`: record the replace request (false when it was recorded when the replace started waiting). */
   /**
+   * `tellLedger`: record the replace request (false when it was recorded when the replace started waiting).
    * Not sent for an order already finished (a replace that waited for the ack of an order that filled
    * meanwhile) or UNKNOWN (a cancel or replace of it was just refused as too late: it has almost surely
    * ended and its execution is on the way): the exchange would only refuse it.
@@ -389,47 +331,10 @@ export class ExecutionAdapter {
     this.replaces.push({ origClordId: intent.clordId, request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price } });
   }
 
-  /** One cancel_replace_order(_list) call; when it fails, its orders are no longer pending those replaces. */
-  private sendReplaces(batch: readonly QueuedReplace[]): void {
-    const { venue, ledger, log } = this.options;
-    this.track(
-      venue.replaceOrders(batch.map((r) => r.request)).then(
-        () => this.options.onSent?.('replace', batch.length),
-        (error: unknown) => {
-          logFailure(log, 'replace', error, { count: batch.length, clordId: batch[0]?.origClordId });
-          for (const r of batch) ledger.requestFailed?.(r.origClordId, 'replace', error);
-        },
-      ),
-    );
-  }
-
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */
   private queueCross(intent: CrossIntent): void {
     const request = crossRequest(intent);
     for (const l of [request.buy, request.sell]) this.options.ledger.submitted(l, { intentId: intent.intentId, crossId: intent.crossId });
     this.crosses.push(request);
-  }
-
-  /** Sends one cross; its answer names both legs' order ids (buy, sell), which acknowledge them. */
-  private sendCross(request: VenueCrossRequest): void {
-    const { venue, ledger, log } = this.options;
-    const legs = [request.buy, request.sell];
-    this.track(
-      venue.cross(request).then(
-        (orderIds) => {
-          legs.forEach((l, i) => {
-            const orderId = orderIds[i];
-            if (orderId === undefined || orderId === '') return;
-            ledger.acknowledged(l.clordId, orderId);
-            this.onAcknowledged(l.clordId);
-          });
-          this.options.onSent?.('cross', 1);
-        },
-        (error: unknown) => {
-          logFailure(log, 'cross', error, { crossId: request.crossId });
-          for (const l of legs) ledger.sendFailed(l.clordId, error);
-        },
-      ),
-    );
   }
 }
