@@ -224,6 +224,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       runtime?.orderUpdate({ type: 'order', order: orderView(update.order) });
     }),
   );
+  // oddities the tracker tolerated (late executions of forgotten orders, estimated fill prices, ...): logged
+  subscriptions.add(tracker.issues$.subscribe((issue) => log.debug({ issue }, `order tracker: ${issue.kind}`)));
   subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void adapter.cancelAllOpen()));
   subscriptions.add(
     risk.tradingState.changes$.subscribe((change) => log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`)),
