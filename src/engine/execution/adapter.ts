@@ -188,8 +188,10 @@ export class ExecutionAdapter {
     const waiting = this.waitingForAck.get(clordId);
     if (waiting === undefined) return;
     this.waitingForAck.delete(clordId);
-    if (waiting.cancel) this.queueCancel(clordId);
-    else if (waiting.replace !== undefined) this.queueReplace(waiting.replace, false);
+    // a cancel that waited for the ack of an order that ended meanwhile has nothing left to cancel (an explicit
+    // cancel of an order held for finished still goes out: a reconciliation cancels such zombie orders)
+    if (waiting.cancel && blocker(this.options.ledger.stateOf(clordId)) !== 'finished') this.queueCancel(clordId);
+    else if (!waiting.cancel && waiting.replace !== undefined) this.queueReplace(waiting.replace, false);
     this.flush();
   }
 
@@ -254,8 +256,7 @@ export class ExecutionAdapter {
       return;
     }
     if (held !== undefined) this.dropHeld(clordId); // a held replace: the order itself is cancelled below
-    // a cancel that waited for the ack of an order that ended meanwhile: nothing to cancel
-    if (this.options.ledger.symbolOf(clordId) === undefined || blocker(this.options.ledger.stateOf(clordId)) === 'finished') return;
+    if (this.options.ledger.symbolOf(clordId) === undefined) return;
     this.dropQueuedReplaces(clordId);
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {

@@ -256,6 +256,15 @@ describe('execution adapter', () => {
     expect(adapter.hasWaiting).toBe(false);
   });
 
+  it('still sends an explicit cancel of an order held for finished (a reconciliation cancelling a zombie order)', () => {
+    const { venue, ledger, adapter } = setup();
+    ledger.working('z1', 'OZ');
+    ledger.set('z1', 'canceled');
+    adapter.submit(approve(cancel('z1')));
+    adapter.flush();
+    expect(venue.callsOf<VenueCancelRequest>('cancel').map((c) => c.requests[0]?.orderId)).toEqual(['OZ']);
+  });
+
   it('sends no replace of an order whose state is UNKNOWN (its last cancel or replace was refused as too late)', () => {
     const { venue, ledger, adapter } = setup();
     ledger.working('q1', 'O1');
