@@ -9,8 +9,8 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        // The sweep's worker-thread entry is plain JS (it registers tsx before loading TypeScript).
-        projectService: { allowDefaultProject: ['backtest/sweep/worker.mjs'] },
+        // The sweep's and the tape reader's worker-thread entries are plain JS (they register tsx before loading TypeScript).
+        projectService: { allowDefaultProject: ['backtest/sweep/worker.mjs', 'backtest/tape/tape-worker.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

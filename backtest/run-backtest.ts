@@ -52,6 +52,8 @@ export interface BacktestOptions {
   readonly onProgress?: (progress: ReplayProgress) => void;
   readonly reader?: LineReader;
   readonly readerOptions?: LineReaderOptions;
+  /** Where a trade history is read and parsed: a worker thread, this one, or 'auto' (default: a worker for large files; tape-reader.ts). */
+  readonly tapeThread?: 'worker' | 'main' | 'auto';
   readonly signal?: AbortSignal;
   /** Finished orders the order tracker keeps (default: the pipeline's, 10 000); older ones are forgotten. */
   readonly finishedOrderHistory?: number;
@@ -82,7 +84,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const section = config.backtest;
   const log = options.logger ?? silentLogger();
   const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
-  const tape = await TapeReader.open(options.data, { supersedeWindow: section.supersedeWindow, ...(options.reader ? { reader: options.reader } : {}), ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}) });
+  const tape = await TapeReader.open(options.data, { supersedeWindow: section.supersedeWindow, ...(options.reader ? { reader: options.reader } : {}), ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}), ...(options.tapeThread ? { thread: options.tapeThread } : {}) });
   const header = tape.header;
   let params: unknown;
   let symbols: readonly string[];

@@ -7,7 +7,8 @@
  * whatever the length of the tape, and the window is a set of typed arrays keyed by a 53-bit hash of the
  * trade id, so waiting trades are not heap objects the garbage collector has to promote.
  */
-import type { TradeFields } from './trade-line.ts';
+import { TradeBatch } from './trade-batch.ts';
+import type { TradeFields } from './trade-scan.ts';
 
 export interface SupersedeStats {
   /** Trades removed by a later busted/rejected record inside the window. */
@@ -16,47 +17,6 @@ export interface SupersedeStats {
   lateBusts: number;
   /** Repeated standing records of a trade still in the window (the later one replaced it). */
   duplicates: number;
-}
-
-/** Released trades, struct-of-arrays; `sym` indexes the header's instruments. Valid until cleared. */
-export class TradeBatch {
-  count = 0;
-  sym = new Int32Array(1024);
-  price = new Float64Array(1024);
-  qty = new Float64Array(1024);
-  buy = new Uint8Array(1024);
-  time = new Float64Array(1024);
-  line = new Float64Array(1024);
-
-  push(sym: number, price: number, qty: number, buy: number, time: number, line: number): void {
-    if (this.count === this.sym.length) this.grow();
-    const i = this.count++;
-    this.sym[i] = sym;
-    this.price[i] = price;
-    this.qty[i] = qty;
-    this.buy[i] = buy;
-    this.time[i] = time;
-    this.line[i] = line;
-  }
-
-  clear(): void {
-    this.count = 0;
-  }
-
-  private grow(): void {
-    const n = this.sym.length * 2;
-    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(n);
-      b.set(a);
-      return b;
-    };
-    this.sym = grow(this.sym, (k) => new Int32Array(k));
-    this.price = grow(this.price, (k) => new Float64Array(k));
-    this.qty = grow(this.qty, (k) => new Float64Array(k));
-    this.buy = grow(this.buy, (k) => new Uint8Array(k));
-    this.time = grow(this.time, (k) => new Float64Array(k));
-    this.line = grow(this.line, (k) => new Float64Array(k));
-  }
 }
 
 /**
@@ -132,18 +92,18 @@ export class SupersedeWindow {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`supersede window must be a positive integer, got ${capacity}`);
     this.keys = new Float64Array(capacity);
     this.removed = new Uint8Array(capacity);
-    this.slots = new TradeBatch();
+    this.slots = new TradeBatch(capacity);
     this.index = new KeyIndex(capacity);
     for (let i = 0; i < capacity; i++) this.slots.push(0, 0, 0, 0, 0, 0);
   }
 
-  /** Adds a record (its instrument index and line number); pushes onto `out` what falls out of the window. */
-  add(f: TradeFields, sym: number, line: number, out: TradeBatch): void {
+  /** Adds a record (and its line number); pushes onto `out` what falls out of the window. */
+  add(f: TradeFields, line: number, out: TradeBatch): void {
     const waiting = this.index.get(f.key);
     if (waiting !== undefined) {
       if (f.stands) {
         this.stats.duplicates++;
-        this.write(waiting, f, sym, line);
+        this.write(waiting, f, line);
       } else {
         this.stats.busted++;
         this.removed[waiting] = 1;
@@ -156,7 +116,7 @@ export class SupersedeWindow {
     }
     if (this.size === this.capacity) this.releaseOldest(out);
     const slot = (this.head + this.size) % this.capacity;
-    this.write(slot, f, sym, line);
+    this.write(slot, f, line);
     this.keys[slot] = f.key;
     this.index.set(f.key, slot);
     this.size++;
@@ -167,9 +127,9 @@ export class SupersedeWindow {
     while (this.size > 0) this.releaseOldest(out);
   }
 
-  private write(slot: number, f: TradeFields, sym: number, line: number): void {
+  private write(slot: number, f: TradeFields, line: number): void {
     const s = this.slots;
-    s.sym[slot] = sym;
+    s.sym[slot] = f.sym;
     s.price[slot] = f.price;
     s.qty[slot] = f.qty;
     s.buy[slot] = f.buy ? 1 : 0;

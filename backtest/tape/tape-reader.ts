@@ -1,40 +1,70 @@
 /**
  * Opens a history file (or a recording, see `recordings()`) for replay: reads and validates the header
- * (line 1), then streams the trades in
- * file order through the supersede window, one TradeBatch per batch of lines read, parsing each line
- * with the lazy TradeLineParser into one reused TradeFields. Memory: the read buffers, one batch and the
- * window, whatever the file length. Empty lines are skipped; a trade in a symbol the header has no
- * instrument for is an error (BACKTEST_UNKNOWN_SYMBOL) naming its line.
+ * (line 1), then streams the trades in file order through the supersede window, one TradeBatch at a
+ * time (TradeExtractor: the fast path on each line's bytes, else the full parser). A large trade history
+ * (16 MiB and more) is read on a worker thread by default (tape-thread.ts: reading and parsing overlap
+ * the replay on another core; starting the thread costs ~0.1-0.2 s, more than a small file takes); in
+ * the replay thread when the file is smaller, when asked (`thread: 'main'`), when a line reader is given
+ * (tests spy on it), or when already running in a worker (a sweep's threads use every core already).
+ * Both give the same batches and the same counts. Memory: the read buffers, a few batches and the window, whatever
+ * the file length. Empty lines are skipped; a trade in a symbol the header has no instrument for is an
+ * error (BACKTEST_UNKNOWN_SYMBOL) naming its line.
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 import { parseHeader, type HistoryHeader } from '../history/format.ts';
 import { readLineBatches, type LineBatch, type LineReader, type LineReaderOptions } from './line-reader.ts';
-import { SupersedeWindow, TradeBatch, type SupersedeStats } from './supersede-window.ts';
-import { newTradeFields, TradeLineParser } from './trade-line.ts';
+import { SupersedeWindow } from './supersede-window.ts';
+import { TapeThread } from './tape-thread.ts';
+import { TradeBatch } from './trade-batch.ts';
+import { emptyTapeStats, TradeExtractor, type TapeStats } from './trade-extractor.ts';
+import { TradeLineParser } from './trade-line.ts';
 import { recordedEvents, type RecordedBatch, type RecordingStats } from '../recording/recording-reader.ts';
 
-/** Buffer#latin1Slice (what toString('latin1') ends in, without its argument handling; not in the typings). */
-const latin1 = (buf: Buffer, start: number, end: number): string => (buf as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end);
+export type { TapeStats } from './trade-extractor.ts';
 
 export interface TapeReaderOptions {
   /** Records a trade waits for a superseding record (default 10 000). */
   readonly supersedeWindow?: number;
-  /** Line reader (tests pass a spy). */
+  /** Line reader (tests pass a spy); implies thread 'main'. */
   readonly reader?: LineReader;
   readonly readerOptions?: LineReaderOptions;
+  /** Where a trade history is read and parsed: 'worker', 'main', or 'auto' (the default: see above). */
+  readonly thread?: 'worker' | 'main' | 'auto';
 }
 
-export interface TapeStats extends SupersedeStats {
-  lines: number;
-  records: number;
-  fullParses: number;
-  /** Records with a zero quantity (ignored). */
-  empty: number;
+/** Files from this size on are read on a worker thread under thread 'auto'. */
+export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+
+type Source =
+  | { readonly kind: 'lines'; readonly lines: AsyncGenerator<LineBatch, void, undefined>; readonly first: LineBatch }
+  | { readonly kind: 'thread'; readonly thread: TapeThread };
+
+/** Line 1 of `file` (UTF-8, without its line break); undefined when the file is empty. */
+async function readFirstLine(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const parts: Buffer[] = [];
+    let position = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, position);
+      const nl = buf.subarray(0, bytesRead).indexOf(10);
+      parts.push(buf.subarray(0, nl === -1 ? bytesRead : nl));
+      position += bytesRead;
+      if (nl !== -1 || bytesRead === 0) break;
+    }
+    if (position === 0) return undefined;
+    const line = Buffer.concat(parts);
+    return line.toString('utf8', 0, line.at(-1) === 13 ? line.length - 1 : line.length);
+  } finally {
+    await handle.close();
+  }
 }
 
 export class TapeReader {
-  readonly stats: TapeStats = { lines: 0, records: 0, fullParses: 0, empty: 0, busted: 0, lateBusts: 0, duplicates: 0 };
+  readonly stats: TapeStats = emptyTapeStats();
   /** Symbol of each instrument index used in TradeBatch.sym. */
   readonly symbols: readonly string[];
   bytesRead = 0;
@@ -43,11 +73,15 @@ export class TapeReader {
     readonly file: string,
     readonly header: HistoryHeader,
     readonly totalBytes: number,
-    private readonly lines: AsyncGenerator<LineBatch, void, undefined>,
-    private readonly first: LineBatch,
-    private readonly window: SupersedeWindow,
+    private readonly source: Source,
+    private readonly supersedeWindow: number,
   ) {
     this.symbols = header.instruments.map((i) => i.symbol);
+  }
+
+  /** Where the trades are read: 'worker' or 'main' (the replay thread). */
+  get thread(): 'worker' | 'main' {
+    return this.source.kind === 'thread' ? 'worker' : 'main';
   }
 
   static async open(file: string, options: TapeReaderOptions = {}): Promise<TapeReader> {
@@ -57,68 +91,70 @@ export class TapeReader {
     } catch (error) {
       throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the history file ${file}: ${(error as Error).message}`, { kind: 'config', cause: error });
     }
+    const window = options.supersedeWindow ?? 10_000;
+    const empty = () => backtestError(BacktestErrorCode.BAD_HEADER, `${file} is empty: expected a header line and trade lines`);
+    const thread = options.thread ?? 'auto';
+    const onWorker = thread === 'worker' || (thread === 'auto' && isMainThread && size >= WORKER_MIN_BYTES);
+    if (onWorker && options.reader === undefined) {
+      const headerLine = await readFirstLine(file);
+      if (headerLine === undefined) throw empty();
+      const header = parseHeader(headerLine, file);
+      if (header.kind === 'history') {
+        if (!Number.isInteger(window) || window < 1) throw new RangeError(`supersede window must be a positive integer, got ${window}`);
+        const worker = new TapeThread(file, headerLine, header, { supersedeWindow: window, ...(options.readerOptions?.chunkBytes === undefined ? {} : { chunkBytes: options.readerOptions.chunkBytes }) });
+        return new TapeReader(file, header, size, { kind: 'thread', thread: worker }, window);
+      }
+    }
     const lines = (options.reader ?? readLineBatches)(file, options.readerOptions);
     const first = await lines.next();
-    if (first.done === true || first.value.count === 0) throw backtestError(BacktestErrorCode.BAD_HEADER, `${file} is empty: expected a header line and trade lines`);
+    if (first.done === true || first.value.count === 0) throw empty();
     const batch = first.value;
     const header = parseHeader(batch.buf.toString('utf8', batch.starts[0], batch.ends[0]), file);
-    return new TapeReader(file, header, size, lines, batch, new SupersedeWindow(options.supersedeWindow ?? 10_000));
+    return new TapeReader(file, header, size, { kind: 'lines', lines, first: batch }, window);
   }
 
   /** Trades released for replay, batch after batch, in file order (each batch valid until the next). */
   async *batches(): AsyncGenerator<TradeBatch, void, undefined> {
     if (this.header.kind !== 'history') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a recording: replay it as one`);
-    const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file);
-    const index = new Map(this.symbols.map((s, i) => [s, i]));
-    const fields = newTradeFields();
-    const out = new TradeBatch();
-    const stats = this.stats;
-    let batch: LineBatch | undefined = this.first;
-    let skip = 1;
-    while (batch !== undefined) {
-      const { buf, starts, ends, count, firstLine } = batch;
-      this.bytesRead = batch.bytesRead;
-      for (let i = skip; i < count; i++) {
-        const start = starts[i] as number;
-        const end = ends[i] as number;
-        if (end === start) continue;
-        stats.records++;
-        const line = firstLine + i;
-        parser.parse(latin1(buf, start, end), () => buf.toString('utf8', start, end), line, fields);
-        const sym = index.get(fields.symbol);
-        if (sym === undefined) throw backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `${this.file}:${line}: trade in ${fields.symbol}, which has no instrument in the header`);
-        if (fields.qty <= 0) {
-          stats.empty++;
-          continue;
-        }
-        this.window.add(fields, sym, line, out);
+    if (this.source.kind === 'thread') {
+      for await (const { batch, stats, bytesRead } of this.source.thread.batches()) {
+        this.bytesRead = bytesRead;
+        Object.assign(this.stats, stats);
+        if (batch.count > 0) yield batch;
       }
-      stats.lines = firstLine + count - 1;
-      stats.fullParses = parser.fullParses;
-      Object.assign(stats, this.window.stats);
-      skip = 0;
+      return;
+    }
+    const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file);
+    const extractor = new TradeExtractor(parser.scanner, new SupersedeWindow(this.supersedeWindow), this.file, parser);
+    const out = new TradeBatch();
+    let batch: LineBatch | undefined = this.source.first;
+    while (batch !== undefined) {
+      this.bytesRead = batch.bytesRead;
+      extractor.process(batch, 0, out);
+      Object.assign(this.stats, extractor.stats);
       if (out.count > 0) {
         yield out;
         out.clear();
       }
-      const next: IteratorResult<LineBatch, void> = await this.lines.next();
+      const next: IteratorResult<LineBatch, void> = await this.source.lines.next();
       batch = next.done === true ? undefined : next.value;
     }
-    this.window.flush(out);
-    Object.assign(stats, this.window.stats);
+    extractor.finish(out);
+    Object.assign(this.stats, extractor.stats);
     if (out.count > 0) yield out;
   }
 
   /** The events of a recording (header kind "recording"), batch by batch. */
   async *recordings(stats: RecordingStats): AsyncGenerator<RecordedBatch, void, undefined> {
-    if (this.header.kind !== 'recording') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
-    for await (const batch of recordedEvents(this.file, this.header, this.first, this.lines, stats)) {
+    if (this.header.kind !== 'recording' || this.source.kind !== 'lines') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
+    for await (const batch of recordedEvents(this.file, this.header, this.source.first, this.source.lines, stats)) {
       this.bytesRead = batch.bytesRead;
       yield batch;
     }
   }
 
   async close(): Promise<void> {
-    await this.lines.return(undefined);
+    if (this.source.kind === 'thread') await this.source.thread.close();
+    else await this.source.lines.return(undefined);
   }
 }

@@ -10,9 +10,11 @@
  * The engine's bounded memories (finished orders, fill ids, execution ids; production sizes 10 000,
  * 100 000, 100 000) are set small in the probe, so they are full early: what grew after that would grow with
  * the history. Three strategies:
- *  1. helpers/book-watcher.ts reads every book and trade and places no orders: the reader, the supersede
- *     window, the synthetic book, book events, the pipeline's books and risk refresh, portfolio marks,
- *     equity sampling and the chart series (decimated);
+ *  1. helpers/book-watcher.ts reads every book and trade and places no orders: the tape batches, the
+ *     synthetic book, book events, the pipeline's books and risk refresh, portfolio marks, equity sampling
+ *     and the chart series (decimated). The file (~100 MB) is read and parsed on the tape worker thread,
+ *     whose heap this does not see: its reader and supersede window are fixed-size, and it stays a bounded
+ *     number of batches ahead (tape-thread.test.ts);
  *  2. helpers/requoter.ts keeps orders flowing (cancel and place on every move of the top: ~15k orders);
  *  3. the demo market maker (replaces its quotes; ~2k orders).
  */

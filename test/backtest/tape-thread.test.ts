@@ -1,0 +1,139 @@
+/**
+ * The tape worker (tape-thread.ts / tape-worker.ts): the same trades, in the same batches' order, and the
+ * same counts as the in-thread reader, busts, empty lines and lines that need the full parser included;
+ * a bad line or an unknown symbol comes back as its TradebotError naming the line; the worker stays a
+ * bounded number of batches ahead of the replay; closing early ends the worker; and a whole backtest
+ * gives a byte-identical report either way.
+ */
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeHeader } from '../../backtest/history/format.ts';
+import { stableStringify } from '../../backtest/results/stable-json.ts';
+import { runBacktest } from '../../backtest/run-backtest.ts';
+import { syntheticInstrument, syntheticTradeLine, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
+import { TapeReader } from '../../backtest/tape/tape-reader.ts';
+import { TapeThread } from '../../backtest/tape/tape-thread.ts';
+import { parseHeader } from '../../backtest/history/format.ts';
+import { tempDir, testConfig, T0 } from './helpers/history-file.ts';
+import { loadStrategy } from '../../src/engine/strategy/loader.ts';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+interface Read {
+  readonly trades: number[][];
+  readonly stats: Record<string, number>;
+}
+
+async function readAll(file: string, thread: 'worker' | 'main', options: { chunkBytes?: number; supersedeWindow?: number } = {}): Promise<Read> {
+  const tape = await TapeReader.open(file, { thread, supersedeWindow: options.supersedeWindow ?? 50, readerOptions: { chunkBytes: options.chunkBytes ?? 64 * 1024 } });
+  expect(tape.thread).toBe(thread);
+  const trades: number[][] = [];
+  try {
+    for await (const b of tape.batches()) {
+      for (let i = 0; i < b.count; i++) trades.push([b.sym[i] as number, b.price[i] as number, b.qty[i] as number, b.buy[i] as number, b.time[i] as number, b.line[i] as number]);
+    }
+  } finally {
+    await tape.close();
+  }
+  return { trades, stats: { ...tape.stats } };
+}
+
+/** A family A history with busts, duplicates, empty lines, zero quantities and lines only the full parser reads. */
+async function mixedHistory(file: string): Promise<void> {
+  await writeSyntheticHistory(file, { trades: 20_000, symbols: ['SYN-A', 'SYN-B', 'SYN-C'], seed: 5, form: 'compact', bustEvery: 9, moveProbability: 0.05 });
+  const time = (k: number) => new Date(T0 + 10_000_000 + k * 10).toISOString();
+  let extra = '\n';
+  for (let k = 0; k < 300; k++) {
+    const line = syntheticTradeLine('full', 100_000 + k, k % 2 === 0 ? 'SYN-A' : 'SYN-B', k % 3 === 0, 40 + (k % 5), 1 + (k % 4), time(k), 'TRADE_STATE_NEW');
+    if (k % 10 === 0) {
+      // other key order: only the full parser reads it
+      const { trade } = JSON.parse(line) as { trade: Record<string, unknown> };
+      const { passive, ...rest } = trade;
+      extra += `${JSON.stringify({ type: 'trade', trade: { passive, ...rest } })}\n`;
+    } else if (k % 10 === 1) {
+      extra += syntheticTradeLine('full', 100_000 + k, 'SYN-A', true, 41, 0, time(k), 'TRADE_STATE_NEW'); // zero quantity
+    } else if (k % 10 === 2) {
+      extra += `${line}${line}\n`; // a duplicate and an empty line
+    } else {
+      extra += line;
+    }
+  }
+  appendFileSync(file, extra);
+}
+
+describe('tape worker', () => {
+  it('gives the same trades and counts as the in-thread reader', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'mixed.jsonl');
+    await mixedHistory(file);
+    const inThread = await readAll(file, 'main');
+    const worker = await readAll(file, 'worker');
+    expect(inThread.trades.length).toBeGreaterThan(17_000);
+    expect(inThread.stats['busted']).toBeGreaterThan(1000);
+    expect(inThread.stats['fullParses']).toBeGreaterThan(0);
+    expect(inThread.stats['empty']).toBeGreaterThan(0);
+    expect(inThread.stats['duplicates']).toBeGreaterThan(0);
+    expect(worker.stats).toEqual(inThread.stats);
+    expect(worker.trades).toEqual(inThread.trades);
+  }, 60_000);
+
+  it('reports a bad line with its code and line number', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'bad.jsonl');
+    await writeSyntheticHistory(file, { trades: 3000, symbols: ['SYN-A'], seed: 2, form: 'compact' });
+    appendFileSync(file, '{"type":"trade","trade":{"id":"T9","aggressor":\n');
+    await expect(readAll(file, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
+    await expect(readAll(file, 'main')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
+  }, 60_000);
+
+  it('reports a trade in a symbol the header does not have, naming its line', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'unknown.jsonl');
+    const header = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] });
+    const t = new Date(T0 + 1000).toISOString();
+    writeFileSync(file, header + syntheticTradeLine('full', 1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') + syntheticTradeLine('full', 2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'));
+    await expect(readAll(file, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
+  }, 60_000);
+
+  it('stays a bounded number of batches ahead, and ends when closed early', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'long.jsonl');
+    const { bytes } = await writeSyntheticHistory(file, { trades: 60_000, symbols: ['SYN-A'], seed: 3 });
+    const headerLine = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 1, instruments: [syntheticInstrument('SYN-A')] }).trimEnd();
+    const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 64 * 1024, batchTrades: 500, ahead: 2 });
+    try {
+      await thread.waited(1); // it posted two batches and stopped
+      const seen: number[] = [];
+      for await (const { batch, bytesRead } of thread.batches()) {
+        seen.push(bytesRead);
+        expect(batch.count).toBeGreaterThanOrEqual(500);
+        expect(thread.inFlight).toBeLessThanOrEqual(2);
+        if (seen.length === 3) break;
+      }
+      await thread.waited(2);
+      expect(thread.inFlight).toBeLessThanOrEqual(2);
+      expect(seen.every((b) => b < bytes / 4)).toBe(true);
+    } finally {
+      await thread.close();
+    }
+    await thread.exited;
+  }, 60_000);
+
+  it('gives a byte-identical report.json to the in-thread reader', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'run.jsonl');
+    await writeSyntheticHistory(file, { trades: 30_000, symbols: ['SYN-A', 'SYN-B'], seed: 8, bustEvery: 50, moveProbability: 0.05 });
+    const strategy = await loadStrategy('market-maker');
+    const config = testConfig({ latency: { insertMs: 20, cancelMs: 20 } });
+    const params = { symbols: ['SYN-A', 'SYN-B'], halfSpread: '0.01', quoteQty: '2', maxInventory: '20' };
+    const main = await runBacktest({ data: file, config, strategy, params, tapeThread: 'main' });
+    const worker = await runBacktest({ data: file, config, strategy, params, tapeThread: 'worker' });
+    expect(main.report['fills']).toBeGreaterThan(0);
+    expect(stableStringify(worker.report)).toBe(stableStringify(main.report));
+  }, 120_000);
+});
