@@ -3,6 +3,12 @@
  * sequence number and a staleness flag. A disconnect marks every book stale; a book is fresh again when
  * its first update after the reconnect arrives (every update carries full levels, so it is a snapshot).
  * Also reports the last trade price seen in the stats and feed-state transitions for the risk layer.
+ *
+ * Out-of-order updates: market data is delivered at least once and a reconnecting or misbehaving feed can
+ * repeat or swap updates. An update older than the last one applied for its symbol (earlier transact time, or
+ * the same time with less volume traded in its stats) is recognised by `isOutOfOrder` and not applied, so a
+ * swapped pair cannot leave the book one update behind. The order is forgotten when the feed drops (a
+ * restarted exchange may start its clock and volume afresh).
  */
 import type { Decimal } from '../domain/decimal.ts';
 import type { BookEvent } from '../exchange/gateway/stream-events.ts';
@@ -10,8 +16,15 @@ import type { BookView, BookLevelView } from './strategy/views.ts';
 
 export type FeedTransition = { kind: 'stale' } | { kind: 'fresh'; symbol: string } | undefined;
 
+/** Where an update stands in its symbol's sequence: transact time, then volume traded (never decreasing). */
+interface UpdateMark {
+  readonly time: number;
+  readonly traded: Decimal | undefined;
+}
+
 export class BookStore {
   private readonly books = new Map<string, BookView>();
+  private readonly marks = new Map<string, UpdateMark>();
   private seq = 0;
   private connected = false;
 
@@ -23,8 +36,18 @@ export class BookStore {
     return [...this.books.values()];
   }
 
+  /** True when `event` is older than the last update applied for its symbol (see the header). */
+  isOutOfOrder(event: BookEvent): boolean {
+    const last = this.marks.get(event.symbol);
+    if (last === undefined || event.transactTime === undefined) return false;
+    if (event.transactTime !== last.time) return event.transactTime < last.time;
+    const traded = event.stats?.sharesTraded;
+    return traded !== undefined && last.traded !== undefined && traded.lessThan(last.traded);
+  }
+
   /** Applies a full book; returns the new view and whether it made a stale book fresh. */
   apply(event: BookEvent, time: number): { view: BookView; becameFresh: boolean } {
+    if (event.transactTime !== undefined) this.marks.set(event.symbol, { time: event.transactTime, traded: event.stats?.sharesTraded });
     const previous = this.books.get(event.symbol);
     const level = (l: { px: Decimal; qty: Decimal }): BookLevelView => ({ price: l.px, qty: l.qty });
     const bids = event.bids.map(level);
@@ -52,6 +75,7 @@ export class BookStore {
   /** The feed dropped: every book is stale until its next update. */
   markAllStale(): void {
     this.connected = false;
+    this.marks.clear();
     for (const [symbol, view] of this.books) this.books.set(symbol, { ...view, stale: true });
   }
 

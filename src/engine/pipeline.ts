@@ -321,6 +321,10 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
             return;
           }
           if (event.type !== 'book') return;
+          if (books.isOutOfOrder(event)) {
+            counters.bookUpdatesOutOfOrder += 1;
+            return;
+          }
           const wasConnected = books.isConnected;
           const { view, becameFresh } = books.apply(event, clock.now());
           counters.bookUpdates += 1;

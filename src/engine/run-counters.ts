@@ -10,6 +10,8 @@ export class RunCounters {
   restored = 0;
   strategyErrors = 0;
   bookUpdates = 0;
+  /** Book updates older than one already applied (a repeated or swapped delivery), not applied. */
+  bookUpdatesOutOfOrder = 0;
   feedDisconnects = 0;
   orderStreamConnects = 0;
   reconciliations = 0;
