@@ -112,6 +112,12 @@ export class FillEngine {
   onTrade(symbol: string, price: number, qty: number, aggressorBuys: boolean): BotOutcome | undefined {
     const resting = this.resting.get(symbol);
     if (resting === undefined || resting.size === 0) return undefined;
+    return this.passive(resting, symbol, price, qty, aggressorBuys);
+  }
+
+  /** onTrade with the symbol's resting orders already at hand (restingOf). */
+  passive(resting: RestingOrders, symbol: string, price: number, qty: number, aggressorBuys: boolean): BotOutcome | undefined {
+    if (!resting.touchedBy(price, aggressorBuys)) return undefined;
     const allocations = resting.allocate(price, qty, aggressorBuys);
     if (allocations.length === 0) return undefined;
     const lot = this.lots.get(symbol) ?? 1;

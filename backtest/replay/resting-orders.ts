@@ -74,6 +74,19 @@ export class RestingOrders {
     if (at >= 0) this.orders.splice(at, 1);
   }
 
+  /**
+   * Whether a tape trade at `price` reaches any order (trades through it, or trades at its price with the
+   * aggressor on the other side): when not, `allocate` would change nothing and return nothing.
+   */
+  touchedBy(price: number, aggressorBuys: boolean): boolean {
+    const orders = this.orders;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i] as RestingOrder;
+      if (o.buy ? o.price > price || (o.price === price && !aggressorBuys) : o.price < price || (o.price === price && aggressorBuys)) return true;
+    }
+    return false;
+  }
+
   /** Fills the tape trade (p, q, aggressor side) gives the bot's orders, per side; updates queue estimates. */
   allocate(price: number, qty: number, aggressorBuys: boolean): Allocation[] {
     if (this.orders.length === 0) return [];

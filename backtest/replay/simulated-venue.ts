@@ -21,11 +21,25 @@ import type { BotOutcome, FillEngine } from './fill-engine.ts';
 import type { MarketModel } from './market-model.ts';
 import { cancelRejectEvent, executionEvent, SESSION_ID, type Commissions } from './order-events.ts';
 import { RequestQueue } from './request-queue.ts';
+import type { RestingOrders } from './resting-orders.ts';
 
 export interface Latency {
   readonly insertMs: number;
   readonly cancelMs: number;
   readonly replaceMs: number;
+}
+
+/** A market model the tape feeds (TapeBook). */
+export type TapeModel = MarketModel & { onTrade(price: number, qty: number, buy: boolean, time: number): void };
+
+/** One symbol's tape path: its market model, book feed and the bot's resting orders there. */
+export interface TapeLane {
+  readonly symbol: string;
+  readonly model: TapeModel;
+  readonly feed: SymbolFeed | undefined;
+  readonly resting: RestingOrders | undefined;
+  /** Traded at the pending time, book not published yet. */
+  pending: boolean;
 }
 
 export interface SimulatedVenueOptions {
@@ -45,7 +59,9 @@ export class SimulatedVenue implements Venue {
   /** Promises were settled (or a lookup started): their continuations must run before time moves on. */
   pendingContinuations = false;
   bookEvents = 0;
-  private readonly pendingBooks = new Set<string>();
+  /** Lanes whose trades at `pendingTime` are not published yet, in the order they first traded. */
+  private readonly pending: TapeLane[] = [];
+  private readonly lanes = new Map<string, TapeLane>();
   private pendingTime = Number.NaN;
   private readonly scales = new Map<string, InstrumentScales>();
   private readonly feeds = new Map<string, SymbolFeed>();
@@ -153,16 +169,41 @@ export class SimulatedVenue implements Venue {
   }
 
   /**
+   * The per-symbol state the tape path uses, looked up once (replay-tape.ts keeps one per instrument
+   * index, so a trade needs no lookup by symbol).
+   */
+  lane(symbol: string, model: TapeModel): TapeLane {
+    let lane = this.lanes.get(symbol);
+    if (lane === undefined || lane.model !== model) {
+      lane = { symbol, model, feed: this.feeds.get(symbol), resting: this.options.fills.restingOf(symbol), pending: false };
+      this.lanes.set(symbol, lane);
+    }
+    return lane;
+  }
+
+  /**
    * One tape trade: passive fills (on the order stream at once), then the market model. The symbol's book
    * is published by `flushBooks` once the trades of this timestamp are all in (one matching event, e.g. a
    * sweep through several levels, prints several trades at one time and gives one book update).
    */
-  onTrade(symbol: string, price: number, qty: number, buy: boolean, time: number, model: { onTrade(p: number, q: number, b: boolean, t: number): void }): void {
-    this.passiveFills(symbol, price, qty, buy);
-    model.onTrade(price, qty, buy, time);
-    this.feeds.get(symbol)?.onTrade(price, qty);
-    if (this.pendingBooks.size > 0 && time !== this.pendingTime) this.flushBooks();
-    this.pendingBooks.add(symbol);
+  onTrade(symbol: string, price: number, qty: number, buy: boolean, time: number, model: TapeModel): void {
+    this.trade(this.lane(symbol, model), price, qty, buy, time);
+  }
+
+  /** onTrade on a lane. */
+  trade(lane: TapeLane, price: number, qty: number, buy: boolean, time: number): void {
+    const resting = lane.resting;
+    if (resting !== undefined && resting.size > 0) {
+      const fills = this.options.fills.passive(resting, lane.symbol, price, qty, buy);
+      if (fills !== undefined) this.apply(fills);
+    }
+    lane.model.onTrade(price, qty, buy, time);
+    lane.feed?.onTrade(price, qty);
+    if (this.pending.length > 0 && time !== this.pendingTime) this.flushBooks();
+    if (!lane.pending) {
+      lane.pending = true;
+      this.pending.push(lane);
+    }
     this.pendingTime = time;
   }
 
@@ -174,20 +215,28 @@ export class SimulatedVenue implements Venue {
 
   /** Time of the trades whose books are not published yet (NaN when none). */
   get pendingBookTime(): number {
-    return this.pendingBooks.size === 0 ? Number.NaN : this.pendingTime;
+    return this.pending.length === 0 ? Number.NaN : this.pendingTime;
   }
 
   /** Publishes the books the last trades touched, where their best bid or offer price moved. */
   flushBooks(): void {
-    for (const symbol of this.pendingBooks) this.publishIfMoved(symbol, this.pendingTime);
-    this.pendingBooks.clear();
+    const pending = this.pending;
+    for (let i = 0; i < pending.length; i++) {
+      const lane = pending[i] as TapeLane;
+      lane.pending = false;
+      this.publishLane(lane.model, lane.feed, this.pendingTime);
+    }
+    pending.length = 0;
   }
 
   /** Emits the symbol's book when its best bid or offer price differs from the last event's. */
   publishIfMoved(symbol: string, time: number): void {
     const model = this.options.models.get(symbol);
-    const feed = this.feeds.get(symbol);
-    if (model === undefined || feed === undefined) return;
+    if (model !== undefined) this.publishLane(model, this.feeds.get(symbol), time);
+  }
+
+  private publishLane(model: MarketModel, feed: SymbolFeed | undefined, time: number): void {
+    if (feed === undefined) return;
     const bids = model.levels('bid', time);
     const asks = model.levels('ask', time);
     if (!feed.topChanged(bids, asks)) return;

@@ -1,11 +1,11 @@
 /**
- * What the replay thread and the tape worker (tape-worker.ts) exchange: the worker's start data and its
- * messages (a batch of released trades with the running counts, or an error with its stable code).
+ * What the replay thread hands the tape worker (tape-worker.ts) at its start, and the one message the
+ * worker may post: its error, with the stable code (trades and counts travel through the shared ring,
+ * trade-ring.ts).
  */
 import type { ErrorKind } from '../../src/errors.ts';
 import type { HistorySource } from '../history/format.ts';
-import type { TradeBatchMessage } from './trade-batch.ts';
-import type { TapeStats } from './trade-extractor.ts';
+import type { TradeRingBuffers } from './trade-ring.ts';
 
 export interface TapeWorkerData {
   readonly file: string;
@@ -16,17 +16,12 @@ export interface TapeWorkerData {
   readonly symbols: readonly string[];
   readonly supersedeWindow: number;
   readonly chunkBytes: number;
-  /** A batch is posted once it holds this many trades, at the end of a chunk of lines (1: every chunk). */
-  readonly batchTrades: number;
-  /** Batches in flight at most. */
-  readonly ahead: number;
-  /**
-   * Int32 [0]: batches the replay thread has taken (it adds 1 and notifies for each); [1]: times the
-   * worker stopped to wait for that (it adds 1 and notifies before each wait).
-   */
-  readonly taken: SharedArrayBuffer;
+  readonly ring: TradeRingBuffers;
 }
 
-export type TapeWorkerMessage =
-  | { readonly type: 'batch'; readonly batch: TradeBatchMessage; readonly stats: TapeStats; readonly bytesRead: number; readonly done: boolean }
-  | { readonly type: 'error'; readonly code: string; readonly message: string; readonly kind: ErrorKind };
+export interface TapeWorkerError {
+  readonly type: 'error';
+  readonly code: string;
+  readonly message: string;
+  readonly kind: ErrorKind;
+}

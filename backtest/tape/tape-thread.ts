@@ -1,28 +1,28 @@
 /**
  * The replay thread's side of the tape worker: starts tape-worker.ts on a worker thread for one history
- * file and hands out its batches of released trades in order, with the counts that came with each. After
- * a batch is used, `take` tells the worker (shared counter + Atomics.notify) so it can read further; it
- * stays at most `ahead` batches in front. An error in the worker (a bad line, an unknown symbol, an
- * unreadable file) comes back as the TradebotError it was, line number included; `close` ends the
- * worker (abort, or the replay stopped early).
+ * file and hands out its trades in file order, commit by commit, read in place from the shared ring
+ * (trade-ring.ts) with the counts that came with each. An error in the worker (a bad line, an unknown
+ * symbol, an unreadable file) comes back as the TradebotError it was, line number included, and a worker
+ * that dies otherwise as BACKTEST_DATA_UNREADABLE; `close` ends the worker (abort, or the replay stopped
+ * early).
  */
 import { Worker } from 'node:worker_threads';
 import { TradebotError } from '../../src/errors.ts';
 import type { HistoryHeader } from '../history/format.ts';
-import type { TapeWorkerData, TapeWorkerMessage } from './tape-thread-protocol.ts';
+import type { TapeWorkerData, TapeWorkerError } from './tape-thread-protocol.ts';
 import { TradeBatch } from './trade-batch.ts';
 import type { TapeStats } from './trade-extractor.ts';
-
-/** Atomics.waitAsync (Node >= 16; not in this TypeScript lib yet). */
-const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string } }).waitAsync;
+import { createTradeRing, RingReader } from './trade-ring.ts';
 
 export const TAPE_WORKER_ENTRY = new URL('./tape-worker.mjs', import.meta.url);
 
 export interface TapeThreadOptions {
   readonly supersedeWindow: number;
   readonly chunkBytes?: number;
-  readonly batchTrades?: number;
-  readonly ahead?: number;
+  /** Trades the shared ring holds (default 65 536). */
+  readonly ringTrades?: number;
+  /** Commits (chunks of lines) the worker may be ahead (default 64). */
+  readonly ringCommits?: number;
 }
 
 export interface ThreadBatch {
@@ -31,17 +31,18 @@ export interface ThreadBatch {
   readonly bytesRead: number;
 }
 
+const EMPTY = new TradeBatch(0);
+
 export class TapeThread {
   private readonly worker: Worker;
-  private readonly taken = new Int32Array(new SharedArrayBuffer(8));
-  private readonly queue: TapeWorkerMessage[] = [];
-  private wake: (() => void) | undefined;
-  private failure: Error | undefined;
-  private ended = false;
-  private closed = false;
+  private readonly reader: RingReader;
+  private readonly errorMessage: Promise<Error>;
   private readonly exit: Promise<void>;
+  private failure: Error | undefined;
+  private closed = false;
 
   constructor(file: string, headerLine: string, header: HistoryHeader, options: TapeThreadOptions) {
+    const ring = createTradeRing(options.ringTrades ?? 65_536, options.ringCommits ?? 64);
     const workerData: TapeWorkerData = {
       file,
       headerLine,
@@ -49,45 +50,41 @@ export class TapeThread {
       symbols: header.instruments.map((i) => i.symbol),
       supersedeWindow: options.supersedeWindow,
       chunkBytes: options.chunkBytes ?? 1 << 20,
-      batchTrades: options.batchTrades ?? 1,
-      ahead: options.ahead ?? 16,
-      taken: this.taken.buffer as SharedArrayBuffer,
+      ring,
     };
+    this.reader = new RingReader(ring);
     this.worker = new Worker(TAPE_WORKER_ENTRY, { workerData });
-    this.exit = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.on('message', (m: TapeWorkerMessage) => {
-      this.queue.push(m);
-      this.notify();
+    this.errorMessage = new Promise((resolve) => {
+      this.worker.on('message', (m: TapeWorkerError) => resolve(new TradebotError(m.code, m.message, { kind: m.kind })));
     });
+    this.exit = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('error', (error) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${file} failed: ${error.message}`, { kind: 'internal', cause: error })));
     this.worker.on('exit', (code) => {
-      this.ended = true;
-      if (code !== 0 && !this.closed) this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${file} stopped (exit code ${code})`, { kind: 'internal' }));
-      this.notify();
+      if (!this.closed) this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${file} stopped (exit code ${code}) before the end of the file`, { kind: 'internal' }));
     });
   }
 
-  /** The worker's batches in file order, each valid until the next is requested. */
+  /** The worker's trades in file order, each batch valid until the next is requested. */
   async *batches(): AsyncGenerator<ThreadBatch, void, undefined> {
     for (;;) {
-      const m = await this.next();
-      if (m === undefined) return;
-      if (m.type === 'error') throw new TradebotError(m.code, m.message, { kind: m.kind });
-      yield { batch: TradeBatch.fromMessage(m.batch), stats: m.stats, bytesRead: m.bytesRead };
-      if (m.done) return;
-      Atomics.add(this.taken, 0, 1);
-      Atomics.notify(this.taken, 0);
+      const commit = await this.reader.next(
+        () => this.errorMessage,
+        () => this.failure,
+      );
+      if (commit === undefined) return;
+      for (const batch of commit.batches) yield { batch, stats: commit.stats, bytesRead: commit.bytesRead };
+      if (commit.batches.length === 0) yield { batch: EMPTY, stats: commit.stats, bytesRead: commit.bytesRead };
     }
   }
 
-  /** Batches received and not yet handed out. */
+  /** Commits (chunks of lines) ready and not yet handed out. */
   get inFlight(): number {
-    return this.queue.length;
+    return this.reader.pending;
   }
 
-  /** Resolves once the worker has stopped to wait for the replay thread `times` times in all. */
-  async waited(times = 1): Promise<void> {
-    for (let seen = Atomics.load(this.taken, 1); seen < times; seen = Atomics.load(this.taken, 1)) await waitAsync(this.taken, 1, seen).value;
+  /** Resolves once the worker has stopped to wait for room `times` times in all. */
+  waited(times = 1): Promise<void> {
+    return this.reader.writerWaited(times);
   }
 
   /** Resolves when the worker thread has ended. */
@@ -101,24 +98,8 @@ export class TapeThread {
     await this.worker.terminate();
   }
 
-  private async next(): Promise<TapeWorkerMessage | undefined> {
-    for (;;) {
-      const m = this.queue.shift();
-      if (m !== undefined) return m;
-      if (this.failure !== undefined) throw this.failure;
-      if (this.ended) throw new TradebotError('BACKTEST_DATA_UNREADABLE', 'the tape worker ended before the end of the file', { kind: 'internal' });
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
   private fail(error: Error): void {
     this.failure ??= error;
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.reader.wake();
   }
 }

@@ -1,19 +1,7 @@
 /**
  * TradeBatch: trades released for replay as columns of typed arrays (no object per trade); `sym` indexes
- * the header's instruments. A batch can be handed to another thread as a message whose column buffers
- * are transferred (moved, not copied) and rebuilt there (toMessage / fromMessage).
+ * the header's instruments. The columns may be views of the tape worker's shared ring (trade-ring.ts).
  */
-
-/** A batch as posted between threads: the columns' buffers, transferred. */
-export interface TradeBatchMessage {
-  readonly count: number;
-  readonly sym: ArrayBuffer;
-  readonly price: ArrayBuffer;
-  readonly qty: ArrayBuffer;
-  readonly buy: ArrayBuffer;
-  readonly time: ArrayBuffer;
-  readonly line: ArrayBuffer;
-}
 
 export class TradeBatch {
   count = 0;
@@ -50,32 +38,6 @@ export class TradeBatch {
 
   clear(): void {
     this.count = 0;
-  }
-
-  /** The batch as a message and its transfer list; this batch must not be used afterwards. */
-  toMessage(): { message: TradeBatchMessage; transfer: ArrayBuffer[] } {
-    const message: TradeBatchMessage = {
-      count: this.count,
-      sym: this.sym.buffer as ArrayBuffer,
-      price: this.price.buffer as ArrayBuffer,
-      qty: this.qty.buffer as ArrayBuffer,
-      buy: this.buy.buffer as ArrayBuffer,
-      time: this.time.buffer as ArrayBuffer,
-      line: this.line.buffer as ArrayBuffer,
-    };
-    return { message, transfer: [message.sym, message.price, message.qty, message.buy, message.time, message.line] };
-  }
-
-  static fromMessage(m: TradeBatchMessage): TradeBatch {
-    const batch = new TradeBatch(0);
-    batch.sym = new Int32Array(m.sym);
-    batch.price = new Float64Array(m.price);
-    batch.qty = new Float64Array(m.qty);
-    batch.buy = new Uint8Array(m.buy);
-    batch.time = new Float64Array(m.time);
-    batch.line = new Float64Array(m.line);
-    batch.count = m.count;
-    return batch;
   }
 
   private grow(): void {

@@ -5,7 +5,7 @@
  * bounded number of batches ahead of the replay; closing early ends the worker; and a whole backtest
  * gives a byte-identical report either way.
  */
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeHeader } from '../../backtest/history/format.ts';
@@ -13,7 +13,7 @@ import { stableStringify } from '../../backtest/results/stable-json.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticInstrument, syntheticTradeLine, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
-import { TapeThread } from '../../backtest/tape/tape-thread.ts';
+import { TapeThread, type TapeThreadOptions } from '../../backtest/tape/tape-thread.ts';
 import { parseHeader } from '../../backtest/history/format.ts';
 import { tempDir, testConfig, T0 } from './helpers/history-file.ts';
 import { loadStrategy } from '../../src/engine/strategy/loader.ts';
@@ -41,6 +41,23 @@ async function readAll(file: string, thread: 'worker' | 'main', options: { chunk
     await tape.close();
   }
   return { trades, stats: { ...tape.stats } };
+}
+
+/** The same through a TapeThread with the given ring. */
+async function readThread(file: string, options: TapeThreadOptions): Promise<Read> {
+  const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
+  const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), options);
+  const trades: number[][] = [];
+  let stats: Record<string, number> = {};
+  try {
+    for await (const { batch: b, stats: s } of thread.batches()) {
+      for (let i = 0; i < b.count; i++) trades.push([b.sym[i] as number, b.price[i] as number, b.qty[i] as number, b.buy[i] as number, b.time[i] as number, b.line[i] as number]);
+      stats = { ...s };
+    }
+  } finally {
+    await thread.close();
+  }
+  return { trades, stats };
 }
 
 /** A family A history with busts, duplicates, empty lines, zero quantities and lines only the full parser reads. */
@@ -80,6 +97,10 @@ describe('tape worker', () => {
     expect(inThread.stats['duplicates']).toBeGreaterThan(0);
     expect(worker.stats).toEqual(inThread.stats);
     expect(worker.trades).toEqual(inThread.trades);
+    // a ring much smaller than the file: it wraps around, and commits wait for room
+    const small = await readThread(file, { supersedeWindow: 50, chunkBytes: 64 * 1024, ringTrades: 700, ringCommits: 3 });
+    expect(small.stats).toEqual(inThread.stats);
+    expect(small.trades).toEqual(inThread.trades);
   }, 60_000);
 
   it('reports a bad line with its code and line number', async () => {
@@ -105,18 +126,19 @@ describe('tape worker', () => {
     const file = path.join(dir, 'long.jsonl');
     const { bytes } = await writeSyntheticHistory(file, { trades: 60_000, symbols: ['SYN-A'], seed: 3 });
     const headerLine = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 1, instruments: [syntheticInstrument('SYN-A')] }).trimEnd();
-    const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 64 * 1024, batchTrades: 500, ahead: 2 });
+    const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 64 * 1024, ringTrades: 2000, ringCommits: 4 });
     try {
-      await thread.waited(1); // it posted two batches and stopped
+      await thread.waited(1); // the ring filled and the worker stopped
+      expect(thread.inFlight).toBeLessThanOrEqual(4);
       const seen: number[] = [];
       for await (const { batch, bytesRead } of thread.batches()) {
         seen.push(bytesRead);
-        expect(batch.count).toBeGreaterThanOrEqual(500);
-        expect(thread.inFlight).toBeLessThanOrEqual(2);
-        if (seen.length === 3) break;
+        expect(batch.count).toBeGreaterThan(0);
+        expect(thread.inFlight).toBeLessThanOrEqual(4);
+        if (seen.length === 6) break;
       }
-      await thread.waited(2);
-      expect(thread.inFlight).toBeLessThanOrEqual(2);
+      await thread.waited(2); // room again, filled again
+      expect(thread.inFlight).toBeLessThanOrEqual(4);
       expect(seen.every((b) => b < bytes / 4)).toBe(true);
     } finally {
       await thread.close();
