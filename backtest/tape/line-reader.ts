@@ -21,10 +21,14 @@ export interface LineBatch {
   readonly firstLine: number;
   /** Bytes of the file read so far (for progress). */
   readonly bytesRead: number;
+  /** File offset of the line after the batch (where reading would resume). */
+  readonly nextOffset: number;
 }
 
 export interface LineReaderOptions {
   readonly chunkBytes?: number;
+  /** Start reading at this byte offset (a line's first byte), numbering lines from `firstLine`. */
+  readonly start?: { readonly offset: number; readonly line: number };
   /** Called after every read from the file (tests spy on it to check that the file is streamed). */
   readonly onRead?: (bytesRead: number, nextLine: number) => void;
 }
@@ -40,9 +44,9 @@ interface Chunk {
   readonly length: number;
 }
 
-async function readChunk(handle: FileHandle, size: number): Promise<Chunk> {
+async function readChunk(handle: FileHandle, size: number, position: number): Promise<Chunk> {
   const buf = Buffer.allocUnsafe(RESERVE + size);
-  const { bytesRead } = await handle.read(buf, RESERVE, size, null);
+  const { bytesRead } = await handle.read(buf, RESERVE, size, position);
   return { buf, length: bytesRead };
 }
 
@@ -62,15 +66,17 @@ export async function* readLineBatches(file: string, options: LineReaderOptions 
   const starts = new Int32Array(MAX_BATCH);
   const ends = new Int32Array(MAX_BATCH);
   let carry: Buffer = Buffer.alloc(0);
-  let bytesRead = 0;
-  let line = 1;
-  let inflight: Promise<Chunk> | undefined = readChunk(handle, size);
+  let bytesRead = options.start?.offset ?? 0;
+  let line = options.start?.line ?? 1;
+  let inflight: Promise<Chunk> | undefined = readChunk(handle, size, bytesRead);
   try {
     while (inflight !== undefined) {
       const chunk: Chunk = await inflight;
       const eof = chunk.length === 0;
-      inflight = eof ? undefined : readChunk(handle, size);
+      /** File offset of data[0]. */
+      const base = bytesRead - carry.length;
       bytesRead += chunk.length;
+      inflight = eof ? undefined : readChunk(handle, size, bytesRead);
       options.onRead?.(bytesRead, line);
       const data = eof ? carry : join(carry, chunk);
       const end = data.length;
@@ -92,7 +98,7 @@ export async function* readLineBatches(file: string, options: LineReaderOptions 
           start = end;
         }
         if (count === 0) break;
-        yield { buf: data, starts, ends, count, firstLine: line, bytesRead };
+        yield { buf: data, starts, ends, count, firstLine: line, bytesRead, nextOffset: base + start };
         line += count;
         if (count < MAX_BATCH) break;
       }

@@ -24,8 +24,8 @@ export interface SupersedeStats {
  * slot, in typed arrays: no allocation per trade (a Map keyed by 53-bit numbers boxes every key).
  */
 class KeyIndex {
-  private readonly keys: Float64Array;
-  private readonly values: Int32Array;
+  readonly keys: Float64Array;
+  readonly values: Int32Array;
   private readonly mask: number;
 
   constructor(capacity: number) {
@@ -79,6 +79,24 @@ class KeyIndex {
   }
 }
 
+/** A window's whole state, to carry on in another thread (`state()`, `SupersedeWindow.restore`). */
+export interface SupersedeState {
+  readonly capacity: number;
+  readonly head: number;
+  readonly size: number;
+  readonly stats: SupersedeStats;
+  readonly keys: Float64Array;
+  readonly removed: Uint8Array;
+  readonly sym: Int32Array;
+  readonly price: Float64Array;
+  readonly qty: Float64Array;
+  readonly buy: Uint8Array;
+  readonly time: Float64Array;
+  readonly line: Float64Array;
+  readonly indexKeys: Float64Array;
+  readonly indexValues: Int32Array;
+}
+
 export class SupersedeWindow {
   private readonly keys: Float64Array;
   private readonly removed: Uint8Array;
@@ -94,7 +112,36 @@ export class SupersedeWindow {
     this.removed = new Uint8Array(capacity);
     this.slots = new TradeBatch(capacity);
     this.index = new KeyIndex(capacity);
-    for (let i = 0; i < capacity; i++) this.slots.push(0, 0, 0, 0, 0, 0);
+    this.slots.count = capacity;
+  }
+
+  /** The window's state (its own arrays: the window must not be used afterwards). */
+  state(): SupersedeState {
+    const s = this.slots;
+    return { capacity: this.capacity, head: this.head, size: this.size, stats: { ...this.stats }, keys: this.keys, removed: this.removed, sym: s.sym, price: s.price, qty: s.qty, buy: s.buy, time: s.time, line: s.line, indexKeys: this.index.keys, indexValues: this.index.values };
+  }
+
+  /** A window carrying on from `state`. */
+  static restore(state: SupersedeState): SupersedeWindow {
+    const w = new SupersedeWindow(state.capacity);
+    const same = <T extends Float64Array | Int32Array | Uint8Array>(into: T, from: T) => {
+      if (from.length !== into.length) throw new RangeError(`a supersede window of ${state.capacity} records cannot restore ${from.length}`);
+      into.set(from);
+    };
+    same(w.keys, state.keys);
+    same(w.removed, state.removed);
+    same(w.slots.sym, state.sym);
+    same(w.slots.price, state.price);
+    same(w.slots.qty, state.qty);
+    same(w.slots.buy, state.buy);
+    same(w.slots.time, state.time);
+    same(w.slots.line, state.line);
+    same(w.index.keys, state.indexKeys);
+    same(w.index.values, state.indexValues);
+    w.head = state.head;
+    w.size = state.size;
+    Object.assign(w.stats, state.stats);
+    return w;
   }
 
   /** Adds a record (and its line number); pushes onto `out` what falls out of the window. */

@@ -3,10 +3,11 @@
  * (line 1), then streams the trades in file order through the supersede window, one TradeBatch at a
  * time (TradeExtractor: the fast path on each line's bytes, else the full parser). A large trade history
  * (16 MiB and more) is read on a worker thread by default (tape-thread.ts: reading and parsing overlap
- * the replay on another core; starting the thread costs ~0.1-0.2 s, more than a small file takes); in
- * the replay thread when the file is smaller, when asked (`thread: 'main'`), when a line reader is given
- * (tests spy on it), or when already running in a worker (a sweep's threads use every core already).
- * Both give the same batches and the same counts. Memory: the read buffers, a few batches and the window, whatever
+ * the replay on another core). The worker takes ~0.15-0.25 s to start up (tsx): meanwhile the replay
+ * thread reads the first lines itself, then hands its supersede window and counts over and the worker
+ * carries on from the next line. In the replay thread only when the file is smaller, when asked
+ * (`thread: 'main'`), when a line reader is given (tests spy on it), or when already running in a worker
+ * (a sweep's threads use every core already). All ways give the same batches and the same counts. Memory: the read buffers, a few batches and the window, whatever
  * the file length. Empty lines are skipped; a trade in a symbol the header has no instrument for is an
  * error (BACKTEST_UNKNOWN_SYMBOL) naming its line.
  */
@@ -32,6 +33,12 @@ export interface TapeReaderOptions {
   readonly readerOptions?: LineReaderOptions;
   /** Where a trade history is read and parsed: 'worker', 'main', or 'auto' (the default: see above). */
   readonly thread?: 'worker' | 'main' | 'auto';
+  /**
+   * On a worker: the line from which the worker reads (the replay thread reads the lines before it,
+   * waiting for the worker to be up if need be; 0: the worker reads them all). Default: the replay thread
+   * reads until the worker is up, then hands over at the next chunk of lines.
+   */
+  readonly handover?: number;
 }
 
 /** Files from this size on are read on a worker thread under thread 'auto'. */
@@ -39,7 +46,7 @@ export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 type Source =
   | { readonly kind: 'lines'; readonly lines: AsyncGenerator<LineBatch, void, undefined>; readonly first: LineBatch }
-  | { readonly kind: 'thread'; readonly thread: TapeThread };
+  | { readonly kind: 'thread'; readonly thread: TapeThread; readonly readerOptions: LineReaderOptions; readonly handover: number | undefined };
 
 /** Line 1 of `file` (UTF-8, without its line break); undefined when the file is empty. */
 async function readFirstLine(file: string): Promise<string | undefined> {
@@ -102,7 +109,7 @@ export class TapeReader {
       if (header.kind === 'history') {
         if (!Number.isInteger(window) || window < 1) throw new RangeError(`supersede window must be a positive integer, got ${window}`);
         const worker = new TapeThread(file, headerLine, header, { supersedeWindow: window, ...(options.readerOptions?.chunkBytes === undefined ? {} : { chunkBytes: options.readerOptions.chunkBytes }) });
-        return new TapeReader(file, header, size, { kind: 'thread', thread: worker }, window);
+        return new TapeReader(file, header, size, { kind: 'thread', thread: worker, readerOptions: options.readerOptions ?? {}, handover: options.handover }, window);
       }
     }
     const lines = (options.reader ?? readLineBatches)(file, options.readerOptions);
@@ -116,18 +123,43 @@ export class TapeReader {
   /** Trades released for replay, batch after batch, in file order (each batch valid until the next). */
   async *batches(): AsyncGenerator<TradeBatch, void, undefined> {
     if (this.header.kind !== 'history') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a recording: replay it as one`);
-    if (this.source.kind === 'thread') {
-      for await (const { batch, stats, bytesRead } of this.source.thread.batches()) {
-        this.bytesRead = bytesRead;
-        Object.assign(this.stats, stats);
-        if (batch.count > 0) yield batch;
-      }
+    const source = this.source;
+    if (source.kind === 'lines') {
+      yield* this.fromLines(source.lines, source.first);
       return;
     }
+    const { thread, handover } = source;
+    if (handover === 0) {
+      thread.start({ offset: 0, line: 1 });
+    } else if (!(yield* this.fromLines(readLineBatches(this.file, source.readerOptions), undefined, thread, handover))) {
+      await thread.close();
+      return;
+    }
+    for await (const { batch, stats, bytesRead } of thread.batches()) {
+      this.bytesRead = bytesRead;
+      Object.assign(this.stats, stats);
+      if (batch.count > 0) yield batch;
+    }
+  }
+
+  /**
+   * Reads and extracts lines in this thread. With a worker: after each chunk of lines, once the worker is
+   * up (or at line `handover`, waiting for it), tells it to carry on from the next line with this
+   * extractor's state, and returns true.
+   */
+  private async *fromLines(lines: AsyncGenerator<LineBatch, void, undefined>, first: LineBatch | undefined, thread?: TapeThread, handover?: number): AsyncGenerator<TradeBatch, boolean, undefined> {
     const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file);
     const extractor = new TradeExtractor(parser.scanner, new SupersedeWindow(this.supersedeWindow), this.file, parser);
     const out = new TradeBatch();
-    let batch: LineBatch | undefined = this.source.first;
+    try {
+      return yield* this.extract(lines, first, extractor, out, thread, handover);
+    } finally {
+      await lines.return(undefined);
+    }
+  }
+
+  private async *extract(lines: AsyncGenerator<LineBatch, void, undefined>, first: LineBatch | undefined, extractor: TradeExtractor, out: TradeBatch, thread?: TapeThread, handover?: number): AsyncGenerator<TradeBatch, boolean, undefined> {
+    let batch = first ?? (await lines.next()).value ?? undefined;
     while (batch !== undefined) {
       this.bytesRead = batch.bytesRead;
       extractor.process(batch, 0, out);
@@ -136,12 +168,21 @@ export class TapeReader {
         yield out;
         out.clear();
       }
-      const next: IteratorResult<LineBatch, void> = await this.source.lines.next();
+      const nextLine = batch.firstLine + batch.count;
+      if (thread !== undefined && (handover === undefined || nextLine > handover)) {
+        if (handover !== undefined) await thread.whenReady();
+        if (thread.ready) {
+          thread.start({ offset: batch.nextOffset, line: nextLine, state: extractor.state() });
+          return true;
+        }
+      }
+      const next: IteratorResult<LineBatch, void> = await lines.next();
       batch = next.done === true ? undefined : next.value;
     }
     extractor.finish(out);
     Object.assign(this.stats, extractor.stats);
     if (out.count > 0) yield out;
+    return false;
   }
 
   /** The events of a recording (header kind "recording"), batch by batch. */

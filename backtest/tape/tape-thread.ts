@@ -1,6 +1,7 @@
 /**
  * The replay thread's side of the tape worker: starts tape-worker.ts on a worker thread for one history
- * file and hands out its trades in file order, commit by commit, read in place from the shared ring
+ * file, tells it where to start once it is up (`ready`, `start`) and hands out its trades in file order,
+ * commit by commit, read in place from the shared ring
  * (trade-ring.ts) with the counts that came with each. An error in the worker (a bad line, an unknown
  * symbol, an unreadable file) comes back as the TradebotError it was, line number included, and a worker
  * that dies otherwise as BACKTEST_DATA_UNREADABLE; `close` ends the worker (abort, or the replay stopped
@@ -9,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { TradebotError } from '../../src/errors.ts';
 import type { HistoryHeader } from '../history/format.ts';
-import type { TapeWorkerData, TapeWorkerError } from './tape-thread-protocol.ts';
+import type { TapeWorkerData, TapeWorkerError, TapeWorkerStart } from './tape-thread-protocol.ts';
 import { TradeBatch } from './trade-batch.ts';
 import type { TapeStats } from './trade-extractor.ts';
 import { createTradeRing, RingReader } from './trade-ring.ts';
@@ -40,6 +41,7 @@ export class TapeThread {
   private readonly exit: Promise<void>;
   private failure: Error | undefined;
   private closed = false;
+  private started = false;
 
   constructor(file: string, headerLine: string, header: HistoryHeader, options: TapeThreadOptions) {
     const ring = createTradeRing(options.ringTrades ?? 65_536, options.ringCommits ?? 64);
@@ -64,7 +66,24 @@ export class TapeThread {
     });
   }
 
-  /** The worker's trades in file order, each batch valid until the next is requested. */
+  /** The worker has started up: it can be told where to start. */
+  get ready(): boolean {
+    return this.reader.ready;
+  }
+
+  /** Resolves once the worker has started up. */
+  whenReady(): Promise<void> {
+    return this.reader.whenReady();
+  }
+
+  /** Tells the worker where to start (once). */
+  start(from: TapeWorkerStart): void {
+    if (this.started) throw new Error('the tape worker has started already');
+    this.started = true;
+    this.worker.postMessage(from);
+  }
+
+  /** The worker's trades in file order after `start`, each batch valid until the next is requested. */
   async *batches(): AsyncGenerator<ThreadBatch, void, undefined> {
     for (;;) {
       const commit = await this.reader.next(

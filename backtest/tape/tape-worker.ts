@@ -1,13 +1,15 @@
 /**
- * The tape worker thread's body (started by tape-thread.ts through tape-worker.mjs): reads a history
- * file's trade lines, extracts and supersedes them (TradeExtractor, as the replay thread would) and hands
+ * The tape worker thread's body (started by tape-thread.ts through tape-worker.mjs): once up, it says so
+ * and waits for where to start (the replay thread reads the first lines itself meanwhile, and hands over
+ * its supersede window and counts); then it reads the history file's trade lines from there, extracts
+ * and supersedes them (TradeExtractor, as the replay thread would) and hands
  * the released trades over in the shared ring (trade-ring.ts), one commit per chunk of lines with the
  * running TapeStats and bytes read. The ring's size bounds how far ahead it reads: it blocks while the
  * ring is full, so memory stays fixed whatever the file length. It loads the full parser (the domain
  * codecs) only when a line needs it. An error is posted with its code and message (the line number is in
  * the message) and the ring marked failed; the replay thread ends the worker early with terminate().
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { isTradebotError } from '../../src/errors.ts';
 import { BacktestErrorCode } from '../errors.ts';
 import type { HistorySource } from '../history/format.ts';
@@ -17,11 +19,11 @@ import { TradeBatch } from './trade-batch.ts';
 import { TradeExtractor, type FullLineParser } from './trade-extractor.ts';
 import { RingWriter } from './trade-ring.ts';
 import { TradeScanner } from './trade-scan.ts';
-import type { TapeWorkerData, TapeWorkerError } from './tape-thread-protocol.ts';
+import type { TapeWorkerData, TapeWorkerError, TapeWorkerStart } from './tape-thread-protocol.ts';
 
 const data = workerData as TapeWorkerData;
-const port = parentPort;
-if (port === null) throw new Error('tape-worker.ts runs in a worker thread');
+if (parentPort === null) throw new Error('tape-worker.ts runs in a worker thread');
+const port: MessagePort = parentPort;
 
 
 async function loadFullParser(source: HistorySource): Promise<FullLineParser> {
@@ -33,10 +35,14 @@ async function loadFullParser(source: HistorySource): Promise<FullLineParser> {
 const ring = new RingWriter(data.ring);
 
 async function run(): Promise<void> {
-  const extractor = new TradeExtractor(new TradeScanner(data.source, data.symbols), new SupersedeWindow(data.supersedeWindow), data.file);
+  ring.ready();
+  const start = await new Promise<TapeWorkerStart>((resolve) => port.once('message', resolve));
+  const window = start.state === undefined ? new SupersedeWindow(data.supersedeWindow) : SupersedeWindow.restore(start.state.window);
+  const extractor = new TradeExtractor(new TradeScanner(data.source, data.symbols), window, data.file);
+  if (start.state !== undefined) extractor.restoreStats(start.state.stats);
   const out = new TradeBatch(8192);
-  let bytesRead = 0;
-  for await (const lines of readLineBatches(data.file, { chunkBytes: data.chunkBytes })) {
+  let bytesRead = start.offset;
+  for await (const lines of readLineBatches(data.file, { chunkBytes: data.chunkBytes, start: { offset: start.offset, line: start.line } })) {
     bytesRead = lines.bytesRead;
     for (let i = 0; ; ) {
       i = extractor.process(lines, i, out);

@@ -9,7 +9,7 @@
  */
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 import type { LineBatch } from './line-reader.ts';
-import type { SupersedeStats, SupersedeWindow } from './supersede-window.ts';
+import type { SupersedeState, SupersedeStats, SupersedeWindow } from './supersede-window.ts';
 import type { TradeBatch } from './trade-batch.ts';
 import { newTradeFields, Scan, type TradeScanner } from './trade-scan.ts';
 
@@ -23,8 +23,13 @@ export interface TapeStats extends SupersedeStats {
 
 /** What the extractor needs of the full parser (trade-line.ts TradeLineParser). */
 export interface FullLineParser {
-  readonly fullParses: number;
   full(text: string, lineNo: number, out: ReturnType<typeof newTradeFields>): void;
+}
+
+/** Where an extractor stands, to carry on in another thread: its counts and its window. */
+export interface ExtractorState {
+  readonly stats: TapeStats;
+  readonly window: SupersedeState;
 }
 
 export function emptyTapeStats(): TapeStats {
@@ -69,7 +74,7 @@ export class TradeExtractor {
         const full = this.full;
         if (full === undefined) break;
         full.full(buf.toString('utf8', start, end), line, fields);
-        stats.fullParses = full.fullParses;
+        stats.fullParses++;
       }
       stats.records++;
       if (fields.qty <= 0) {
@@ -81,6 +86,16 @@ export class TradeExtractor {
     stats.lines = firstLine + i - 1;
     this.windowStats();
     return i;
+  }
+
+  /** Its state (the extractor must not be used afterwards). */
+  state(): ExtractorState {
+    return { stats: { ...this.stats }, window: this.window.state() };
+  }
+
+  /** Carries on with the counts of `stats` (the window is restored by its owner). */
+  restoreStats(stats: TapeStats): void {
+    Object.assign(this.stats, stats);
   }
 
   /** Releases everything still waiting (end of the tape). */

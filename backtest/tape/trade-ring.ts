@@ -17,6 +17,7 @@ const READ = 1; // commits released by the reader (the writer waits on it)
 const STATE = 2; // 0 while running, then DONE or FAILED
 const WAITS = 3; // times the writer waited for room
 const WRITTEN = 4; // commits written
+const READY = 5; // 1 once the worker has started up (it then waits for where to start)
 const DONE = 1;
 const FAILED = 2;
 
@@ -44,7 +45,7 @@ export function createTradeRing(capacity: number, slots: number): TradeRingBuffe
   return {
     capacity,
     slots,
-    control: shared(4 * 5),
+    control: shared(4 * 6),
     released: shared(8),
     commits: shared(8 * RECORD * slots),
     sym: shared(4 * capacity),
@@ -110,6 +111,12 @@ export class RingWriter {
       from += n;
       this.commit(stats, bytesRead);
     }
+  }
+
+  /** The worker has started up. */
+  ready(): void {
+    Atomics.store(this.control, READY, 1);
+    Atomics.notify(this.control, READY);
   }
 
   /** The last commit (its counts), then the end. */
@@ -182,6 +189,16 @@ export class RingReader {
   /** Commits written and not taken yet. */
   get pending(): number {
     return Atomics.load(this.control, WRITTEN) - this.read - (this.holding ? 1 : 0);
+  }
+
+  /** The worker has started up. */
+  get ready(): boolean {
+    return Atomics.load(this.control, READY) === 1;
+  }
+
+  /** Resolves once the worker has started up. */
+  async whenReady(): Promise<void> {
+    while (Atomics.load(this.control, READY) === 0) await waitAsync(this.control, READY, 0).value;
   }
 
   /** Times the writer waited for room. */

@@ -29,8 +29,8 @@ interface Read {
   readonly stats: Record<string, number>;
 }
 
-async function readAll(file: string, thread: 'worker' | 'main', options: { chunkBytes?: number; supersedeWindow?: number } = {}): Promise<Read> {
-  const tape = await TapeReader.open(file, { thread, supersedeWindow: options.supersedeWindow ?? 50, readerOptions: { chunkBytes: options.chunkBytes ?? 64 * 1024 } });
+async function readAll(file: string, thread: 'worker' | 'main', options: { chunkBytes?: number; supersedeWindow?: number; handover?: number } = {}): Promise<Read> {
+  const tape = await TapeReader.open(file, { thread, supersedeWindow: options.supersedeWindow ?? 50, readerOptions: { chunkBytes: options.chunkBytes ?? 64 * 1024 }, ...(options.handover === undefined ? {} : { handover: options.handover }) });
   expect(tape.thread).toBe(thread);
   const trades: number[][] = [];
   try {
@@ -47,6 +47,7 @@ async function readAll(file: string, thread: 'worker' | 'main', options: { chunk
 async function readThread(file: string, options: TapeThreadOptions): Promise<Read> {
   const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
   const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), options);
+  thread.start({ offset: 0, line: 1 });
   const trades: number[][] = [];
   let stats: Record<string, number> = {};
   try {
@@ -89,7 +90,7 @@ describe('tape worker', () => {
     const file = path.join(dir, 'mixed.jsonl');
     await mixedHistory(file);
     const inThread = await readAll(file, 'main');
-    const worker = await readAll(file, 'worker');
+    const worker = await readAll(file, 'worker', { handover: 0 });
     expect(inThread.trades.length).toBeGreaterThan(17_000);
     expect(inThread.stats['busted']).toBeGreaterThan(1000);
     expect(inThread.stats['fullParses']).toBeGreaterThan(0);
@@ -97,6 +98,13 @@ describe('tape worker', () => {
     expect(inThread.stats['duplicates']).toBeGreaterThan(0);
     expect(worker.stats).toEqual(inThread.stats);
     expect(worker.trades).toEqual(inThread.trades);
+    // the replay thread reads the first lines, then the worker carries on with its window and counts
+    // (busts on both sides of the line where it takes over), at a few lines, and as soon as it is up
+    for (const handover of [7_000, 12_345, 19_999, undefined]) {
+      const handedOver = await readAll(file, 'worker', handover === undefined ? {} : { handover });
+      expect(handedOver.stats).toEqual(inThread.stats);
+      expect(handedOver.trades).toEqual(inThread.trades);
+    }
     // a ring much smaller than the file: it wraps around, and commits wait for room
     const small = await readThread(file, { supersedeWindow: 50, chunkBytes: 64 * 1024, ringTrades: 700, ringCommits: 3 });
     expect(small.stats).toEqual(inThread.stats);
@@ -108,7 +116,8 @@ describe('tape worker', () => {
     const file = path.join(dir, 'bad.jsonl');
     await writeSyntheticHistory(file, { trades: 3000, symbols: ['SYN-A'], seed: 2, form: 'compact' });
     appendFileSync(file, '{"type":"trade","trade":{"id":"T9","aggressor":\n');
-    await expect(readAll(file, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
+    await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
+    await expect(readAll(file, 'worker', { handover: 1500 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
     await expect(readAll(file, 'main')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
   }, 60_000);
 
@@ -118,7 +127,7 @@ describe('tape worker', () => {
     const header = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] });
     const t = new Date(T0 + 1000).toISOString();
     writeFileSync(file, header + syntheticTradeLine('full', 1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') + syntheticTradeLine('full', 2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'));
-    await expect(readAll(file, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
+    await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
   }, 60_000);
 
   it('stays a bounded number of batches ahead, and ends when closed early', async () => {
@@ -127,6 +136,7 @@ describe('tape worker', () => {
     const { bytes } = await writeSyntheticHistory(file, { trades: 60_000, symbols: ['SYN-A'], seed: 3 });
     const headerLine = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 1, instruments: [syntheticInstrument('SYN-A')] }).trimEnd();
     const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 64 * 1024, ringTrades: 2000, ringCommits: 4 });
+    thread.start({ offset: 0, line: 1 });
     try {
       await thread.waited(1); // the ring filled and the worker stopped
       expect(thread.inFlight).toBeLessThanOrEqual(4);
