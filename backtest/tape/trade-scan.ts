@@ -5,10 +5,11 @@
  *   {"type":"trade","trade":{"id":"…","aggressor":{…"symbol":"…","side":"SIDE_…"…"lastPx":"…","lastShares":"…"
  *   …"transactTime":"…Z"},"passive":{…"state":"TRADE_STATE_…"…}}
  *
- * (snake_case keys for the gateway source): the id right after the fixed prefix, then the aggressor
- * execution's first `symbol` key (its order's; the side must follow it), its first `lastPx` key (the
- * shares must follow it) and its first `transactTime` key, which must end the execution (`},"passive":{`
- * follows its value); the trade's state is the last `"state":"TRADE_STATE_` of the line, which must come
+ * (snake_case keys for the gateway source): the id right after the fixed prefix, then in the aggressor
+ * execution its order's `"symbol":"…","side":"SIDE_…` (the first side key with a symbol key right before
+ * it in family A lines, the first symbol key followed by the side in gateway lines), its first `lastPx`
+ * key (the shares must follow it) and its first `transactTime` key, which must end the execution
+ * (`},"passive":{` follows its value); the trade's state is the last `"state":"TRADE_STATE_` of the line, which must come
  * after the aggressor. Keys are found by their rarest byte (memchr) and must sit where JSON puts a key
  * (after `,` or `{`); values must be canonical (plain ASCII id, a header symbol, integer strings without leading zeros,
  * a `…Z` timestamp, a known trade state). Whatever does not fit returns NOT_SURE and the caller takes
@@ -64,8 +65,9 @@ const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 
 const PREFIX = ascii('{"type":"trade","trade":{"id":"');
 const AGGRESSOR = ascii('","aggressor":{');
-const SYMBOL = key('"symbol":"', 'y');
-const SIDE = ascii('","side":"SIDE_');
+const SYMBOL = key('"symbol":"', 'b');
+/** From the symbol's closing quote; `_` is rare before it in family A lines (camelCase keys). */
+const SIDE_KEY = key('","side":"SIDE_', '_');
 const EXEC_END = ascii('"},"passive":{');
 const STATE = ascii('"state":"TRADE_STATE_');
 const KEYS = {
@@ -116,6 +118,8 @@ export class TradeScanner {
   private readonly px: Key;
   private readonly shares: Buffer;
   private readonly time: Key;
+  /** Family A: find the order's side first, then its symbol before it (fewer hops than the symbol key). */
+  private readonly sideFirst: boolean;
   /** The symbol of the last UNKNOWN_SYMBOL outcome. */
   unknownSymbol = '';
   /** End of the last scanned integer value (scratch). */
@@ -124,6 +128,7 @@ export class TradeScanner {
   constructor(source: keyof typeof KEYS, symbols: readonly string[]) {
     this.symbols = symbols.map((s) => Buffer.from(s, 'utf8'));
     ({ px: this.px, shares: this.shares, time: this.time } = KEYS[source]);
+    this.sideFirst = source === 'familyA';
   }
 
   /** Reads line buf[start, end) into `out`. */
@@ -143,19 +148,35 @@ export class TradeScanner {
     if (i === start + PREFIX.length || !matchAt(buf, i, AGGRESSOR)) return Scan.NOT_SURE;
     const key = (a >>> 0) * 2097152 + ((b >>> 0) & 0x1fffff);
 
-    // the aggressor's order: symbol, then side
-    const symbolAt = find(buf, i + AGGRESSOR.length, end, SYMBOL);
-    if (symbolAt < 0 || !keyPosition(buf, symbolAt)) return Scan.NOT_SURE;
-    const symbolStart = symbolAt + SYMBOL.bytes.length;
-    let symbolEnd = symbolStart;
-    for (;; symbolEnd++) {
-      const c = buf[symbolEnd] as number;
-      if (c === 34) break;
-      if (c < 32 || c === 92 || symbolEnd >= end) return Scan.NOT_SURE;
+    // the aggressor's order: `"symbol":"…","side":"SIDE_…`, found by its side (family A) or its symbol key
+    let symbolStart: number;
+    let symbolEnd: number;
+    if (this.sideFirst) {
+      symbolEnd = find(buf, i + AGGRESSOR.length, end, SIDE_KEY);
+      if (symbolEnd < 0) return Scan.NOT_SURE;
+      symbolStart = symbolEnd;
+      for (;;) {
+        const c = buf[symbolStart - 1] as number;
+        if (c === 34) break;
+        if (c < 32 || c === 92 || symbolStart <= i) return Scan.NOT_SURE;
+        symbolStart--;
+      }
+      const symbolAt = symbolStart - SYMBOL.bytes.length;
+      if (!matchAt(buf, symbolAt, SYMBOL.bytes) || !keyPosition(buf, symbolAt)) return Scan.NOT_SURE;
+    } else {
+      const symbolAt = find(buf, i + AGGRESSOR.length, end, SYMBOL);
+      if (symbolAt < 0 || !keyPosition(buf, symbolAt)) return Scan.NOT_SURE;
+      symbolStart = symbolAt + SYMBOL.bytes.length;
+      symbolEnd = symbolStart;
+      for (;; symbolEnd++) {
+        const c = buf[symbolEnd] as number;
+        if (c === 34) break;
+        if (c < 32 || c === 92 || symbolEnd >= end) return Scan.NOT_SURE;
+      }
+      if (!matchAt(buf, symbolEnd, SIDE_KEY.bytes)) return Scan.NOT_SURE;
     }
     const sym = this.symbolIndex(buf, symbolStart, symbolEnd);
-    if (!matchAt(buf, symbolEnd, SIDE)) return Scan.NOT_SURE;
-    const sideAt = symbolEnd + SIDE.length;
+    const sideAt = symbolEnd + SIDE_KEY.bytes.length;
     let buy: boolean;
     if (buf[sideAt] === 66 && buf[sideAt + 1] === 85 && buf[sideAt + 2] === 89 && buf[sideAt + 3] === 34) buy = true;
     else if (buf[sideAt] === 83 && buf[sideAt + 1] === 69 && buf[sideAt + 2] === 76 && buf[sideAt + 3] === 76 && buf[sideAt + 4] === 34) buy = false;
@@ -182,24 +203,28 @@ export class TradeScanner {
 
     // the trade's state: its last occurrence, after the aggressor, at the trade's level (only the closing
     // braces of the trade and the line follow its object's other plain fields)
-    let stateAt = end - STATE.length;
-    while (stateAt >= execEnd && !(buf[stateAt] === 34 && buf[stateAt + 1] === 115 && buf[stateAt + 7] === 58 && matchAt(buf, stateAt, STATE))) stateAt--;
-    if (stateAt < execEnd) return Scan.NOT_SURE;
+    // one backward pass from before the closing `}}`: no brace or bracket until the state key
+    if (buf[end - 1] !== 125 || buf[end - 2] !== 125) return Scan.NOT_SURE;
+    let stateAt = end - 3;
+    for (;; stateAt--) {
+      if (stateAt < execEnd) return Scan.NOT_SURE;
+      const c = buf[stateAt] as number;
+      if (c === 34) {
+        if (buf[stateAt + 1] === 115 && buf[stateAt + 7] === 58 && matchAt(buf, stateAt, STATE)) break;
+      } else if (c === 123 || c === 125 || c === 91 || c === 93) {
+        return Scan.NOT_SURE;
+      }
+    }
     const value = stateAt + STATE.length;
     let stands: boolean | undefined;
-    let tail = value;
-    for (const [name, standing] of STATES) {
-      if (matchAt(buf, value, name)) {
+    for (let k = 0; k < STATES.length; k++) {
+      const [name, standing] = STATES[k] as readonly [Buffer, boolean];
+      if (value + name.length <= end - 2 && matchAt(buf, value, name)) {
         stands = standing;
-        tail = value + name.length;
         break;
       }
     }
-    if (stands === undefined || tail > end - 2 || buf[end - 2] !== 125 || buf[end - 1] !== 125) return Scan.NOT_SURE;
-    for (let k = tail; k < end - 2; k++) {
-      const c = buf[k] as number;
-      if (c === 123 || c === 125 || c === 91 || c === 93) return Scan.NOT_SURE;
-    }
+    if (stands === undefined) return Scan.NOT_SURE;
     if (sym < 0) {
       this.unknownSymbol = buf.toString('latin1', symbolStart, symbolEnd);
       // only a plain ASCII symbol is surely the same string once decoded
