@@ -1,16 +1,19 @@
 /**
- * Bench "backtest" (events/s): trades per wall-clock second through the whole backtest pipeline: the
- * history file streamed and parsed (lazy fast path), the synthetic book, the live pipeline (books,
- * demo market-maker strategy, risk, execution adapter, order tracker, portfolio), simulated fills on the
- * matching engine, metrics and series. The tape: 1,000,000 trades over three symbols in the exchange's
- * full family A form (~1.7 KB a line, like the simulator's), generated in a temp dir, whose best bid or
- * offer moves on ~1.5 % of the trades. Baseline: a bare loop over the same file with the same line reader
- * that only decodes and JSON.parses every line ("read+JSON.parse"). A second result replays a busier tape
- * (the top moves on ~15 % of trades: many more strategy callbacks). Extra fields: CPU figures (the machine
- * is shared), book events, fills, peak RSS.
+ * Bench "backtest" (events/s): trades per wall-clock second through the whole backtest pipeline, as
+ * `tradebot backtest` runs it: the history file streamed and parsed (the byte-level fast path, on the tape
+ * worker thread after the first lines), the supersede window, the synthetic book, the live pipeline
+ * (books, demo market-maker strategy, risk, execution adapter, order tracker, portfolio), simulated fills
+ * on the matching engine, metrics and series; the worker's start-up is inside the timed run. The tape:
+ * 1,000,000 trades over three symbols in the exchange's full family A form (~1.7 KB a line, like the
+ * simulator's), generated in a temp dir, whose best bid or offer moves on ~1.5 % of the trades.
+ * Baseline: a bare loop over the same file with the same line reader that only decodes and JSON.parses
+ * every line ("read+JSON.parse"). A second result replays a busier tape (the top moves on ~15 % of
+ * trades: many more strategy callbacks). Extra fields: CPU figures and the 1-minute load average before
+ * and after each measurement (the machine is shared: figures taken under load are not comparable), book
+ * events, fills, peak RSS (the process, tape worker included).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBacktestConfig } from '../backtest/config.ts';
 import { runBacktest } from '../backtest/run-backtest.ts';
@@ -23,13 +26,16 @@ const TRADES = 1_000_000;
 const BUSY_TRADES = 200_000;
 const SYMBOLS = ['SYN-A', 'SYN-B', 'SYN-C'];
 
+const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
+
 const cpuSeconds = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1e6;
 };
 
 /** read+JSON.parse: the same reader, every line decoded and parsed, nothing else. */
-async function parseOnly(file: string): Promise<{ lines: number; seconds: number; cpu: number }> {
+async function parseOnly(file: string): Promise<{ lines: number; seconds: number; cpu: number; load: [number, number] }> {
+  const loadBefore = load();
   const started = performance.now();
   const cpu = process.cpuUsage();
   let lines = 0;
@@ -42,13 +48,14 @@ async function parseOnly(file: string): Promise<{ lines: number; seconds: number
     }
   }
   if (check === 0) throw new Error('nothing parsed');
-  return { lines: lines - 1, seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(cpu) };
+  return { lines: lines - 1, seconds: (performance.now() - started) / 1000, cpu: cpuSeconds(cpu), load: [loadBefore, load()] };
 }
 
-async function replay(file: string, trades: number): Promise<Record<string, number>> {
+async function replay(file: string, trades: number): Promise<Record<string, number | number[]>> {
   const config = loadBacktestConfig('config/backtest.yaml');
   const strategy = await loadStrategy('market-maker');
   const params = { ...config.bot.params, symbols: SYMBOLS };
+  const loadBefore = load();
   const started = performance.now();
   const cpu = process.cpuUsage();
   const result = await runBacktest({ data: file, config, strategy, params });
@@ -66,6 +73,7 @@ async function replay(file: string, trades: number): Promise<Record<string, numb
     fills: result.report['fills'] as number,
     orders: result.report['orders'] as number,
     peakRssMB: result.wall.peakRssMB,
+    load1m: [loadBefore, load()],
   };
 }
 
@@ -94,7 +102,9 @@ export default async function bench(): Promise<BenchResult[]> {
         ratio: Math.round(((value as number) / baselineValue) * 1000) / 1000,
         trades: TRADES,
         fileMB: Math.round(bytes / 1048576),
+        cores: availableParallelism(),
         baselinePerCpuSecond: Math.round(baseline.lines / baseline.cpu),
+        baselineLoad1m: baseline.load,
         ...main,
       },
       {
@@ -104,6 +114,7 @@ export default async function bench(): Promise<BenchResult[]> {
         baselineValue: busyBaselineValue,
         ratio: Math.round(((busyValue as number) / busyBaselineValue) * 1000) / 1000,
         trades: BUSY_TRADES,
+        baselineLoad1m: busyBaseline.load,
         ...busy,
       },
     ];
