@@ -24,12 +24,16 @@ export class TapeBook implements MarketModel {
   private readonly bids: TapeLevel[] = [];
   private readonly asks: TapeLevel[] = [];
   lastPrice: number | undefined;
+  /** Time each side was last expired at (the replay's times never go back). */
+  private bidsExpiredAt = Number.NaN;
+  private asksExpiredAt = Number.NaN;
 
   constructor(private readonly options: TapeBookOptions) {}
 
   levels(side: BookSide, now: number): readonly Level[] {
     const list = side === 'bid' ? this.bids : this.asks;
-    this.expire(list, now);
+    // expiry at a time already expired at changes nothing (levels are only ever renewed with later times)
+    if (now !== (side === 'bid' ? this.bidsExpiredAt : this.asksExpiredAt)) this.expire(list, now);
     return list;
   }
 
@@ -79,6 +83,8 @@ export class TapeBook implements MarketModel {
   }
 
   private expire(list: Level[], now: number): void {
+    if (list === this.bids) this.bidsExpiredAt = now;
+    else this.asksExpiredAt = now;
     const oldest = now - this.options.levelTtlMs;
     for (let i = list.length - 1; i >= 0; i--) if ((list[i] as Level).time < oldest) list.splice(i, 1);
   }
