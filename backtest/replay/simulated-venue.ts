@@ -59,8 +59,9 @@ export class SimulatedVenue implements Venue {
   /** Promises were settled (or a lookup started): their continuations must run before time moves on. */
   pendingContinuations = false;
   bookEvents = 0;
-  /** Lanes whose trades at `pendingTime` are not published yet, in the order they first traded. */
+  /** Lanes whose trades at `pendingTime` are not published yet (the first `pendingCount`), in the order they first traded. */
   private readonly pending: TapeLane[] = [];
+  private pendingCount = 0;
   private readonly lanes = new Map<string, TapeLane>();
   private pendingTime = Number.NaN;
   private readonly scales = new Map<string, InstrumentScales>();
@@ -199,10 +200,10 @@ export class SimulatedVenue implements Venue {
     }
     lane.model.onTrade(price, qty, buy, time);
     lane.feed?.onTrade(price, qty);
-    if (this.pending.length > 0 && time !== this.pendingTime) this.flushBooks();
+    if (this.pendingCount > 0 && time !== this.pendingTime) this.flushBooks();
     if (!lane.pending) {
       lane.pending = true;
-      this.pending.push(lane);
+      this.pending[this.pendingCount++] = lane;
     }
     this.pendingTime = time;
   }
@@ -215,18 +216,18 @@ export class SimulatedVenue implements Venue {
 
   /** Time of the trades whose books are not published yet (NaN when none). */
   get pendingBookTime(): number {
-    return this.pending.length === 0 ? Number.NaN : this.pendingTime;
+    return this.pendingCount === 0 ? Number.NaN : this.pendingTime;
   }
 
   /** Publishes the books the last trades touched, where their best bid or offer price moved. */
   flushBooks(): void {
     const pending = this.pending;
-    for (let i = 0; i < pending.length; i++) {
+    for (let i = 0; i < this.pendingCount; i++) {
       const lane = pending[i] as TapeLane;
       lane.pending = false;
       this.publishLane(lane.model, lane.feed, this.pendingTime);
     }
-    pending.length = 0;
+    this.pendingCount = 0;
   }
 
   /** Emits the symbol's book when its best bid or offer price differs from the last event's. */
