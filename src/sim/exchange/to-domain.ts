@@ -60,8 +60,27 @@ export function extrasOf(snapshot: SnapshotLike): OrderExtras | undefined {
   return tag !== null && typeof tag === 'object' ? (tag as OrderExtras) : undefined;
 }
 
-const price = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : new Decimal(raw).div(scales.priceScale));
-const qty = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : new Decimal(raw).div(scales.qtyScale));
+/**
+ * raw / scale as a Decimal, remembered per scale (up to 4096 values each, then started afresh): a
+ * conversion builds ~8 of them, each a Decimal division of ~1 us, from few distinct prices and quantities
+ * (Decimals are immutable, so objects can share them). Also keyed by avgPx's decimal string.
+ */
+const scaledCache = new Map<number, Map<number | string, Decimal>>();
+function scaled(raw: number | string, scale: number): Decimal {
+  if (Object.is(raw, -0)) return new Decimal(raw).div(scale);
+  let byRaw = scaledCache.get(scale);
+  if (byRaw === undefined) scaledCache.set(scale, (byRaw = new Map()));
+  let d = byRaw.get(raw);
+  if (d === undefined) {
+    d = new Decimal(raw).div(scale);
+    if (byRaw.size >= 4096) byRaw.clear();
+    byRaw.set(raw, d);
+  }
+  return d;
+}
+
+const price = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.priceScale));
+const qty = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.qtyScale));
 
 export interface OrderContextInfo {
   lastTradeId?: string;
@@ -103,7 +122,7 @@ export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, 
     leavesQty: qty(snapshot.leavesQty, scales),
     price: price(terms.price, scales),
     stopPrice: price(terms.stopPrice, scales),
-    avgPx: new Decimal(snapshot.avgPx).div(scales.priceScale),
+    avgPx: scaled(snapshot.avgPx, scales.priceScale),
     priorityWeight: '',
     commissionsBasisPoints: new Decimal(terms.commissionBasisPoints ?? 0),
     makerCommissionsBasisPoints: new Decimal(terms.makerCommissionBasisPoints ?? 0),
