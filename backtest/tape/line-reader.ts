@@ -1,8 +1,8 @@
 /**
  * Streams a file as batches of lines with bounded memory: the file is read in chunks (default 1 MiB,
- * the next read already in flight while the current chunk is split), each chunk split at '\n' with
- * Buffer.indexOf (memchr); a batch hands out line boundaries inside a buffer, valid until the next batch
- * is requested. A line cut by a chunk boundary is carried into the next chunk. Callers decode only what
+ * the next read already in flight while the current chunk is split; three buffers in turn), each chunk
+ * split at '\n' with Buffer.indexOf (memchr); a batch hands out line boundaries inside a buffer, valid
+ * until the next batch is requested. A line cut by a chunk boundary is carried into the next chunk. Callers decode only what
  * they need (latin1 for the fast field extraction, utf8 for full decoding). A trailing '\r' is dropped;
  * a last line without '\n' is kept.
  *
@@ -44,8 +44,7 @@ interface Chunk {
   readonly length: number;
 }
 
-async function readChunk(handle: FileHandle, size: number, position: number): Promise<Chunk> {
-  const buf = Buffer.allocUnsafe(RESERVE + size);
+async function readChunk(handle: FileHandle, buf: Buffer, size: number, position: number): Promise<Chunk> {
   const { bytesRead } = await handle.read(buf, RESERVE, size, position);
   return { buf, length: bytesRead };
 }
@@ -68,7 +67,16 @@ export async function* readLineBatches(file: string, options: LineReaderOptions 
   let carry: Buffer = Buffer.alloc(0);
   let bytesRead = options.start?.offset ?? 0;
   let line = options.start?.line ?? 1;
-  let inflight: Promise<Chunk> | undefined = readChunk(handle, size, bytesRead);
+  // Three buffers in turn (fresh ones cost a page fault per 4 KiB): the chunk being split, the one being
+  // read, and the one before, whose carried partial line is copied out before it is read into again.
+  const buffers: Buffer[] = [];
+  let reads = 0;
+  const next = (position: number): Promise<Chunk> => {
+    const k = reads++ % 3;
+    buffers[k] ??= Buffer.allocUnsafe(RESERVE + size);
+    return readChunk(handle, buffers[k], size, position);
+  };
+  let inflight: Promise<Chunk> | undefined = next(bytesRead);
   try {
     while (inflight !== undefined) {
       const chunk: Chunk = await inflight;
@@ -76,7 +84,7 @@ export async function* readLineBatches(file: string, options: LineReaderOptions 
       /** File offset of data[0]. */
       const base = bytesRead - carry.length;
       bytesRead += chunk.length;
-      inflight = eof ? undefined : readChunk(handle, size, bytesRead);
+      inflight = eof ? undefined : next(bytesRead);
       options.onRead?.(bytesRead, line);
       const data = eof ? carry : join(carry, chunk);
       const end = data.length;
