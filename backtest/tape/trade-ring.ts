@@ -4,8 +4,9 @@
  * written so far with the running TapeStats and bytes read. The worker (RingWriter) copies each batch of
  * released trades in and commits it; the replay thread (RingReader) reads the committed trades in place,
  * commit after commit, then releases them. The writer blocks (Atomics.wait) while the ring or the commit
- * slots are full, the reader awaits (Atomics.waitAsync) while nothing is committed: a counter bumped on
- * every commit and state change is what it waits on, so no wake-up is lost. The ring's memory is fixed:
+ * slots are full, until a quarter of the slots is free again; the reader awaits (Atomics.waitAsync) while
+ * nothing is committed: a counter bumped on every commit and state change is what it waits on, so no
+ * wake-up is lost. The ring's memory is fixed:
  * `capacity` trades and `slots` commits ahead at most.
  */
 import { TradeBatch } from './trade-batch.ts';
@@ -18,6 +19,7 @@ const STATE = 2; // 0 while running, then DONE or FAILED
 const WAITS = 3; // times the writer waited for room
 const WRITTEN = 4; // commits written
 const READY = 5; // 1 once the worker has started up (it then waits for where to start)
+const WANT = 6; // while the writer waits: the count of released commits that wakes it (0: not waiting)
 const DONE = 1;
 const FAILED = 2;
 
@@ -45,7 +47,7 @@ export function createTradeRing(capacity: number, slots: number): TradeRingBuffe
   return {
     capacity,
     slots,
-    control: shared(4 * 6),
+    control: shared(4 * 7),
     released: shared(8),
     commits: shared(8 * RECORD * slots),
     sym: shared(4 * capacity),
@@ -143,11 +145,18 @@ export class RingWriter {
     Atomics.notify(this.control, SEQ);
   }
 
-  /** Waits until the reader has released more than `read` commits. */
+  /**
+   * Waits until the reader has released more than `read` commits: until it has released a quarter of
+   * the commit slots more (all it can when fewer are written), so the two threads do not wake each other
+   * for every commit. The reader wakes it only then (WANT).
+   */
   private wait(read: number): void {
+    const target = Math.min(this.commitCount, read + Math.max(1, this.buffers.slots >> 2));
+    Atomics.store(this.control, WANT, target);
     Atomics.add(this.control, WAITS, 1);
     Atomics.notify(this.control, WAITS);
-    Atomics.wait(this.control, READ, read);
+    for (let r = Atomics.load(this.control, READ); r < target; r = Atomics.load(this.control, READ)) Atomics.wait(this.control, READ, r);
+    Atomics.store(this.control, WANT, 0);
   }
 
   private setState(state: number): void {
@@ -274,6 +283,7 @@ export class RingReader {
     this.read++;
     this.released[0] = this.start;
     Atomics.store(this.control, READ, this.read);
-    Atomics.notify(this.control, READ);
+    const want = Atomics.load(this.control, WANT);
+    if (want !== 0 && this.read >= want) Atomics.notify(this.control, READ);
   }
 }
