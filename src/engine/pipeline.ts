@@ -29,6 +29,7 @@ import { engineRiskContext } from './risk-context.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 import { RunCounters } from './run-counters.ts';
 import { SettlementWatch } from './settlements.ts';
+import { lookUpUnknownOrders } from './gap-lookups.ts';
 import { compare } from './decimal-compare.ts';
 import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from './journal/index.ts';
 
@@ -234,7 +235,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   /**
    * After each order-stream snapshot: positions and balances from the exchange (the exchange wins), and the
    * orders the snapshot left UNKNOWN (missing from it: they closed while the stream was down, or their
-   * outcome is not known) looked up in the exchange's open orders, fetched after the snapshot. Without this
+   * outcome is not known) looked up one by one when the venue can (gap-lookups.ts), else (or when not found)
+   * in the exchange's open orders, fetched after the snapshot. Without this
    * they would stay "working" forever and a strategy would keep quoting against phantom orders. Orders the
    * exchange lists as working that the bot holds for finished are cancelled (see below).
    */
@@ -244,6 +246,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       // orders restored from the journal that the snapshot could not place: looked up first, so fills they
       // reveal are in the exchange's positions fetched below
       if (recovery !== undefined && recovery.unsettled > 0) await recovery.settle();
+      // orders that ended while the order stream was down: their real end and fills, before the positions
+      if (unknown.length > 0) counters.gapLookups += await lookUpUnknownOrders(unknown, { venue, tracker, log, step });
       let snapshot: VenueSnapshot;
       let moved: string[];
       for (let attempt = 1; ; attempt += 1) {

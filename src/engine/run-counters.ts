@@ -15,6 +15,8 @@ export class RunCounters {
   feedDisconnects = 0;
   orderStreamConnects = 0;
   reconciliations = 0;
+  /** Orders missing from a reconnect's order-stream snapshot whose end the exchange told on a lookup. */
+  gapLookups = 0;
   /** Orders the exchange still worked that the bot held for finished, cancelled by a reconciliation. */
   zombiesCancelled = 0;
   readonly sentByKind: Record<'insert' | 'cancel' | 'replace' | 'cross', number> = { insert: 0, cancel: 0, replace: 0, cross: 0 };

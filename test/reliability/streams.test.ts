@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLiveBot, type LiveBot } from './helpers/live-bot.ts';
 import { books, expectFeedCycle, expectRecovered } from './helpers/invariants.ts';
+import { ALICE_MAIN, SYMBOL } from './helpers/bot-rig.ts';
 
 let bot: LiveBot | undefined;
 afterEach(async () => {
@@ -71,6 +72,31 @@ describe('stream faults', () => {
     await b.waitUntil(() => b.pipeline.counters.orderStreamConnects >= 2 && b.pipeline.counters.fills > fills, 'the order stream is back, and trading again');
     expectFeedCycle(b);
     await expectRecovered(b);
+  }, 120_000);
+
+  it('a quote filled while the streams are stalled: looked up after the reconnect, so its fill is a fill (FILLED, counted, in the portfolio as a fill), not only a position correction', async () => {
+    bot = await startLiveBot({ silenceTimeoutMs: 1500 });
+    const b = bot;
+    await trading(b);
+    b.sim.activity?.stop();
+    // quotes resting at the exchange, nothing in flight
+    const resting = () => b.sim.core.openOrders({ account: ALICE_MAIN });
+    await b.waitUntil(() => resting().length > 0 && b.pipeline.tracker.open().every((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'), 'quotes resting, nothing in flight');
+    const lookups = b.pipeline.counters.gapLookups;
+    const fills = b.pipeline.counters.fills;
+    expect(b.sim.faults.stallStreams()).toBe(2);
+    // another firm takes a whole quote at once: its executions are never delivered on the stalled stream
+    const quote = resting()[0];
+    if (quote === undefined || quote.order.price === undefined) throw new Error('no resting quote');
+    const clordId = quote.order.clordId ?? '';
+    b.sim.core.submit({ account: 'firms/other/accounts/taker', symbol: SYMBOL, side: quote.order.side === 'SIDE_BUY' ? 'SIDE_SELL' : 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: quote.order.price, orderQty: quote.leavesQty, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+    expect(b.sim.core.order(quote.order.orderId)?.latest.state).toBe('ORDER_STATE_FILLED');
+    await b.waitUntil(() => b.pipeline.counters.gapLookups > lookups, 'the filled quote looked up after the reconnect');
+    const tracked = b.pipeline.tracker.get(clordId);
+    expect(tracked?.state).toBe('FILLED');
+    expect(tracked?.filledQty.toString()).toBe(String(quote.order.orderQty));
+    expect(b.pipeline.counters.fills).toBeGreaterThan(fills);
+    await expectRecovered(b, { fillsMatch: true });
   }, 120_000);
 
   it('stalled streams (connected, silent, heartbeats too): the silence watchdog reconnects them', async () => {

@@ -6,10 +6,10 @@
  * Memory stays bounded however long the run: once more than `maxFinished` finished orders are kept, the
  * oldest finished one is forgotten (its clordIds and order id dropped from the tables). Its order id (its
  * first clordId when it never got one) is remembered in a bounded set of tombstones, so evidence that still
- * arrives for it is recognised as late rather than taken for an unknown order (see OrderTracker). Not
- * forgotten: open orders, and orders closed only locally while the exchange knew them (a lookup that did
- * not find them), since exchange evidence for those still counts; they are forgotten once the exchange
- * confirms the end.
+ * arrives for it is recognised as late rather than taken for an unknown order (see OrderTracker). Never
+ * forgotten: open orders. Orders closed only locally while the exchange knew them (a lookup that did not
+ * find them) are kept apart, since exchange evidence for those still counts: they join the finished history
+ * once the exchange confirms the end, and beyond `maxFinished` of them the oldest is forgotten too.
  */
 import { LruSet } from '../../exchange/transport/lru-set.ts';
 import { isOpen } from './states.ts';
@@ -38,6 +38,11 @@ export class OrderIndex {
   private queueHead = 0;
   private stamp = 0;
   private readonly tombstones: LruSet;
+  /**
+   * Orders closed only locally while the exchange knew them, oldest first: kept so late exchange evidence
+   * still counts, but no more than `maxFinished` of them (a long run with many reconnects must not pile them up).
+   */
+  private readonly localEnds = new Set<OrderRecord>();
 
   constructor(private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY) {
     if (!Number.isInteger(maxFinished) || maxFinished < 0) throw new RangeError(`finished order history must be a whole number >= 0, got ${maxFinished}`);
@@ -95,10 +100,16 @@ export class OrderIndex {
     if (isOpen(record.state())) {
       this.openRecords.add(record);
       this.finished.delete(record);
+      this.localEnds.delete(record);
       return;
     }
     this.openRecords.delete(record);
-    if (!forgettable(record) || this.finished.has(record)) return;
+    if (!forgettable(record)) {
+      this.keepLocalEnd(record);
+      return;
+    }
+    this.localEnds.delete(record);
+    if (this.finished.has(record)) return;
     const stamp = ++this.stamp;
     this.finished.set(record, stamp);
     this.finishedQueue.push({ record, stamp });
@@ -127,6 +138,17 @@ export class OrderIndex {
 
   get size(): number {
     return this.records.size;
+  }
+
+  private keepLocalEnd(record: OrderRecord): void {
+    if (this.localEnds.has(record)) return;
+    this.localEnds.add(record);
+    while (this.localEnds.size > this.maxFinished) {
+      const oldest = this.localEnds.values().next().value;
+      if (oldest === undefined) break;
+      this.localEnds.delete(oldest);
+      this.forget(oldest);
+    }
   }
 
   private forget(record: OrderRecord): void {

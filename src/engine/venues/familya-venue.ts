@@ -1,17 +1,18 @@
 /**
  * The Venue port over the family A client: order entry through `/v1/trading/*`, reconciliation through
  * `/v1/trading/open-orders`, `/v1/positions` and `/v1/positions/balances`, reference data from
- * `/v1/refdata/instruments`. Family A has no REST streams, so market data and order updates come from the
+ * `/v1/refdata/instruments`, single orders (orders closed while the order stream was down) through
+ * `/v1/report/orders/search`. Family A has no REST streams, so market data and order updates come from the
  * exchange's gRPC streams (same event types as every other transport). `/v1` has no cross endpoint: a
  * cross intent is refused with a typed error (use the gateway venue for crosses).
  */
 import type { Observable } from 'rxjs';
-import type { Instrument } from '../../domain/index.ts';
 import { ZERO } from '../../domain/decimal.ts';
 import type { FamilyAClient } from '../../exchange/familya/index.ts';
 import type { OrderInput } from '../../exchange/familya/inputs.ts';
 import { TradebotError } from '../../errors.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import type { Instrument, Order } from '../../domain/index.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
 
 export interface FamilyAVenueOptions {
   client: FamilyAClient;
@@ -81,6 +82,18 @@ export class FamilyAVenue implements Venue {
     const positions = (await client.positions({ accounts: [...accounts] })).positions;
     const balances = await client.balances(accounts);
     return { openOrders, positions, balances };
+  }
+
+  /** One order, open or finished, by order id (else clordId): `/v1/report/orders/search`. */
+  async lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
+    const byId = query.orderId !== undefined && query.orderId !== '';
+    const page = await this.options.client.searchOrders({
+      accounts: [query.account],
+      symbol: query.symbol,
+      ...(byId ? { orderId: query.orderId } : { clordId: query.clordId }),
+      pageSize: 10,
+    });
+    return page.orders.find((o) => (byId ? o.id === query.orderId : o.clordId === query.clordId));
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
  * execution for a forgotten order is recognised (issue `lateExecution`) and ignored: it is neither adopted as
  * an unknown order nor counted as a fill again. Orders closed only locally while the exchange knew them (a
  * lookup that missed them) are not forgotten until the exchange has the last word, so a fill it reports later
- * still counts.
+ * still counts; they are bounded too (the oldest beyond the history size are forgotten).
  */
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../../src/engine/clock.ts';
@@ -91,5 +91,25 @@ describe('the finished-order history', () => {
     for (let n = 51; n <= 60; n++) fillOrder(t, n);
     expect(t.get('missed')).toBeUndefined();
     expect(t.size).toBe(5);
+  });
+
+  it('bounds the orders closed only locally too: beyond the history size the oldest is forgotten, its late evidence ignored', () => {
+    const { t, fills, issues } = tracker(3);
+    for (let n = 1; n <= 20; n++) {
+      t.submitted(request({ clordId: `gone${n}` }));
+      t.acknowledged(`gone${n}`, `OG${n}`);
+      t.lookupResult(`gone${n}`, undefined);
+    }
+    expect(t.size).toBe(3);
+    expect(t.all().map((o) => o.clordId)).toEqual(['gone18', 'gone19', 'gone20']);
+    expect(t.get('gone20')?.state).toBe('CANCELED');
+    // the newest still take late evidence; the forgotten ones are recognised as late, not adopted, no fill
+    t.applyExecution(fillExec('F-g20', { cum: 10, lastPx: '0.50', lastShares: 10, avgPx: '0.50' }, { id: 'OG20', clordId: 'gone20' }));
+    expect(t.get('gone20')?.state).toBe('FILLED');
+    t.applyExecution(fillExec('F-g1', { cum: 10, lastPx: '0.50', lastShares: 10, avgPx: '0.50' }, { id: 'OG1', clordId: 'gone1' }));
+    expect(t.get('gone1')).toBeUndefined();
+    expect(fills.map((f) => f.clordId)).toEqual(['gone20']);
+    expect(issues.filter((i) => i.kind === 'lateExecution')).toHaveLength(1);
+    expect(t.size).toBeLessThanOrEqual(3);
   });
 });

@@ -12,7 +12,8 @@
  * CANCELED; `snapshot` lists exactly the working orders; an IOC order crossing the shown offer fills there as
  * the aggressor; a cancel of an unknown order is refused (a typed error or a cancel reject); a market
  * change gives a new book; crosses fill both legs where the venue has them (family A has no cross endpoint:
- * a typed VENUE_CROSS_UNSUPPORTED). Waits are on events, never on time; the simulated venue is driven by
+ * a typed VENUE_CROSS_UNSUPPORTED); the live venues look single orders up (a finished one too) by order id or
+ * clordId. Waits are on events, never on time; the simulated venue is driven by
  * moving its virtual time (each call reaches its exchange after the configured latency).
  */
 import { Subject, type Subscription } from 'rxjs';
@@ -190,6 +191,24 @@ function contract(kind: Kind): void {
       expect(fill.lastPx.toString()).toBe('0.45');
       expect(fill.lastShares.toString()).toBe('2');
       expect((await events.execution(take.clordId, (e) => e.order.state === 'ORDER_STATE_FILLED', 'FILLED')).order.leavesQty.toString()).toBe('0');
+    });
+
+    it('looks a finished order up by order id, and by clordId, when the venue has single-order lookups', async () => {
+      const lookup = h.venue.lookupOrder?.bind(h.venue);
+      if (lookup === undefined) {
+        expect(kind).toBe('simulated'); // the live venues have it: the pipeline looks up orders a reconnect's snapshot misses
+        return;
+      }
+      const take = order('SIDE_BUY', '0.45', 1, { timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+      const [id] = await insert([take]);
+      await events.execution(take.clordId, (e) => e.order.state === 'ORDER_STATE_FILLED', 'FILLED');
+      const byId = await h.call(() => lookup({ account: h.account, symbol: SYMBOL, orderId: id, clordId: take.clordId }));
+      expect(byId).toMatchObject({ id, clordId: take.clordId, state: 'ORDER_STATE_FILLED' });
+      expect(byId?.cumQty.toString()).toBe('1');
+      expect(byId?.avgPx.toString()).toBe('0.45');
+      const byClord = await h.call(() => lookup({ account: h.account, symbol: SYMBOL, orderId: undefined, clordId: take.clordId }));
+      expect(byClord?.id).toBe(id);
+      expect(await h.call(() => lookup({ account: h.account, symbol: SYMBOL, orderId: undefined, clordId: clord() }))).toBeUndefined();
     });
 
     it('refuses a cancel of an order it does not know: a typed error or a cancel reject', async () => {

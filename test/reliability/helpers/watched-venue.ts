@@ -10,6 +10,7 @@ import type {
   Venue,
   VenueCancelRequest,
   VenueCrossRequest,
+  VenueOrderQuery,
   VenueOrderRequest,
   VenueReplaceRequest,
   VenueSnapshot,
@@ -23,9 +24,13 @@ export class WatchedVenue implements Venue {
   /** Failed calls by "kind code" (e.g. "replace GATEWAY_NOT_FOUND"). */
   readonly failures: Record<string, number> = {};
   readonly calls: Record<string, number> = {};
+  /** Single-order lookups, when the wrapped venue has them (the pipeline uses them after a reconnect). */
+  readonly lookupOrder: Venue['lookupOrder'];
 
   constructor(private readonly inner: Venue) {
     this.name = inner.name;
+    const lookup = inner.lookupOrder?.bind(inner);
+    this.lookupOrder = lookup === undefined ? undefined : (query: VenueOrderQuery) => this.call('lookup', () => lookup(query));
   }
 
   instruments(symbols: readonly string[]) {
