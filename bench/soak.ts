@@ -12,8 +12,10 @@
  * grows in the second half is then a leak, not a cap filling up. `--finished-orders` (default 50; production
  * 10 000) finished orders the tracker keeps (and 10x as many tombstones), `--fill-ids` (default 500;
  * production 100 000) fill ids the portfolio remembers, `--execution-ids` (default 1000; production 100 000
- * in the tracker, 10 000 in the stream client) execution ids remembered to drop repeats. To soak the
- * production caps, pass them and run long enough to fill them.
+ * in the tracker, 10 000 in the stream client) execution ids remembered to drop repeats. The exchange's too:
+ * `--sim-order-history` (default 5000; `sim.maxOrderHistory`, production 50 000) finished orders and
+ * `--sim-trades` (default 20 000; `sim.maxTrades`, 200 000) trades it keeps. To soak the production caps,
+ * pass them and run long enough to fill them.
  *
  * stdout gets JSON lines: `soak.start`; a `soak.sample` every `--sample-every` seconds (default 5): the bot's
  * RSS and heap after a full GC (node runs with --expose-gc), the sim's RSS, orders and orders/s (overall and
@@ -65,6 +67,8 @@ interface Options {
   finishedOrders: number;
   fillIds: number;
   executionIds: number;
+  simOrderHistory: number;
+  simTrades: number;
   config: string;
   logLevel: string;
 }
@@ -81,6 +85,8 @@ function options(): Options {
       'finished-orders': { type: 'string', default: '50' },
       'fill-ids': { type: 'string', default: '500' },
       'execution-ids': { type: 'string', default: '1000' },
+      'sim-order-history': { type: 'string', default: '5000' },
+      'sim-trades': { type: 'string', default: '20000' },
       config: { type: 'string', default: 'config/sim.yaml' },
       'log-level': { type: 'string', default: 'error' },
     },
@@ -100,6 +106,8 @@ function options(): Options {
     finishedOrders: Math.round(number('finished-orders', values['finished-orders'], 1)),
     fillIds: Math.round(number('fill-ids', values['fill-ids'], 1)),
     executionIds: Math.round(number('execution-ids', values['execution-ids'], 1)),
+    simOrderHistory: Math.round(number('sim-order-history', values['sim-order-history'], 1)),
+    simTrades: Math.round(number('sim-trades', values['sim-trades'], 1)),
     config: values.config,
     logLevel: values['log-level'],
   };
@@ -176,7 +184,7 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-soak-'));
   const keys = generateKeyFiles(path.join(dir, 'keys'));
   const participant = loaded.sim.users.find((u) => u.username === (loaded.bot.simUser ?? loaded.sim?.users[0]?.username))?.participant ?? '';
-  const simConfigFile = writeSimConfig({ configFile: o.config, sim: loaded.sim, activityIntervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, client: { clientId: CLIENT_ID, publicKeyFile: keys.publicKeyFile, participant }, dir });
+  const simConfigFile = writeSimConfig({ configFile: o.config, sim: loaded.sim, activityIntervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, caps: { maxOrderHistory: o.simOrderHistory, maxTrades: o.simTrades }, client: { clientId: CLIENT_ID, publicKeyFile: keys.publicKeyFile, participant }, dir });
   const sim = await startSimChild(simConfigFile);
   try {
     return await soak(o, loaded, logger, sim, keys.privateKeyFile, dir);
@@ -251,7 +259,7 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
 
   const durationMs = o.minutes * 60_000;
   const start = snapshot();
-  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds, executionIds: o.executionIds }, symbols, account, simPid: sim.pid, ...start });
+  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds, executionIds: o.executionIds, simOrderHistory: o.simOrderHistory, simTrades: o.simTrades }, symbols, account, simPid: sim.pid, ...start });
   try {
     for (let next = o.sampleEvery * 1000; next < durationMs && simDied === undefined; next += o.sampleEvery * 1000) {
       await sleep(started + next - clock.now());

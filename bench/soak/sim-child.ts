@@ -1,7 +1,7 @@
 /**
  * The soak's exchange: `tradebot sim` in a child process, so the bot's memory figures are its own. The
  * child's config is the soak config's YAML with the soak's settings applied (market activity on at the
- * soak's interval, the periodic stream drops, the bot's family A API client for reference data, no state
+ * soak's interval, the periodic stream drops, the soak's small memory caps, the bot's family A API client for reference data, no state
  * file: a soak starts from a fresh exchange and must not rewrite an operator's state), written to a temp
  * folder; file paths the config names are made absolute so they still resolve from there.
  */
@@ -30,6 +30,8 @@ export interface SimChildSettings {
   activityIntervalMs: number;
   /** 0: never. */
   dropEverySeconds: number;
+  /** The exchange's memory caps (sim.maxOrderHistory, sim.maxTrades). */
+  caps: { maxOrderHistory: number; maxTrades: number };
   client: { clientId: string; publicKeyFile: string; participant: string };
   /** Where to write the child's config. */
   dir: string;
@@ -44,6 +46,8 @@ export function writeSimConfig(settings: SimChildSettings): string {
   doc.setIn(['sim', 'activity', 'intervalMs'], settings.activityIntervalMs);
   if (settings.dropEverySeconds > 0) doc.setIn(['sim', 'faults', 'dropStreamsEverySeconds'], settings.dropEverySeconds);
   doc.deleteIn(['sim', 'stateFile']);
+  doc.setIn(['sim', 'maxOrderHistory'], settings.caps.maxOrderHistory);
+  doc.setIn(['sim', 'maxTrades'], settings.caps.maxTrades);
   const sim = settings.sim;
   if (sim.kyc.extraCaFile !== undefined) doc.setIn(['sim', 'kyc', 'extraCaFile'], sim.kyc.extraCaFile);
   sim.clients.forEach((c, i) => doc.setIn(['sim', 'clients', i, 'publicKeyFile'], c.publicKeyFile));

@@ -265,6 +265,8 @@ export function simSection(context: ConfigContext) {
     stateIntervalSeconds: seconds().default(5),
     /** Finished orders kept for lookups and idempotent retries (oldest dropped first); working orders always stay. */
     maxOrderHistory: positiveInt().default(50_000),
+    /** Trades kept on the tape for trade search and trade stats (oldest dropped first). */
+    maxTrades: positiveInt().default(200_000),
   })
     // duplicated symbols, usernames, participants and clients (src/sim/config-checks.ts)
     .superRefine(checkSimSection, ALWAYS);

@@ -89,7 +89,7 @@ const wallClock: SimClock = { now: () => Date.now() };
 export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
   const clock = options.clock ?? wallClock;
   const logger = options.logger;
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: config.maxOrderHistory });
+  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: config.maxOrderHistory, maxTrades: config.maxTrades });
   if (config.stateFile !== undefined) {
     const restored = await loadState(core, config.stateFile);
     if (restored !== undefined) logger.info({ file: config.stateFile, ...restored }, 'simulator state restored');

@@ -52,7 +52,7 @@ export interface ExchangeCoreOptions {
   instruments: readonly SimInstrumentConfig[];
   startingBalance: Decimal;
   currency: string;
-  /** Most recent trades kept for search (older ones are dropped). */
+  /** Most recent trades kept for search (default 200 000; older ones are dropped). */
   maxTrades?: number;
   /** Finished orders kept in the history (default 50 000); working orders are always kept. */
   maxOrderHistory?: number;
@@ -213,8 +213,9 @@ export class ExchangeCore {
     return stats;
   }
 
+  /** The most recent `maxTrades` trades, oldest first. */
   trades(): readonly Trade[] {
-    return this.tape;
+    return this.tape.length > this.maxTrades ? this.tape.slice(this.tape.length - this.maxTrades) : this.tape;
   }
 
   /** The mutable stores, for saving and restoring the state file (src/sim/state); nothing else uses them. */
@@ -331,7 +332,8 @@ export class ExchangeCore {
 
   private book(trade: Trade): void {
     this.tape.push(trade);
-    if (this.tape.length > this.maxTrades) this.tape.splice(0, this.tape.length - this.maxTrades);
+    // trimmed in batches (a splice moves the whole tape): between trims it holds up to 1/16 more than the cap
+    if (this.tape.length > this.maxTrades + Math.max(64, this.maxTrades >> 4)) this.tape.splice(0, this.tape.length - this.maxTrades);
     const stats = this.stats(trade.symbol);
     stats.open ??= trade.price;
     stats.high = Math.max(stats.high ?? trade.price, trade.price);

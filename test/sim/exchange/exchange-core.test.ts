@@ -138,6 +138,17 @@ describe('ExchangeCore', () => {
     expect(core.ledger.position(A, SYMBOL).net).toBe(5);
   });
 
+  it('trims the tape in batches past the cap, and still answers exactly the most recent maxTrades', () => {
+    core = makeCore(100);
+    for (let i = 0; i < 1000; i++) {
+      core.submit(order(A, 'SIDE_BUY', 1, 40 + (i % 20)));
+      core.submit(order(B, 'SIDE_SELL', 1, 40 + (i % 20)));
+      expect(core.trades()).toHaveLength(Math.min(100, i + 1));
+      expect(core.stores().tape.length).toBeLessThanOrEqual(100 + 64 + 1);
+    }
+    expect(core.trades().map((t) => t.price)).toEqual(Array.from({ length: 100 }, (_, k) => 40 + ((900 + k) % 20)));
+  });
+
   it('settles at 1.00: longs are credited 1.00 per contract, shorts charged, positions flat, orders gone', () => {
     core.submit(order(A, 'SIDE_BUY', 10, 40));
     core.submit(order(B, 'SIDE_SELL', 10, 40));
