@@ -149,3 +149,39 @@ describe('properties', () => {
     );
   });
 });
+
+describe('comparisons without a copy (the project prototype)', () => {
+  // decimal.js's own comparison: the argument copied into a new instance, as decimal.js does
+  const reference = (a: Decimal, b: Decimal | number | string) => Object.getPrototypeOf(Object.getPrototypeOf(a)).comparedTo.call(a, b) as number;
+  const special = [new Decimal(0), new Decimal(-0), new Decimal(NaN), new Decimal(Infinity), new Decimal(-Infinity), new Decimal('1e-9000000000000000'), new Decimal('9e9000000000000000')];
+
+  test('cmp, eq, lt, lte, gt, gte agree with decimal.js on any two decimals', () => {
+    fc.assert(
+      fc.property(decimalString, decimalString, (x, y) => {
+        const a = parseDecimal(x);
+        const b = parseDecimal(y);
+        const expected = reference(a, b);
+        expect(a.cmp(b)).toBe(expected);
+        expect(a.comparedTo(b)).toBe(expected);
+        expect([a.eq(b), a.lt(b), a.lte(b), a.gt(b), a.gte(b)]).toEqual([expected === 0, expected < 0, expected <= 0, expected > 0, expected >= 0]);
+      }),
+    );
+  });
+
+  test('zeros, NaN, infinities, extreme exponents, numbers and strings as decimal.js does', () => {
+    const values = [...special, new Decimal('0.01'), new Decimal('-0.01'), new Decimal('123.456')];
+    for (const a of values) {
+      for (const b of [...values, 0, -1, 0.5, '0.01', '-123.456']) expect(Object.is(a.cmp(b), reference(a, b))).toBe(true);
+    }
+  });
+
+  test('the operands are neither changed nor copied', () => {
+    const a = new Decimal('1.25');
+    const b = new Decimal('-3.5');
+    expect(a.gt(b)).toBe(true);
+    expect(formatDecimal(a)).toBe('1.25');
+    expect(formatDecimal(b)).toBe('-3.5');
+    expect(a).toBeInstanceOf(Decimal);
+    expect(a.plus(b)).toBeInstanceOf(Decimal);
+  });
+});
