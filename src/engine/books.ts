@@ -22,6 +22,16 @@ interface UpdateMark {
   readonly traded: Decimal | undefined;
 }
 
+/** The views of a side's levels (a plain loop: a closure per update would be allocated, and named under tsx). */
+function levelViews(levels: readonly { readonly px: Decimal; readonly qty: Decimal }[]): BookLevelView[] {
+  const out: BookLevelView[] = [];
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i] as { readonly px: Decimal; readonly qty: Decimal };
+    out.push({ price: l.px, qty: l.qty });
+  }
+  return out;
+}
+
 export class BookStore {
   private readonly books = new Map<string, BookView>();
   private readonly marks = new Map<string, UpdateMark>();
@@ -49,9 +59,8 @@ export class BookStore {
   apply(event: BookEvent, time: number): { view: BookView; becameFresh: boolean } {
     if (event.transactTime !== undefined) this.marks.set(event.symbol, { time: event.transactTime, traded: event.stats?.sharesTraded });
     const previous = this.books.get(event.symbol);
-    const level = (l: { px: Decimal; qty: Decimal }): BookLevelView => ({ price: l.px, qty: l.qty });
-    const bids = event.bids.map(level);
-    const offers = event.offers.map(level);
+    const bids = levelViews(event.bids);
+    const offers = levelViews(event.offers);
     const bestBid = bids[0]?.price;
     const bestOffer = offers[0]?.price;
     const last = event.stats !== undefined && !event.stats.lastTradePx.isZero() ? event.stats.lastTradePx : previous?.lastTradePrice;

@@ -23,7 +23,7 @@ import { wouldTake } from './matcher.ts';
 import type { OrderBook } from './order-book.ts';
 import { enter, runStops } from './order-entry.ts';
 import type { Order, TermChanges } from './order.ts';
-import type { CancelRequest, CxlRejReason, MassCancelRequest, OrderRef, ReplaceRequest } from './types.ts';
+import type { CancelRequest, MassCancelRequest, OrderRef, ReplaceRequest } from './types.ts';
 import { checkGoodTillTime, checkPrice, checkQty, isImmediate, normalizeTif } from './validation.ts';
 
 /** Find the working order `ref` designates, or emit a cancel reject and return undefined. */
@@ -71,9 +71,9 @@ export function replaceOrder(st: EngineState, req: ReplaceRequest): void {
   const order = resolve(st, req, true, req.newClordId);
   if (order === undefined) return;
   const book = order.book;
-  const refuse = (reason: CxlRejReason, text: string): void => st.cancelReject(order, req, true, reason, text);
+  // refusals call st.cancelReject directly: a closure here would be built (and named, under tsx) per replace
   if (!book.acceptsOrders()) {
-    refuse('CXL_REJ_REASON_EXCHANGE_OPTION', `instrument ${book.symbol} is ${book.state}: replaces are refused`);
+    st.cancelReject(order, req, true, 'CXL_REJ_REASON_EXCHANGE_OPTION', `instrument ${book.symbol} is ${book.state}: replaces are refused`);
     return;
   }
   const t = order.terms;
@@ -81,45 +81,45 @@ export function replaceOrder(st: EngineState, req: ReplaceRequest): void {
   const onStops = order.onStopBook;
   let price = t.price;
   if (req.price !== undefined) {
-    if (onStops && t.type === 'ORDER_TYPE_STOP') return refuse('CXL_REJ_REASON_OTHER', 'a STOP order has no price to replace');
+    if (onStops && t.type === 'ORDER_TYPE_STOP') return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', 'a STOP order has no price to replace');
     const problem = checkPrice(req.price, inst, 'price');
-    if (problem !== null) return refuse('CXL_REJ_REASON_OTHER', problem.text);
+    if (problem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', problem.text);
     price = req.price;
   }
   let stopPrice = t.stopPrice;
   if (req.stopPrice !== undefined) {
-    if (!onStops) return refuse('CXL_REJ_REASON_OTHER', 'stop_price can only be replaced on a stop order that has not triggered');
+    if (!onStops) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', 'stop_price can only be replaced on a stop order that has not triggered');
     const problem = checkPrice(req.stopPrice, inst, 'stop_price');
-    if (problem !== null) return refuse('CXL_REJ_REASON_OTHER', problem.text);
+    if (problem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', problem.text);
     stopPrice = req.stopPrice;
   }
   let qty = t.orderQty;
   if (req.orderQty !== undefined) {
     const problem = checkQty(req.orderQty, inst, 'order_qty');
-    if (problem !== null) return refuse('CXL_REJ_REASON_OTHER', problem.text);
+    if (problem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', problem.text);
     qty = req.orderQty;
   }
   let tif = t.timeInForce;
   if (req.timeInForce !== undefined) {
     const n = normalizeTif(req.timeInForce);
     if (n === undefined || isImmediate(n)) {
-      return refuse('CXL_REJ_REASON_OTHER', `a replace accepts time in force DAY, GOOD_TILL_CANCEL or GOOD_TILL_TIME, got ${String(req.timeInForce)}`);
+      return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', `a replace accepts time in force DAY, GOOD_TILL_CANCEL or GOOD_TILL_TIME, got ${String(req.timeInForce)}`);
     }
     tif = n;
   }
   let gtt = tif === 'TIME_IN_FORCE_GOOD_TILL_TIME' ? (req.goodTillTime ?? t.goodTillTime) : req.goodTillTime;
   const gttProblem = checkGoodTillTime(tif, gtt, st.now);
-  if (gttProblem !== null) return refuse('CXL_REJ_REASON_OTHER', gttProblem.text);
+  if (gttProblem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', gttProblem.text);
   if (tif !== 'TIME_IN_FORCE_GOOD_TILL_TIME') gtt = undefined;
   const newClord = req.newClordId;
   if (newClord !== undefined && newClord !== '' && newClord !== t.clordId) {
     const other = st.findByClord(t.account, newClord);
     if (other !== undefined && other !== order) {
-      return refuse('CXL_REJ_REASON_DUPLICATE_CLORD_ID', `clord_id ${newClord} is used by another working order of account ${t.account}`);
+      return st.cancelReject(order, req, true, 'CXL_REJ_REASON_DUPLICATE_CLORD_ID', `clord_id ${newClord} is used by another working order of account ${t.account}`);
     }
   }
   if (t.participateDontInitiate && !onStops && book.isOpen() && wouldTake(book, order.isBuy, price as number)) {
-    return refuse('CXL_REJ_REASON_EXCHANGE_OPTION', 'participate_dont_initiate order would take liquidity at the new price');
+    return st.cancelReject(order, req, true, 'CXL_REJ_REASON_EXCHANGE_OPTION', 'participate_dont_initiate order would take liquidity at the new price');
   }
 
   const changes: TermChanges = { price, stopPrice, orderQty: qty, timeInForce: tif, goodTillTime: gtt };
