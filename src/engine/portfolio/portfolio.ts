@@ -26,9 +26,9 @@ import type { Clock } from '../clock.ts';
 import { PortfolioErrorCode, portfolioError } from './errors.ts';
 import { NO_FEES, feeOf } from './fees.ts';
 import { Ledger } from './ledger.ts';
-import { marketValue, settle as settlePosition, trade, withFields } from './position.ts';
+import { marketValue, settle as settlePosition, trade, withFields, type PositionState } from './position.ts';
 import { planReconcile } from './reconcile.ts';
-import { accountSnapshot, portfolioSnapshot, positionSnapshot } from './snapshot.ts';
+import { accountSnapshot, portfolioSnapshot, positionSnapshot, positionSnapshotAt } from './snapshot.ts';
 import type {
   AccountSnapshot,
   FeeRates,
@@ -72,6 +72,8 @@ export class Portfolio {
   private readonly booked: LruSet;
   private readonly reversed: LruSet;
   private readonly changes = new Subject<PortfolioChange>();
+  /** netPnl's running total after each position, with the inputs it came from (see netPnl). */
+  private readonly pnlMemo = { accounts: [] as string[], symbols: [] as string[], states: [] as PositionState[], marks: [] as (Decimal | undefined)[], totals: [] as Decimal[] };
 
   readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
 
@@ -174,14 +176,41 @@ export class Portfolio {
     return this.ledger.position(account, symbol).qty;
   }
 
-  /** Realized + unrealized PnL minus fees over every account, as the snapshot's totals.netPnl but without building it. */
+  /**
+   * Realized + unrealized PnL minus fees over every account, as the snapshot's totals.netPnl but without
+   * building it. Risk asks after every mark of a held position: the running total after each position is
+   * kept with the inputs it came from (account, symbol, position state and mark, all immutable), and the sum
+   * is taken again only from the first position whose inputs changed: the same operations on the same values.
+   */
   netPnl(): Decimal {
+    const memo = this.pnlMemo;
     let total = ZERO;
-    for (const state of this.ledger.allAccounts()) {
+    let i = 0;
+    let same = true;
+    for (const state of this.ledger.accountStates()) {
       for (const [symbol, position] of state.positions) {
-        const unrealized = marketValue(position, this.ledger.mark(symbol)).minus(position.cost);
-        total = total.plus(position.realized).plus(unrealized).minus(position.fees);
+        const mark = this.ledger.mark(symbol);
+        if (same && i < memo.totals.length && memo.states[i] === position && memo.marks[i] === mark && memo.symbols[i] === symbol && memo.accounts[i] === state.account) {
+          total = memo.totals[i] as Decimal;
+        } else {
+          same = false;
+          const unrealized = marketValue(position, mark).minus(position.cost);
+          total = total.plus(position.realized).plus(unrealized).minus(position.fees);
+          memo.accounts[i] = state.account;
+          memo.symbols[i] = symbol;
+          memo.states[i] = position;
+          memo.marks[i] = mark;
+          memo.totals[i] = total;
+        }
+        i++;
       }
+    }
+    if (memo.totals.length !== i) {
+      memo.accounts.length = i;
+      memo.symbols.length = i;
+      memo.states.length = i;
+      memo.marks.length = i;
+      memo.totals.length = i;
     }
     return total;
   }
@@ -225,14 +254,45 @@ export class Portfolio {
 
   private emit(cause: PortfolioChangeCause, time: EpochMs, account: string, symbol: string | undefined): void {
     const state = this.ledger.account(account);
-    this.changes.next(
-      Object.freeze({
-        cause,
-        time,
-        account,
-        cash: state.cash,
-        position: symbol === undefined ? undefined : this.position(account, symbol),
-      }),
-    );
+    const position = symbol === undefined ? undefined : this.ledger.position(account, symbol);
+    this.changes.next(Object.freeze(new Change(cause, time, account, state.cash, symbol, position, symbol === undefined ? undefined : this.ledger.mark(symbol))));
+  }
+}
+
+/**
+ * A change event. Its position snapshot is built from the position state and mark of the change when first
+ * read (both immutable, so it is the snapshot of that moment whenever it is read): a mark emits a change on
+ * every book update while a position is held, and most subscribers only need to know that something changed.
+ */
+class Change implements PortfolioChange {
+  readonly #symbol: string | undefined;
+  readonly #state: PositionState | undefined;
+  readonly #mark: Decimal | undefined;
+  #position: PositionSnapshot | undefined = undefined;
+
+  constructor(
+    readonly cause: PortfolioChangeCause,
+    readonly time: EpochMs,
+    readonly account: string,
+    readonly cash: Decimal,
+    symbol: string | undefined,
+    state: PositionState | undefined,
+    mark: Decimal | undefined,
+  ) {
+    this.#symbol = symbol;
+    this.#state = state;
+    this.#mark = mark;
+  }
+
+  get position(): PositionSnapshot | undefined {
+    if (this.#position === undefined && this.#symbol !== undefined && this.#state !== undefined) {
+      this.#position = positionSnapshotAt(this.account, this.#symbol, this.#state, this.#mark);
+    }
+    return this.#position;
+  }
+
+  /** Plain form for logs and JSON, the position included. */
+  toJSON(): object {
+    return { cause: this.cause, time: this.time, account: this.account, cash: this.cash, position: this.position };
   }
 }

@@ -10,7 +10,11 @@ import { averagePrice, marketValue, type PositionState } from './position.ts';
 import type { AccountSnapshot, PnlTotals, PortfolioSnapshot, PositionSnapshot } from './types.ts';
 
 export function positionSnapshot(ledger: Ledger, account: string, symbol: string, state: PositionState): PositionSnapshot {
-  const mark = ledger.mark(symbol);
+  return positionSnapshotAt(account, symbol, state, ledger.mark(symbol));
+}
+
+/** The snapshot of a position state at a given mark (a pure function of its arguments). */
+export function positionSnapshotAt(account: string, symbol: string, state: PositionState, mark: Decimal | undefined): PositionSnapshot {
   const value = marketValue(state, mark);
   return Object.freeze({
     account,

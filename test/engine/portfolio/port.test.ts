@@ -43,6 +43,10 @@ describe('portfolioPort', () => {
           else if (op.kind === 'settle') port.settle(op.symbol, new Decimal(op.price), T0);
           else port.reconcile([exchangePosition({ symbol: op.symbol, netPosition: new Decimal(op.qty), avgEntryPx: new Decimal('0.5'), costBasis: ZERO })], [balance({ balance: new Decimal(1000) })]);
           const totals = p.snapshot().totals;
+          // netPnl (kept per position between calls) is the plain fold over the positions, after every change
+          let fold = ZERO;
+          for (const account of p.snapshot().accounts) for (const q of account.positions) fold = fold.plus(q.realizedPnl).plus(q.marketValue.minus(q.costBasis)).minus(q.fees);
+          expect(p.netPnl().toString()).toBe(fold.toString());
           expect(port.dailyPnl().toString()).toBe(totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees).toString());
           const fresh = p.quantities().filter((q) => !q.qty.isZero());
           expect(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(fresh.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`));

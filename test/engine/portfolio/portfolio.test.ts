@@ -253,4 +253,19 @@ describe('snapshots and changes', () => {
       ['mark', p.snapshot().time, '999.2', '0.2'],
     ]);
   });
+
+  it("a change's position, read later, is the snapshot of the change's moment (and the same object on every read)", () => {
+    const { portfolio: p, changes } = portfolio();
+    const eager: unknown[] = [];
+    p.changes$.subscribe((c) => eager.push(c.position === undefined ? undefined : p.position(c.account, c.position.symbol)));
+    p.applyFill(fill('BUY', 2, '0.40'));
+    p.mark(SYMBOL, d('0.5'));
+    p.applyFill(fill('SELL', 1, '0.55'));
+    p.mark(SYMBOL, d('0.45'));
+    p.settle(SYMBOL, d('1'));
+    expect(changes.map((c) => c.position)).toEqual(eager);
+    expect(changes.map((c) => c.position)).toEqual(changes.map((c) => c.position));
+    for (const c of changes) expect(c.position).toBe(c.position);
+    expect(JSON.parse(JSON.stringify(changes[1]))).toMatchObject({ cause: 'mark', position: { symbol: SYMBOL, mark: '0.5' } });
+  });
 });
