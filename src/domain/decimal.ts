@@ -142,7 +142,7 @@ export function sumDecimals(values: Iterable<Decimal>): Decimal {
 }
 
 function requirePositiveTick(tick: Decimal): void {
-  if (!tick.isFinite() || tick.lessThanOrEqualTo(0)) {
+  if (!tick.isFinite() || tick.isNegative() || tick.isZero()) {
     throw domainError(
       DomainErrorCode.TICK_INVALID,
       `tick: expected a positive decimal, got ${tick.toString()}`,
@@ -157,6 +157,17 @@ export function isMultipleOf(value: Decimal, tick: Decimal): boolean {
   return value.mod(tick).isZero();
 }
 
+/**
+ * k when `tick` (finite, > 0) is 10^-k for k >= 0 (1, 0.1, 0.01, ...), else -1: one base-1e7 word holding a
+ * power of ten is a power of ten, and decimalPlaces() is then -exponent.
+ */
+function tenthPlaces(tick: Decimal): number {
+  const d = (tick as unknown as DecimalParts).d;
+  if (d === null || d.length !== 1 || tick.e > 0) return -1;
+  const word = d[0] as number;
+  return word === 1 || word === 10 || word === 100 || word === 1000 || word === 10000 || word === 100000 || word === 1000000 ? tick.decimalPlaces() : -1;
+}
+
 /** down = towards -infinity, up = towards +infinity, nearest = closest multiple, ties to the even multiple. */
 export type TickRounding = 'down' | 'up' | 'nearest';
 
@@ -166,6 +177,15 @@ export type TickRounding = 'down' | 'up' | 'nearest';
  */
 export function roundToTick(value: Decimal, tick: Decimal, mode: TickRounding): Decimal {
   requirePositiveTick(tick);
+  if (mode !== 'nearest') {
+    const places = tenthPlaces(tick);
+    if (places >= 0 && !value.isNegative() && value.isFinite() && (value as unknown as DecimalParts).d!.length <= 5) {
+      // tick 10^-places and a value of at most 35 significant digits: the arithmetic below is exact, and
+      // gives what rounding to `places` decimals towards -/+ infinity gives (a zero result is +0 either way)
+      if (value.decimalPlaces() <= places) return value;
+      return value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+    }
+  }
   const remainder = value.mod(tick); // EUCLID: 0 <= remainder < tick
   if (remainder.isZero()) return value;
   const down = value.minus(remainder);

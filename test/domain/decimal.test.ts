@@ -185,3 +185,46 @@ describe('comparisons without a copy (the project prototype)', () => {
     expect(a.plus(b)).toBeInstanceOf(Decimal);
   });
 });
+
+describe('roundToTick on ticks 1, 0.1, 0.01, ... (decimal places instead of a modulo)', () => {
+  // the general algorithm, as roundToTick computes it for any tick
+  const byModulo = (value: Decimal, tick: Decimal, mode: 'down' | 'up'): Decimal => {
+    const remainder = value.mod(tick);
+    if (remainder.isZero()) return value;
+    const down = value.minus(remainder);
+    return mode === 'down' ? down : down.plus(tick);
+  };
+  const tenths = fc.integer({ min: 0, max: 12 }).map((k) => new Decimal(10).pow(-k));
+  const longDecimal = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 45n }), fc.integer({ min: 0, max: 40 })).map(([negative, digits, places]) => {
+    const text = digits.toString().padStart(places + 1, '0');
+    const body = places === 0 ? text : `${text.slice(0, text.length - places)}.${text.slice(text.length - places)}`;
+    return new Decimal(negative ? `-${body}` : body);
+  });
+
+  test('gives exactly what the modulo gives (value, sign of zero, same instance when on the tick)', () => {
+    fc.assert(
+      fc.property(fc.oneof(decimalString.map((t) => parseDecimal(t)), longDecimal), tenths, fc.constantFrom('down' as const, 'up' as const), (value, tick, mode) => {
+        const fast = roundToTick(value, tick, mode);
+        const reference = byModulo(value, tick, mode);
+        expect(fast.toFixed()).toBe(reference.toFixed());
+        expect(Object.is(fast.isNegative(), reference.isNegative())).toBe(true);
+        if (reference === value) expect(fast).toBe(value);
+      }),
+    );
+  });
+
+  test('edge values: zero, -0, below one tick, 35+ digits, a tick of 10 or 0.05', () => {
+    const cases = ['0', '-0', '0.004', '-0.004', '0.995', '1', '12345678901234567890123456789012345.678', '0.1234567890123456789012345678901234567891'];
+    for (const text of cases) {
+      for (const tick of ['1', '0.1', '0.01', '10', '0.05'].map((t) => new Decimal(t))) {
+        for (const mode of ['down', 'up'] as const) {
+          const value = new Decimal(text);
+          const fast = roundToTick(value, tick, mode);
+          const reference = byModulo(value, tick, mode);
+          expect(fast.toFixed()).toBe(reference.toFixed());
+          expect(fast.isNegative()).toBe(reference.isNegative());
+        }
+      }
+    }
+  });
+});

@@ -56,5 +56,13 @@ export function toTick(instrument: Pick<InstrumentView, 'tickSize'>, price: Deci
 
 /** `price` kept within the instrument's price limits. */
 export function clampToLimits(instrument: Pick<InstrumentView, 'lowPriceLimit' | 'highPriceLimit'>, price: Decimal): Decimal {
-  return Decimal.max(instrument.lowPriceLimit, Decimal.min(instrument.highPriceLimit, price));
+  const low = instrument.lowPriceLimit;
+  const high = instrument.highPriceLimit;
+  if (price.isNaN() || low.isNaN() || high.isNaN()) return Decimal.max(low, Decimal.min(high, price));
+  // Decimal.max(low, Decimal.min(high, price)) without its copies (the instance itself), ties as decimal.js
+  // breaks them (min takes the later of equal values when the earlier is positive, max when it is negative)
+  const c = high.cmp(price);
+  const capped = c > 0 || (c === 0 && high.s === 1) ? price : high;
+  const d = low.cmp(capped);
+  return d < 0 || (d === 0 && low.s === -1) ? capped : low;
 }
