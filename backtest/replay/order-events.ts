@@ -8,7 +8,7 @@ import type { Decimal } from '../../src/domain/decimal.ts';
 import { ZERO } from '../../src/domain/decimal.ts';
 import type { CancelReject as DomainCancelReject, InstrumentScales } from '../../src/domain/index.ts';
 import type { CancelRejectEvent, ExecutionEvent } from '../../src/exchange/gateway/stream-events.ts';
-import { toDomainExecution } from '../../src/sim/exchange/to-domain.ts';
+import { domainPrice, domainQty, toDomainExecution } from '../../src/sim/exchange/to-domain.ts';
 import type { CancelReject, Execution } from '../../src/sim/matching/index.ts';
 
 export const SESSION_ID = 'backtest';
@@ -19,9 +19,9 @@ export interface Commissions {
 }
 
 export function executionEvent(execution: Execution, scales: InstrumentScales, commissions: Commissions): ExecutionEvent {
-  const domain = toDomainExecution(execution, scales);
-  const fee = execution.lastQty > 0 ? domain.lastPx.times(domain.lastShares).times(execution.aggressor ? commissions.takerBps : commissions.makerBps).div(10_000) : ZERO;
-  return { type: 'execution', execution: { ...domain, commissionNotionalCollected: fee }, sessionId: SESSION_ID };
+  const fee = execution.lastQty > 0 ? domainPrice(execution.lastPx, scales).times(domainQty(execution.lastQty, scales)).times(execution.aggressor ? commissions.takerBps : commissions.makerBps).div(10_000) : ZERO;
+  // the fee goes into the execution as it is built (a spread of the 16-field execution costs microseconds)
+  return { type: 'execution', execution: toDomainExecution(execution, scales, {}, fee), sessionId: SESSION_ID };
 }
 
 export function cancelRejectEvent(reject: CancelReject): CancelRejectEvent {

@@ -81,6 +81,8 @@ function scaled(raw: number | string, scale: number): Decimal {
 
 const price = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.priceScale));
 const qty = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.qtyScale));
+/** A raw price / quantity as the domain Decimal (the remembered conversions above). */
+export { price as domainPrice, qty as domainQty };
 
 export interface OrderContextInfo {
   lastTradeId?: string;
@@ -88,17 +90,35 @@ export interface OrderContextInfo {
   fills?: ReadonlyMap<number, number>;
 }
 
+/** A commission rate (basis points) as a Decimal, remembered (few distinct rates; -0 never cached). */
+const rateCache = new Map<number, Decimal>();
+function rate(bps: number | undefined): Decimal {
+  const n = bps ?? 0;
+  if (Object.is(n, -0)) return new Decimal(n);
+  let d = rateCache.get(n);
+  if (d === undefined) {
+    d = new Decimal(n);
+    if (rateCache.size >= 4096) rateCache.clear();
+    rateCache.set(n, d);
+  }
+  return d;
+}
+
 export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, info: OrderContextInfo = {}): Order {
+  return domainOrder(snapshot, scales, info.fills, info.lastTradeId, info.lastTransactTime);
+}
+
+function domainOrder(snapshot: SnapshotLike, scales: InstrumentScales, fillMap: ReadonlyMap<number, number> | undefined, lastTradeId: string | undefined, lastTransactTime: number | undefined): Order {
   const terms = snapshot.order;
   const extras = extrasOf(snapshot);
-  const fills = info.fills === undefined ? [] : [...info.fills].sort((a, b) => a[0] - b[0]).map(([px, q]) => ({ px: price(px, scales), qty: qty(q, scales) }));
+  const fills = fillMap === undefined ? [] : [...fillMap].sort((a, b) => a[0] - b[0]).map(([px, q]) => ({ px: price(px, scales), qty: qty(q, scales) }));
   return {
     id: terms.orderId,
     clordId: terms.clordId ?? '',
     crossId: terms.crossId ?? '',
     hostCrossId: '',
     parentOrderId: '',
-    lastTradeId: info.lastTradeId ?? '',
+    lastTradeId: lastTradeId ?? '',
     account: terms.account,
     clientAccountId: extras?.clientAccountId ?? '',
     clientParticipantId: extras?.clientParticipantId ?? '',
@@ -124,8 +144,8 @@ export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, 
     stopPrice: price(terms.stopPrice, scales),
     avgPx: scaled(snapshot.avgPx, scales.priceScale),
     priorityWeight: '',
-    commissionsBasisPoints: new Decimal(terms.commissionBasisPoints ?? 0),
-    makerCommissionsBasisPoints: new Decimal(terms.makerCommissionBasisPoints ?? 0),
+    commissionsBasisPoints: rate(terms.commissionBasisPoints),
+    makerCommissionsBasisPoints: rate(terms.makerCommissionBasisPoints),
     commissionNotionalTotalCollected: ZERO,
     priceToQuantityFilled: fills,
     allOrNone: terms.allOrNone ?? false,
@@ -138,23 +158,24 @@ export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, 
     createTime: extras?.createTime ?? terms.insertTime,
     insertTime: terms.insertTime,
     goodTillTime: terms.goodTillTime,
-    lastTransactTime: info.lastTransactTime,
+    lastTransactTime,
     riskCheckTime: undefined,
     transactionBookedTime: undefined,
     context: undefined,
   };
 }
 
-export function toDomainExecution(execution: Execution, scales: InstrumentScales, info: OrderContextInfo = {}): DomainExecution {
+/** `commission`: the notional the exchange collected on this execution (0 unless the caller knows it). */
+export function toDomainExecution(execution: Execution, scales: InstrumentScales, info: OrderContextInfo = {}, commission: Decimal = ZERO): DomainExecution {
   return {
     id: execution.id,
     tradeId: execution.tradeId ?? '',
     traceId: '',
     text: execution.text,
-    order: toDomainOrder(execution, scales, { ...info, lastTransactTime: execution.transactTime }),
+    order: domainOrder(execution, scales, info.fills, info.lastTradeId, execution.transactTime),
     lastPx: price(execution.lastPx, scales),
     lastShares: qty(execution.lastQty, scales),
-    commissionNotionalCollected: ZERO,
+    commissionNotionalCollected: commission,
     commissionSpreadPx: ZERO,
     aggressor: execution.aggressor,
     type: execution.type,
