@@ -1,7 +1,7 @@
 /**
  * Samples the portfolio every `intervalMs` of market time (boundaries from the start of the data): the
  * equity feeds the returns (sharpe, sortino) and the drawdown tracker, and every sample goes to the
- * chart series with the positions and last prices. A snapshot is taken only when the portfolio changed
+ * chart series with the positions and last prices. The valuation is taken only when the portfolio changed
  * since the previous sample, so long quiet stretches cost nothing.
  */
 import type { Subscription } from 'rxjs';
@@ -52,10 +52,11 @@ export class EquitySampler {
 
   private sample(time: number): void {
     if (this.changed) {
-      const snapshot = this.options.portfolio.snapshot();
-      this.equity = snapshot.totals.equity;
+      // the snapshot's equity and positions without building the snapshot (same arithmetic, same order)
+      const valuation = this.options.portfolio.valuation();
+      this.equity = valuation.equity;
       const positions = new Map<string, Decimal>();
-      for (const account of snapshot.accounts) for (const p of account.positions) positions.set(p.symbol, (positions.get(p.symbol) ?? ZERO).plus(p.qty));
+      for (const p of valuation.positions) positions.set(p.symbol, (positions.get(p.symbol) ?? ZERO).plus(p.qty));
       for (const s of this.options.symbols) if (!positions.has(s)) positions.set(s, ZERO);
       this.positions = positions;
       this.changed = false;

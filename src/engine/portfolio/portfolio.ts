@@ -28,7 +28,7 @@ import { NO_FEES, feeOf } from './fees.ts';
 import { Ledger } from './ledger.ts';
 import { marketValue, settle as settlePosition, trade, withFields, type PositionState } from './position.ts';
 import { planReconcile } from './reconcile.ts';
-import { accountSnapshot, portfolioSnapshot, positionSnapshot, positionSnapshotAt } from './snapshot.ts';
+import { accountSnapshot, portfolioSnapshot, positionSnapshot, positionSnapshotAt, valuationOf, type Valuation } from './snapshot.ts';
 import type {
   AccountSnapshot,
   FeeRates,
@@ -226,6 +226,11 @@ export class Portfolio {
 
   snapshot(): PortfolioSnapshot {
     return portfolioSnapshot(this.ledger, this.clock.now(), this.currency);
+  }
+
+  /** snapshot().totals.equity, computed the same way, and every position's quantity, without the snapshot. */
+  valuation(): Valuation {
+    return valuationOf(this.ledger);
   }
 
   close(): void {

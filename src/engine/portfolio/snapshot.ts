@@ -76,6 +76,33 @@ export function accountSnapshot(ledger: Ledger, state: AccountState): AccountSna
   });
 }
 
+/** Equity and position quantities over every account: see Portfolio.valuation. */
+export interface Valuation {
+  /** Exactly snapshot().totals.equity. */
+  readonly equity: Decimal;
+  /** Each position record's quantity, in the snapshot's order (accounts, then symbols, sorted). */
+  readonly positions: readonly { readonly account: string; readonly symbol: string; readonly qty: Decimal }[];
+}
+
+/**
+ * The snapshot's equity (cash plus the market value of the positions, per account, summed) with the same
+ * Decimal operations in the same order as accountSnapshot and totalsOf, and the positions' quantities,
+ * without building the snapshot (an equity sampler needs no more).
+ */
+export function valuationOf(ledger: Ledger): Valuation {
+  let equity = ZERO;
+  const positions: { account: string; symbol: string; qty: Decimal }[] = [];
+  for (const state of ledger.allAccounts().sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0))) {
+    let value = ZERO;
+    for (const [symbol, position] of [...state.positions.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      value = value.plus(marketValue(position, ledger.mark(symbol)));
+      positions.push({ account: state.account, symbol, qty: position.qty });
+    }
+    equity = equity.plus(state.cash.plus(value));
+  }
+  return { equity, positions };
+}
+
 export function portfolioSnapshot(ledger: Ledger, time: EpochMs, currency: string): PortfolioSnapshot {
   const accounts = ledger
     .allAccounts()

@@ -47,6 +47,12 @@ describe('portfolioPort', () => {
           let fold = ZERO;
           for (const account of p.snapshot().accounts) for (const q of account.positions) fold = fold.plus(q.realizedPnl).plus(q.marketValue.minus(q.costBasis)).minus(q.fees);
           expect(p.netPnl().toString()).toBe(fold.toString());
+          // valuation: the snapshot's equity (same arithmetic) and its positions' quantities, in its order
+          const snapshot = p.snapshot();
+          const valuation = p.valuation();
+          expect(valuation.equity.toString()).toBe(snapshot.totals.equity.toString());
+          expect(valuation.equity.isNegative()).toBe(snapshot.totals.equity.isNegative());
+          expect(valuation.positions.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(snapshot.accounts.flatMap((a) => a.positions.map((q) => `${a.account} ${q.symbol} ${q.qty.toString()}`)));
           expect(port.dailyPnl().toString()).toBe(totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees).toString());
           const fresh = p.quantities().filter((q) => !q.qty.isZero());
           expect(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(fresh.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`));
