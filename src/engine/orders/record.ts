@@ -204,6 +204,19 @@ export function viewChanged(a: TrackedOrder, b: TrackedOrder): boolean {
   );
 }
 
+/** viewChanged(view, record.view()), read from the record without taking its view. */
+export function changedSince(view: TrackedOrder, record: OrderRecord): boolean {
+  return (
+    view.state !== record.state() ||
+    view.clordId !== record.clordId ||
+    view.orderId !== record.orderId ||
+    (view.qty !== record.qty && compare(view.qty, record.qty) !== 0) ||
+    (view.filledQty !== record.filledQty && compare(view.filledQty, record.filledQty) !== 0) ||
+    !sameOptional(view.price, record.price) ||
+    view.pendingReplace !== record.pendingReplace
+  );
+}
+
 function sameOptional(a: Decimal | undefined, b: Decimal | undefined): boolean {
   return a === undefined || b === undefined ? a === b : a === b || compare(a, b) === 0;
 }

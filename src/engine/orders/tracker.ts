@@ -47,7 +47,7 @@ import {
 } from './local-inputs.ts';
 import { OrderIndex } from './order-index.ts';
 import { Outbox } from './outbox.ts';
-import { type OrderRecord, viewChanged } from './record.ts';
+import { type OrderRecord, changedSince } from './record.ts';
 import { countStates } from './queries.ts';
 import { isTerminal } from './states.ts';
 import type { Fill, OrderCounts, OrderUpdate, RestoredHistory, SubmissionMeta, TrackedOrder, TrackerIssue, UpdateCause } from './types.ts';
@@ -333,13 +333,10 @@ export class OrderTracker {
     const now = this.clock.now();
     record.changed();
     this.index.refresh(record);
-    let after = record.view();
-    const changed = before === undefined || viewChanged(before, after);
-    if (changed && before !== undefined) {
-      record.updatedAt = now;
-      record.changed();
-      after = record.view();
-    }
+    // compared with the record itself, so the view is taken once, after the stamp
+    const changed = before === undefined || changedSince(before, record);
+    if (changed && before !== undefined) record.updatedAt = now;
+    const after = record.view();
     for (const issue of applied.issues) this.out.issue(issue);
     for (const fill of buildFills(record, applied.fills, context, now)) this.out.fill(fill);
     if (changed) this.out.update({ order: after, previousState: before?.state, cause });
