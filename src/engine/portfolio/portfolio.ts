@@ -73,7 +73,7 @@ export class Portfolio {
   private readonly reversed: LruSet;
   private readonly changes = new Subject<PortfolioChange>();
   /** netPnl's running total after each position, with the inputs it came from (see netPnl). */
-  private readonly pnlMemo = { accounts: [] as string[], symbols: [] as string[], states: [] as PositionState[], marks: [] as (Decimal | undefined)[], totals: [] as Decimal[] };
+  private readonly pnlMemo = { accounts: [] as string[], symbols: [] as string[], states: [] as PositionState[], marks: [] as (Decimal | undefined)[], unrealized: [] as Decimal[], totals: [] as Decimal[] };
 
   readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
 
@@ -180,7 +180,8 @@ export class Portfolio {
    * Realized + unrealized PnL minus fees over every account, as the snapshot's totals.netPnl but without
    * building it. Risk asks after every mark of a held position: the running total after each position is
    * kept with the inputs it came from (account, symbol, position state and mark, all immutable), and the sum
-   * is taken again only from the first position whose inputs changed: the same operations on the same values.
+   * is taken again only from the first position whose inputs changed, reusing the unrealized PnL of the
+   * positions whose state and mark did not change: the same operations on the same values.
    */
   netPnl(): Decimal {
     const memo = this.pnlMemo;
@@ -190,16 +191,19 @@ export class Portfolio {
     for (const state of this.ledger.accountStates()) {
       for (const [symbol, position] of state.positions) {
         const mark = this.ledger.mark(symbol);
-        if (same && i < memo.totals.length && memo.states[i] === position && memo.marks[i] === mark && memo.symbols[i] === symbol && memo.accounts[i] === state.account) {
+        const unchanged = i < memo.totals.length && memo.states[i] === position && memo.marks[i] === mark;
+        if (same && unchanged && memo.symbols[i] === symbol && memo.accounts[i] === state.account) {
           total = memo.totals[i] as Decimal;
         } else {
           same = false;
-          const unrealized = marketValue(position, mark).minus(position.cost);
+          // a position's unrealized PnL depends on its state and mark only
+          const unrealized = unchanged ? (memo.unrealized[i] as Decimal) : marketValue(position, mark).minus(position.cost);
           total = total.plus(position.realized).plus(unrealized).minus(position.fees);
           memo.accounts[i] = state.account;
           memo.symbols[i] = symbol;
           memo.states[i] = position;
           memo.marks[i] = mark;
+          memo.unrealized[i] = unrealized;
           memo.totals[i] = total;
         }
         i++;
@@ -210,6 +214,7 @@ export class Portfolio {
       memo.symbols.length = i;
       memo.states.length = i;
       memo.marks.length = i;
+      memo.unrealized.length = i;
       memo.totals.length = i;
     }
     return total;
