@@ -109,6 +109,8 @@ export class ExecutionAdapter {
    * crosses, so a step's cancels never trail its new orders. With a journal, one sync covers them all.
    */
   flush(): void {
+    // every engine step ends here, most with nothing queued: then there is nothing to swap or send
+    if (this.places.length === 0 && this.cancels.length === 0 && this.replaces.length === 0 && this.crosses.length === 0) return;
     const places = this.places;
     this.places = [];
     const cancels = this.cancelRequests(this.cancels);

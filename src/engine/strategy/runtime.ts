@@ -199,23 +199,24 @@ export class StrategyRuntime<P = unknown> {
     this.guard('onStart', () => this.definition.onStart?.(this.context));
   }
 
+  // The event object for an operator is built only when one subscribed (most plugins use callbacks only).
   book(book: BookView): void {
-    this.events.next({ type: 'book', book });
+    if (this.events.observed) this.events.next({ type: 'book', book });
     this.guard('onBook', () => this.definition.onBook?.(this.context, book));
   }
 
   trade(trade: TradeView): void {
-    this.events.next({ type: 'trade', trade });
+    if (this.events.observed) this.events.next({ type: 'trade', trade });
     this.guard('onTrade', () => this.definition.onTrade?.(this.context, trade));
   }
 
   orderUpdate(update: OrderUpdateView): void {
-    this.events.next({ type: 'order', update });
+    if (this.events.observed) this.events.next({ type: 'order', update });
     this.guard('onOrderUpdate', () => this.definition.onOrderUpdate?.(this.context, update));
   }
 
   timer(name: string): void {
-    this.events.next({ type: 'timer', name });
+    if (this.events.observed) this.events.next({ type: 'timer', name });
     this.guard('onTimer', () => this.definition.onTimer?.(this.context, name));
   }
 
