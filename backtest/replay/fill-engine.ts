@@ -35,6 +35,7 @@ export interface FillEngineOptions {
 }
 
 const WORKING = new Set(['ORDER_STATE_NEW', 'ORDER_STATE_PARTIALLY_FILLED']);
+const NO_REJECTS: readonly CancelReject[] = Object.freeze([]);
 
 export class FillEngine {
   readonly engine: MatchingEngine;
@@ -156,14 +157,17 @@ export class FillEngine {
   /** Keeps RestingOrders in step with the engine and returns the bot's share of the result. */
   private outcome(result: EngineResult): BotOutcome {
     const executions: Execution[] = [];
-    const last = new Map<string, Execution>();
-    for (const e of result.executions) {
-      if (e.order.account === TAPE_ACCOUNT) continue;
-      executions.push(e);
-      last.set(e.order.orderId, e);
+    for (const e of result.executions) if (e.order.account !== TAPE_ACCOUNT) executions.push(e);
+    if (executions.length === 1) {
+      const e = executions[0] as Execution;
+      this.track(e.order.orderId, e);
+    } else if (executions.length > 1) {
+      // each order's last execution, in the order the orders first appear
+      const last = new Map<string, Execution>();
+      for (const e of executions) last.set(e.order.orderId, e);
+      for (const [orderId, e] of last) this.track(orderId, e);
     }
-    for (const [orderId, e] of last) this.track(orderId, e);
-    const cancelRejects = result.cancelRejects.filter((r) => r.account !== TAPE_ACCOUNT);
+    const cancelRejects = result.cancelRejects.length === 0 ? NO_REJECTS : result.cancelRejects.filter((r) => r.account !== TAPE_ACCOUNT);
     return { executions, cancelRejects };
   }
 
