@@ -15,9 +15,11 @@ export function cachedPortfolioPort(portfolio: Portfolio): PortfolioPort & { clo
   let positions: readonly PortfolioPosition[] | undefined;
   let pnl: Decimal | undefined;
   const net = new Map<string, Decimal>();
-  const subscription = portfolio.changes$.subscribe(() => {
-    positions = undefined;
+  const subscription = portfolio.changes$.subscribe((change) => {
     pnl = undefined;
+    // a mark moves values only: the quantities stay
+    if (change.cause === 'mark') return;
+    positions = undefined;
     net.clear();
   });
   return {

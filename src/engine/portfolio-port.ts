@@ -4,7 +4,8 @@
  *
  * Risk reads positions and PnL on every intent and every book update, so the port keeps them until the
  * portfolio changes: the Portfolio emits on `changes$` for every fill, reversal, settlement, reconciliation
- * and every mark that moves a held position, which are all the inputs of those figures (exact, not a TTL).
+ * and every mark that moves a held position, which are all the inputs of those figures (exact, not a TTL);
+ * a mark changes the PnL only, so the positions are kept across marks.
  */
 import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Position } from '../domain/index.ts';
@@ -36,9 +37,11 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
   let positions: readonly PortfolioPosition[] | undefined;
   let pnl: Decimal | undefined;
   const net = new Map<string, Decimal>();
-  portfolio.changes$.subscribe(() => {
-    positions = undefined;
+  portfolio.changes$.subscribe((change) => {
     pnl = undefined;
+    // a mark moves values only: the quantities stay
+    if (change.cause === 'mark') return;
+    positions = undefined;
     net.clear();
   });
   // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
