@@ -13,6 +13,7 @@ import type { OrderInput } from '../../exchange/familya/inputs.ts';
 import { TradebotError } from '../../errors.ts';
 import type { Instrument, Order } from '../../domain/index.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import { lookupOrderBySearch } from './order-search-lookup.ts';
 
 export interface FamilyAVenueOptions {
   client: FamilyAClient;
@@ -85,15 +86,8 @@ export class FamilyAVenue implements Venue {
   }
 
   /** One order, open or finished, by order id (else clordId): `/v1/report/orders/search`. */
-  async lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
-    const byId = query.orderId !== undefined && query.orderId !== '';
-    const page = await this.options.client.searchOrders({
-      accounts: [query.account],
-      symbol: query.symbol,
-      ...(byId ? { orderId: query.orderId } : { clordId: query.clordId }),
-      pageSize: 10,
-    });
-    return page.orders.find((o) => (byId ? o.id === query.orderId : o.clordId === query.clordId));
+  lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
+    return lookupOrderBySearch((filter) => this.options.client.searchOrders(filter), query);
   }
 
   async close(): Promise<void> {

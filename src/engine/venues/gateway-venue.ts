@@ -9,6 +9,7 @@ import type { Instrument, Order, Position, Balance } from '../../domain/index.ts
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
 import type { OrderRequestInput } from '../../exchange/gateway/order-inputs.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { ZERO } from '../../domain/decimal.ts';
 
 export interface GatewayVenueOptions {
@@ -98,15 +99,8 @@ export class GatewayVenue implements Venue {
     return { openOrders, positions, balances };
   }
 
-  async lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
-    const byId = query.orderId !== undefined && query.orderId !== '';
-    const page = await this.options.client.searchOrders({
-      accounts: [query.account],
-      symbol: query.symbol,
-      ...(byId ? { orderId: query.orderId } : { clordId: query.clordId }),
-      pageSize: 10,
-    });
-    return page.orders.find((o) => (byId ? o.id === query.orderId : o.clordId === query.clordId));
+  lookupOrder(query: VenueOrderQuery): Promise<Order | undefined> {
+    return lookupOrderBySearch((filter) => this.options.client.searchOrders(filter), query);
   }
 
   async close(): Promise<void> {
