@@ -84,10 +84,18 @@ export interface StartSimOptions {
   kycTimer?: boolean;
 }
 
-const wallClock: SimClock = { now: () => Date.now() };
+/**
+ * Wall time that never goes backwards: a step back of the system clock (NTP on a VM) must not give the
+ * exchange's executions and book updates an earlier transact time than the ones before (clients order book
+ * updates by it, see src/engine/books.ts).
+ */
+function monotonicWallClock(): SimClock {
+  let last = 0;
+  return { now: () => (last = Math.max(last, Date.now())) };
+}
 
 export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
-  const clock = options.clock ?? wallClock;
+  const clock = options.clock ?? monotonicWallClock();
   const logger = options.logger;
   const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: config.maxOrderHistory, maxTrades: config.maxTrades });
   if (config.stateFile !== undefined) {
