@@ -7,8 +7,10 @@
  * Out-of-order updates: market data is delivered at least once and a reconnecting or misbehaving feed can
  * repeat or swap updates. An update older than the last one applied for its symbol (earlier transact time, or
  * the same time with less volume traded in its stats) is recognised by `isOutOfOrder` and not applied, so a
- * swapped pair cannot leave the book one update behind. The order is forgotten when the feed drops (a
- * restarted exchange may start its clock and volume afresh).
+ * swapped pair cannot leave the book one update behind. Two updates of the same millisecond with the same
+ * volume traded (a quote added or pulled, no trade) cannot be ordered from what the wire carries: the later
+ * one arriving first leaves the book one update behind until the next update (a full book) heals it. The order
+ * is forgotten when the feed drops (a restarted exchange may start its clock and volume afresh).
  */
 import type { Decimal } from '../domain/decimal.ts';
 import type { BookEvent } from '../exchange/gateway/stream-events.ts';
