@@ -191,20 +191,7 @@ class OrderView implements TrackedOrder {
   }
 }
 
-/** True when two views differ in anything a consumer would act on (time aside). */
-export function viewChanged(a: TrackedOrder, b: TrackedOrder): boolean {
-  return (
-    a.state !== b.state ||
-    a.clordId !== b.clordId ||
-    a.orderId !== b.orderId ||
-    (a.qty !== b.qty && compare(a.qty, b.qty) !== 0) ||
-    (a.filledQty !== b.filledQty && compare(a.filledQty, b.filledQty) !== 0) ||
-    !sameOptional(a.price, b.price) ||
-    a.pendingReplace !== b.pendingReplace
-  );
-}
-
-/** viewChanged(view, record.view()), read from the record without taking its view. */
+/** True when the record differs from `view` in anything a consumer would act on (time aside), read without taking a new view. */
 export function changedSince(view: TrackedOrder, record: OrderRecord): boolean {
   return (
     view.state !== record.state() ||

@@ -4,7 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
-import { OrderRecord, changedSince, viewChanged } from '../../../src/engine/orders/record.ts';
+import { OrderRecord, changedSince } from '../../../src/engine/orders/record.ts';
+import type { TrackedOrder } from '../../../src/engine/orders/index.ts';
+
+/** The oracle: two views differ in anything a consumer would act on (time aside). */
+function viewChanged(a: TrackedOrder, b: TrackedOrder): boolean {
+  const samePrice = a.price === undefined || b.price === undefined ? a.price === b.price : a.price.eq(b.price);
+  return a.state !== b.state || a.clordId !== b.clordId || a.orderId !== b.orderId || !a.qty.eq(b.qty) || !a.filledQty.eq(b.filledQty) || !samePrice || a.pendingReplace !== b.pendingReplace;
+}
 
 const qtyArb = fc.integer({ min: 0, max: 5 }).map((n) => new Decimal(n));
 const priceArb = fc.option(fc.integer({ min: 1, max: 3 }).map((c) => new Decimal(c).div(100)), { nil: undefined });
