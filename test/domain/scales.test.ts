@@ -150,4 +150,38 @@ describe('properties', () => {
       }),
     );
   });
+
+  test('decimalToRawInt (its exact fast path for short values) agrees with the Decimal path: same integer or same refusal', () => {
+    // the Decimal path: decimalToRaw's canonical string, then a safe integer (or SCALE_OUT_OF_RANGE)
+    const slow = (value: ReturnType<typeof d>, scales: ReturnType<typeof instrumentScales>, kind: 'price' | 'qty' | 'commission'): number | string => {
+      try {
+        const raw = kind === 'price' ? priceToRaw(value, scales) : kind === 'qty' ? qtyToRaw(value, scales) : commissionToRaw(value, scales);
+        const int = Number(raw);
+        return Number.isSafeInteger(int) ? int : 'SCALE_OUT_OF_RANGE';
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+    };
+    const fast = (value: ReturnType<typeof d>, scales: ReturnType<typeof instrumentScales>, kind: 'price' | 'qty' | 'commission'): number | string => {
+      try {
+        return decimalToRawInt(value, scales, kind);
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+    };
+    const digitsArb = fc.oneof(fc.stringMatching(/^[0-9]{1,8}$/), fc.stringMatching(/^[0-9]{1,24}$/));
+    const valueArb = fc
+      .tuple(fc.boolean(), digitsArb, fc.option(digitsArb, { nil: undefined }))
+      .map(([negative, int, frac]) => d(`${negative ? '-' : ''}${int.replace(/^0+(?=.)/, '')}${frac === undefined ? '' : `.${frac}`}`));
+    fc.assert(
+      fc.property(valueArb, scalesArb, fc.constantFrom('price', 'qty', 'commission' as const), (value, scales, kind) => {
+        expect(fast(value, scales, kind)).toBe(slow(value, scales, kind));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const [text, digits] of [['0', 2], ['-0', 2], ['0.45', 2], ['12.5', 1], ['1234567.891', 3], ['99999999', 0], ['0.00001', 5], ['90071992547.40991', 5], ['90071992547.40992', 5]] as const) {
+      const scales = instrumentScales(digits === 0 ? '0' : `1${'0'.repeat(digits)}`, '0');
+      expect(fast(d(text), scales, 'price')).toBe(slow(d(text), scales, 'price'));
+    }
+  });
 });
