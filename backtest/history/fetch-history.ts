@@ -1,6 +1,8 @@
 /**
  * Pulls the exchange's trade search into a history file, page by page: the header first, then each page's
- * trades (busted ones kept) appended and flushed to disk, then the state file rewritten. Resumable: with a
+ * trades (busted ones kept) appended and flushed to disk, then the state file rewritten. The lines are in
+ * the history `format` asked for (format.ts; default compact: what replay needs, converted from the decoded
+ * trade at its instrument's scales; full: the exchange's whole record). Resumable: with a
  * state file for the same request it truncates the file to the last complete page and continues from the
  * saved page token; a finished fetch is not repeated. Rate-limited: the clients' token buckets keep calls
  * under the venue's limit, and `pauseMs` passes between pages. An AbortSignal stops it between pages
@@ -10,9 +12,10 @@ import { open, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatTimestamp } from '../../src/domain/time.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
-import { encodeHeader, encodeTradeLine } from './format.ts';
+import { compactTradeOf, encodeCompactTradeLine } from './compact-trade.ts';
+import { encodeHeader, encodeTradeLine, type HistoryFormat } from './format.ts';
 import { readFetchState, sameRequest, stateFileOf, writeFetchState, type FetchRequestKey, type FetchState } from './fetch-state.ts';
-import type { TradePageSource } from './trade-source.ts';
+import type { SourcedTrade, TradePageSource } from './trade-source.ts';
 
 export interface FetchHistoryOptions {
   readonly source: TradePageSource;
@@ -20,6 +23,8 @@ export interface FetchHistoryOptions {
   readonly from: number;
   readonly to: number;
   readonly out: string;
+  /** The history format written (default compact). */
+  readonly format?: HistoryFormat;
   /** Trades per page (default 500; the exchange caps it). */
   readonly pageSize?: number;
   /** Pause between pages, ms (default 100). */
@@ -47,13 +52,16 @@ async function exists(file: string): Promise<boolean> {
 export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
   const { source, out } = options;
   const stateFile = stateFileOf(out);
+  const format = options.format ?? 'compact';
   const request: FetchRequestKey = {
     source: source.source,
     symbols: [...options.symbols],
     from: formatTimestamp(options.from),
     to: formatTimestamp(options.to),
     pageSize: options.pageSize ?? 500,
+    format,
   };
+  const encodeLine = format === 'compact' ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales)) : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
   let state = await readFetchState(stateFile);
   const resumed = state !== undefined;
   if (state !== undefined && !sameRequest(state.request, request)) {
@@ -79,7 +87,7 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
       const instruments = await source.instruments(request.symbols);
       const missing = request.symbols.filter((s) => !instruments.some((i) => i.symbol === s));
       if (missing.length > 0) throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
-      const header = encodeHeader({ kind: 'history', source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
+      const header = encodeHeader({ kind: 'history', format, source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
       await handle.write(header, 0);
       await handle.datasync();
       state = { version: 1, request, nextPageToken: '', pages: 0, trades: 0, skipped: 0, busted: 0, bytes: Buffer.byteLength(header), done: false };
@@ -90,7 +98,7 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
         throw backtestError(BacktestErrorCode.HISTORY_ABORTED, `history fetch stopped after ${state.pages} page(s); run the same command again to resume`, { kind: 'connectivity' });
       }
       const page = await source.page({ symbols: request.symbols, from: options.from, to: options.to, pageSize: request.pageSize, pageToken: state.nextPageToken });
-      const text = page.trades.map(encodeTradeLine).join('');
+      const text = page.trades.map(encodeLine).join('');
       const bytes = Buffer.byteLength(text);
       if (bytes > 0) {
         await handle.write(text, state.bytes);

@@ -6,7 +6,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
-import type { HistorySource } from './format.ts';
+import type { HistoryFormat, HistorySource } from './format.ts';
 
 export interface FetchRequestKey {
   readonly source: HistorySource;
@@ -14,6 +14,8 @@ export interface FetchRequestKey {
   readonly from: string;
   readonly to: string;
   readonly pageSize: number;
+  /** The history format written (absent in state files of fetches from before formats: full). */
+  readonly format?: HistoryFormat;
 }
 
 export interface FetchState {
@@ -53,5 +55,5 @@ export async function writeFetchState(file: string, state: FetchState): Promise<
 }
 
 export function sameRequest(a: FetchRequestKey, b: FetchRequestKey): boolean {
-  return a.source === b.source && a.from === b.from && a.to === b.to && a.pageSize === b.pageSize && a.symbols.length === b.symbols.length && a.symbols.every((s, i) => s === b.symbols[i]);
+  return a.source === b.source && (a.format ?? 'full') === (b.format ?? 'full') && a.from === b.from && a.to === b.to && a.pageSize === b.pageSize && a.symbols.length === b.symbols.length && a.symbols.every((s, i) => s === b.symbols[i]);
 }

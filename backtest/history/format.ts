@@ -1,22 +1,42 @@
 /**
- * The history file format shared with the report and sweep tools (JSON lines, version 1):
+ * The history file format shared with the report and sweep tools (JSON lines, version 2):
  *
- *   line 1   {"type":"header","version":1,"source":"familyA"|"gateway","symbols":[...],"from":"<iso>",
- *            "to":"<iso>","instruments":[<family A camelCase Instrument, familyA.instrument.encode>]}
- *   others   {"type":"trade","trade":<the Trade wire JSON as the trade search returned it, in the
- *            header's family naming (gateway: snake_case, familyA: camelCase)>}
+ *   line 1   {"type":"header","version":2,"format":"compact"|"full","source":"familyA"|"gateway",
+ *            "symbols":[...],"from":"<iso>","to":"<iso>","instruments":[<family A camelCase Instrument,
+ *            familyA.instrument.encode>]}
  *
- * Busted trades are kept: a later line with the same trade id supersedes the earlier one in replay.
+ * Trade lines, one per trade record, in the exchange's order, in the header's `format`:
+ *
+ *   compact  {"type":"trade","id":"<trade id>","symbol":"<symbol>","price":"<decimal>","qty":"<decimal>",
+ *            "side":"BUY"|"SELL","time":"<iso>","state":"TRADE_STATE_…"}
+ *            keys always in this order (history/compact-trade.ts writes them, the tape's fast path expects
+ *            it; any other layout is read by JSON.parse and strict validation): `price` and `qty` are the
+ *            aggressor execution's lastPx and lastShares as decimal strings in domain units (shortest exact
+ *            form, "0.25", never a float; exact at the instrument's scales), `side` the aggressor order's
+ *            side, `time` the aggressor execution's transact time (the passive one's when it has none) as
+ *            ISO 8601 UTC with milliseconds, `state` the trade's state (the TradeState enum name). ~150 bytes
+ *            a line: what replay needs, nothing else.
+ *   full     {"type":"trade","trade":<the Trade wire JSON as the trade search returned it, in the
+ *            header's family naming (gateway: snake_case, familyA: camelCase)>}, ~1.7 KB a line: the
+ *            exchange's whole record, for other analysis (`history fetch --format full`).
+ *
+ * Version 1 files (no `format` key) are full-format and still load. Busted trades are kept in both formats:
+ * a later line with the same trade id supersedes the earlier one in replay.
  * A recording of a live session (`tradebot run --record`) uses the same header with `"kind":"recording"`
- * and lines `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see recording/). Recordings are
- * at version 2 (a closing `{"type":"end","time":<epoch ms>}` line; replay takes the live bot's own orders
- * out of the recorded market); version 1 recordings (no end line) still load.
+ * (and no `format`) and lines `{"type":"market"|"orders","time":<epoch ms>,"event":{...}}` (see recording/).
+ * Recordings are at version 2 (a closing `{"type":"end","time":<epoch ms>}` line; replay takes the live bot's
+ * own orders out of the recorded market); version 1 recordings (no end line) still load.
  */
 import { familyA, type Instrument } from '../../src/domain/index.ts';
 import { formatTimestamp, tryParseTimestamp } from '../../src/domain/time.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 
-export const HISTORY_VERSION = 1;
+/** Version of trade histories written now; HISTORY_VERSIONS are the ones this code reads. */
+export const HISTORY_VERSION = 2;
+const HISTORY_VERSIONS: readonly unknown[] = [1, 2];
+/** How a trade history writes its trade lines (see above). */
+export type HistoryFormat = 'compact' | 'full';
+export const HISTORY_FORMATS: readonly HistoryFormat[] = ['compact', 'full'];
 /** Version of recordings written now; RECORDING_VERSIONS are the ones this code reads. */
 export const RECORDING_VERSION = 2;
 const RECORDING_VERSIONS: readonly unknown[] = [1, 2];
@@ -25,6 +45,11 @@ export type HistoryKind = 'history' | 'recording';
 
 export interface HistoryHeader {
   readonly kind: HistoryKind;
+  /**
+   * A trade history's line format (parseHeader always sets it for a history: "full" for version 1 files);
+   * encodeHeader writes "full" for a history without one. Recordings have none.
+   */
+  readonly format?: HistoryFormat;
   readonly source: HistorySource;
   readonly symbols: readonly string[];
   /** Epoch ms; `to` is exclusive. A recording's `to` is the time it ended (or its start when unknown). */
@@ -37,6 +62,7 @@ export interface HistoryHeader {
 export function encodeHeader(header: HistoryHeader): string {
   const json: Record<string, unknown> = { type: 'header', version: header.kind === 'recording' ? RECORDING_VERSION : HISTORY_VERSION };
   if (header.kind === 'recording') json['kind'] = 'recording';
+  else json['format'] = header.format ?? 'full';
   Object.assign(json, {
     source: header.source,
     symbols: [...header.symbols],
@@ -47,7 +73,7 @@ export function encodeHeader(header: HistoryHeader): string {
   return `${JSON.stringify(json)}\n`;
 }
 
-/** A trade line (with its newline) from the wire JSON object of one trade. */
+/** A full-format trade line (with its newline) from the wire JSON object of one trade. */
 export function encodeTradeLine(trade: Record<string, unknown>): string {
   return `{"type":"trade","trade":${JSON.stringify(trade)}}\n`;
 }
@@ -70,8 +96,22 @@ export function parseHeader(line: string, file: string): HistoryHeader {
   const kind = o['kind'] === undefined ? 'history' : o['kind'];
   if (kind !== 'history' && kind !== 'recording') bad(file, `kind must be "history" or "recording"`);
   const version = o['version'];
-  if (kind === 'history' && version !== HISTORY_VERSION) {
-    bad(file, `history version ${JSON.stringify(version)}: this tradebot reads version ${HISTORY_VERSION}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'fetch it again with this version');
+  if (kind === 'history' && !HISTORY_VERSIONS.includes(version)) {
+    bad(file, `history version ${JSON.stringify(version)}: this tradebot reads versions ${HISTORY_VERSIONS.join(' and ')}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'fetch it again with this version');
+  }
+  let format: HistoryFormat | undefined;
+  if (kind === 'history') {
+    const given = o['format'];
+    if (version === 1) {
+      if (given !== undefined && given !== 'full') bad(file, `version 1 histories are full-format, got format ${JSON.stringify(given)}`);
+      format = 'full';
+    } else if (given === 'compact' || given === 'full') {
+      format = given;
+    } else {
+      bad(file, `format must be "compact" or "full", got ${JSON.stringify(given)}`);
+    }
+  } else if (o['format'] !== undefined) {
+    bad(file, 'a recording has no format');
   }
   if (kind === 'recording' && !RECORDING_VERSIONS.includes(version)) {
     bad(file, `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'record the session again with this version');
@@ -94,5 +134,5 @@ export function parseHeader(line: string, file: string): HistoryHeader {
     }
   });
   for (const symbol of symbols) if (!instruments.some((i) => i.symbol === symbol)) bad(file, `no instrument for symbol ${symbol}`);
-  return { kind, source, symbols, from, to, instruments };
+  return { kind, ...(format === undefined ? {} : { format }), source, symbols, from, to, instruments };
 }

@@ -1,8 +1,9 @@
 /**
  * Where `history fetch` gets trades: one page of the exchange's trade search at a time, through the real
- * clients (gateway `search_trades`, or family A `POST /v1/report/trades/search`), each trade re-encoded
- * to the wire JSON of that family with the same codec the client decoded it with (the canonical form of
- * what the exchange sent). Paging is by the exchange's own tokens, which is what makes a fetch resumable.
+ * clients (gateway `search_trades`, or family A `POST /v1/report/trades/search`), each trade as the client
+ * decoded it with its instrument's scales; `wire` re-encodes one to the wire JSON of that family with the
+ * same codec the client decoded it with (the canonical form of what the exchange sent: full-format lines).
+ * Paging is by the exchange's own tokens, which is what makes a fetch resumable.
  * Trade search takes one symbol: several symbols are searched together (no symbol filter) and the others
  * dropped here.
  */
@@ -19,9 +20,15 @@ export interface PageRequest {
   readonly pageToken: string;
 }
 
+/** A trade of the search and its instrument's scales. */
+export interface SourcedTrade {
+  readonly trade: Trade;
+  readonly scales: InstrumentScales;
+}
+
 export interface TradePage {
-  /** Wire JSON of the trades in the requested symbols, in the exchange's order. */
-  readonly trades: readonly Record<string, unknown>[];
+  /** The trades in the requested symbols, in the exchange's order. */
+  readonly trades: readonly SourcedTrade[];
   /** Trades of other symbols the page carried (dropped). */
   readonly skipped: number;
   /** Of `trades`, how many are TRADE_STATE_BUSTED (kept). */
@@ -37,11 +44,13 @@ export interface TradePageSource {
   /** Reference data of the requested symbols (for the header). */
   instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
   page(request: PageRequest): Promise<TradePage>;
+  /** A trade's wire JSON in this source's family naming (what a full-format line carries). */
+  wire(trade: Trade, scales: InstrumentScales): Record<string, unknown>;
   close(): Promise<void>;
 }
 
-function toPage(trades: readonly Trade[], next: string, request: PageRequest, encode: (t: Trade, scales: InstrumentScales) => Record<string, unknown>, scales: ReadonlyMap<string, InstrumentScales>): TradePage {
-  const out: Record<string, unknown>[] = [];
+function toPage(trades: readonly Trade[], next: string, request: PageRequest, scales: ReadonlyMap<string, InstrumentScales>): TradePage {
+  const out: SourcedTrade[] = [];
   let skipped = 0;
   let busted = 0;
   let lastTime: number | undefined;
@@ -54,7 +63,7 @@ function toPage(trades: readonly Trade[], next: string, request: PageRequest, en
       continue;
     }
     if (trade.state === 'TRADE_STATE_BUSTED') busted++;
-    out.push(encode(trade, s));
+    out.push({ trade, scales: s });
   }
   return { trades: out, skipped, busted, nextPageToken: next, lastTime };
 }
@@ -69,8 +78,9 @@ export function gatewaySource(client: GatewayClient, instruments: readonly Instr
     instruments: async (symbols) => instruments.filter((i) => symbols.includes(i.symbol)),
     page: async (request) => {
       const response = await client.searchTrades(searchInput(request));
-      return toPage(response.trades, response.nextPageToken, request, (t, s) => gateway.trade.encode(t, s), scales);
+      return toPage(response.trades, response.nextPageToken, request, scales);
     },
+    wire: (trade, s) => gateway.trade.encode(trade, s),
     close,
   };
 }
@@ -87,8 +97,9 @@ export function familyASource(client: FamilyAClient, close: () => Promise<void>)
     },
     page: async (request) => {
       const response = await client.searchTrades(searchInput(request));
-      return toPage(response.trades, response.nextPageToken, request, (t, s) => familyA.trade.encode(t, s), scales);
+      return toPage(response.trades, response.nextPageToken, request, scales);
     },
+    wire: (trade, s) => familyA.trade.encode(trade, s),
     close,
   };
 }

@@ -4,7 +4,7 @@
  * the shared ring, trade-ring.ts).
  */
 import type { ErrorKind } from '../../src/errors.ts';
-import type { HistorySource } from '../history/format.ts';
+import type { ScannerSpec } from './line-scanner.ts';
 import type { ExtractorState } from './trade-extractor.ts';
 import type { TradeRingBuffers } from './trade-ring.ts';
 
@@ -12,9 +12,8 @@ export interface TapeWorkerData {
   readonly file: string;
   /** Line 1 of the file (the full parser reads the instruments' scales from it). */
   readonly headerLine: string;
-  readonly source: HistorySource;
-  /** The header's symbols, in order: TradeBatch.sym indexes them. */
-  readonly symbols: readonly string[];
+  /** The fast path for the file's format (its symbols, in order: TradeBatch.sym indexes them). */
+  readonly scanner: ScannerSpec;
   readonly supersedeWindow: number;
   readonly chunkBytes: number;
   readonly ring: TradeRingBuffers;

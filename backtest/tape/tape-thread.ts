@@ -13,6 +13,7 @@ import type { HistoryHeader } from '../history/format.ts';
 import type { TapeWorkerData, TapeWorkerError, TapeWorkerStart } from './tape-thread-protocol.ts';
 import { TradeBatch } from './trade-batch.ts';
 import type { TapeStats } from './trade-extractor.ts';
+import { scannerSpec } from './trade-line.ts';
 import { createTradeRing, RingReader } from './trade-ring.ts';
 
 export const TAPE_WORKER_ENTRY = new URL('./tape-worker.mjs', import.meta.url);
@@ -48,8 +49,7 @@ export class TapeThread {
     const workerData: TapeWorkerData = {
       file,
       headerLine,
-      source: header.source,
-      symbols: header.instruments.map((i) => i.symbol),
+      scanner: scannerSpec(header.format ?? 'full', header.source, header.instruments),
       supersedeWindow: options.supersedeWindow,
       chunkBytes: options.chunkBytes ?? 1 << 20,
       ring,

@@ -12,13 +12,12 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { isTradebotError } from '../../src/errors.ts';
 import { BacktestErrorCode } from '../errors.ts';
-import type { HistorySource } from '../history/format.ts';
+import { createLineScanner } from './line-scanner.ts';
 import { readLineBatches } from './line-reader.ts';
 import { SupersedeWindow } from './supersede-window.ts';
 import { TradeBatch } from './trade-batch.ts';
 import { TradeExtractor, type FullLineParser } from './trade-extractor.ts';
 import { RingWriter } from './trade-ring.ts';
-import { TradeScanner } from './trade-scan.ts';
 import type { TapeWorkerData, TapeWorkerError, TapeWorkerStart } from './tape-thread-protocol.ts';
 
 const data = workerData as TapeWorkerData;
@@ -26,10 +25,10 @@ if (parentPort === null) throw new Error('tape-worker.ts runs in a worker thread
 const port: MessagePort = parentPort;
 
 
-async function loadFullParser(source: HistorySource): Promise<FullLineParser> {
+async function loadFullParser(): Promise<FullLineParser> {
   const [{ TradeLineParser }, { parseHeader }] = await Promise.all([import('./trade-line.ts'), import('../history/format.ts')]);
   const header = parseHeader(data.headerLine, data.file);
-  return new TradeLineParser(source, header.instruments, data.file);
+  return new TradeLineParser(header.source, header.instruments, data.file, header.format);
 }
 
 const ring = new RingWriter(data.ring);
@@ -38,7 +37,7 @@ async function run(): Promise<void> {
   ring.ready();
   const start = await new Promise<TapeWorkerStart>((resolve) => port.once('message', resolve));
   const window = start.state === undefined ? new SupersedeWindow(data.supersedeWindow) : SupersedeWindow.restore(start.state.window);
-  const extractor = new TradeExtractor(new TradeScanner(data.source, data.symbols), window, data.file);
+  const extractor = new TradeExtractor(createLineScanner(data.scanner), window, data.file);
   if (start.state !== undefined) extractor.restoreStats(start.state.stats);
   const out = new TradeBatch(8192);
   let bytesRead = start.offset;
@@ -47,7 +46,7 @@ async function run(): Promise<void> {
     for (let i = 0; ; ) {
       i = extractor.process(lines, i, out);
       if (i >= lines.count) break;
-      extractor.full = await loadFullParser(data.source);
+      extractor.full = await loadFullParser();
     }
     if (out.count > 0) ring.write(out, extractor.stats, bytesRead);
     out.clear();

@@ -11,7 +11,7 @@ import { BacktestErrorCode, backtestError } from '../errors.ts';
 import type { LineBatch } from './line-reader.ts';
 import type { SupersedeState, SupersedeStats, SupersedeWindow } from './supersede-window.ts';
 import type { TradeBatch } from './trade-batch.ts';
-import { newTradeFields, Scan, type TradeScanner } from './trade-scan.ts';
+import { newTradeFields, Scan, type LineScanner } from './trade-scan.ts';
 
 export interface TapeStats extends SupersedeStats {
   lines: number;
@@ -43,7 +43,7 @@ export class TradeExtractor {
   private readonly fields = newTradeFields();
 
   constructor(
-    private readonly scanner: TradeScanner,
+    private readonly scanner: LineScanner,
     private readonly window: SupersedeWindow,
     private readonly file: string,
     full?: FullLineParser,

@@ -3,24 +3,41 @@
  * quantity, aggressor side, time, whether the trade stands), keeping Decimal, full decoding and per-line
  * objects off the hot path (the parser fills one reused TradeFields).
  *
- * Lazy: the fast path (trade-scan.ts) reads the line's bytes in the canonical layout the trade codec
- * writes; anything it is not sure of (other key order, numbers instead of strings, leg prices, an offset
- * timestamp, escapes) takes the full path: the line decoded as UTF-8, JSON.parse and the family's strict
- * `trade` codec. Both give the same facts (tested on the sample history and generated lines).
+ * Lazy: the fast path reads the line's bytes in the canonical layout of the file's format (compact lines:
+ * compact-scan.ts; the exchange's full records: trade-scan.ts); anything it is not sure of (other key order,
+ * numbers instead of strings, leg prices, an offset timestamp, escapes) takes the full path: the line decoded
+ * as UTF-8, JSON.parse and strict validation (compact: history/compact-trade.ts `decodeCompactTrade`; full:
+ * the family's `trade` codec), its errors typed (BACKTEST_BAD_LINE, BACKTEST_UNKNOWN_SYMBOL) and naming
+ * file:line and the field. Both paths give the same facts (tested on the sample history and generated lines).
  */
 import type { Instrument, Trade } from '../../src/domain/index.ts';
 import { familyA, gateway, decimalToRawInt, scalesOf, type InstrumentScales } from '../../src/domain/index.ts';
 import { describeError } from '../../src/errors.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
-import type { HistorySource } from '../history/format.ts';
-import { idKey, Scan, TradeScanner, type TradeFields } from './trade-scan.ts';
+import { decodeCompactTrade, type CompactTrade } from '../history/compact-trade.ts';
+import type { HistoryFormat, HistorySource } from '../history/format.ts';
+import { createLineScanner, type ScannerSpec } from './line-scanner.ts';
+import { idKey, Scan, type LineScanner, type TradeFields } from './trade-scan.ts';
 
 export { idKey, newTradeFields, type TradeFields } from './trade-scan.ts';
+
+/** What a line scanner needs of a history (for the tape worker too): from its header's format, source and instruments. */
+export function scannerSpec(format: HistoryFormat, source: HistorySource, instruments: readonly Instrument[]): ScannerSpec {
+  return {
+    format,
+    source,
+    symbols: instruments.map((i) => i.symbol),
+    digits: instruments.map((i) => {
+      const scales = scalesOf(i);
+      return { price: scales.priceDigits, qty: scales.qtyDigits };
+    }),
+  };
+}
 
 const NOT_STANDING = new Set(['TRADE_STATE_BUSTED', 'TRADE_STATE_REJECTED']);
 
 export class TradeLineParser {
-  readonly scanner: TradeScanner;
+  readonly scanner: LineScanner;
   private readonly codec: typeof familyA.trade;
   private readonly scales: Map<string, InstrumentScales>;
   private readonly index: Map<string, number>;
@@ -31,8 +48,9 @@ export class TradeLineParser {
     private readonly source: HistorySource,
     instruments: readonly Instrument[],
     private readonly file: string,
+    private readonly format: HistoryFormat = 'full',
   ) {
-    this.scanner = new TradeScanner(source, instruments.map((i) => i.symbol));
+    this.scanner = createLineScanner(scannerSpec(format, source, instruments));
     this.codec = source === 'gateway' ? gateway.trade : familyA.trade;
     this.scales = new Map(instruments.map((i) => [i.symbol, scalesOf(i)]));
     this.index = new Map(instruments.map((i, k) => [i.symbol, k]));
@@ -52,9 +70,13 @@ export class TradeLineParser {
     return this.scanner.scan(buf, 0, buf.length, out) === Scan.OK;
   }
 
-  /** The full path: JSON.parse and the strict codec. */
+  /** The full path: JSON.parse and strict validation (compact lines) or the strict codec (full records). */
   full(text: string, lineNo: number, out: TradeFields): void {
     this.fullParses++;
+    if (this.format === 'compact') {
+      this.fullCompact(text, lineNo, out);
+      return;
+    }
     let trade: Trade;
     try {
       const json = JSON.parse(text) as { type?: unknown; trade?: unknown };
@@ -81,6 +103,33 @@ export class TradeLineParser {
     out.qty = decimalToRawInt(aggressor.lastShares, scales, 'qty', 'lastShares');
     out.buy = aggressor.order.side === 'SIDE_BUY';
     out.time = time;
+    out.stands = !NOT_STANDING.has(trade.state);
+  }
+
+  private fullCompact(text: string, lineNo: number, out: TradeFields): void {
+    let trade: CompactTrade;
+    try {
+      trade = decodeCompactTrade(JSON.parse(text));
+    } catch (error) {
+      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, { cause: error });
+    }
+    const scales = this.scales.get(trade.symbol);
+    const sym = this.index.get(trade.symbol);
+    if (scales === undefined || sym === undefined) throw this.unknownSymbol(lineNo, trade.symbol);
+    let price: number;
+    let qty: number;
+    try {
+      price = decimalToRawInt(trade.price, scales, 'price', 'price');
+      qty = decimalToRawInt(trade.qty, scales, 'qty', 'qty');
+    } catch (error) {
+      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, { cause: error });
+    }
+    out.key = idKey(trade.id);
+    out.sym = sym;
+    out.price = price;
+    out.qty = qty;
+    out.buy = trade.side === 'BUY';
+    out.time = trade.time;
     out.stands = !NOT_STANDING.has(trade.state);
   }
 

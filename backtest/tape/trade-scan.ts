@@ -1,5 +1,5 @@
 /**
- * The fast path of a history trade line, on its raw bytes (no string decoding, no allocation): reads
+ * The fast path of a full-format history trade line (the exchange's whole record), on its raw bytes (no string decoding, no allocation): reads
  * the few facts replay needs (TradeFields) from the canonical layout the trade codec writes,
  *
  *   {"type":"trade","trade":{"id":"…","aggressor":{…"symbol":"…","side":"SIDE_…"…"lastPx":"…","lastShares":"…"
@@ -50,7 +50,7 @@ export function idKey(s: string, from = 0, to = s.length): number {
   return (a >>> 0) * 2097152 + ((b >>> 0) & 0x1fffff);
 }
 
-/** Outcome of TradeScanner.scan. */
+/** Outcome of a LineScanner's scan. */
 export const Scan = {
   /** `out` holds the line's facts. */
   OK: 0,
@@ -60,6 +60,17 @@ export const Scan = {
   UNKNOWN_SYMBOL: 2,
 } as const;
 export type Scan = (typeof Scan)[keyof typeof Scan];
+
+/**
+ * A fast path for one history format: TradeScanner (full records, here) or CompactScanner (compact lines,
+ * compact-scan.ts).
+ */
+export interface LineScanner {
+  /** Reads line buf[start, end) into `out`. */
+  scan(buf: Buffer, start: number, end: number, out: TradeFields): Scan;
+  /** The symbol of the last UNKNOWN_SYMBOL outcome. */
+  readonly unknownSymbol: string;
+}
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 
@@ -113,7 +124,7 @@ function find(buf: Buffer, from: number, end: number, k: Key): number {
   }
 }
 
-export class TradeScanner {
+export class TradeScanner implements LineScanner {
   private readonly symbols: readonly Buffer[];
   private readonly px: Key;
   private readonly shares: Buffer;
@@ -188,7 +199,7 @@ export class TradeScanner {
     const price = this.integer(buf, pxAt + this.px.bytes.length);
     if (price < 0 || !matchAt(buf, this.intEnd, this.shares)) return Scan.NOT_SURE;
     const qty = this.integer(buf, this.intEnd + this.shares.length);
-    if (qty <= 0) return Scan.NOT_SURE;
+    if (qty < 0) return Scan.NOT_SURE;
 
     // transactTime, the execution's last field
     const timeAt = find(buf, this.intEnd, end, this.time);
@@ -269,7 +280,7 @@ export class TradeScanner {
 }
 
 /** For tests: the fast path's facts of a line given as text. */
-export function scanText(scanner: TradeScanner, line: string, out: TradeFields): Scan {
+export function scanText(scanner: LineScanner, line: string, out: TradeFields): Scan {
   const buf = Buffer.from(line, 'utf8');
   return scanner.scan(buf, 0, buf.length, out);
 }

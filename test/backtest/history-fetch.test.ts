@@ -1,19 +1,24 @@
 /**
  * `history fetch` against the embedded exchange, through the real gateway client: page by page into a
- * file that replays, resumable after an interruption (stopped by an AbortSignal after a few pages, even
- * with half a page written), busted trades kept.
+ * file that replays, in the compact format (default) and the full one, resumable after an interruption
+ * (stopped by an AbortSignal after a few pages, even with half a page written), busted trades kept; both
+ * formats of the same fetch replay to a byte-identical report.json.
  */
-import { readFileSync, appendFileSync, existsSync } from 'node:fs';
+import { readFileSync, appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBacktestConfig } from '../../backtest/config.ts';
 import { startEmbeddedHistory, type EmbeddedHistory } from '../../backtest/history/embedded-sim.ts';
 import { fetchHistory } from '../../backtest/history/fetch-history.ts';
-import { parseHeader } from '../../backtest/history/format.ts';
+import { parseHeader, type HistoryFormat } from '../../backtest/history/format.ts';
+import { stableStringify } from '../../backtest/results/stable-json.ts';
+import { runBacktest } from '../../backtest/run-backtest.ts';
+import { loadStrategy } from '../../src/engine/strategy/loader.ts';
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
 import type { Trade } from '../../src/sim/matching/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
-import { tempDir } from './helpers/history-file.ts';
+import { Decimal } from '../../src/domain/decimal.ts';
+import { tempDir, testConfig } from './helpers/history-file.ts';
 
 const FROM = Date.UTC(2026, 10, 30, 14, 0, 0);
 const TO = Date.UTC(2026, 10, 30, 14, 10, 0);
@@ -38,7 +43,7 @@ afterAll(async () => {
   await embedded?.source.close();
 });
 
-const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void } = {}) =>
+const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void; format?: HistoryFormat } = {}) =>
   fetchHistory({
     source: embedded.source,
     symbols: SYMBOLS,
@@ -47,31 +52,66 @@ const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: numb
     out,
     pageSize: 25,
     pauseMs: 0,
+    ...(extra.format === undefined ? {} : { format: extra.format }),
     ...(extra.signal === undefined ? {} : { signal: extra.signal }),
     onPage: (state) => extra.onPage?.(state.pages),
   });
 
 describe('history fetch', () => {
-  it('writes the header and every page of the trade search, busted trades kept', async () => {
+  it.each(['compact', 'full'] as const)('writes the header and every page of the trade search, busted trades kept (%s format)', async (format) => {
     const out = path.join(tempDir(), 'h.jsonl');
-    const result = await fetch(out);
+    const result = await fetch(out, format === 'full' ? { format } : {});
     const expected = embedded.sim.core.trades().filter((t) => SYMBOLS.includes(t.symbol) && t.time >= FROM && t.time < TO);
     expect(expected.length).toBeGreaterThan(60);
     expect(result.state).toMatchObject({ done: true, trades: expected.length, busted: 1, nextPageToken: '' });
     expect(result.state.pages).toBeGreaterThan(2);
     const [first, ...lines] = readFileSync(out, 'utf8').trimEnd().split('\n');
     const header = parseHeader(first as string, out);
-    expect(header).toMatchObject({ kind: 'history', source: 'gateway', symbols: SYMBOLS, from: FROM, to: TO });
+    expect(header).toMatchObject({ kind: 'history', format, source: 'gateway', symbols: SYMBOLS, from: FROM, to: TO });
+    expect(JSON.parse(first as string)).toMatchObject({ version: 2, format });
     expect(header.instruments.map((i) => i.symbol)).toEqual(SYMBOLS);
-    const trades = lines.map((l) => JSON.parse(l) as { type: string; trade: { id: string; state?: string } });
-    expect(trades.map((t) => t.trade.id)).toEqual(expected.map((t) => t.id));
-    expect(trades.filter((t) => t.trade.id === bustedId).map((t) => t.trade.state)).toEqual(['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED']);
+    const trades = lines.map((l) => {
+      const line = JSON.parse(l) as { type: string; trade?: { id: string; state?: string }; id?: string; state?: string };
+      return format === 'full' ? (line.trade as { id: string; state?: string }) : line;
+    });
+    expect(trades.map((t) => t.id)).toEqual(expected.map((t) => t.id));
+    expect(trades.filter((t) => t.id === bustedId).map((t) => t.state)).toEqual(['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED']);
     const tape = await TapeReader.open(out);
     let replayed = 0;
     for await (const batch of tape.batches()) replayed += batch.count;
     expect(replayed).toBe(expected.length - 2);
     expect(tape.stats).toMatchObject({ busted: 1, fullParses: 0 });
   });
+
+  it('writes in compact lines the aggressor execution of the full records, and both replay to the same report.json', async () => {
+    const dir = tempDir();
+    const compactFile = path.join(dir, 'compact', 'h.jsonl');
+    const fullFile = path.join(dir, 'full', 'h.jsonl');
+    mkdirSync(path.dirname(compactFile));
+    mkdirSync(path.dirname(fullFile));
+    await fetch(compactFile);
+    await fetch(fullFile, { format: 'full' });
+    const [compactHeader, ...compact] = readFileSync(compactFile, 'utf8').trimEnd().split('\n');
+    const [fullHeader, ...full] = readFileSync(fullFile, 'utf8').trimEnd().split('\n');
+    expect({ ...parseHeader(compactHeader as string, 'c'), format: 'full' }).toEqual(parseHeader(fullHeader as string, 'f'));
+    expect(compact).toHaveLength(full.length);
+    full.forEach((line, i) => {
+      const { trade } = JSON.parse(line) as { trade: { id: string; state?: string; aggressor: { order: { symbol: string; side: string }; last_px: string; last_shares: string; transact_time: string } } };
+      const a = trade.aggressor;
+      // the sample instruments: price scale 100, quantity scale 1
+      const expected = `{"type":"trade","id":"${trade.id}","symbol":"${a.order.symbol}","price":"${new Decimal(a.last_px).div(100).toFixed()}","qty":"${a.last_shares}","side":"${a.order.side.slice('SIDE_'.length)}","time":"${a.transact_time}","state":"${trade.state ?? 'TRADE_STATE_UNDEFINED'}"}`;
+      expect(compact[i]).toBe(expected);
+    });
+    expect(compact.some((l) => l.includes('TRADE_STATE_BUSTED'))).toBe(true);
+    expect(compact.some((l) => l.includes('"price":"0.'))).toBe(true);
+    const strategy = await loadStrategy('market-maker');
+    const config = testConfig({ latency: { insertMs: 20, cancelMs: 20 } });
+    const params = { symbols: SYMBOLS, halfSpread: '0.01', quoteQty: '2', maxInventory: '20' };
+    const fromCompact = await runBacktest({ data: compactFile, config, strategy, params });
+    const fromFull = await runBacktest({ data: fullFile, config, strategy, params });
+    expect(fromCompact.report['fills']).toBeGreaterThan(0);
+    expect(stableStringify(fromCompact.report)).toBe(stableStringify(fromFull.report));
+  }, 60_000);
 
   it('resumes an interrupted fetch from its state file and ends with the same file', async () => {
     const dir = tempDir();
@@ -91,6 +131,14 @@ describe('history fetch', () => {
     const again = await fetch(out);
     expect(again.state.done).toBe(true);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+  });
+
+  it('refuses to resume an interrupted fetch in another format', async () => {
+    const out = path.join(tempDir(), 'format.jsonl');
+    const abort = new AbortController();
+    await expect(fetch(out, { signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetch(out, { format: 'full' })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH' });
+    expect((await fetch(out)).state.done).toBe(true);
   });
 
   it('refuses to overwrite a file it did not start, unless forced', async () => {

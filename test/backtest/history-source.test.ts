@@ -1,13 +1,14 @@
 /**
  * `tradebot history fetch` from the embedded exchange through either API family: family A's
  * `/v1/report/trades/search` (an ephemeral API client onboarded, as the live runner does) and the gateway's
- * `search_trades` give the same trades, each in its own naming, and both replay. The family is chosen per
- * config (`bot.venue`), the `--source` flag overriding it.
+ * `search_trades` give the same trades, each in its own naming in full-format files and as the same compact
+ * lines, and both replay. The family is chosen per config (`bot.venue`), the `--source` flag overriding it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.ts';
+import { Decimal } from '../../src/domain/decimal.ts';
 import { captureOutput } from '../cli/helpers/output.ts';
 import { tempDir } from './helpers/history-file.ts';
 
@@ -47,8 +48,8 @@ function tradesOf(f: Fetched): string[] {
 describe('history fetch sources against the embedded exchange', () => {
   it('fetches the same trades through family A and the gateway, each replayable', async () => {
     const dir = tempDir();
-    const viaA = await fetchWith(dir, 'a', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'familyA']);
-    const viaGateway = await fetchWith(dir, 'g', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'gateway']);
+    const viaA = await fetchWith(dir, 'a', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'familyA', '--format', 'full']);
+    const viaGateway = await fetchWith(dir, 'g', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'gateway', '--format', 'full']);
     expect(viaA.source).toBe('familyA');
     expect(viaGateway.source).toBe('gateway');
     expect(viaA.trades).toBeGreaterThan(10);
@@ -65,7 +66,17 @@ describe('history fetch sources against the embedded exchange', () => {
       const report = JSON.parse(readFileSync(path.join(dir, `out-${file}`, 'report.json'), 'utf8')) as { events: number };
       expect(report.events).toBe(viaA.trades);
     }
-  }, 120_000);
+    // compact lines (the default) do not depend on the family: the same lines either way
+    const compactA = await fetchWith(dir, 'ca', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'familyA']);
+    const compactGateway = await fetchWith(dir, 'cg', ['--config', 'backtest/data/sample-sim.yaml', '--source', 'gateway']);
+    expect(compactA.lines[0]).toMatchObject({ format: 'compact', source: 'familyA' });
+    expect(compactGateway.lines[0]).toMatchObject({ format: 'compact', source: 'gateway' });
+    expect(compactA.lines.slice(1)).toEqual(compactGateway.lines.slice(1));
+    expect(compactA.lines.slice(1).map((l) => `${String(l['id'])} ${String(l['price'])} ${String(l['qty'])}`)).toEqual(tradesOf(viaA).map((t) => {
+      const [id, px, qty] = t.split(' ');
+      return `${id} ${new Decimal(px as string).div(100).toFixed()} ${qty}`; // RAIN-NYC's price scale is 100
+    }));
+  }, 180_000);
 
   it("takes the family from the config's bot.venue, the flag overriding it", async () => {
     const dir = tempDir();

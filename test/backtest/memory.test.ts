@@ -45,7 +45,7 @@ let file: string;
 beforeAll(async () => {
   dir = tempDir();
   file = path.join(dir, 'long.jsonl');
-  await writeSyntheticHistory(file, { trades: TRADES, symbols: SYMBOLS, form: 'compact', moveProbability: 0.05 });
+  await writeSyntheticHistory(file, { trades: TRADES, symbols: SYMBOLS, format: 'full', detail: 'minimal', moveProbability: 0.05 });
 }, 60_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -19,7 +19,7 @@ describe('streaming replay', () => {
   it('reads a 200k-trade history incrementally while replaying it', async () => {
     dir = tempDir();
     const file = path.join(dir, 'big.jsonl');
-    const { bytes } = await writeSyntheticHistory(file, { trades: 200_000, symbols: ['SYN-A', 'SYN-B'], form: 'compact', moveProbability: 0.01 });
+    const { bytes } = await writeSyntheticHistory(file, { trades: 200_000, symbols: ['SYN-A', 'SYN-B'], moveProbability: 0.01 });
     let bytesRead = 0;
     const reads: number[] = [];
     const spy: LineReader = (f, options) =>

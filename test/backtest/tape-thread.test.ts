@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeHeader } from '../../backtest/history/format.ts';
 import { stableStringify } from '../../backtest/results/stable-json.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
-import { syntheticInstrument, syntheticTradeLine, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
+import { syntheticCompactLine, syntheticInstrument, syntheticTradeLine, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
 import { TapeThread, type TapeThreadOptions } from '../../backtest/tape/tape-thread.ts';
 import { parseHeader } from '../../backtest/history/format.ts';
@@ -61,20 +61,30 @@ async function readThread(file: string, options: TapeThreadOptions): Promise<Rea
   return { trades, stats };
 }
 
-/** A family A history with busts, duplicates, empty lines, zero quantities and lines only the full parser reads. */
-async function mixedHistory(file: string): Promise<void> {
-  await writeSyntheticHistory(file, { trades: 20_000, symbols: ['SYN-A', 'SYN-B', 'SYN-C'], seed: 5, form: 'compact', bustEvery: 9, moveProbability: 0.05 });
+/**
+ * A history (compact, or full family A records) with busts, duplicates, empty lines, zero quantities and lines
+ * only the full parser reads.
+ */
+async function mixedHistory(file: string, format: 'compact' | 'full' = 'full'): Promise<void> {
+  await writeSyntheticHistory(file, { trades: 20_000, symbols: ['SYN-A', 'SYN-B', 'SYN-C'], seed: 5, format, detail: 'minimal', bustEvery: 9, moveProbability: 0.05 });
   const time = (k: number) => new Date(T0 + 10_000_000 + k * 10).toISOString();
+  const tradeLine = (n: number, symbol: string, buy: boolean, price: number, qty: number, at: string) =>
+    format === 'compact' ? syntheticCompactLine(n, symbol, buy, price, qty, at, 'TRADE_STATE_NEW') : syntheticTradeLine('full', n, symbol, buy, price, qty, at, 'TRADE_STATE_NEW');
   let extra = '\n';
   for (let k = 0; k < 300; k++) {
-    const line = syntheticTradeLine('full', 100_000 + k, k % 2 === 0 ? 'SYN-A' : 'SYN-B', k % 3 === 0, 40 + (k % 5), 1 + (k % 4), time(k), 'TRADE_STATE_NEW');
+    const line = tradeLine(100_000 + k, k % 2 === 0 ? 'SYN-A' : 'SYN-B', k % 3 === 0, 40 + (k % 5), 1 + (k % 4), time(k));
     if (k % 10 === 0) {
       // other key order: only the full parser reads it
-      const { trade } = JSON.parse(line) as { trade: Record<string, unknown> };
-      const { passive, ...rest } = trade;
-      extra += `${JSON.stringify({ type: 'trade', trade: { passive, ...rest } })}\n`;
+      const json = JSON.parse(line) as Record<string, unknown> & { trade: Record<string, unknown> };
+      if (format === 'compact') {
+        const { id, ...rest } = json;
+        extra += `${JSON.stringify({ ...rest, id })}\n`;
+      } else {
+        const { passive, ...rest } = json.trade;
+        extra += `${JSON.stringify({ type: 'trade', trade: { passive, ...rest } })}\n`;
+      }
     } else if (k % 10 === 1) {
-      extra += syntheticTradeLine('full', 100_000 + k, 'SYN-A', true, 41, 0, time(k), 'TRADE_STATE_NEW'); // zero quantity
+      extra += tradeLine(100_000 + k, 'SYN-A', true, 41, 0, time(k)); // zero quantity
     } else if (k % 10 === 2) {
       extra += `${line}${line}\n`; // a duplicate and an empty line
     } else {
@@ -85,10 +95,10 @@ async function mixedHistory(file: string): Promise<void> {
 }
 
 describe('tape worker', () => {
-  it('gives the same trades and counts as the in-thread reader', async () => {
+  it.each(['full', 'compact'] as const)('gives the same trades and counts as the in-thread reader (%s format)', async (format) => {
     dir = tempDir();
     const file = path.join(dir, 'mixed.jsonl');
-    await mixedHistory(file);
+    await mixedHistory(file, format);
     const inThread = await readAll(file, 'main');
     const worker = await readAll(file, 'worker', { handover: 0 });
     expect(inThread.trades.length).toBeGreaterThan(17_000);
@@ -111,29 +121,30 @@ describe('tape worker', () => {
     expect(small.trades).toEqual(inThread.trades);
   }, 60_000);
 
-  it('reports a bad line with its code and line number', async () => {
+  it.each(['full', 'compact'] as const)('reports a bad line with its code and line number (%s format)', async (format) => {
     dir = tempDir();
     const file = path.join(dir, 'bad.jsonl');
-    await writeSyntheticHistory(file, { trades: 3000, symbols: ['SYN-A'], seed: 2, form: 'compact' });
-    appendFileSync(file, '{"type":"trade","trade":{"id":"T9","aggressor":\n');
+    await writeSyntheticHistory(file, { trades: 3000, symbols: ['SYN-A'], seed: 2, format, detail: 'minimal' });
+    appendFileSync(file, format === 'full' ? '{"type":"trade","trade":{"id":"T9","aggressor":\n' : '{"type":"trade","id":"T9","symbol":"SYN-A","price":"0.415","qty":"1","side":"BUY","time":"2026-12-01T00:00:00.000Z","state":"TRADE_STATE_NEW"}\n');
     await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
     await expect(readAll(file, 'worker', { handover: 1500 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
     await expect(readAll(file, 'main')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining('bad.jsonl:3002:') });
   }, 60_000);
 
-  it('reports a trade in a symbol the header does not have, naming its line', async () => {
+  it.each(['full', 'compact'] as const)('reports a trade in a symbol the header does not have, naming its line (%s format)', async (format) => {
     dir = tempDir();
     const file = path.join(dir, 'unknown.jsonl');
-    const header = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] });
+    const header = encodeHeader({ kind: 'history', format, source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] });
     const t = new Date(T0 + 1000).toISOString();
-    writeFileSync(file, header + syntheticTradeLine('full', 1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') + syntheticTradeLine('full', 2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'));
+    const line = format === 'full' ? syntheticTradeLine.bind(undefined, 'full') : syntheticCompactLine;
+    writeFileSync(file, header + line(1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') + line(2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'));
     await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
   }, 60_000);
 
   it('stays a bounded number of batches ahead, and ends when closed early', async () => {
     dir = tempDir();
     const file = path.join(dir, 'long.jsonl');
-    const { bytes } = await writeSyntheticHistory(file, { trades: 60_000, symbols: ['SYN-A'], seed: 3 });
+    const { bytes } = await writeSyntheticHistory(file, { trades: 60_000, symbols: ['SYN-A'], seed: 3, format: 'full' });
     const headerLine = encodeHeader({ kind: 'history', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 1, instruments: [syntheticInstrument('SYN-A')] }).trimEnd();
     const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 64 * 1024, ringTrades: 2000, ringCommits: 4 });
     thread.start({ offset: 0, line: 1 });

@@ -17,7 +17,7 @@ describe('TradeLineParser', () => {
   it('reads every line of the sample history the same way on its fast path and through the codec', () => {
     const [first, ...lines] = readFileSync('backtest/data/sample.jsonl', 'utf8').trimEnd().split('\n');
     const header = parseHeader(first as string, 'sample');
-    const parser = new TradeLineParser(header.source, header.instruments, 'sample');
+    const parser = new TradeLineParser(header.source, header.instruments, 'sample', header.format);
     expect(lines.length).toBeGreaterThan(500);
     lines.forEach((line, i) => {
       const fast = newTradeFields();
@@ -28,9 +28,9 @@ describe('TradeLineParser', () => {
     });
   });
 
-  it('reads family A lines (full and compact) the same both ways, busted state included', () => {
+  it('reads family A lines (whole and minimal records) the same both ways, busted state included', () => {
     const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f');
-    for (const form of ['full', 'compact'] as const) {
+    for (const form of ['full', 'minimal'] as const) {
       for (const state of ['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED'] as const) {
         const line = syntheticTradeLine(form, 7, 'SYN-A', false, 41, 3, '2026-11-30T14:00:01.250Z', state).trimEnd();
         const fast = newTradeFields();

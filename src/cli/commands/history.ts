@@ -1,7 +1,8 @@
 /**
  * `tradebot history fetch`: pulls the exchange's trade search into a history file (JSON lines, header
  * first; see backtest/history/format.ts), page by page, resumable (`<out>.state.json`), rate-limited,
- * busted trades kept. With the default config (a `sim` section, no `exchange`) it runs the embedded
+ * busted trades kept, in the compact format (default) or the exchange's full records (`--format full`; see
+ * backtest/history/format.ts). With the default config (a `sim` section, no `exchange`) it runs the embedded
  * exchange's market activity over the window in virtual time and fetches from it. The API family (gateway
  * `search_trades` or family A `/v1/report/trades/search`) is the config's `bot.venue`, or `--source`. Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line
  * on stdout. SIGINT stops between pages; running the same command again resumes.
@@ -10,7 +11,7 @@ import type { Command } from 'commander';
 import { loadBacktestConfig } from '../../../backtest/config.ts';
 import { connectTradeSource } from '../../../backtest/history/connect-source.ts';
 import { fetchHistory } from '../../../backtest/history/fetch-history.ts';
-import type { HistorySource } from '../../../backtest/history/format.ts';
+import type { HistoryFormat, HistorySource } from '../../../backtest/history/format.ts';
 import { createProgress } from '../../../backtest/progress.ts';
 import { tryParseTimestamp } from '../../domain/time.ts';
 import { createLogger, type LogLevel } from '../../logging/logger.ts';
@@ -24,6 +25,7 @@ interface FetchOptions {
   out: string;
   config: string;
   source?: HistorySource;
+  format: HistoryFormat;
   pageSize: number;
   pauseMs: number;
   force?: boolean;
@@ -48,6 +50,11 @@ function parseCount(option: string, min: number) {
   };
 }
 
+function parseFormat(text: string): HistoryFormat {
+  if (text !== 'compact' && text !== 'full') throw invalid(`--format must be compact or full, got "${text}"`);
+  return text;
+}
+
 function parseSource(text: string): HistorySource {
   if (text !== 'familyA' && text !== 'gateway') throw invalid(`--source must be familyA or gateway, got "${text}"`);
   return text;
@@ -64,6 +71,7 @@ export function registerHistoryCommand(program: Command): void {
     .requiredOption('--out <file>', 'history file to write (JSON lines); <file>.state.json tracks progress')
     .option('-c, --config <file>', 'config: a sim section (embedded exchange) or an exchange section', DEFAULT_CONFIG)
     .option('--source <family>', "familyA or gateway: the trade search fetched from (and the naming of the lines); default: the config's bot.venue", parseSource)
+    .option('--format <format>', "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade)", parseFormat, 'compact' as HistoryFormat)
     .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
     .option('--pause-ms <ms>', 'pause between pages', parseCount('--pause-ms', 0), 100)
     .option('--force', 'overwrite an existing file / start over')
@@ -86,6 +94,7 @@ export function registerHistoryCommand(program: Command): void {
           from: options.from,
           to: options.to,
           out: options.out,
+          format: options.format,
           pageSize: options.pageSize,
           pauseMs: options.pauseMs,
           ...(options.force === true ? { force: true } : {}),
@@ -95,7 +104,7 @@ export function registerHistoryCommand(program: Command): void {
         progress.update(options.to - options.from, { pages: result.state.pages, trades: result.state.trades, busted: result.state.busted });
         progress.stop();
         const { pages, trades, skipped, busted, bytes } = result.state;
-        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
+        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: options.format, symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
       } finally {
         progress.stop();
         process.removeListener('SIGINT', onSigint);
