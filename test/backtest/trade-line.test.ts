@@ -1,6 +1,6 @@
 /**
- * The lazy trade-line parser: its fast path (on the line's bytes) and the strict codec path give the same
- * facts on every line of the sample history (gateway naming) and on family A lines; lines in another
+ * The lazy trade-line parser: its fast path (on the line's bytes) and the strict full path give the same
+ * facts on every line of the sample history (compact lines) and on family A full records; lines in another
  * layout take the codec path; a broken line is a typed error naming its line.
  */
 import { readFileSync } from 'node:fs';
@@ -14,10 +14,11 @@ import { isTradebotError } from '../../src/errors.ts';
 import { tempDir, writeHistory } from './helpers/history-file.ts';
 
 describe('TradeLineParser', () => {
-  it('reads every line of the sample history the same way on its fast path and through the codec', () => {
+  it('reads every line of the sample history the same way on its fast path and on its full path', () => {
     const [first, ...lines] = readFileSync('backtest/data/sample.jsonl', 'utf8').trimEnd().split('\n');
     const header = parseHeader(first as string, 'sample');
     const parser = new TradeLineParser(header.source, header.instruments, 'sample', header.format);
+    expect(header.format).toBe('compact');
     expect(lines.length).toBeGreaterThan(500);
     lines.forEach((line, i) => {
       const fast = newTradeFields();
