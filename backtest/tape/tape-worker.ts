@@ -1,5 +1,6 @@
 /**
- * The tape worker thread's body (started by tape-thread.ts through tape-worker.mjs): once up, it says so
+ * The tape worker thread's body (started by tape-thread.ts from its esbuild bundle, worker-bundle.ts, or
+ * through tape-worker.mjs and tsx when esbuild cannot bundle): once up, it says so
  * and waits for where to start (the replay thread reads the first lines itself meanwhile, and hands over
  * its supersede window and counts); then it reads the history file's trade lines from there, extracts
  * and supersedes them (TradeExtractor, as the replay thread would) and hands

@@ -14,6 +14,7 @@ import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticCompactLine, syntheticInstrument, syntheticTradeLine, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
 import { TapeThread, type TapeThreadOptions } from '../../backtest/tape/tape-thread.ts';
+import { tapeWorkerBundle } from '../../backtest/tape/worker-bundle.ts';
 import { parseHeader } from '../../backtest/history/format.ts';
 import { tempDir, testConfig, T0 } from './helpers/history-file.ts';
 import { loadStrategy } from '../../src/engine/strategy/loader.ts';
@@ -119,6 +120,26 @@ describe('tape worker', () => {
     const small = await readThread(file, { supersedeWindow: 50, chunkBytes: 64 * 1024, ringTrades: 700, ringCommits: 3 });
     expect(small.stats).toEqual(inThread.stats);
     expect(small.trades).toEqual(inThread.trades);
+    // the worker started through tsx (tape-worker.mjs) instead of from the esbuild bundle
+    const viaTsx = await readThread(file, { supersedeWindow: 50, chunkBytes: 64 * 1024, entry: 'tsx' });
+    expect(viaTsx.stats).toEqual(inThread.stats);
+    expect(viaTsx.trades).toEqual(inThread.trades);
+  }, 60_000);
+
+  it('starts its worker from the esbuild bundle, and ends cleanly when closed before the worker has started', async () => {
+    const code = await tapeWorkerBundle();
+    expect(code).toContain('TradeExtractor');
+    expect(code).not.toMatch(/^import /m); // one plain script: nothing left for a loader
+    dir = tempDir();
+    const file = path.join(dir, 'short.jsonl');
+    await writeSyntheticHistory(file, { trades: 100, symbols: ['SYN-A'], seed: 4 });
+    const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
+    for (const entry of ['bundle', 'tsx'] as const) {
+      const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, entry });
+      await thread.close();
+      await thread.exited;
+      expect(thread.ready).toBe(false);
+    }
   }, 60_000);
 
   it.each(['full', 'compact'] as const)('reports a bad line with its code and line number (%s format)', async (format) => {

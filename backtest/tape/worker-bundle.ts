@@ -1,0 +1,34 @@
+/**
+ * The tape worker's code as one plain JavaScript string: esbuild (tsx's own dependency) bundles
+ * tape-worker.ts with what it imports (the full parser and the domain codecs too, initialised only when a line
+ * needs them), once per process, on esbuild's service process (~30-50 ms) while the replay thread reads the
+ * first lines itself. A worker started from the string (`new Worker(code, { eval: true })`) is up in
+ * ~25-40 ms; one started through tape-worker.mjs (tsx's loader registered in the worker thread, every module
+ * loaded through it) took ~0.15-0.25 s. Resolves undefined when esbuild cannot bundle here (not installed for
+ * this platform, say): the caller then starts tape-worker.mjs.
+ */
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('./tape-worker.ts', import.meta.url));
+
+let bundle: Promise<string | undefined> | undefined;
+
+async function build(): Promise<string | undefined> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text;
+}
+
+/** The bundled tape worker (built on the first call, then the same string). */
+export function tapeWorkerBundle(): Promise<string | undefined> {
+  bundle ??= build().catch(() => undefined);
+  return bundle;
+}
