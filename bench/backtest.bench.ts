@@ -4,15 +4,19 @@
  * worker thread after the first lines), the supersede window, the synthetic book, the live pipeline
  * (books, demo market-maker strategy, risk, execution adapter, order tracker, portfolio), simulated fills
  * on the matching engine, metrics and series; the worker's start-up is inside the timed run. The tape:
- * 1,000,000 trades over three symbols in the exchange's full family A form (~1.7 KB a line, like the
- * simulator's), generated in a temp dir, whose best bid or offer moves on ~1.5 % of the trades.
- * Baseline: a bare loop over the same file with the same line reader that only decodes and JSON.parses
- * every line ("read+JSON.parse"). A second result replays a busier tape (the top moves on ~15 % of
- * trades: many more strategy callbacks). `value` is the first replay in the process (the JIT warmed by
- * the baseline's loops only, as `tradebot backtest` runs once); `secondRunValue` the same replay again
- * (a sweep's later runs, a long session). Extra fields: CPU figures and the 1-minute load average before
- * and after each measurement (the machine is shared: figures taken under load are not comparable), book
- * events, fills, peak RSS (the process, tape worker included).
+ * 1,000,000 synthetic trades over three symbols in the compact history format (what `history fetch` writes
+ * by default, ~150 bytes a line), generated in a temp dir, whose best bid or offer moves on ~1.5 % of the
+ * trades. Baseline: a bare loop over the same file with the same line reader that only decodes and
+ * JSON.parses every line ("read+JSON.parse"). `value` is the warm run: one replay of the tape first (its
+ * figure is `firstRunValue`, with `firstRunSeconds` and `firstRunLoad1m`: the JIT warmed by the baseline's
+ * loops only, as a one-off `tradebot backtest` runs), then `value` the same replay again (a sweep's later
+ * runs, a long session). A second result replays a busier compact tape (the top moves on ~15 % of trades:
+ * many more strategy callbacks); a third, `backtest (full records)`, the same 1,000,000 trades as the main tape
+ * in the full format (the exchange's whole records, ~1.7 KB a line, 1.6 GB: `history fetch --format full`),
+ * one replay (after the others: the pipeline's code is warm, the worker's and the full fast path's are not),
+ * against read+JSON.parse of that file. Extra fields: CPU figures and the 1-minute load average before and
+ * after each measurement (the machine is shared: figures taken under load are not comparable), book events,
+ * fills, peak RSS (the process, tape worker included).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -81,48 +85,74 @@ async function replay(file: string, trades: number): Promise<Record<string, numb
 
 export default async function bench(): Promise<BenchResult[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-bench-backtest-'));
+  const common = { baseline: 'read+JSON.parse', unit: 'events/s' };
+  const ratio = (value: number, baselineValue: number) => Math.round((value / baselineValue) * 1000) / 1000;
   try {
     const file = path.join(dir, 'tape.jsonl');
-    const { bytes } = await writeSyntheticHistory(file, { trades: TRADES, symbols: SYMBOLS, seed: 11, moveProbability: 0.01 });
+    const tape = { trades: TRADES, symbols: SYMBOLS, seed: 11, moveProbability: 0.01 };
+    const { bytes } = await writeSyntheticHistory(file, tape);
     await parseOnly(file); // warm the page cache and the JIT alike for both sides
     const baseline = await parseOnly(file);
     const baselineValue = Math.round(baseline.lines / baseline.seconds);
+    // the first replay in this process (as a one-off `tradebot backtest`), then `value`: the same replay warm
+    const first = await replay(file, TRADES);
     const { value, ...main } = await replay(file, TRADES);
-    // the same run again in this process, the pipeline's code now optimised by the JIT (value is the first)
-    const again = await replay(file, TRADES);
     rmSync(file);
     const busyFile = path.join(dir, 'busy.jsonl');
     await writeSyntheticHistory(busyFile, { trades: BUSY_TRADES, symbols: SYMBOLS, seed: 12, moveProbability: 0.1 });
     const busyBaseline = await parseOnly(busyFile);
     const busyBaselineValue = Math.round(busyBaseline.lines / busyBaseline.seconds);
     const { value: busyValue, ...busy } = await replay(busyFile, BUSY_TRADES);
-    const common = { baseline: 'read+JSON.parse', unit: 'events/s' };
+    rmSync(busyFile);
+    // the same trades as the main tape in the exchange's full records (~1.7 KB a line)
+    const fullFile = path.join(dir, 'full.jsonl');
+    const { bytes: fullBytes } = await writeSyntheticHistory(fullFile, { ...tape, format: 'full' });
+    await parseOnly(fullFile);
+    const fullBaseline = await parseOnly(fullFile);
+    const fullBaselineValue = Math.round(fullBaseline.lines / fullBaseline.seconds);
+    const { value: fullValue, ...full } = await replay(fullFile, TRADES);
     return [
       {
         bench: 'backtest',
         ...common,
         value: value as number,
         baselineValue,
-        ratio: Math.round(((value as number) / baselineValue) * 1000) / 1000,
+        ratio: ratio(value as number, baselineValue),
         trades: TRADES,
+        format: 'compact',
         fileMB: Math.round(bytes / 1048576),
         cores: availableParallelism(),
         baselinePerCpuSecond: Math.round(baseline.lines / baseline.cpu),
         baselineLoad1m: baseline.load,
         ...main,
-        secondRunValue: again['value'],
-        secondRunSeconds: again['seconds'],
-        secondRunLoad1m: again['load1m'],
+        firstRunValue: first['value'],
+        firstRunSeconds: first['seconds'],
+        firstRunLoad1m: first['load1m'],
+        firstRunPeakRssMB: first['peakRssMB'],
       },
       {
         bench: 'backtest (busy tape)',
         ...common,
         value: busyValue as number,
         baselineValue: busyBaselineValue,
-        ratio: Math.round(((busyValue as number) / busyBaselineValue) * 1000) / 1000,
+        ratio: ratio(busyValue as number, busyBaselineValue),
         trades: BUSY_TRADES,
+        format: 'compact',
         baselineLoad1m: busyBaseline.load,
         ...busy,
+      },
+      {
+        bench: 'backtest (full records)',
+        ...common,
+        value: fullValue as number,
+        baselineValue: fullBaselineValue,
+        ratio: ratio(fullValue as number, fullBaselineValue),
+        trades: TRADES,
+        format: 'full',
+        fileMB: Math.round(fullBytes / 1048576),
+        baselinePerCpuSecond: Math.round(fullBaseline.lines / fullBaseline.cpu),
+        baselineLoad1m: fullBaseline.load,
+        ...full,
       },
     ];
   } finally {
