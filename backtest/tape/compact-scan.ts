@@ -5,7 +5,9 @@
  *   {"type":"trade","id":"…","symbol":"…","price":"…","qty":"…","side":"BUY"|"SELL","time":"…Z","state":"TRADE_STATE_…"}
  *
  * Every key is matched in place, in this order, each right after the previous value: there is nothing to
- * search for. Values must be canonical: a plain printable-ASCII id without escapes, a header symbol without
+ * search for, and the fixed parts are compared four bytes at a time (a DataView over the read buffer). A
+ * canonical timestamp (`…T14:00:02.000Z`) in the same minute as the line before only has its seconds and
+ * milliseconds read. Values must be canonical: a plain printable-ASCII id without escapes, a header symbol without
  * escapes, non-negative decimals with at most the instrument's decimal places and at most 15 significant
  * digits once scaled (their raw integers are exact), a `…Z` timestamp (iso-time.ts), a known trade state, and
  * the line must end right after the state. Anything else (another key order, spaces, escapes, a negative
@@ -24,24 +26,53 @@ export interface ScaleDigits {
 
 const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
 
-const PREFIX = ascii('{"type":"trade","id":"');
-const SYMBOL = ascii('","symbol":"');
-const PRICE = ascii('","price":"');
-const QTY = ascii('","qty":"');
-const SIDE = ascii('","side":"');
-const BUY = ascii('BUY","time":"');
-const SELL = ascii('SELL","time":"');
-const STATE = ascii('","state":"TRADE_STATE_');
-/** Each trade state's name after `TRADE_STATE_` with the line's closing `"}`, and whether a trade in it stands. */
-const STATES: readonly (readonly [Buffer, boolean])[] = TRADE_STATES.map((name) => [ascii(`${name.slice('TRADE_STATE_'.length)}"}`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const);
+/** A fixed part of the line: its bytes, as little-endian 32-bit words and the 0-3 bytes after them. */
+interface Needle {
+  readonly length: number;
+  readonly words: Uint32Array;
+  readonly tail: Uint8Array;
+}
+
+function needle(text: string): Needle {
+  const bytes = ascii(text);
+  const words = new Uint32Array(bytes.length >> 2);
+  for (let k = 0; k < words.length; k++) words[k] = bytes.readUInt32LE(4 * k);
+  return { length: bytes.length, words, tail: bytes.subarray(words.length * 4) };
+}
+
+/** True when `n` is at `at` (the caller makes sure that at + n.length is within the line). */
+function matchAt(dv: DataView<ArrayBufferLike>, u: Uint8Array, at: number, n: Needle): boolean {
+  const words = n.words;
+  for (let k = 0; k < words.length; k++) if (dv.getUint32(at + 4 * k, true) !== words[k]) return false;
+  const tail = n.tail;
+  const from = at + 4 * words.length;
+  for (let k = 0; k < tail.length; k++) if (u[from + k] !== tail[k]) return false;
+  return true;
+}
+
+function sameBytes(u: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  for (let k = 0; k < bytes.length; k++) if (u[at + k] !== bytes[k]) return false;
+  return true;
+}
+
+const PREFIX = needle('{"type":"trade","id":"');
+const SYMBOL = needle('","symbol":"');
+const PRICE = needle('","price":"');
+const QTY = needle('","qty":"');
+const SIDE = needle('","side":"');
+const BUY = needle('BUY","time":"');
+const SELL = needle('SELL","time":"');
+const STATE = needle('","state":"TRADE_STATE_');
+/** Each trade state's name after `TRADE_STATE_` with the line's closing `"}`, and whether a trade in it stands (NEW first). */
+const STATES: readonly (readonly [Needle, boolean])[] = [...TRADE_STATES]
+  .sort((a, b) => (a === 'TRADE_STATE_NEW' ? -1 : b === 'TRADE_STATE_NEW' ? 1 : 0))
+  .map((name) => [needle(`${name.slice('TRADE_STATE_'.length)}"}`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const);
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 /** The shortest line there can be (one-byte id, symbol, price and quantity, a 20-byte time, state NEW). */
 const MIN_LENGTH = 120;
-
-function matchAt(u: Uint8Array, at: number, needle: Uint8Array): boolean {
-  for (let k = 0; k < needle.length; k++) if (u[at + k] !== needle[k]) return false;
-  return true;
-}
+/** A canonical timestamp: `2026-11-30T14:00:02.000Z`. */
+const ISO_LENGTH = 24;
+const EMPTY = Buffer.alloc(0);
 
 export class CompactScanner implements LineScanner {
   private readonly symbols: readonly Buffer[];
@@ -51,6 +82,12 @@ export class CompactScanner implements LineScanner {
   readonly unknownSymbol = '';
   /** End of the last scanned decimal value (scratch). */
   private valueEnd = 0;
+  /** A DataView over the buffer of the last line read. */
+  private buf: Buffer = EMPTY;
+  private dv: DataView<ArrayBufferLike> = new DataView(EMPTY.buffer, 0, 0);
+  /** The minute of the last canonical timestamp: its first 16 bytes (`2026-11-30T14:00`) as words, its epoch ms. */
+  private readonly minute = new Uint32Array(4);
+  private minuteMs = Number.NaN;
 
   constructor(symbols: readonly string[], digits: readonly ScaleDigits[]) {
     this.symbols = symbols.map((s) => Buffer.from(s, 'utf8'));
@@ -60,7 +97,12 @@ export class CompactScanner implements LineScanner {
 
   /** Reads line buf[start, end) into `out`. */
   scan(buf: Buffer, start: number, end: number, out: TradeFields): Scan {
-    if (end - start < MIN_LENGTH || !matchAt(buf, start, PREFIX)) return Scan.NOT_SURE;
+    if (buf !== this.buf) {
+      this.buf = buf;
+      this.dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    const dv = this.dv;
+    if (end - start < MIN_LENGTH || !matchAt(dv, buf, start, PREFIX)) return Scan.NOT_SURE;
     // the id: plain printable ASCII (so its bytes are the decoded string's code units), hashed as idKey does
     let a = 0x811c9dc5;
     let b = 0x1f3d5b79;
@@ -73,7 +115,7 @@ export class CompactScanner implements LineScanner {
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b + c, 0x5bd1e995) ^ (b >>> 13);
     }
-    if (i === start + PREFIX.length || !matchAt(buf, i, SYMBOL)) return Scan.NOT_SURE;
+    if (i === start + PREFIX.length || i + SYMBOL.length > end || !matchAt(dv, buf, i, SYMBOL)) return Scan.NOT_SURE;
     const key = (a >>> 0) * 2097152 + ((b >>> 0) & 0x1fffff);
 
     // the symbol: one of the header's, compared on its UTF-8 bytes (no escapes)
@@ -86,38 +128,42 @@ export class CompactScanner implements LineScanner {
       if (c < 32 || c === 92) return Scan.NOT_SURE;
     }
     const sym = this.symbolIndex(buf, symbolStart, symbolEnd);
-    if (sym < 0 || !matchAt(buf, symbolEnd, PRICE)) return Scan.NOT_SURE;
+    if (sym < 0 || symbolEnd + PRICE.length > end || !matchAt(dv, buf, symbolEnd, PRICE)) return Scan.NOT_SURE;
 
     // price and quantity, scaled to raw integers
     const price = this.decimal(buf, symbolEnd + PRICE.length, end, this.priceDigits[sym] as number);
-    if (price < 0 || !matchAt(buf, this.valueEnd, QTY)) return Scan.NOT_SURE;
+    if (price < 0 || this.valueEnd + QTY.length > end || !matchAt(dv, buf, this.valueEnd, QTY)) return Scan.NOT_SURE;
     const qty = this.decimal(buf, this.valueEnd + QTY.length, end, this.qtyDigits[sym] as number);
-    if (qty < 0 || !matchAt(buf, this.valueEnd, SIDE)) return Scan.NOT_SURE;
+    if (qty < 0 || this.valueEnd + SIDE.length + SELL.length > end || !matchAt(dv, buf, this.valueEnd, SIDE)) return Scan.NOT_SURE;
 
     // the aggressor's side, then the time
     const sideAt = this.valueEnd + SIDE.length;
     let buy: boolean;
     let timeStart: number;
-    if (buf[sideAt] === 66 && matchAt(buf, sideAt, BUY)) {
+    if (buf[sideAt] === 66 && matchAt(dv, buf, sideAt, BUY)) {
       buy = true;
       timeStart = sideAt + BUY.length;
-    } else if (buf[sideAt] === 83 && matchAt(buf, sideAt, SELL)) {
+    } else if (buf[sideAt] === 83 && matchAt(dv, buf, sideAt, SELL)) {
       buy = false;
       timeStart = sideAt + SELL.length;
     } else {
       return Scan.NOT_SURE;
     }
-    let timeEnd = timeStart;
-    while (timeEnd < end && buf[timeEnd] !== 34) timeEnd++;
-    const time = parseIsoUtcBytes(buf, timeStart, timeEnd);
-    if (time !== time || !matchAt(buf, timeEnd, STATE)) return Scan.NOT_SURE;
+    let timeEnd = timeStart + ISO_LENGTH;
+    let time = timeEnd < end && buf[timeEnd] === 34 ? this.canonicalTime(buf, timeStart) : Number.NaN;
+    if (time !== time) {
+      // another length of fraction (or a quote 24 bytes on by chance)
+      for (timeEnd = timeStart; timeEnd < end && buf[timeEnd] !== 34; ) timeEnd++;
+      time = parseIsoUtcBytes(buf, timeStart, timeEnd);
+    }
+    if (time !== time || timeEnd + STATE.length > end || !matchAt(dv, buf, timeEnd, STATE)) return Scan.NOT_SURE;
 
     // the trade's state, which ends the line
     const value = timeEnd + STATE.length;
     let stands: boolean | undefined;
     for (let k = 0; k < STATES.length; k++) {
-      const [name, standing] = STATES[k] as readonly [Buffer, boolean];
-      if (value + name.length === end && matchAt(buf, value, name)) {
+      const [name, standing] = STATES[k] as readonly [Needle, boolean];
+      if (value + name.length === end && matchAt(dv, buf, value, name)) {
         stands = standing;
         break;
       }
@@ -133,13 +179,46 @@ export class CompactScanner implements LineScanner {
     return Scan.OK;
   }
 
+  /**
+   * Epoch ms of the 24-byte timestamp at `at` (`2026-11-30T14:00:02.000Z`, the closing quote after it), NaN
+   * when it is not canonical: in the minute of the last one, only its seconds and milliseconds are read.
+   */
+  private canonicalTime(buf: Buffer, at: number): number {
+    const dv = this.dv;
+    const minute = this.minute;
+    const m0 = dv.getUint32(at, true);
+    const m1 = dv.getUint32(at + 4, true);
+    const m2 = dv.getUint32(at + 8, true);
+    const m3 = dv.getUint32(at + 12, true);
+    if (m0 !== minute[0] || m1 !== minute[1] || m2 !== minute[2] || m3 !== minute[3] || this.minuteMs !== this.minuteMs) {
+      const time = parseIsoUtcBytes(buf, at, at + ISO_LENGTH);
+      if (time !== time || buf[at + 19] !== 46) return Number.NaN;
+      minute[0] = m0;
+      minute[1] = m1;
+      minute[2] = m2;
+      minute[3] = m3;
+      const seconds = ((buf[at + 17] as number) - 48) * 10 + (buf[at + 18] as number) - 48;
+      this.minuteMs = time - (seconds * 1000 + ((buf[at + 20] as number) - 48) * 100 + ((buf[at + 21] as number) - 48) * 10 + (buf[at + 22] as number) - 48);
+      return time;
+    }
+    // `:SS.sssZ` after the minute
+    const s1 = (buf[at + 17] as number) - 48;
+    const s2 = (buf[at + 18] as number) - 48;
+    const f1 = (buf[at + 20] as number) - 48;
+    const f2 = (buf[at + 21] as number) - 48;
+    const f3 = (buf[at + 22] as number) - 48;
+    if (buf[at + 16] !== 58 || buf[at + 19] !== 46 || buf[at + 23] !== 90) return Number.NaN;
+    if (!(s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && f1 >= 0 && f1 <= 9 && f2 >= 0 && f2 <= 9 && f3 >= 0 && f3 <= 9)) return Number.NaN;
+    return this.minuteMs + (s1 * 10 + s2) * 1000 + f1 * 100 + f2 * 10 + f3;
+  }
+
   /** Index of the header symbol whose UTF-8 bytes are buf[from, to), or -1. */
   private symbolIndex(buf: Buffer, from: number, to: number): number {
     const symbols = this.symbols;
     const length = to - from;
     for (let s = 0; s < symbols.length; s++) {
       const candidate = symbols[s] as Buffer;
-      if (candidate.length === length && matchAt(buf, from, candidate)) return s;
+      if (candidate.length === length && sameBytes(buf, from, candidate)) return s;
     }
     return -1;
   }

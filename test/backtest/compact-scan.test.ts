@@ -128,6 +128,34 @@ describe('compact line fast path (bytes) against the full path', () => {
     }
   });
 
+  it('agrees on runs of times in one minute and across minutes, days and years (the minute it keeps)', () => {
+    const own = new TradeLineParser('familyA', instruments, 'data.jsonl', 'compact');
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(2999, 0, 1) }), fc.array(fc.integer({ min: 0, max: 90_000 }), { minLength: 1, maxLength: 40 }), (from, steps) => {
+        let time = from;
+        for (const step of steps) {
+          time += step;
+          const line = syntheticCompactLine(1, 'SYN-A', true, 41, 3, new Date(time).toISOString(), 'TRADE_STATE_NEW').trimEnd();
+          const bytes = Buffer.from(line);
+          const fast = newTradeFields();
+          expect(own.scanner.scan(bytes, 0, bytes.length, fast)).toBe(Scan.OK);
+          expect(fast.time).toBe(time);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    for (const iso of ['1969-12-31T23:59:58.500Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2026-12-31T23:59:59.999Z', '2027-01-01T00:00:00.000Z', '2027-01-01T00:00:59.001Z']) {
+      const outcome = both(syntheticCompactLine(1, 'SYN-A', true, 41, 3, iso, 'TRADE_STATE_NEW').trimEnd());
+      expect(outcome.scan).toBe(Scan.OK);
+      expect(outcome.fast.time).toBe(Date.parse(iso));
+      expectAgreement(outcome);
+    }
+    // a canonical-length time that is not one, in the minute just read: steps aside
+    for (const bad of ['2027-01-01T00:00:60.000Z', '2027-01-01T00:00:5x.000Z', '2027-01-01T00:00:59,000Z', '2027-01-01T00:00:59.000z']) {
+      expect(both(syntheticCompactLine(1, 'SYN-A', true, 41, 3, bad, 'TRADE_STATE_NEW').trimEnd()).scan).toBe(Scan.NOT_SURE);
+    }
+  });
+
   it('agrees on damaged lines whenever both paths read them', () => {
     const line = syntheticCompactLine(7, 'FRAC', true, 4101, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW').trimEnd();
     let agreed = 0;
