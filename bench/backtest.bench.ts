@@ -14,7 +14,8 @@
  * many more strategy callbacks); a third, `backtest (full records)`, the same 1,000,000 trades as the main tape
  * in the full format (the exchange's whole records, ~1.7 KB a line, 1.6 GB: `history fetch --format full`),
  * one replay (after the others: the pipeline's code is warm, the worker's and the full fast path's are not),
- * against read+JSON.parse of that file. Extra fields: CPU figures and the 1-minute load average before and
+ * against read+JSON.parse of that file; its `compactValue` is the compact tape replayed right after it (the
+ * two formats compared at the same point of the warm-up). Extra fields: CPU figures and the 1-minute load average before and
  * after each measurement (the machine is shared: figures taken under load are not comparable), book events,
  * fills, peak RSS (the process, tape worker included).
  */
@@ -97,7 +98,6 @@ export default async function bench(): Promise<BenchResult[]> {
     // the first replay in this process (as a one-off `tradebot backtest`), then `value`: the same replay warm
     const first = await replay(file, TRADES);
     const { value, ...main } = await replay(file, TRADES);
-    rmSync(file);
     const busyFile = path.join(dir, 'busy.jsonl');
     await writeSyntheticHistory(busyFile, { trades: BUSY_TRADES, symbols: SYMBOLS, seed: 12, moveProbability: 0.1 });
     const busyBaseline = await parseOnly(busyFile);
@@ -111,6 +111,9 @@ export default async function bench(): Promise<BenchResult[]> {
     const fullBaseline = await parseOnly(fullFile);
     const fullBaselineValue = Math.round(fullBaseline.lines / fullBaseline.seconds);
     const { value: fullValue, ...full } = await replay(fullFile, TRADES);
+    rmSync(fullFile);
+    // the compact tape again right after, for a comparison at the same point of the JIT's warm-up
+    const compactAfter = await replay(file, TRADES);
     return [
       {
         bench: 'backtest',
@@ -153,6 +156,8 @@ export default async function bench(): Promise<BenchResult[]> {
         baselinePerCpuSecond: Math.round(fullBaseline.lines / fullBaseline.cpu),
         baselineLoad1m: fullBaseline.load,
         ...full,
+        compactValue: compactAfter['value'],
+        compactLoad1m: compactAfter['load1m'],
       },
     ];
   } finally {
