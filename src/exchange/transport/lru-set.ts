@@ -31,9 +31,11 @@ export class LruSet {
 
   /** Records `key`; returns true when it was already present (it then becomes the most recent). */
   checkAndAdd(key: string): boolean {
-    const seen = this.keys.has(key);
     const stamp = ++this.stamp;
+    // one hash lookup instead of has + set: the key was present when setting it did not grow the map
+    const before = this.keys.size;
     this.keys.set(key, stamp);
+    const seen = this.keys.size === before;
     this.queueKeys.push(key);
     this.queueStamps.push(stamp);
     while (this.keys.size > this.capacity && this.head < this.queueKeys.length) {
