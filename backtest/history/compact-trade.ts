@@ -39,7 +39,7 @@ export interface CompactTrade {
 export function compactTradeOf(trade: Trade, scales: InstrumentScales): CompactTrade {
   const aggressor = trade.aggressor;
   const fail = (why: string) =>
-    backtestError(BacktestErrorCode.BAD_LINE, `trade ${trade.id}: ${why}; it cannot be written in the compact format (fetch with --format full)`);
+    backtestError(BacktestErrorCode.BAD_LINE, `trade ${trade.id}: ${why}; it cannot be written in the compact format: fetch this window with --format full (with --force to start over, or another --out)`);
   const side = aggressor.order.side === 'SIDE_BUY' ? 'BUY' : aggressor.order.side === 'SIDE_SELL' ? 'SELL' : undefined;
   if (side === undefined) throw fail(`the aggressor's side is ${aggressor.order.side}`);
   const time = aggressor.transactTime ?? trade.passive.transactTime;

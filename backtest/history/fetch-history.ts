@@ -52,7 +52,9 @@ async function exists(file: string): Promise<boolean> {
 export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
   const { source, out } = options;
   const stateFile = stateFileOf(out);
-  const format = options.format ?? 'compact';
+  let state = await readFetchState(stateFile);
+  // no --format given: an interrupted fetch resumes in the format it was started in (before formats: full)
+  const format = options.format ?? (state !== undefined && options.force !== true ? (state.request.format ?? 'full') : 'compact');
   const request: FetchRequestKey = {
     source: source.source,
     symbols: [...options.symbols],
@@ -62,11 +64,10 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     format,
   };
   const encodeLine = format === 'compact' ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales)) : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
-  let state = await readFetchState(stateFile);
   const resumed = state !== undefined;
   if (state !== undefined && !sameRequest(state.request, request)) {
     if (options.force !== true) {
-      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} belongs to another fetch (${JSON.stringify(state.request)}); use --force to start over or give another --out`, { kind: 'config' });
+      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, this one: ${JSON.stringify(request)}); use --force to start over or give another --out`, { kind: 'config' });
     }
     state = undefined;
   }
@@ -90,7 +91,7 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
       const header = encodeHeader({ kind: 'history', format, source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
       await handle.write(header, 0);
       await handle.datasync();
-      state = { version: 1, request, nextPageToken: '', pages: 0, trades: 0, skipped: 0, busted: 0, bytes: Buffer.byteLength(header), done: false };
+      state = { version: 2, request, nextPageToken: '', pages: 0, trades: 0, skipped: 0, busted: 0, bytes: Buffer.byteLength(header), done: false };
       await writeFetchState(stateFile, state);
     }
     for (;;) {

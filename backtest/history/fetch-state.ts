@@ -19,7 +19,8 @@ export interface FetchRequestKey {
 }
 
 export interface FetchState {
-  readonly version: 1;
+  /** 2 since history formats (a version 1 state is a full-format fetch); both are read. */
+  readonly version: 1 | 2;
   readonly request: FetchRequestKey;
   readonly nextPageToken: string;
   readonly pages: number;
@@ -42,7 +43,7 @@ export async function readFetchState(file: string): Promise<FetchState | undefin
     throw error;
   }
   const state = JSON.parse(text) as FetchState;
-  if (state.version !== 1 || typeof state.nextPageToken !== 'string' || typeof state.bytes !== 'number') {
+  if ((state.version !== 1 && state.version !== 2) || typeof state.nextPageToken !== 'string' || typeof state.bytes !== 'number') {
     throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${file} is not a history fetch state file; delete it to start over`);
   }
   return state;

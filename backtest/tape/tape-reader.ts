@@ -148,7 +148,7 @@ export class TapeReader {
    * extractor's state, and returns true.
    */
   private async *fromLines(lines: AsyncGenerator<LineBatch, void, undefined>, first: LineBatch | undefined, thread?: TapeThread, handover?: number): AsyncGenerator<TradeBatch, boolean, undefined> {
-    const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file, this.header.format);
+    const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file, this.header.format ?? 'full');
     const extractor = new TradeExtractor(parser.scanner, new SupersedeWindow(this.supersedeWindow), this.file, parser);
     const out = new TradeBatch();
     try {

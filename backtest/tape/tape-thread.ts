@@ -91,7 +91,14 @@ export class TapeThread {
       this.onExit();
       return;
     }
-    const worker = code === undefined ? new Worker(TAPE_WORKER_ENTRY, { workerData }) : new Worker(code, { eval: true, workerData });
+    let worker: Worker;
+    try {
+      worker = code === undefined ? new Worker(TAPE_WORKER_ENTRY, { workerData }) : new Worker(code, { eval: true, workerData });
+    } catch (error) {
+      this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'internal', cause: error }));
+      this.onExit();
+      return;
+    }
     this.worker = worker;
     worker.on('message', (m: TapeWorkerError) => this.onError(new TradebotError(m.code, m.message, { kind: m.kind })));
     worker.on('error', (error) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} failed: ${error.message}`, { kind: 'internal', cause: error })));
@@ -153,6 +160,8 @@ export class TapeThread {
     if (this.closed) return;
     this.closed = true;
     if (this.worker !== undefined) await this.worker.terminate();
+    // closed before the worker existed: it never will, so whenReady() must not wait for it
+    else this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} was closed before it started`, { kind: 'internal' }));
   }
 
   private fail(error: Error): void {

@@ -29,7 +29,7 @@ const port: MessagePort = parentPort;
 async function loadFullParser(): Promise<FullLineParser> {
   const [{ TradeLineParser }, { parseHeader }] = await Promise.all([import('./trade-line.ts'), import('../history/format.ts')]);
   const header = parseHeader(data.headerLine, data.file);
-  return new TradeLineParser(header.source, header.instruments, data.file, header.format);
+  return new TradeLineParser(header.source, header.instruments, data.file, header.format ?? 'full');
 }
 
 const ring = new RingWriter(data.ring);

@@ -48,7 +48,7 @@ export class TradeLineParser {
     private readonly source: HistorySource,
     instruments: readonly Instrument[],
     private readonly file: string,
-    private readonly format: HistoryFormat = 'full',
+    private readonly format: HistoryFormat,
   ) {
     this.scanner = createLineScanner(scannerSpec(format, source, instruments));
     this.codec = source === 'gateway' ? gateway.trade : familyA.trade;

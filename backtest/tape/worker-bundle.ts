@@ -5,11 +5,14 @@
  * first lines itself. A worker started from the string (`new Worker(code, { eval: true })`) is up in
  * ~25-40 ms; one started through tape-worker.mjs (tsx's loader registered in the worker thread, every module
  * loaded through it) took ~0.15-0.25 s. Resolves undefined when esbuild cannot bundle here (not installed for
- * this platform, say): the caller then starts tape-worker.mjs.
+ * this platform, say) or has not bundled within BUNDLE_TIMEOUT_MS: the caller then starts tape-worker.mjs.
  */
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('./tape-worker.ts', import.meta.url));
+
+/** A build that takes longer than this (esbuild's service process stuck) is given up for tsx's loader. */
+export const BUNDLE_TIMEOUT_MS = 15_000;
 
 let bundle: Promise<string | undefined> | undefined;
 
@@ -29,6 +32,15 @@ async function build(): Promise<string | undefined> {
 
 /** The bundled tape worker (built on the first call, then the same string). */
 export function tapeWorkerBundle(): Promise<string | undefined> {
-  bundle ??= build().catch(() => undefined);
+  bundle ??= new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), BUNDLE_TIMEOUT_MS);
+    timer.unref();
+    build()
+      .catch(() => undefined)
+      .then((code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+  });
   return bundle;
 }

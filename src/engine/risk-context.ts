@@ -55,7 +55,8 @@ export function engineRiskContext(deps: RiskContextDeps): RiskContext {
       const book = deps.books.get(symbol);
       return source === 'mid' ? (book?.mid ?? undefined) : book?.lastTradePrice;
     },
-    positions: (): RiskPosition[] => deps.portfolio.positions().map((p) => ({ symbol: p.symbol, account: p.account, qty: p.qty })),
+    // the port's positions are RiskPositions already (same readonly fields): no copy per check
+    positions: (): readonly RiskPosition[] => deps.portfolio.positions(),
     // the tracker's views are RiskOpenOrders already (and kept while the order does not change)
     openOrders: (): readonly RiskOpenOrder[] => deps.tracker.open(),
     dailyPnl: () => deps.portfolio.dailyPnl(),

@@ -4,7 +4,7 @@
  * (stopped by an AbortSignal after a few pages, even with half a page written), busted trades kept; both
  * formats of the same fetch replay to a byte-identical report.json.
  */
-import { readFileSync, appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { readFileSync, appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBacktestConfig } from '../../backtest/config.ts';
@@ -139,6 +139,28 @@ describe('history fetch', () => {
     await expect(fetch(out, { signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
     await expect(fetch(out, { format: 'full' })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH' });
     expect((await fetch(out)).state.done).toBe(true);
+  });
+
+  it('resumes without --format in the format the fetch was started in (a state file from before formats: full)', async () => {
+    const dir = tempDir();
+    const whole = path.join(dir, 'whole-full.jsonl');
+    await fetch(whole, { format: 'full' });
+    for (const legacy of [false, true]) {
+      const out = path.join(dir, `resume-full-${legacy}.jsonl`);
+      const abort = new AbortController();
+      await expect(fetch(out, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+      if (legacy) {
+        // what an older tradebot left: version 1, no format in the request
+        const stateFile = `${out}.state.json`;
+        const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { version: number; request: Record<string, unknown> };
+        delete state.request['format'];
+        writeFileSync(stateFile, JSON.stringify({ ...state, version: 1 }));
+      }
+      const result = await fetch(out);
+      expect(result.resumed).toBe(true);
+      expect(result.state.done).toBe(true);
+      expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+    }
   });
 
   it('refuses to overwrite a file it did not start, unless forced', async () => {

@@ -139,6 +139,8 @@ describe('tape worker', () => {
       await thread.close();
       await thread.exited;
       expect(thread.ready).toBe(false);
+      // the bundle's worker had not been created yet when closed: waiting for it fails instead of hanging
+      if (entry === 'bundle') await expect(thread.whenReady()).rejects.toMatchObject({ code: 'BACKTEST_DATA_UNREADABLE', message: expect.stringContaining('closed before it started') });
     }
   }, 60_000);
 

@@ -17,7 +17,7 @@ describe('TradeLineParser', () => {
   it('reads every line of the sample history the same way on its fast path and on its full path', () => {
     const [first, ...lines] = readFileSync('backtest/data/sample.jsonl', 'utf8').trimEnd().split('\n');
     const header = parseHeader(first as string, 'sample');
-    const parser = new TradeLineParser(header.source, header.instruments, 'sample', header.format);
+    const parser = new TradeLineParser(header.source, header.instruments, 'sample', header.format ?? 'full');
     expect(header.format).toBe('compact');
     expect(lines.length).toBeGreaterThan(500);
     lines.forEach((line, i) => {
@@ -30,7 +30,7 @@ describe('TradeLineParser', () => {
   });
 
   it('reads family A lines (whole and minimal records) the same both ways, busted state included', () => {
-    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f');
+    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f', 'full');
     for (const form of ['full', 'minimal'] as const) {
       for (const state of ['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED'] as const) {
         const line = syntheticTradeLine(form, 7, 'SYN-A', false, 41, 3, '2026-11-30T14:00:01.250Z', state).trimEnd();
@@ -45,7 +45,7 @@ describe('TradeLineParser', () => {
   });
 
   it('sends lines in another layout to the codec path', () => {
-    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f');
+    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f', 'full');
     const canonical = JSON.parse(syntheticTradeLine('full', 7, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01Z', 'TRADE_STATE_NEW')) as { trade: Record<string, unknown> };
     const { passive, ...rest } = canonical.trade;
     const reordered = JSON.stringify({ type: 'trade', trade: { passive, ...rest } });
@@ -61,7 +61,7 @@ describe('TradeLineParser', () => {
   });
 
   it('names the line of a trade it cannot read, with a stable code', () => {
-    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'data.jsonl');
+    const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'data.jsonl', 'full');
     const attempt = (line: string) => {
       try {
         const bytes = Buffer.from(line);

@@ -115,7 +115,7 @@ function lineOf(source: 'familyA' | 'gateway', trade: Trade): string {
 describe('trade line fast path (bytes) against the full parser', () => {
   for (const source of ['familyA', 'gateway'] as const) {
     it(`agrees on codec-written ${source} lines, and reads every plain one itself`, () => {
-      const parser = new TradeLineParser(source, instruments, 'f');
+      const parser = new TradeLineParser(source, instruments, 'f', 'full');
       fc.assert(
         fc.property(tradeArb, (c) => {
           const { trade, plain } = build(c);
@@ -129,14 +129,14 @@ describe('trade line fast path (bytes) against the full parser', () => {
   }
 
   it('reads a symbol not in the header as UNKNOWN_SYMBOL, like the full path', () => {
-    const parser = new TradeLineParser('familyA', instruments, 'f');
+    const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
     const outcome = both(parser, lineOf('familyA', build({ id: 'T1', symbol: 'NOT-IN-HEADER', buy: true, price: 41, qty: 3, time: Date.UTC(2026, 0, 1), state: 'TRADE_STATE_NEW', clordId: undefined, execText: undefined, traceId: undefined, tradeText: undefined, legs: false, metadata: undefined }).trade));
     expect(outcome.scan).toBe(Scan.UNKNOWN_SYMBOL);
     expectAgreement(outcome);
   });
 
   it('agrees on timestamps with 0 to 9 fractional digits, and steps aside for offsets and bad ones', () => {
-    const parser = new TradeLineParser('familyA', instruments, 'f');
+    const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
     const base = syntheticTradeLine('full', 7, 'SYN-A', false, 41, 3, '@', 'TRADE_STATE_NEW').trimEnd();
     const stamps = ['2026-11-30T14:00:01Z', '2026-11-30T14:00:01.5Z', '2026-11-30T14:00:01.25Z', '2026-11-30T14:00:01.250Z', '2026-11-30T14:00:01.2501Z', '2026-11-30T14:00:01.123456789Z'];
     for (const stamp of stamps) {
@@ -151,7 +151,7 @@ describe('trade line fast path (bytes) against the full parser', () => {
   });
 
   it('agrees on damaged lines whenever both paths read them', () => {
-    const parser = new TradeLineParser('familyA', instruments, 'f');
+    const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
     const line = syntheticTradeLine('full', 7, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW').trimEnd();
     let agreed = 0;
     const edit = fc.record({ at: fc.nat({ max: line.length }), cut: fc.nat({ max: 40 }), insert: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"', '\\', '{', '}', ',"x":1', '0', ' ')) });

@@ -25,7 +25,7 @@ interface FetchOptions {
   out: string;
   config: string;
   source?: HistorySource;
-  format: HistoryFormat;
+  format?: HistoryFormat;
   pageSize: number;
   pauseMs: number;
   force?: boolean;
@@ -71,7 +71,7 @@ export function registerHistoryCommand(program: Command): void {
     .requiredOption('--out <file>', 'history file to write (JSON lines); <file>.state.json tracks progress')
     .option('-c, --config <file>', 'config: a sim section (embedded exchange) or an exchange section', DEFAULT_CONFIG)
     .option('--source <family>', "familyA or gateway: the trade search fetched from (and the naming of the lines); default: the config's bot.venue", parseSource)
-    .option('--format <format>', "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade)", parseFormat, 'compact' as HistoryFormat)
+    .option('--format <format>', "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade); default compact, or the format an interrupted fetch was started in", parseFormat)
     .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
     .option('--pause-ms <ms>', 'pause between pages', parseCount('--pause-ms', 0), 100)
     .option('--force', 'overwrite an existing file / start over')
@@ -94,7 +94,7 @@ export function registerHistoryCommand(program: Command): void {
           from: options.from,
           to: options.to,
           out: options.out,
-          format: options.format,
+          ...(options.format === undefined ? {} : { format: options.format }),
           pageSize: options.pageSize,
           pauseMs: options.pauseMs,
           ...(options.force === true ? { force: true } : {}),
@@ -104,7 +104,7 @@ export function registerHistoryCommand(program: Command): void {
         progress.update(options.to - options.from, { pages: result.state.pages, trades: result.state.trades, busted: result.state.busted });
         progress.stop();
         const { pages, trades, skipped, busted, bytes } = result.state;
-        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: options.format, symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
+        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: result.state.request.format ?? 'full', symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
       } finally {
         progress.stop();
         process.removeListener('SIGINT', onSigint);
