@@ -35,7 +35,7 @@ export function tapeWorkerBundle(): Promise<string | undefined> {
   bundle ??= new Promise<string | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), BUNDLE_TIMEOUT_MS);
     timer.unref();
-    build()
+    void build()
       .catch(() => undefined)
       .then((code) => {
         clearTimeout(timer);
