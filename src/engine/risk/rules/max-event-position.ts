@@ -26,13 +26,16 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
     name: 'maxEventPosition',
     check: (input) => {
       const { candidate, instrument, exposure } = input;
-      let before = ZERO;
-      let after = ZERO;
-      for (const symbol of groupSymbols(input)) {
-        before = plus(before, exposure.worstAbs(symbol, candidate.account));
-        after = plus(after, exposure.worstAbs(symbol, candidate.account, candidate));
-      }
-      if (compare(after, maxEventPosition) <= 0 || compare(after, before) <= 0) return undefined;
+      // Only the candidate's own symbol changes with the candidate: the group's gross rises exactly when that
+      // symbol's worst case does, so an order that does not raise it passes without summing the group.
+      const mineBefore = exposure.worstAbs(candidate.symbol, candidate.account);
+      const mineAfter = exposure.worstAbs(candidate.symbol, candidate.account, candidate);
+      if (compare(mineAfter, mineBefore) <= 0) return undefined;
+      let others = ZERO;
+      for (const symbol of groupSymbols(input)) if (symbol !== candidate.symbol) others = plus(others, exposure.worstAbs(symbol, candidate.account));
+      const before = plus(others, mineBefore);
+      const after = plus(others, mineAfter);
+      if (compare(after, maxEventPosition) <= 0) return undefined;
       const group = instrument.eventGroup ?? candidate.symbol;
       return {
         code: 'RISK_MAX_EVENT_POSITION',
