@@ -89,8 +89,9 @@ function syncSide(ctx: StrategyContext<Params>, book: BookView, tick: Decimal, s
     return;
   }
   if (keep.status === 'PENDING_NEW' || keep.status === 'PENDING_REPLACE' || keep.price === undefined || fillInFlight(book, keep)) return;
-  const moved = keep.price.minus(wanted).abs().div(tick);
-  if (moved.gte(Math.max(1, ctx.params.requoteTicks))) ctx.replace(keep.clordId, { price: wanted });
+  // moved by at least requoteTicks ticks (compared as a distance: no division)
+  const moved = keep.price.minus(wanted).abs();
+  if (moved.gte(tick.times(Math.max(1, ctx.params.requoteTicks)))) ctx.replace(keep.clordId, { price: wanted });
 }
 
 export default defineStrategy({
