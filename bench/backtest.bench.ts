@@ -10,7 +10,8 @@
  * JSON.parses every line ("read+JSON.parse"). `value` is the warm run: one replay of the tape first (its
  * figure is `firstRunValue`, with `firstRunSeconds` and `firstRunLoad1m`: the JIT warmed by the baseline's
  * loops only, as a one-off `tradebot backtest` runs), then `value` the same replay again (a sweep's later
- * runs, a long session). A second result replays a busier compact tape (the top moves on ~15 % of trades:
+ * runs, a long session), and `laterRunValues` three more replays after it (the pipeline's code keeps tiering
+ * up over the first few million trades of a process). A second result replays a busier compact tape (the top moves on ~15 % of trades:
  * many more strategy callbacks); a third, `backtest (full records)`, the same 1,000,000 trades as the main tape
  * in the full format (the exchange's whole records, ~1.7 KB a line, 1.6 GB: `history fetch --format full`),
  * one replay (after the others: the pipeline's code is warm, the worker's and the full fast path's are not),
@@ -98,6 +99,9 @@ export default async function bench(): Promise<BenchResult[]> {
     // the first replay in this process (as a one-off `tradebot backtest`), then `value`: the same replay warm
     const first = await replay(file, TRADES);
     const { value, ...main } = await replay(file, TRADES);
+    // three more replays: the pipeline's code keeps tiering up over a few million trades (`laterRunValues`)
+    const later: number[] = [];
+    for (let i = 0; i < 3; i++) later.push((await replay(file, TRADES))['value'] as number);
     const busyFile = path.join(dir, 'busy.jsonl');
     await writeSyntheticHistory(busyFile, { trades: BUSY_TRADES, symbols: SYMBOLS, seed: 12, moveProbability: 0.1 });
     const busyBaseline = await parseOnly(busyFile);
@@ -132,6 +136,7 @@ export default async function bench(): Promise<BenchResult[]> {
         firstRunSeconds: first['seconds'],
         firstRunLoad1m: first['load1m'],
         firstRunPeakRssMB: first['peakRssMB'],
+        laterRunValues: later,
       },
       {
         bench: 'backtest (busy tape)',
