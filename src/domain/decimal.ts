@@ -465,6 +465,49 @@ function tenthPlaces(tick: Decimal): number {
   return word === 1 || word === 10 || word === 100 || word === 1000 || word === 10000 || word === 100000 || word === 1000000 ? tick.decimalPlaces() : -1;
 }
 
+const POW10_WORD: readonly number[] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7];
+
+/**
+ * What `x.toDecimalPlaces(places, up ? ROUND_CEIL : ROUND_FLOOR)` gives for a positive finite x with more than
+ * `places` decimals, computed on its words (decimal.js's finalise, for the two directed roundings: cut the
+ * digits after `places`, add one unit there when rounding up, carry, drop trailing zero words; the exponent
+ * grows by one when the carry lengthens the first word, and is the unit's own when the cut took every digit). Undefined (the caller takes decimal.js's path) when
+ * the cut falls before the first word or the result is zero.
+ */
+function cutAtPlaces(x: DecimalParts, places: number, up: boolean): DecimalJs | undefined {
+  const d = x.d;
+  if (d === null || x.s !== 1) return undefined;
+  const k = Math.floor(x.e / LOG_BASE); // word i is worth d[i] × 1e7^(k - i)
+  const j = places === 0 ? 0 : Math.ceil(places / LOG_BASE);
+  const i = k + j; // the word holding the last decimal kept
+  if (i < 0 || i >= d.length) return undefined;
+  const unit = POW10_WORD[places === 0 ? 0 : LOG_BASE - (places - LOG_BASE * (j - 1))] as number;
+  const w = d.slice(0, i + 1);
+  w[i] = (w[i] as number) - ((w[i] as number) % unit);
+  const firstDigits = wordDigits(d[0] as number);
+  const cutToZero = w[0] === 0; // the cut took every digit (then only a unit added can remain)
+  let e = x.e;
+  if (up) {
+    w[i] = (w[i] as number) + unit;
+    for (let n = i; n > 0 && (w[n] as number) >= 1e7; n--) {
+      w[n] = (w[n] as number) - 1e7;
+      w[n - 1] = (w[n - 1] as number) + 1;
+    }
+    if ((w[0] as number) >= 1e7) {
+      w[0] = (w[0] as number) - 1e7;
+      w.unshift(1);
+      e++;
+    } else if (cutToZero) {
+      e = base10Exponent(w[0] as number, k);
+    } else if (wordDigits(w[0] as number) > firstDigits) {
+      e++;
+    }
+  }
+  while (w.length > 0 && w[w.length - 1] === 0) w.pop();
+  if (w.length === 0 || w[0] === 0) return undefined;
+  return make(1, e, w);
+}
+
 /** down = towards -infinity, up = towards +infinity, nearest = closest multiple, ties to the even multiple. */
 export type TickRounding = 'down' | 'up' | 'nearest';
 
@@ -480,7 +523,7 @@ export function roundToTick(value: Decimal, tick: Decimal, mode: TickRounding): 
       // tick 10^-places and a value of at most 35 significant digits: the arithmetic below is exact, and
       // gives what rounding to `places` decimals towards -/+ infinity gives (a zero result is +0 either way)
       if (value.decimalPlaces() <= places) return value;
-      return value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+      return cutAtPlaces(value as unknown as DecimalParts, places, mode === 'up') ?? value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
     }
   }
   const remainder = value.mod(tick); // EUCLID: 0 <= remainder < tick

@@ -2,6 +2,7 @@
  * Decimal helpers: strict parsing, plain formatting, comparisons, tick arithmetic; plus fast-check
  * properties (parse/format round trip, roundToTick lands on a tick within one tick).
  */
+import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
@@ -226,5 +227,25 @@ describe('roundToTick on ticks 1, 0.1, 0.01, ... (decimal places instead of a mo
         }
       }
     }
+  });
+
+  test('roundToTick on ticks of 10^-k gives exactly what decimal.js toDecimalPlaces floor / ceil gives (digits, exponent, sign)', () => {
+    // the word-level cut (and its carries) against decimal.js's own rounding on a plain clone
+    const Reference = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15, modulo: DecimalJs.EUCLID });
+    const parts = (x: unknown) => {
+      const { s, e, d: words } = x as { s: number; e: number; d: number[] };
+      return { s, e, negativeZeroExponent: Object.is(e, -0), words: [...words] };
+    };
+    const digits = (max: number) => fc.oneof(fc.stringMatching(new RegExp(`^9{1,${max}}$`)), fc.stringMatching(new RegExp(`^[0-9]{1,${max}}$`)));
+    fc.assert(
+      fc.property(digits(20), fc.oneof(digits(20), fc.stringMatching(/^0{1,12}[0-9]{1,8}$/)), fc.integer({ min: 0, max: 16 }), fc.boolean(), (int, frac, places, up) => {
+        const text = `${int.replace(/^0+(?=.)/, '')}.${frac}`;
+        const tick = d('1').div(d('10').pow(places));
+        const got = roundToTick(d(text), tick, up ? 'up' : 'down');
+        const expected = new Reference(text).toDecimalPlaces(places, up ? Reference.ROUND_CEIL : Reference.ROUND_FLOOR);
+        expect(parts(got)).toEqual(parts(expected));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
