@@ -16,7 +16,7 @@
  */
 import { TRADE_STATES } from '../../src/domain/enums.ts';
 import { parseIsoUtcBytes } from './iso-time.ts';
-import { Scan, type LineScanner, type TradeFields } from './trade-scan.ts';
+import { Scan, symbolIndexOf, type LineScanner, type TradeFields } from './trade-scan.ts';
 
 /** Decimal places of an instrument's prices and quantities (log10 of its scales). */
 export interface ScaleDigits {
@@ -47,11 +47,6 @@ function matchAt(dv: DataView<ArrayBufferLike>, u: Uint8Array, at: number, n: Ne
   const tail = n.tail;
   const from = at + 4 * words.length;
   for (let k = 0; k < tail.length; k++) if (u[from + k] !== tail[k]) return false;
-  return true;
-}
-
-function sameBytes(u: Uint8Array, at: number, bytes: Uint8Array): boolean {
-  for (let k = 0; k < bytes.length; k++) if (u[at + k] !== bytes[k]) return false;
   return true;
 }
 
@@ -127,7 +122,7 @@ export class CompactScanner implements LineScanner {
       if (c === 34) break;
       if (c < 32 || c === 92) return Scan.NOT_SURE;
     }
-    const sym = this.symbolIndex(buf, symbolStart, symbolEnd);
+    const sym = symbolIndexOf(this.symbols, buf, symbolStart, symbolEnd);
     if (sym < 0 || symbolEnd + PRICE.length > end || !matchAt(dv, buf, symbolEnd, PRICE)) return Scan.NOT_SURE;
 
     // price and quantity, scaled to raw integers
@@ -210,17 +205,6 @@ export class CompactScanner implements LineScanner {
     if (buf[at + 16] !== 58 || buf[at + 19] !== 46 || buf[at + 23] !== 90) return Number.NaN;
     if (!(s1 >= 0 && s1 <= 5 && s2 >= 0 && s2 <= 9 && f1 >= 0 && f1 <= 9 && f2 >= 0 && f2 <= 9 && f3 >= 0 && f3 <= 9)) return Number.NaN;
     return this.minuteMs + (s1 * 10 + s2) * 1000 + f1 * 100 + f2 * 10 + f3;
-  }
-
-  /** Index of the header symbol whose UTF-8 bytes are buf[from, to), or -1. */
-  private symbolIndex(buf: Buffer, from: number, to: number): number {
-    const symbols = this.symbols;
-    const length = to - from;
-    for (let s = 0; s < symbols.length; s++) {
-      const candidate = symbols[s] as Buffer;
-      if (candidate.length === length && sameBytes(buf, from, candidate)) return s;
-    }
-    return -1;
   }
 
   /**

@@ -93,6 +93,16 @@ function matchAt(u: Uint8Array, at: number, needle: Uint8Array): boolean {
   return true;
 }
 
+/** Index of the symbol (UTF-8 bytes, in header order) that is exactly buf[from, to), or -1 (both fast paths). */
+export function symbolIndexOf(symbols: readonly Uint8Array[], buf: Uint8Array, from: number, to: number): number {
+  const length = to - from;
+  for (let s = 0; s < symbols.length; s++) {
+    const candidate = symbols[s] as Uint8Array;
+    if (candidate.length === length && matchAt(buf, from, candidate)) return s;
+  }
+  return -1;
+}
+
 /** True when the byte before `at` is where JSON puts a key's opening quote (after `,` or `{`). */
 function keyPosition(u: Uint8Array, at: number): boolean {
   const c = u[at - 1];
@@ -186,7 +196,7 @@ export class TradeScanner implements LineScanner {
       }
       if (!matchAt(buf, symbolEnd, SIDE_KEY.bytes)) return Scan.NOT_SURE;
     }
-    const sym = this.symbolIndex(buf, symbolStart, symbolEnd);
+    const sym = symbolIndexOf(this.symbols, buf, symbolStart, symbolEnd);
     const sideAt = symbolEnd + SIDE_KEY.bytes.length;
     let buy: boolean;
     if (buf[sideAt] === 66 && buf[sideAt + 1] === 85 && buf[sideAt + 2] === 89 && buf[sideAt + 3] === 34) buy = true;
@@ -250,17 +260,6 @@ export class TradeScanner implements LineScanner {
     out.time = time;
     out.stands = stands;
     return Scan.OK;
-  }
-
-  /** Index of the header symbol whose UTF-8 bytes are buf[from, to), or -1. */
-  private symbolIndex(buf: Buffer, from: number, to: number): number {
-    const symbols = this.symbols;
-    const length = to - from;
-    for (let s = 0; s < symbols.length; s++) {
-      const candidate = symbols[s] as Buffer;
-      if (candidate.length === length && matchAt(buf, from, candidate)) return s;
-    }
-    return -1;
   }
 
   /** A canonical integer string's value (1-15 digits, no leading zero) ending at a quote; -1 otherwise. */
