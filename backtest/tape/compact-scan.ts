@@ -16,7 +16,7 @@
  */
 import { TRADE_STATES } from '../../src/domain/enums.ts';
 import { parseIsoUtcBytes } from './iso-time.ts';
-import { Scan, symbolIndexOf, type LineScanner, type TradeFields } from './trade-scan.ts';
+import { Scan, setTradeFields, symbolIndexOf, type LineScanner, type TradeFields } from './trade-scan.ts';
 
 /** Decimal places of an instrument's prices and quantities (log10 of its scales). */
 export interface ScaleDigits {
@@ -164,14 +164,7 @@ export class CompactScanner implements LineScanner {
       }
     }
     if (stands === undefined) return Scan.NOT_SURE;
-    out.key = key;
-    out.sym = sym;
-    out.price = price;
-    out.qty = qty;
-    out.buy = buy;
-    out.time = time;
-    out.stands = stands;
-    return Scan.OK;
+    return setTradeFields(out, key, sym, price, qty, buy, time, stands);
   }
 
   /**

@@ -93,6 +93,18 @@ function matchAt(u: Uint8Array, at: number, needle: Uint8Array): boolean {
   return true;
 }
 
+/** Fills `out` with one line's facts (both fast paths): Scan.OK. */
+export function setTradeFields(out: TradeFields, key: number, sym: number, price: number, qty: number, buy: boolean, time: number, stands: boolean): Scan {
+  out.key = key;
+  out.sym = sym;
+  out.price = price;
+  out.qty = qty;
+  out.buy = buy;
+  out.time = time;
+  out.stands = stands;
+  return Scan.OK;
+}
+
 /** Index of the symbol (UTF-8 bytes, in header order) that is exactly buf[from, to), or -1 (both fast paths). */
 export function symbolIndexOf(symbols: readonly Uint8Array[], buf: Uint8Array, from: number, to: number): number {
   const length = to - from;
@@ -252,14 +264,7 @@ export class TradeScanner implements LineScanner {
       for (let k = symbolStart; k < symbolEnd; k++) if ((buf[k] as number) > 126) return Scan.NOT_SURE;
       return Scan.UNKNOWN_SYMBOL;
     }
-    out.key = key;
-    out.sym = sym;
-    out.price = price;
-    out.qty = qty;
-    out.buy = buy;
-    out.time = time;
-    out.stands = stands;
-    return Scan.OK;
+    return setTradeFields(out, key, sym, price, qty, buy, time, stands);
   }
 
   /** A canonical integer string's value (1-15 digits, no leading zero) ending at a quote; -1 otherwise. */
