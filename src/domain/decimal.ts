@@ -133,6 +133,16 @@ function base10Exponent(first: number, wordExponent: number): number {
   return first < 10 ? e : e + wordDigits(first) - 1;
 }
 
+/** The word exponent of a value of exponent e: word i of its digits is worth d[i] × 1e7^(k - i). */
+function wordExponent(e: number): number {
+  return Math.floor(e / LOG_BASE);
+}
+
+/** How many word places apart two operands may be for a result within `pr` digits to be computed here (see SPAN). */
+function wordReach(pr: number): number {
+  return Math.ceil(pr / LOG_BASE) + 1;
+}
+
 /** True when decimal.js's finalise(x, precision, rounding) leaves x (exponent e, first word, length words) unchanged. */
 function finaliseKeeps(e: number, first: number, length: number, pr: number): boolean {
   const i = pr - wordDigits(first);
@@ -163,10 +173,10 @@ function addMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly number[], 
   // either is zero: the other (x when y is zero), copied and finalised
   if (!xd[0] || !yd[0]) return yd[0] ? copyOf(s, y.e, yd) : copyOf(s, x.e, xd);
   const pr = Decimal.precision;
-  const kx = Math.floor(x.e / LOG_BASE);
-  const ky = Math.floor(y.e / LOG_BASE);
-  const reach = Math.ceil(pr / LOG_BASE) + 1;
-  if (kx - ky > reach || ky - kx > reach) return undefined;
+  const kx = wordExponent(x.e);
+  const ky = wordExponent(y.e);
+  const reach = wordReach(pr);
+  if (Math.abs(kx - ky) > reach) return undefined;
   const xL = xd.length;
   const yL = yd.length;
   if (kx === ky && xL === 1 && yL === 1) {
@@ -212,10 +222,10 @@ function subtractMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly numbe
     return new Decimal(Decimal.rounding === 3 ? -0 : 0); // 0 - 0, not finalised
   }
   const pr = Decimal.precision;
-  const kx = Math.floor(x.e / LOG_BASE);
-  const ky = Math.floor(y.e / LOG_BASE);
-  const reach = Math.ceil(pr / LOG_BASE) + 1;
-  if (kx - ky > reach || ky - kx > reach) return undefined;
+  const kx = wordExponent(x.e);
+  const ky = wordExponent(y.e);
+  const reach = wordReach(pr);
+  if (Math.abs(kx - ky) > reach) return undefined;
   const xL = xd.length;
   const yL = yd.length;
   // which magnitude is smaller: decimal.js's test (word exponents, then words, then lengths)
@@ -477,7 +487,7 @@ const POW10_WORD: readonly number[] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7];
 function cutAtPlaces(x: DecimalParts, places: number, up: boolean): DecimalJs | undefined {
   const d = x.d;
   if (d === null || x.s !== 1) return undefined;
-  const k = Math.floor(x.e / LOG_BASE); // word i is worth d[i] × 1e7^(k - i)
+  const k = wordExponent(x.e); // word i is worth d[i] × 1e7^(k - i)
   const j = places === 0 ? 0 : Math.ceil(places / LOG_BASE);
   const i = k + j; // the word holding the last decimal kept
   if (i < 0 || i >= d.length) return undefined;
