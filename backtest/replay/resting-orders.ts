@@ -33,8 +33,14 @@ export interface Allocation {
   readonly qty: number;
 }
 
+const NONE: readonly Allocation[] = Object.freeze([]);
+
+const byPriority = (a: RestingOrder, b: RestingOrder): number => a.priority - b.priority;
+
 export class RestingOrders {
   private readonly orders: RestingOrder[] = [];
+  /** Scratch for allocate: one side's orders at the trade price (emptied after each use). */
+  private readonly atPrice: RestingOrder[] = [];
 
   get size(): number {
     return this.orders.length;
@@ -87,29 +93,42 @@ export class RestingOrders {
     return false;
   }
 
-  /** Fills the tape trade (p, q, aggressor side) gives the bot's orders, per side; updates queue estimates. */
-  allocate(price: number, qty: number, aggressorBuys: boolean): Allocation[] {
-    if (this.orders.length === 0) return [];
-    const out: Allocation[] = [];
-    for (const buy of [true, false]) {
-      let total = 0;
-      const atPrice: RestingOrder[] = [];
-      for (const o of this.orders) {
-        if (o.buy !== buy) continue;
-        if (buy ? o.price > price : o.price < price) total += o.leaves;
-        else if (o.price === price && aggressorBuys !== buy) atPrice.push(o);
-      }
-      if (atPrice.length > 1) atPrice.sort((a, b) => a.priority - b.priority);
-      let filledAtPrice = 0;
-      for (const o of atPrice) {
-        const passing = Math.min(o.queueAhead, qty);
-        o.queueAhead -= passing;
-        const fill = Math.max(0, Math.min(o.leaves, qty - passing - filledAtPrice));
-        filledAtPrice += fill;
-      }
-      total += filledAtPrice;
-      if (total > 0) out.push({ buy, limit: price, qty: total });
+  /**
+   * Fills the tape trade (p, q, aggressor side) gives the bot's orders, per side; updates queue estimates.
+   * Allocates nothing when nothing fills (the common case: the trade only eats into the queue ahead).
+   */
+  allocate(price: number, qty: number, aggressorBuys: boolean): readonly Allocation[] {
+    if (this.orders.length === 0) return NONE;
+    let out: Allocation[] | undefined;
+    for (let side = 0; side < 2; side++) {
+      const buy = side === 0;
+      const total = this.sideFill(buy, price, qty, aggressorBuys);
+      if (total > 0) (out ??= []).push({ buy, limit: price, qty: total });
     }
-    return out;
+    return out ?? NONE;
+  }
+
+  /** What one side's orders get from the trade: all of those it trades through, then a prefix at the price. */
+  private sideFill(buy: boolean, price: number, qty: number, aggressorBuys: boolean): number {
+    let total = 0;
+    const atPrice = this.atPrice;
+    atPrice.length = 0;
+    for (let i = 0; i < this.orders.length; i++) {
+      const o = this.orders[i] as RestingOrder;
+      if (o.buy !== buy) continue;
+      if (buy ? o.price > price : o.price < price) total += o.leaves;
+      else if (o.price === price && aggressorBuys !== buy) atPrice.push(o);
+    }
+    if (atPrice.length > 1) atPrice.sort(byPriority);
+    let filledAtPrice = 0;
+    for (let i = 0; i < atPrice.length; i++) {
+      const o = atPrice[i] as RestingOrder;
+      const passing = Math.min(o.queueAhead, qty);
+      o.queueAhead -= passing;
+      const fill = Math.max(0, Math.min(o.leaves, qty - passing - filledAtPrice));
+      filledAtPrice += fill;
+    }
+    atPrice.length = 0;
+    return total + filledAtPrice;
   }
 }

@@ -12,7 +12,7 @@
  * one arriving first leaves the book one update behind until the next update (a full book) heals it. The order
  * is forgotten when the feed drops (a restarted exchange may start its clock and volume afresh).
  */
-import type { Decimal } from '../domain/decimal.ts';
+import { Decimal } from '../domain/decimal.ts';
 import type { BookEvent } from '../exchange/gateway/stream-events.ts';
 import type { BookView, BookLevelView } from './strategy/views.ts';
 
@@ -33,6 +33,9 @@ function levelViews(levels: readonly { readonly px: Decimal; readonly qty: Decim
   }
   return out;
 }
+
+/** The mid is (bid + offer) x 0.5: the same exact value as a division by 2, at a fraction of its cost. */
+const HALF = new Decimal('0.5');
 
 export class BookStore {
   private readonly books = new Map<string, BookView>();
@@ -72,7 +75,7 @@ export class BookStore {
       offers,
       bestBid,
       bestOffer,
-      mid: bestBid !== undefined && bestOffer !== undefined ? bestBid.plus(bestOffer).div(2) : undefined,
+      mid: bestBid !== undefined && bestOffer !== undefined ? bestBid.plus(bestOffer).times(HALF) : undefined,
       lastTradePrice: last,
       stale: false,
       seq: ++this.seq,
