@@ -1,24 +1,27 @@
 /**
- * The replay thread's side of the tape worker: starts tape-worker.ts on a worker thread for one history
- * file (from its esbuild bundle, worker-bundle.ts, up in ~25-40 ms; or through tape-worker.mjs and tsx, as a
- * fallback), tells it where to start once it is up (`ready`, `start`) and hands out its trades in file order,
- * commit by commit, read in place from the shared ring
- * (trade-ring.ts) with the counts that came with each. An error in the worker (a bad line, an unknown
- * symbol, an unreadable file) comes back as the TradebotError it was, line number included, and a worker
- * that dies otherwise as BACKTEST_DATA_UNREADABLE; `close` ends the worker (abort, or the replay stopped
- * early).
+ * The replay thread's side of the tape worker: gets a worker thread for one history file from the pool
+ * (tape-worker-pool.ts: a warm one left by an earlier replay of this process, else a new one started from
+ * the esbuild bundle, worker-bundle.ts, up in ~25-40 ms, or through tape-worker.mjs and tsx, as a fallback),
+ * posts it the job (file, fast path, supersede window, a new shared ring), tells it where to start once it
+ * is up (`ready`, `start`) and hands out its trades in file order, commit by commit, read in place from the
+ * ring (trade-ring.ts) with the counts that came with each. When the job ends cleanly (the ring's DONE) the
+ * worker goes back to the pool for the next replay. An error in the worker (a bad line, an unknown symbol,
+ * an unreadable file) comes back as the TradebotError it was, line number included, and a worker that dies
+ * otherwise as BACKTEST_DATA_UNREADABLE; such a worker is never reused. `close` before the end (abort, or
+ * the replay stopped early) terminates the worker.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { TradebotError } from '../../src/errors.ts';
 import type { HistoryHeader } from '../history/format.ts';
-import type { TapeWorkerData, TapeWorkerError, TapeWorkerStart } from './tape-thread-protocol.ts';
+import type { TapeWorkerError, TapeWorkerJob, TapeWorkerStart, TapeWorkerStartMessage } from './tape-thread-protocol.ts';
+import { acquireTapeWorker, discardTapeWorker, releaseTapeWorker, type TapeWorkerEntry } from './tape-worker-pool.ts';
 import { TradeBatch } from './trade-batch.ts';
 import type { TapeStats } from './trade-extractor.ts';
 import { scannerSpec } from './trade-line.ts';
 import { createTradeRing, RingReader } from './trade-ring.ts';
 import { tapeWorkerBundle } from './worker-bundle.ts';
 
-export const TAPE_WORKER_ENTRY = new URL('./tape-worker.mjs', import.meta.url);
+export { TAPE_WORKER_ENTRY } from './tape-worker-pool.ts';
 
 export interface TapeThreadOptions {
   readonly supersedeWindow: number;
@@ -43,9 +46,11 @@ export interface ThreadBatch {
 const EMPTY = new TradeBatch(0);
 
 export class TapeThread {
-  /** Undefined until the bundle is built (the worker then starts), or for good when closed before. */
+  /** Undefined until the bundle is built (the worker then starts), for good when closed before, and again once back in the pool. */
   private worker: Worker | undefined;
+  private entry: TapeWorkerEntry = 'bundle';
   private pendingStart: TapeWorkerStart | undefined;
+  private readonly job: TapeWorkerJob;
   private readonly reader: RingReader;
   private readonly errorMessage: Promise<Error>;
   private readonly exit: Promise<void>;
@@ -56,6 +61,16 @@ export class TapeThread {
   private failure: Error | undefined;
   private closed = false;
   private started = false;
+  /** The job ended cleanly and the worker went back to the pool. */
+  private released = false;
+  private readonly listeners = {
+    message: (m: TapeWorkerError) => this.onError(new TradebotError(m.code, m.message, { kind: m.kind })),
+    error: (error: Error) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} failed: ${error.message}`, { kind: 'internal', cause: error })),
+    exit: (exitCode: number) => {
+      if (!this.closed) this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} stopped (exit code ${exitCode}) before the end of the file`, { kind: 'internal' }));
+      this.onExit();
+    },
+  };
 
   constructor(
     private readonly file: string,
@@ -64,54 +79,77 @@ export class TapeThread {
     options: TapeThreadOptions,
   ) {
     const ring = createTradeRing(options.ringTrades ?? 65_536, options.ringCommits ?? 64);
-    const workerData: TapeWorkerData = {
-      file,
-      headerLine,
-      scanner: scannerSpec(header.format ?? 'full', header.source, header.instruments),
-      supersedeWindow: options.supersedeWindow,
-      chunkBytes: options.chunkBytes ?? 1 << 20,
-      ring,
+    this.job = {
+      type: 'job',
+      data: {
+        file,
+        headerLine,
+        scanner: scannerSpec(header.format ?? 'full', header.source, header.instruments),
+        supersedeWindow: options.supersedeWindow,
+        chunkBytes: options.chunkBytes ?? 1 << 20,
+        ring,
+      },
     };
     this.reader = new RingReader(ring);
     this.errorMessage = new Promise((resolve) => (this.onError = resolve));
     this.exit = new Promise((resolve) => (this.onExit = resolve));
     this.failed = new Promise((resolve) => (this.onFailure = resolve));
     if (options.entry === 'tsx') {
-      this.launch(undefined, workerData);
+      this.launch('tsx', undefined);
     } else {
       tapeWorkerBundle()
-        .then((code) => this.launch(code, workerData))
+        .then((code) => this.launch(code === undefined ? 'tsx' : 'bundle', code))
         .catch((error: unknown) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${file} did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'internal', cause: error })));
     }
   }
 
-  /** Starts the worker: from the bundled code, or from tape-worker.mjs (tsx) without it. */
-  private launch(code: string | undefined, workerData: TapeWorkerData): void {
+  /** Gets a worker from the pool (a warm one, or a new one from the bundled code or tape-worker.mjs) and posts it the job. */
+  private launch(entry: TapeWorkerEntry, code: string | undefined): void {
     if (this.closed) {
       this.onExit();
       return;
     }
     let worker: Worker;
     try {
-      worker = code === undefined ? new Worker(TAPE_WORKER_ENTRY, { workerData }) : new Worker(code, { eval: true, workerData });
+      worker = acquireTapeWorker(entry, code);
     } catch (error) {
       this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'internal', cause: error }));
       this.onExit();
       return;
     }
     this.worker = worker;
-    worker.on('message', (m: TapeWorkerError) => this.onError(new TradebotError(m.code, m.message, { kind: m.kind })));
-    worker.on('error', (error) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} failed: ${error.message}`, { kind: 'internal', cause: error })));
-    worker.once('exit', (exitCode) => {
-      if (!this.closed) this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} stopped (exit code ${exitCode}) before the end of the file`, { kind: 'internal' }));
-      this.onExit();
-    });
-    if (this.pendingStart !== undefined) worker.postMessage(this.pendingStart);
+    this.entry = entry;
+    worker.on('message', this.listeners.message);
+    worker.on('error', this.listeners.error);
+    worker.once('exit', this.listeners.exit);
+    worker.postMessage(this.job);
+    if (this.pendingStart !== undefined) this.postStart(worker, this.pendingStart);
   }
 
-  /** The worker has started up: it can be told where to start. */
+  private postStart(worker: Worker, from: TapeWorkerStart): void {
+    const message: TapeWorkerStartMessage = { type: 'start', from };
+    worker.postMessage(message);
+  }
+
+  /** The job ended cleanly (DONE): the worker goes back to the pool, waiting for the next job. */
+  private release(): void {
+    const worker = this.worker;
+    if (worker === undefined || this.closed || this.released) return;
+    this.released = true;
+    this.worker = undefined;
+    worker.off('message', this.listeners.message);
+    worker.off('error', this.listeners.error);
+    worker.off('exit', this.listeners.exit);
+    releaseTapeWorker(worker, this.entry);
+    this.onExit();
+  }
+
+  /**
+   * The worker has started up (a pooled one: taken the job) and this tape is not closed: it can be told
+   * where to start. (A warm worker may take the job even as the tape is closed before it starts.)
+   */
   get ready(): boolean {
-    return this.reader.ready;
+    return !this.closed && this.reader.ready;
   }
 
   /** Resolves once the worker has started up; rejects if it failed before. */
@@ -125,7 +163,7 @@ export class TapeThread {
     if (this.started) throw new Error('the tape worker has started already');
     this.started = true;
     if (this.worker === undefined) this.pendingStart = from;
-    else this.worker.postMessage(from);
+    else this.postStart(this.worker, from);
   }
 
   /** The worker's trades in file order after `start`, each batch valid until the next is requested. */
@@ -135,7 +173,10 @@ export class TapeThread {
         () => this.errorMessage,
         () => this.failure,
       );
-      if (commit === undefined) return;
+      if (commit === undefined) {
+        this.release();
+        return;
+      }
       for (const batch of commit.batches) yield { batch, stats: commit.stats, bytesRead: commit.bytesRead };
       if (commit.batches.length === 0) yield { batch: EMPTY, stats: commit.stats, bytesRead: commit.bytesRead };
     }
@@ -151,15 +192,17 @@ export class TapeThread {
     return this.reader.writerWaited(times);
   }
 
-  /** Resolves when the worker thread has ended (or, closed before it started, will never start). */
+  /** Resolves when this file's worker is done: back in the pool, or ended (or, closed before it started, will never start). */
   get exited(): Promise<void> {
     return this.exit;
   }
 
+  /** Ends the job: a worker still on it (stopped early, or failed) is terminated, never reused. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.worker !== undefined) await this.worker.terminate();
+    if (this.released) return;
+    if (this.worker !== undefined) await discardTapeWorker(this.worker);
     // closed before the worker existed: it never will, so whenReady() must not wait for it
     else this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} was closed before it started`, { kind: 'internal' }));
   }

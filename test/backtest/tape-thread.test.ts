@@ -7,7 +7,7 @@
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { encodeHeader } from '../../backtest/history/format.ts';
 import { stableStringify } from '../../backtest/results/stable-json.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
@@ -15,6 +15,7 @@ import { syntheticCompactLine, syntheticInstrument, syntheticTradeLine, writeSyn
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
 import { TapeThread, type TapeThreadOptions } from '../../backtest/tape/tape-thread.ts';
 import { tapeWorkerBundle } from '../../backtest/tape/worker-bundle.ts';
+import { closeTapeWorkerPool } from '../../backtest/tape/tape-worker-pool.ts';
 import { parseHeader } from '../../backtest/history/format.ts';
 import { tempDir, testConfig, T0 } from './helpers/history-file.ts';
 import { loadStrategy } from '../../src/engine/strategy/loader.ts';
@@ -24,6 +25,7 @@ afterEach(() => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
+afterAll(closeTapeWorkerPool); // the workers of clean reads wait in the pool
 
 interface Read {
   readonly trades: number[][];
