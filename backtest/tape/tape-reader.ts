@@ -3,9 +3,10 @@
  * (line 1), then streams the trades in file order through the supersede window, one TradeBatch at a
  * time (TradeExtractor: the fast path on each line's bytes, else the full parser). A large trade history
  * (16 MiB and more) is read on a worker thread by default (tape-thread.ts: reading and parsing overlap
- * the replay on another core). The worker takes ~0.15-0.25 s to start up (tsx): meanwhile the replay
- * thread reads the first lines itself, then hands its supersede window and counts over and the worker
- * carries on from the next line. In the replay thread only when the file is smaller, when asked
+ * the replay on another core). A new worker takes ~25-40 ms to start up (one left in the pool by an
+ * earlier replay of the process, tape-worker-pool.ts, is up at once): meanwhile the replay thread reads the
+ * first lines itself, then hands its supersede window and counts over and the worker carries on from the
+ * next line. In the replay thread only when the file is smaller, when asked
  * (`thread: 'main'`), when a line reader is given (tests spy on it), or when already running in a worker
  * (a sweep's threads use every core already). All ways give the same batches and the same counts. Memory: the read buffers, a few batches and the window, whatever
  * the file length. Empty lines are skipped; a trade in a symbol the header has no instrument for is an
