@@ -155,7 +155,7 @@ export class TapeThread {
   /** Resolves once the worker has started up; rejects if it failed before. */
   async whenReady(): Promise<void> {
     await Promise.race([this.reader.whenReady(), this.failed]);
-    if (!this.reader.ready && this.failure !== undefined) throw this.failure;
+    if (!this.ready && this.failure !== undefined) throw this.failure;
   }
 
   /** Tells the worker where to start (once; kept until the worker exists). */
@@ -202,9 +202,12 @@ export class TapeThread {
     if (this.closed) return;
     this.closed = true;
     if (this.released) return;
-    if (this.worker !== undefined) await discardTapeWorker(this.worker);
-    // closed before the worker existed: it never will, so whenReady() must not wait for it
-    else this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} was closed before it started`, { kind: 'internal' }));
+    const worker = this.worker;
+    // A read or whenReady() still waiting (close from outside the replay loop: a signal handler, say) fails
+    // at once instead of waiting for a worker that will never commit again; closed before the worker
+    // existed, it never will.
+    this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', worker === undefined ? `the tape worker for ${this.file} was closed before it started` : `the tape of ${this.file} was closed before the end of the file`, { kind: 'internal' }));
+    if (worker !== undefined) await discardTapeWorker(worker);
   }
 
   private fail(error: Error): void {

@@ -166,6 +166,21 @@ describe('tape worker', () => {
     await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
   }, 60_000);
 
+  it.each(['bundle', 'tsx'] as const)('fails a read and whenReady() waiting when closed from outside, instead of hanging (%s worker)', async (entry) => {
+    dir = tempDir();
+    const file = path.join(dir, 'idle.jsonl');
+    await writeSyntheticHistory(file, { trades: 100, symbols: ['SYN-A'], seed: 5 });
+    const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
+    const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, entry });
+    await thread.whenReady();
+    // never told where to start: nothing will ever be committed, so this read waits until the close
+    const reading = expect(thread.batches().next()).rejects.toMatchObject({ code: 'BACKTEST_DATA_UNREADABLE', message: expect.stringContaining('closed before the end of the file') });
+    await thread.close();
+    await reading;
+    await expect(thread.whenReady()).rejects.toMatchObject({ code: 'BACKTEST_DATA_UNREADABLE' });
+    await thread.exited;
+  }, 60_000);
+
   it('stays a bounded number of batches ahead, and ends when closed early', async () => {
     dir = tempDir();
     const file = path.join(dir, 'long.jsonl');
