@@ -4,7 +4,7 @@
  * written so far with the running TapeStats and bytes read. The worker (RingWriter) copies each batch of
  * released trades in and commits it; the replay thread (RingReader) reads the committed trades in place,
  * commit after commit, then releases them. The writer blocks (Atomics.wait) while the ring or the commit
- * slots are full, until a quarter of the slots is free again; the reader awaits (Atomics.waitAsync) while
+ * slots are full, until a quarter of the ring (or of the slots) is free again; the reader awaits (Atomics.waitAsync) while
  * nothing is committed: a counter bumped on every commit and state change is what it waits on, so no
  * wake-up is lost. The ring's memory is fixed:
  * `capacity` trades and `slots` commits ahead at most.
@@ -98,7 +98,7 @@ export class RingWriter {
         const read = Atomics.load(this.control, READ);
         room = capacity - (this.written - (this.released[0] as number));
         if (room > 0) break;
-        this.wait(read);
+        this.waitUntil(this.roomTarget(read));
       }
       const at = this.written % capacity;
       const n = Math.min(batch.count - from, room, capacity - at);
@@ -146,12 +146,31 @@ export class RingWriter {
   }
 
   /**
+   * The count of released commits that frees a quarter of the trade ring: the first commit whose end
+   * leaves that much room once released. (Waiting for a quarter of the commit slots instead would, with
+   * commits of thousands of trades, wait for the reader to empty the ring and then stall it while the next
+   * chunk is read.)
+   */
+  private roomTarget(read: number): number {
+    const keep = this.buffers.capacity - Math.max(1, this.buffers.capacity >> 2);
+    for (let j = read; j < this.commitCount; j++) {
+      const end = this.commits[(j % this.buffers.slots) * RECORD] as number;
+      if (this.written - end <= keep) return j + 1;
+    }
+    return this.commitCount;
+  }
+
+  /**
    * Waits until the reader has released more than `read` commits: until it has released a quarter of
    * the commit slots more (all it can when fewer are written), so the two threads do not wake each other
-   * for every commit. The reader wakes it only then (WANT).
+   * for every commit.
    */
   private wait(read: number): void {
-    const target = Math.min(this.commitCount, read + Math.max(1, this.buffers.slots >> 2));
+    this.waitUntil(Math.min(this.commitCount, read + Math.max(1, this.buffers.slots >> 2)));
+  }
+
+  /** Waits until the reader has released `target` commits (it wakes the writer only then: WANT). */
+  private waitUntil(target: number): void {
     Atomics.store(this.control, WANT, target);
     Atomics.add(this.control, WAITS, 1);
     Atomics.notify(this.control, WAITS);

@@ -207,6 +207,36 @@ describe('tape worker', () => {
     await thread.exited;
   }, 60_000);
 
+  it('refills the ring once a quarter of it is free, not only once the replay thread has emptied it', async () => {
+    dir = tempDir();
+    const file = path.join(dir, 'refill.jsonl');
+    await writeSyntheticHistory(file, { trades: 20_000, symbols: ['SYN-A'], seed: 6 });
+    const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
+    // ~200 trades a commit: the 2000-trade ring holds ~10 commits, fewer than a quarter of the 64 slots
+    const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 10, chunkBytes: 32 * 1024, ringTrades: 2000, ringCommits: 64 });
+    thread.start({ offset: 0, line: 1 });
+    try {
+      await thread.waited(1); // the ring is full
+      const full = thread.inFlight;
+      expect(full).toBeGreaterThan(3);
+      expect(full).toBeLessThan(16);
+      const batches = thread.batches();
+      let taken = 0;
+      while (taken <= 700) {
+        const next = await batches.next();
+        expect(next.done).toBe(false);
+        taken += next.done === true ? 0 : next.value.batch.count;
+      }
+      await batches.next(); // releases the commit taken last: well over a quarter of the ring is free now
+      await thread.waited(2); // the writer filled it up again (it used to wait until every commit was released)
+      expect(thread.inFlight).toBeGreaterThan(full / 2);
+      await batches.return(undefined);
+    } finally {
+      await thread.close();
+    }
+    await thread.exited;
+  }, 30_000);
+
   it('gives a byte-identical report.json to the in-thread reader', async () => {
     dir = tempDir();
     const file = path.join(dir, 'run.jsonl');
