@@ -35,11 +35,9 @@ export interface Allocation {
 
 const NONE: readonly Allocation[] = Object.freeze([]);
 
-const byPriority = (a: RestingOrder, b: RestingOrder): number => a.priority - b.priority;
-
 export class RestingOrders {
   private readonly orders: RestingOrder[] = [];
-  /** Scratch for allocate: one side's orders at the trade price (emptied after each use). */
+  /** Scratch for allocate: one side's orders at the trade price, in time priority (a prefix of it is used). */
   private readonly atPrice: RestingOrder[] = [];
 
   get size(): number {
@@ -112,23 +110,27 @@ export class RestingOrders {
   private sideFill(buy: boolean, price: number, qty: number, aggressorBuys: boolean): number {
     let total = 0;
     const atPrice = this.atPrice;
-    atPrice.length = 0;
+    let n = 0; // orders at the price in atPrice[0, n) (the array keeps its room: truncating it would free it)
     for (let i = 0; i < this.orders.length; i++) {
       const o = this.orders[i] as RestingOrder;
       if (o.buy !== buy) continue;
-      if (buy ? o.price > price : o.price < price) total += o.leaves;
-      else if (o.price === price && aggressorBuys !== buy) atPrice.push(o);
+      if (buy ? o.price > price : o.price < price) {
+        total += o.leaves;
+      } else if (o.price === price && aggressorBuys !== buy) {
+        // insertion in time priority (a handful of orders at one price at most)
+        let j = n++;
+        for (; j > 0 && (atPrice[j - 1] as RestingOrder).priority > o.priority; j--) atPrice[j] = atPrice[j - 1] as RestingOrder;
+        atPrice[j] = o;
+      }
     }
-    if (atPrice.length > 1) atPrice.sort(byPriority);
     let filledAtPrice = 0;
-    for (let i = 0; i < atPrice.length; i++) {
+    for (let i = 0; i < n; i++) {
       const o = atPrice[i] as RestingOrder;
       const passing = Math.min(o.queueAhead, qty);
       o.queueAhead -= passing;
       const fill = Math.max(0, Math.min(o.leaves, qty - passing - filledAtPrice));
       filledAtPrice += fill;
     }
-    atPrice.length = 0;
     return total + filledAtPrice;
   }
 }
