@@ -2,9 +2,9 @@
  * Moves virtual time forward for the replay: before each market event at time T, everything due by T
  * happens in time order: venue requests reaching the exchange, contract settlements and equity samples;
  * then the clock (and the strategy's timers) moves to T. After anything that settled a promise the
- * pipeline's continuations run to completion (one macrotask turn drains the microtask queue, with no
- * I/O pending) before time moves on, so acknowledgements and follow-up requests happen at the virtual
- * time they belong to and the run is deterministic.
+ * pipeline's continuations run to completion (settleContinuations: until the microtask queue is empty)
+ * before time moves on, so acknowledgements and follow-up requests happen at the virtual time they belong
+ * to and the run is deterministic.
  */
 import type { VirtualClock } from '../../src/engine/clock.ts';
 import type { SimulatedVenue } from './simulated-venue.ts';
