@@ -27,6 +27,12 @@ export class TapeBook implements MarketModel {
   /** Time each side was last expired at (the replay's times never go back). */
   private bidsExpiredAt = Number.NaN;
   private asksExpiredAt = Number.NaN;
+  /**
+   * A lower bound of each side's level times (levels are only ever added or renewed with later times), so
+   * expiry skips the scan while no level can be old enough: the usual case, on every trade.
+   */
+  private bidsOldest = Number.POSITIVE_INFINITY;
+  private asksOldest = Number.POSITIVE_INFINITY;
 
   constructor(private readonly options: TapeBookOptions) {}
 
@@ -80,12 +86,23 @@ export class TapeBook implements MarketModel {
     }
     list.splice(i, 0, { price, qty, time, since: time });
     if (list.length > this.options.depth) list.length = this.options.depth;
+    if (ascending) this.asksOldest = Math.min(this.asksOldest, time);
+    else this.bidsOldest = Math.min(this.bidsOldest, time);
   }
 
   private expire(list: Level[], now: number): void {
-    if (list === this.bids) this.bidsExpiredAt = now;
+    const bids = list === this.bids;
+    if (bids) this.bidsExpiredAt = now;
     else this.asksExpiredAt = now;
     const oldest = now - this.options.levelTtlMs;
-    for (let i = list.length - 1; i >= 0; i--) if ((list[i] as Level).time < oldest) list.splice(i, 1);
+    if ((bids ? this.bidsOldest : this.asksOldest) >= oldest) return;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const time = (list[i] as Level).time;
+      if (time < oldest) list.splice(i, 1);
+      else if (time < lowest) lowest = time;
+    }
+    if (bids) this.bidsOldest = lowest;
+    else this.asksOldest = lowest;
   }
 }

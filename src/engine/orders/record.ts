@@ -141,7 +141,6 @@ class OrderView implements TrackedOrder {
   readonly qty: Decimal;
   readonly filledQty: Decimal;
   readonly leavesQty: Decimal;
-  readonly avgPx: Decimal;
   readonly state: TrackedState;
   readonly status: Exclude<TrackedState, 'UNKNOWN'>;
   readonly adopted: boolean;
@@ -153,7 +152,9 @@ class OrderView implements TrackedOrder {
   readonly updatedAt: EpochMs;
   readonly #chain: ClordChain;
   readonly #count: number;
+  readonly #notional: Decimal;
   #clordIds: readonly string[] | undefined;
+  #avgPx: Decimal | undefined;
 
   constructor(record: OrderRecord) {
     this.clordId = record.clordId;
@@ -167,7 +168,7 @@ class OrderView implements TrackedOrder {
     this.state = record.state();
     this.status = this.state === 'UNKNOWN' ? 'NEW' : this.state;
     this.leavesQty = record.leavesQty(this.state);
-    this.avgPx = record.filledQty.isZero() ? ZERO : record.notional.div(record.filledQty);
+    this.#notional = record.notional;
     this.adopted = record.adopted;
     this.intentId = record.intentId;
     this.label = record.label;
@@ -185,9 +186,15 @@ class OrderView implements TrackedOrder {
     return this.#clordIds;
   }
 
-  /** Plain form for logs and JSON, clordIds included. */
+  /** Average fill price, divided out when first read (few readers; a view is taken on every change). */
+  get avgPx(): Decimal {
+    this.#avgPx ??= this.filledQty.isZero() ? ZERO : this.#notional.div(this.filledQty);
+    return this.#avgPx;
+  }
+
+  /** Plain form for logs and JSON, avgPx and clordIds included. */
   toJSON(): object {
-    return { ...this, clordIds: this.clordIds };
+    return { ...this, avgPx: this.avgPx, clordIds: this.clordIds };
   }
 }
 

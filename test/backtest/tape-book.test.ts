@@ -1,0 +1,123 @@
+/**
+ * TapeBook (the synthetic book inferred from the trade tape) against a plain reference of its documented
+ * rules: random tapes (times never going back, a few prices, both aggressor sides, gaps longer than the
+ * size window and the level TTL) interleaved with `consume` (the bot's aggressive fills) and reads of
+ * both sides at or after the last trade. The reference expires every level on every trade and read, so
+ * the book's shortcut (skipping the scan while no level can be old enough) must give the same levels.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TapeBook } from '../../backtest/replay/tape-book.ts';
+
+interface RefLevel {
+  price: number;
+  qty: number;
+  time: number;
+  since: number;
+}
+
+/** The rules of tape-book.ts's header, written the slow and obvious way. */
+class ReferenceBook {
+  bids: RefLevel[] = [];
+  asks: RefLevel[] = [];
+
+  constructor(private readonly o: { depth: number; sizeWindowMs: number; levelTtlMs: number }) {}
+
+  trade(price: number, qty: number, buy: boolean, time: number): void {
+    if (buy) {
+      this.asks = this.asks.filter((l) => l.price >= price);
+      this.bids = this.bids.filter((l) => l.price < price);
+      this.asks = this.reveal(this.asks, price, qty, time, (a, b) => a - b);
+    } else {
+      this.bids = this.bids.filter((l) => l.price <= price);
+      this.asks = this.asks.filter((l) => l.price > price);
+      this.bids = this.reveal(this.bids, price, qty, time, (a, b) => b - a);
+    }
+    this.expire(time);
+  }
+
+  consume(side: 'bid' | 'ask', price: number, qty: number): void {
+    const list = side === 'bid' ? this.bids : this.asks;
+    const level = list.find((l) => l.price === price);
+    if (level === undefined) return;
+    level.qty -= qty;
+    if (level.qty <= 0) list.splice(list.indexOf(level), 1);
+  }
+
+  levels(side: 'bid' | 'ask', now: number): { price: number; qty: number; time: number }[] {
+    this.expire(now);
+    return (side === 'bid' ? this.bids : this.asks).map(({ price, qty, time }) => ({ price, qty, time }));
+  }
+
+  private reveal(list: RefLevel[], price: number, qty: number, time: number, order: (a: number, b: number) => number): RefLevel[] {
+    const existing = list.find((l) => l.price === price);
+    if (existing !== undefined) {
+      if (time - existing.since <= this.o.sizeWindowMs) existing.qty += qty;
+      else {
+        existing.qty = qty;
+        existing.since = time;
+      }
+      existing.time = time;
+      return list;
+    }
+    return [...list, { price, qty, time, since: time }].sort((a, b) => order(a.price, b.price)).slice(0, this.o.depth);
+  }
+
+  private expire(now: number): void {
+    const oldest = now - this.o.levelTtlMs;
+    this.bids = this.bids.filter((l) => l.time >= oldest);
+    this.asks = this.asks.filter((l) => l.time >= oldest);
+  }
+}
+
+const step = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('trade' as const), dt: fc.integer({ min: 0, max: 900 }), price: fc.integer({ min: 40, max: 60 }), qty: fc.integer({ min: 1, max: 20 }), buy: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('consume' as const), side: fc.constantFrom('bid' as const, 'ask' as const), price: fc.integer({ min: 40, max: 60 }), qty: fc.integer({ min: 1, max: 30 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), dt: fc.integer({ min: 0, max: 900 }), side: fc.constantFrom('bid' as const, 'ask' as const) }) },
+);
+
+const plain = (levels: readonly { price: number; qty: number; time: number }[]) => levels.map(({ price, qty, time }) => ({ price, qty, time }));
+
+describe('TapeBook', () => {
+  it('keeps the levels the rules give: revealed, removed when traded through, sized per window, expired after the TTL, at most depth', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) }),
+        fc.array(step, { minLength: 1, maxLength: 400 }),
+        (options, steps) => {
+          const book = new TapeBook(options);
+          const reference = new ReferenceBook(options);
+          let now = 1_000_000;
+          for (const s of steps) {
+            if (s.kind === 'trade') {
+              now += s.dt;
+              book.onTrade(s.price, s.qty, s.buy, now);
+              reference.trade(s.price, s.qty, s.buy, now);
+            } else if (s.kind === 'consume') {
+              book.consume(s.side, s.price, s.qty);
+              reference.consume(s.side, s.price, s.qty);
+            } else {
+              now += s.dt;
+              expect(plain(book.levels(s.side, now))).toEqual(reference.levels(s.side, now));
+            }
+          }
+          expect(plain(book.levels('bid', now))).toEqual(reference.levels('bid', now));
+          expect(plain(book.levels('ask', now))).toEqual(reference.levels('ask', now));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('forgets a level older than the TTL, however long nothing traded on its side', () => {
+    const book = new TapeBook({ depth: 5, sizeWindowMs: 1000, levelTtlMs: 5000 });
+    book.onTrade(50, 3, false, 0); // a bid at 50
+    book.onTrade(52, 2, true, 1000); // an offer at 52
+    expect(plain(book.levels('bid', 4999))).toEqual([{ price: 50, qty: 3, time: 0 }]);
+    expect(book.levels('bid', 5001)).toEqual([]);
+    expect(plain(book.levels('ask', 5001))).toEqual([{ price: 52, qty: 2, time: 1000 }]);
+    book.onTrade(52, 1, true, 5500); // renews the offer: it lives another TTL from here
+    expect(plain(book.levels('ask', 10_400))).toEqual([{ price: 52, qty: 1, time: 5500 }]);
+    expect(book.levels('ask', 10_501)).toEqual([]);
+  });
+});
