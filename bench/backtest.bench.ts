@@ -8,12 +8,14 @@
  * by default, ~150 bytes a line), generated in a temp dir, whose best bid or offer moves on ~1.5 % of the
  * trades. Baseline: a bare loop over the same file with the same line reader that only decodes and
  * JSON.parses every line ("read+JSON.parse"), the median of three runs after a warm-up run. `value` is the
- * steady state, measured as the matching bench measures: two warm-up replays of the tape, then the median of
- * three timed replays (`timedRunValues`); the pipeline's code (~16k book events and ~23k venue requests per
- * million trades) goes on tiering up in V8 over the first two million trades of a process. The warm-up
- * replays are reported too: `firstRunValue` (with `firstRunSeconds`, `firstRunLoad1m`: the JIT warmed by the
- * baseline's loops only, what a one-off `tradebot backtest` of a million trades gets) and `secondRunValue`
- * (a sweep's second run in a worker). A second result replays a busier compact tape (the top moves on ~15 % of trades:
+ * steady state, measured as the matching bench measures (warm-up, then the median): three warm-up replays of
+ * the tape, then the median of five timed replays (`timedRunValues`). The pipeline's code (~16k book events
+ * and ~23k venue requests per million trades) goes on tiering up in V8 over the first three million trades
+ * of a process: in six processes of ten replays each, the third replay took 4-72 % longer than the median
+ * of the fourth to the tenth (backtest/README.md). The warm-up replays are reported too: `firstRunValue`
+ * (with `firstRunSeconds`, `firstRunLoad1m`: the JIT warmed by the baseline's loops only, what a one-off
+ * `tradebot backtest` of a million trades gets), `secondRunValue` (a sweep's second run in a worker) and
+ * `thirdRunValue`. A second result replays a busier compact tape (the top moves on ~15 % of trades:
  * many more strategy callbacks); a third, `backtest (full records)`, the same 1,000,000 trades as the main tape
  * in the full format (the exchange's whole records, ~1.7 KB a line, 1.6 GB: `history fetch --format full`),
  * one replay (after the others: the pipeline's code is warm, the worker's and the full fast path's are not),
@@ -34,8 +36,12 @@ import type { BenchResult } from './bench-result.ts';
 
 const TRADES = 1_000_000;
 const BUSY_TRADES = 200_000;
-/** Timed runs of the main tape and its baseline (the median is reported). */
-const RUNS = 3;
+/** Runs of the baseline (the median is reported). */
+const BASELINE_RUNS = 3;
+/** Replays of the main tape before the timed ones: V8 is still tiering the pipeline up during the third. */
+const WARM_UP_REPLAYS = 3;
+/** Timed replays of the main tape (the median is `value`). */
+const TIMED_REPLAYS = 5;
 
 /** The run with the median of `key` (odd counts). */
 function medianBy<T>(runs: readonly T[], key: (run: T) => number): T {
@@ -104,15 +110,16 @@ export default async function bench(): Promise<BenchResult[]> {
     const { bytes } = await writeSyntheticHistory(file, tape);
     await parseOnly(file); // warm the page cache and the JIT alike for both sides
     const baselineRuns: Awaited<ReturnType<typeof parseOnly>>[] = [];
-    for (let i = 0; i < RUNS; i++) baselineRuns.push(await parseOnly(file));
+    for (let i = 0; i < BASELINE_RUNS; i++) baselineRuns.push(await parseOnly(file));
     const baseline = medianBy(baselineRuns, (r) => r.seconds);
     const baselineValue = Math.round(baseline.lines / baseline.seconds);
-    // warm-up: the first replay in this process (as a one-off `tradebot backtest` runs) and a second one;
-    // then RUNS timed replays, `value` their median (as the matching bench: warm-up, then the median)
-    const first = await replay(file, TRADES);
-    const second = await replay(file, TRADES);
+    // warm-up: the first replay in this process (as a one-off `tradebot backtest` runs), then the next ones
+    // until V8 has tiered the pipeline up; then TIMED_REPLAYS timed replays, `value` their median
+    const warmUp: Awaited<ReturnType<typeof replay>>[] = [];
+    for (let i = 0; i < WARM_UP_REPLAYS; i++) warmUp.push(await replay(file, TRADES));
+    const [first, second, third] = warmUp as [Awaited<ReturnType<typeof replay>>, Awaited<ReturnType<typeof replay>>, Awaited<ReturnType<typeof replay>>];
     const timed: Awaited<ReturnType<typeof replay>>[] = [];
-    for (let i = 0; i < RUNS; i++) timed.push(await replay(file, TRADES));
+    for (let i = 0; i < TIMED_REPLAYS; i++) timed.push(await replay(file, TRADES));
     const { value, ...main } = medianBy(timed, (r) => r['seconds'] as number);
     const busyFile = path.join(dir, 'busy.jsonl');
     await writeSyntheticHistory(busyFile, { trades: BUSY_TRADES, symbols: SYMBOLS, seed: 12, moveProbability: 0.1 });
@@ -150,6 +157,7 @@ export default async function bench(): Promise<BenchResult[]> {
         firstRunPeakRssMB: first['peakRssMB'],
         secondRunValue: second['value'],
         secondRunLoad1m: second['load1m'],
+        thirdRunValue: third['value'],
         timedRunValues: timed.map((r) => r['value']),
       },
       {
