@@ -5,6 +5,9 @@
  * drops the key only when that entry is its latest sighting. (Evicting through the Map's own insertion order,
  * `keys().next()` after deletes, costs time proportional to the deleted entries V8 keeps at the front until
  * the next rehash: up to ~100 us per call on a full set of 100 000.)
+ * The queue exists only once the set has first been over capacity: until then nothing is evicted, so
+ * sightings only stamp the Map, and the queue is built then from the stamps (the live keys in sighting
+ * order). A set that never fills (a backtest's executions, a short session's fills) never pays for it.
  */
 import { TransportError, TransportErrorCode } from './errors.ts';
 
@@ -14,6 +17,8 @@ export class LruSet {
   private queueStamps: number[] = [];
   private head = 0;
   private stamp = 0;
+  /** False until the set first goes over capacity: the queue is empty and unused until then. */
+  private queued = false;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) {
@@ -36,8 +41,14 @@ export class LruSet {
     const before = this.keys.size;
     this.keys.set(key, stamp);
     const seen = this.keys.size === before;
-    this.queueKeys.push(key);
-    this.queueStamps.push(stamp);
+    if (!this.queued) {
+      if (this.keys.size <= this.capacity) return seen;
+      this.queued = true;
+      this.requeueLive();
+    } else {
+      this.queueKeys.push(key);
+      this.queueStamps.push(stamp);
+    }
     while (this.keys.size > this.capacity && this.head < this.queueKeys.length) {
       const oldest = this.queueKeys[this.head] as string;
       if (this.keys.get(oldest) === this.queueStamps[this.head]) this.keys.delete(oldest);
@@ -54,11 +65,14 @@ export class LruSet {
       this.queueStamps = this.queueStamps.slice(this.head);
       this.head = 0;
     }
-    if (this.queueKeys.length - this.head > 2 * this.capacity + 1024) {
-      const live = [...this.keys].sort((a, b) => a[1] - b[1]);
-      this.queueKeys = live.map(([k]) => k);
-      this.queueStamps = live.map(([, s]) => s);
-      this.head = 0;
-    }
+    if (this.queueKeys.length - this.head > 2 * this.capacity + 1024) this.requeueLive();
+  }
+
+  /** The queue becomes exactly the live keys, oldest sighting first. */
+  private requeueLive(): void {
+    const live = [...this.keys].sort((a, b) => a[1] - b[1]);
+    this.queueKeys = live.map(([k]) => k);
+    this.queueStamps = live.map(([, s]) => s);
+    this.head = 0;
   }
 }

@@ -2,6 +2,8 @@
  * LruSet against a reference model (an array in sighting order): any sequence of sightings gives the same
  * "seen before" answers, the same size and the same members, whatever the capacity; and a set kept full for
  * far longer than its capacity still answers like the model (its internal queue is compacted, never grows).
+ * The queue is built only when the set first goes over capacity (from the sightings' stamps): the model
+ * test crosses that point with every capacity it draws, after repeats have reordered the recency.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
