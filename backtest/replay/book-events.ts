@@ -23,6 +23,8 @@ export class SymbolFeed {
   /** Best prices of the last emitted event (NaN: side empty). */
   lastBid = Number.NaN;
   lastAsk = Number.NaN;
+  /** Events built so far (each one sets lastBid / lastAsk). */
+  events = 0;
 
   constructor(
     readonly symbol: string,
@@ -51,6 +53,7 @@ export class SymbolFeed {
   }
 
   event(bids: readonly Level[], asks: readonly Level[], time: number, state: InstrumentState): BookEvent {
+    this.events++;
     this.lastBid = bids[0]?.price ?? Number.NaN;
     this.lastAsk = asks[0]?.price ?? Number.NaN;
     return {

@@ -29,8 +29,11 @@ export interface Latency {
   readonly replaceMs: number;
 }
 
-/** A market model the tape feeds (TapeBook). */
-export type TapeModel = MarketModel & { onTrade(price: number, qty: number, buy: boolean, time: number): void };
+/**
+ * A market model the tape feeds (TapeBook). `topStamp` changes whenever either side's best price may have
+ * changed, expiry included (see TapeBook).
+ */
+export type TapeModel = MarketModel & { onTrade(price: number, qty: number, buy: boolean, time: number): void; readonly topStamp: number };
 
 /** One symbol's tape path: its market model, book feed and the bot's resting orders there. */
 export interface TapeLane {
@@ -40,6 +43,12 @@ export interface TapeLane {
   readonly resting: RestingOrders | undefined;
   /** Traded at the pending time, book not published yet. */
   pending: boolean;
+  /**
+   * The model's topStamp and the feed's event count when the top was last compared with the last event's:
+   * while both are unchanged, so is the outcome (no event), and the comparison is skipped.
+   */
+  checkedStamp: number;
+  checkedEvents: number;
 }
 
 export interface SimulatedVenueOptions {
@@ -176,7 +185,7 @@ export class SimulatedVenue implements Venue {
   lane(symbol: string, model: TapeModel): TapeLane {
     let lane = this.lanes.get(symbol);
     if (lane === undefined || lane.model !== model) {
-      lane = { symbol, model, feed: this.feeds.get(symbol), resting: this.options.fills.restingOf(symbol), pending: false };
+      lane = { symbol, model, feed: this.feeds.get(symbol), resting: this.options.fills.restingOf(symbol), pending: false, checkedStamp: Number.NaN, checkedEvents: Number.NaN };
       this.lanes.set(symbol, lane);
     }
     return lane;
@@ -225,7 +234,12 @@ export class SimulatedVenue implements Venue {
     for (let i = 0; i < this.pendingCount; i++) {
       const lane = pending[i] as TapeLane;
       lane.pending = false;
-      this.publishLane(lane.model, lane.feed, this.pendingTime);
+      // the lane traded at pendingTime, so its book is expired as of then: only a changed top can publish
+      const feed = lane.feed;
+      if (feed === undefined || (lane.model.topStamp === lane.checkedStamp && feed.events === lane.checkedEvents)) continue;
+      this.publishLane(lane.model, feed, this.pendingTime);
+      lane.checkedStamp = lane.model.topStamp;
+      lane.checkedEvents = feed.events;
     }
     this.pendingCount = 0;
   }

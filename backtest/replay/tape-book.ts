@@ -33,6 +33,12 @@ export class TapeBook implements MarketModel {
    */
   private bidsOldest = Number.POSITIVE_INFINITY;
   private asksOldest = Number.POSITIVE_INFINITY;
+  /**
+   * Changes whenever the best price of either side may have changed (a level removed, or one added in
+   * front): while it stays the same, so do both best prices, and the venue skips its per-timestamp
+   * comparison of the top with the last book event's. Quantities changing in place do not move it.
+   */
+  topStamp = 0;
 
   constructor(private readonly options: TapeBookOptions) {}
 
@@ -49,12 +55,12 @@ export class TapeBook implements MarketModel {
     const bids = this.bids;
     const asks = this.asks;
     if (buy) {
-      while (asks.length > 0 && (asks[0] as Level).price < price) asks.shift();
-      while (bids.length > 0 && (bids[0] as Level).price >= price) bids.shift();
+      while (asks.length > 0 && (asks[0] as Level).price < price) this.shift(asks);
+      while (bids.length > 0 && (bids[0] as Level).price >= price) this.shift(bids);
       this.reveal(asks, price, qty, time, true);
     } else {
-      while (bids.length > 0 && (bids[0] as Level).price > price) bids.shift();
-      while (asks.length > 0 && (asks[0] as Level).price <= price) asks.shift();
+      while (bids.length > 0 && (bids[0] as Level).price > price) this.shift(bids);
+      while (asks.length > 0 && (asks[0] as Level).price <= price) this.shift(asks);
       this.reveal(bids, price, qty, time, false);
     }
     this.expire(bids, time);
@@ -67,7 +73,15 @@ export class TapeBook implements MarketModel {
     if (at < 0) return;
     const level = list[at] as Level;
     level.qty -= qty;
-    if (level.qty <= 0) list.splice(at, 1);
+    if (level.qty <= 0) {
+      list.splice(at, 1);
+      this.topStamp++;
+    }
+  }
+
+  private shift(list: Level[]): void {
+    list.shift();
+    this.topStamp++;
   }
 
   private reveal(list: TapeLevel[], price: number, qty: number, time: number, ascending: boolean): void {
@@ -85,6 +99,7 @@ export class TapeBook implements MarketModel {
       return;
     }
     list.splice(i, 0, { price, qty, time, since: time });
+    if (i === 0) this.topStamp++;
     if (list.length > this.options.depth) list.length = this.options.depth;
     if (ascending) this.asksOldest = Math.min(this.asksOldest, time);
     else this.bidsOldest = Math.min(this.bidsOldest, time);
@@ -99,8 +114,10 @@ export class TapeBook implements MarketModel {
     let lowest = Number.POSITIVE_INFINITY;
     for (let i = list.length - 1; i >= 0; i--) {
       const time = (list[i] as Level).time;
-      if (time < oldest) list.splice(i, 1);
-      else if (time < lowest) lowest = time;
+      if (time < oldest) {
+        list.splice(i, 1);
+        this.topStamp++;
+      } else if (time < lowest) lowest = time;
     }
     if (bids) this.bidsOldest = lowest;
     else this.asksOldest = lowest;

@@ -4,6 +4,8 @@
  * size window and the level TTL) interleaved with `consume` (the bot's aggressive fills) and reads of
  * both sides at or after the last trade. The reference expires every level on every trade and read, so
  * the book's shortcut (skipping the scan while no level can be old enough) must give the same levels.
+ * And `topStamp`, on which the venue skips comparing the top with its last book event, must change with
+ * every change of a best price.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +105,35 @@ describe('TapeBook', () => {
           }
           expect(plain(book.levels('bid', now))).toEqual(reference.levels('bid', now));
           expect(plain(book.levels('ask', now))).toEqual(reference.levels('ask', now));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('changes topStamp whenever a best price changes (trades, consume, expiry): the venue skips its top comparison on it', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) }),
+        fc.array(step, { minLength: 1, maxLength: 400 }),
+        (options, steps) => {
+          const book = new TapeBook(options);
+          const top = (now: number) => [book.levels('bid', now)[0]?.price, book.levels('ask', now)[0]?.price];
+          let now = 1_000_000;
+          let seen = { stamp: book.topStamp, top: top(now) };
+          for (const s of steps) {
+            if (s.kind === 'trade') {
+              now += s.dt;
+              book.onTrade(s.price, s.qty, s.buy, now);
+            } else if (s.kind === 'consume') {
+              book.consume(s.side, s.price, s.qty);
+            } else {
+              now += s.dt;
+            }
+            const current = top(now);
+            if (book.topStamp === seen.stamp) expect(current).toEqual(seen.top);
+            seen = { stamp: book.topStamp, top: current };
+          }
         },
       ),
       { numRuns: 300 },
