@@ -78,14 +78,17 @@ const step = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), dt: fc.integer({ min: 0, max: 900 }), side: fc.constantFrom('bid' as const, 'ask' as const) }) },
 );
 
+const bookOptions = fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) });
+const tapes = fc.array(step, { minLength: 1, maxLength: 400 });
+
 const plain = (levels: readonly { price: number; qty: number; time: number }[]) => levels.map(({ price, qty, time }) => ({ price, qty, time }));
 
 describe('TapeBook', () => {
   it('keeps the levels the rules give: revealed, removed when traded through, sized per window, expired after the TTL, at most depth', () => {
     fc.assert(
       fc.property(
-        fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) }),
-        fc.array(step, { minLength: 1, maxLength: 400 }),
+        bookOptions,
+        tapes,
         (options, steps) => {
           const book = new TapeBook(options);
           const reference = new ReferenceBook(options);
@@ -114,8 +117,8 @@ describe('TapeBook', () => {
   it('changes topStamp whenever a best price changes (trades, consume, expiry): the venue skips its top comparison on it', () => {
     fc.assert(
       fc.property(
-        fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) }),
-        fc.array(step, { minLength: 1, maxLength: 400 }),
+        bookOptions,
+        tapes,
         (options, steps) => {
           const book = new TapeBook(options);
           const top = (now: number) => [book.levels('bid', now)[0]?.price, book.levels('ask', now)[0]?.price];
