@@ -10,7 +10,7 @@ import type { VirtualClock } from '../../src/engine/clock.ts';
 import type { SimulatedVenue } from './simulated-venue.ts';
 
 export interface DueWork {
-  /** Time of the next scheduled item (settlement, sample), or +Infinity. */
+  /** Time of the next scheduled item (settlement, sample), or +Infinity. Changes only when runNext() runs. */
   nextTime(): number;
   /** Runs the item due at nextTime(). */
   runNext(): void;
@@ -35,17 +35,20 @@ export function settleContinuations(): Promise<void> {
 }
 
 export class Timeline {
+  /** The earliest nextTime() of the work, kept from one runNext() to the next (idleUntil runs on every trade). */
+  private workDue: number;
+
   constructor(
     private readonly clock: VirtualClock,
     private readonly venue: SimulatedVenue,
     private readonly work: readonly DueWork[],
-  ) {}
+  ) {
+    this.workDue = this.earliestWork();
+  }
 
   /** True when nothing is due by `time` (the common case: no await needed). */
   idleUntil(time: number): boolean {
-    if (this.venue.requests.peekTime() <= time) return false;
-    for (const w of this.work) if (w.nextTime() <= time) return false;
-    return true;
+    return this.venue.requests.peekTime() > time && this.workDue > time;
   }
 
   /** The fast path when idleUntil(time): only the clock (and strategy timers) move. */
@@ -71,11 +74,18 @@ export class Timeline {
       } else {
         this.clock.advanceTo(next);
         item.runNext();
+        this.workDue = this.earliestWork();
       }
       await this.drain();
     }
     this.clock.advanceTo(time);
     await this.drain();
+  }
+
+  private earliestWork(): number {
+    let due = Number.POSITIVE_INFINITY;
+    for (const w of this.work) due = Math.min(due, w.nextTime());
+    return due;
   }
 
   async drain(): Promise<void> {

@@ -2,10 +2,15 @@
  * settleContinuations (backtest/replay/timeline.ts): resolves only once every promise continuation queued
  * before it has run, however deep the chain (continuations queueing continuations, async functions awaiting
  * each other, nextTicks they schedule first), and still lets the event loop turn (setImmediate's check phase,
- * where timers and I/O get their chance) at least once every DRAINS_PER_LOOP_TURN drains.
+ * where timers and I/O get their chance) at least once every DRAINS_PER_LOOP_TURN drains. And Timeline: its
+ * scheduled work runs in time order, and `idleUntil` (asked on every trade, from the earliest work time it
+ * keeps between runs) says idle exactly while neither work nor a venue request is due.
  */
 import { describe, expect, it } from 'vitest';
-import { DRAINS_PER_LOOP_TURN, settleContinuations } from '../../backtest/replay/timeline.ts';
+import { RequestQueue } from '../../backtest/replay/request-queue.ts';
+import type { SimulatedVenue } from '../../backtest/replay/simulated-venue.ts';
+import { DRAINS_PER_LOOP_TURN, Timeline, settleContinuations, type DueWork } from '../../backtest/replay/timeline.ts';
+import { VirtualClock } from '../../src/engine/clock.ts';
 
 /** A chain of `depth` continuations, each queued by the one before; resolves to the depth reached. */
 function chain(depth: number, reached: { depth: number }): Promise<number> {
@@ -49,5 +54,35 @@ describe('settleContinuations', () => {
     setImmediate(() => (turned = true));
     for (let i = 0; i < DRAINS_PER_LOOP_TURN && !turned; i++) await settleContinuations();
     expect(turned).toBe(true);
+  });
+});
+
+/** The part of the venue a Timeline uses: its request queue (empty here), processDue and the continuation flag. */
+function venueWithoutRequests(): SimulatedVenue {
+  const requests = new RequestQueue();
+  const venue: Pick<SimulatedVenue, 'requests' | 'processDue' | 'pendingContinuations'> = { requests, processDue: () => undefined, pendingContinuations: false };
+  return venue as SimulatedVenue;
+}
+
+describe('Timeline', () => {
+  it('runs its work in time order and is idle exactly until the next work time', async () => {
+    const ran: string[] = [];
+    const clock = new VirtualClock(0);
+    let nextSample = 0;
+    const sampler: DueWork = { nextTime: () => nextSample, runNext: () => void (ran.push(`sample@${clock.now()}`), (nextSample += 100)) };
+    let settled = false;
+    const settlement: DueWork = { nextTime: () => (settled ? Number.POSITIVE_INFINITY : 250), runNext: () => void (ran.push(`settle@${clock.now()}`), (settled = true)) };
+    const timeline = new Timeline(clock, venueWithoutRequests(), [sampler, settlement]);
+
+    expect(timeline.idleUntil(0)).toBe(false);
+    await timeline.advance(50);
+    expect(ran).toEqual(['sample@0']);
+    expect(timeline.idleUntil(99)).toBe(true);
+    expect(timeline.idleUntil(100)).toBe(false);
+    await timeline.advance(300);
+    expect(ran).toEqual(['sample@0', 'sample@100', 'sample@200', 'settle@250', 'sample@300']);
+    expect(clock.now()).toBe(300);
+    expect(timeline.idleUntil(399)).toBe(true);
+    expect(timeline.idleUntil(400)).toBe(false);
   });
 });
