@@ -6,10 +6,11 @@
  * in the assertion's life and after a refusal, and a token request asking for scopes the client lacks.
  * Each is refused with the right OAuth code, and none yields a token.
  */
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { randomUUID, sign } from 'node:crypto';
 import { CompactSign, decodeJwt, exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEC_ALL, SEC_READ_ONLY, startSecuritySim, type SecuritySim } from './helpers/security-sim.ts';
+import { rsaKeyPairSync } from '../../src/sim/familya/rsa-key-pair.ts';
 
 let s: SecuritySim;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('assertions signed with the right key but not RS256', () => {
 });
 
 describe('keys smuggled in the JOSE header', () => {
-  const attacker = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const attacker = rsaKeyPairSync();
 
   it('an embedded jwk of the attacker is ignored: the signature is checked with the onboarded key (invalid_client)', async () => {
     const jwk = await exportJWK(attacker.publicKey);

@@ -35,11 +35,12 @@ export const BOT_CLIENT_ID = 'tradebot-embedded-bot';
 /** Adds an ephemeral API client for the bot to a sim config; returns the private key file and cleanup. */
 export function onboardEphemeralClient(sim: SimConfig, participant: string): { sim: SimConfig; privateKeyFile: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-bot-key-'));
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // encoded by the generation itself: no KeyObject of the job's to export (see src/sim/familya/rsa-key-pair.ts)
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
   const publicKeyFile = path.join(dir, 'public-key.pem');
   const privateKeyFile = path.join(dir, 'private-key.pem');
-  writeFileSync(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
-  writeFileSync(privateKeyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(publicKeyFile, publicKey);
+  writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
   const client = {
     clientId: BOT_CLIENT_ID,
     publicKeyFile,

@@ -6,9 +6,10 @@
  * as a JWKS by the token server. The servers' addresses are known only once they listen, so the service
  * is created first and `bind(issuer, audience)` is called when both are up; until then nothing verifies.
  */
-import { randomUUID } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, jwtVerify, errors as joseErrors, type CryptoKey, type JWK } from 'jose';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { SignJWT, exportJWK, jwtVerify, errors as joseErrors, type JWK } from 'jose';
 import type { SimApiClient } from './clients.ts';
+import { rsaKeyPair } from './rsa-key-pair.ts';
 
 export interface AccessTokenClaims {
   clientId: string;
@@ -31,15 +32,17 @@ export class AccessTokenService {
   private audience = '';
 
   private constructor(
-    private readonly privateKey: CryptoKey,
-    private readonly publicKey: CryptoKey,
+    private readonly privateKey: KeyObject,
+    private readonly publicKey: KeyObject,
+    private readonly publicJwk: JWK,
     private readonly kid: string,
     private readonly clock: { now(): number },
   ) {}
 
   static async create(clock: { now(): number }): Promise<AccessTokenService> {
-    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
-    return new AccessTokenService(privateKey, publicKey, `sim-${randomUUID().slice(0, 8)}`, clock);
+    // a pair whose keys share no lock with their generation job (see rsa-key-pair.ts), exported once
+    const { privateKey, publicKey } = await rsaKeyPair();
+    return new AccessTokenService(privateKey, publicKey, await exportJWK(publicKey), `sim-${randomUUID().slice(0, 8)}`, clock);
   }
 
   /** Sets `iss` (the token server base) and `aud` (the API base) once both servers listen. */
@@ -87,7 +90,6 @@ export class AccessTokenService {
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
-    const jwk = await exportJWK(this.publicKey);
-    return { keys: [{ ...jwk, kid: this.kid, alg: 'RS256', use: 'sig' }] };
+    return { keys: [{ ...this.publicJwk, kid: this.kid, alg: 'RS256', use: 'sig' }] };
   }
 }
