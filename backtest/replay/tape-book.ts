@@ -54,6 +54,10 @@ export class TapeBook implements MarketModel {
     this.lastPrice = price;
     const bids = this.bids;
     const asks = this.asks;
+    // first forget what is too old by now: a level past its TTL is gone, and a trade at its price starts a
+    // new one (renewing it instead would make the result depend on whether the side was read in between)
+    this.expire(bids, time);
+    this.expire(asks, time);
     if (buy) {
       while (asks.length > 0 && (asks[0] as Level).price < price) this.shift(asks);
       while (bids.length > 0 && (bids[0] as Level).price >= price) this.shift(bids);
@@ -63,8 +67,6 @@ export class TapeBook implements MarketModel {
       while (asks.length > 0 && (asks[0] as Level).price <= price) this.shift(asks);
       this.reveal(bids, price, qty, time, false);
     }
-    this.expire(bids, time);
-    this.expire(asks, time);
   }
 
   consume(side: BookSide, price: number, qty: number): void {

@@ -26,6 +26,7 @@ class ReferenceBook {
   constructor(private readonly o: { depth: number; sizeWindowMs: number; levelTtlMs: number }) {}
 
   trade(price: number, qty: number, buy: boolean, time: number): void {
+    this.expire(time);
     if (buy) {
       this.asks = this.asks.filter((l) => l.price >= price);
       this.bids = this.bids.filter((l) => l.price < price);
@@ -35,7 +36,6 @@ class ReferenceBook {
       this.asks = this.asks.filter((l) => l.price > price);
       this.bids = this.reveal(this.bids, price, qty, time, (a, b) => b - a);
     }
-    this.expire(time);
   }
 
   consume(side: 'bid' | 'ask', price: number, qty: number): void {
@@ -135,6 +135,17 @@ describe('TapeBook', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('starts a new level when a trade comes at the price of one past its TTL, whether or not its side was read', () => {
+    for (const readAsks of [false, true]) {
+      const book = new TapeBook({ depth: 1, sizeWindowMs: 1, levelTtlMs: 0 });
+      book.onTrade(54, 1, true, 1000); // an offer at 54
+      if (readAsks) expect(plain(book.levels('ask', 1001))).toEqual([]);
+      else expect(book.levels('bid', 1001)).toEqual([]);
+      book.onTrade(54, 1, true, 1001); // within the size window, but the old level is gone by now
+      expect(plain(book.levels('ask', 1001))).toEqual([{ price: 54, qty: 1, time: 1001 }]);
+    }
   });
 
   it('forgets a level older than the TTL, however long nothing traded on its side', () => {
