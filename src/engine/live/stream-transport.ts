@@ -5,7 +5,6 @@
  * onboards an ephemeral family A client for the bot: a fresh RSA key pair in a private temp folder, its public
  * key added to `sim.clients`. The gRPC channel uses TLS unless the address is on loopback (the simulator).
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { ExchangeConfig } from '../../exchange/config.ts';
 import type { SimConfig } from '../../sim/config.ts';
+import { rsaKeyPairSync } from '../../sim/familya/rsa-key-pair.ts';
 import type { Instrument } from '../../domain/index.ts';
 import { credentials as grpcCredentials } from '@grpc/grpc-js';
 import { createFamilyAClient, type FamilyAClient, type FamilyAStack } from '../../exchange/familya/index.ts';
@@ -35,8 +35,7 @@ export const BOT_CLIENT_ID = 'tradebot-embedded-bot';
 /** Adds an ephemeral API client for the bot to a sim config; returns the private key file and cleanup. */
 export function onboardEphemeralClient(sim: SimConfig, participant: string): { sim: SimConfig; privateKeyFile: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-bot-key-'));
-  // encoded by the generation itself: no KeyObject of the job's to export (see src/sim/familya/rsa-key-pair.ts)
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { publicKeyPem: publicKey, privateKeyPem: privateKey } = rsaKeyPairSync();
   const publicKeyFile = path.join(dir, 'public-key.pem');
   const privateKeyFile = path.join(dir, 'private-key.pem');
   writeFileSync(publicKeyFile, publicKey);
