@@ -73,6 +73,17 @@ export function fillInFlight(book: Pick<BookView, 'bids' | 'offers'>, order: Pic
   return order.side === 'BUY' ? price.gte(deepest) : price.lte(deepest);
 }
 
+/** The smallest move worth a replace, `requoteTicks` (at least 1) ticks: worked out once per tick size, not on every book. */
+const requoteDistances = new WeakMap<Decimal, Map<number, Decimal>>();
+function requoteDistance(tick: Decimal, requoteTicks: number): Decimal {
+  if (requoteTicks <= 1) return tick;
+  let byTicks = requoteDistances.get(tick);
+  if (byTicks === undefined) requoteDistances.set(tick, (byTicks = new Map()));
+  let distance = byTicks.get(requoteTicks);
+  if (distance === undefined) byTicks.set(requoteTicks, (distance = tick.times(requoteTicks)));
+  return distance;
+}
+
 function syncSide(ctx: StrategyContext<Params>, book: BookView, tick: Decimal, side: 'BUY' | 'SELL', wanted: Decimal | undefined, mine: readonly OrderView[]): void {
   const working = mine.filter((o) => o.side === side && o.status !== 'PENDING_CANCEL');
   const [keep, ...extra] = working;
@@ -91,7 +102,7 @@ function syncSide(ctx: StrategyContext<Params>, book: BookView, tick: Decimal, s
   if (keep.status === 'PENDING_NEW' || keep.status === 'PENDING_REPLACE' || keep.price === undefined || fillInFlight(book, keep)) return;
   // moved by at least requoteTicks ticks (compared as a distance: no division)
   const moved = keep.price.minus(wanted).abs();
-  if (moved.gte(tick.times(Math.max(1, ctx.params.requoteTicks)))) ctx.replace(keep.clordId, { price: wanted });
+  if (moved.gte(requoteDistance(tick, ctx.params.requoteTicks))) ctx.replace(keep.clordId, { price: wanted });
 }
 
 export default defineStrategy({
@@ -122,7 +133,8 @@ export default defineStrategy({
     }
   },
   onOrderUpdate(ctx, update) {
-    if (update.type === 'fill') ctx.log.info({ symbol: update.fill.symbol, side: update.fill.side, qty: update.fill.qty.toString(), price: update.fill.price.toString() }, 'filled');
+    // formatting the fill costs even when the info level is off: ask first
+    if (update.type === 'fill' && ctx.log.isLevelEnabled('info')) ctx.log.info({ symbol: update.fill.symbol, side: update.fill.side, qty: update.fill.qty.toString(), price: update.fill.price.toString() }, 'filled');
     if (update.type === 'refused') ctx.log.debug({ code: update.code }, 'intent refused by risk');
   },
   onStop(ctx) {
