@@ -10,9 +10,14 @@ import type { BookLevel, InstrumentState, InstrumentStats } from '../../src/doma
 import type { BookEvent } from '../../src/exchange/gateway/stream-events.ts';
 import type { Level } from './market-model.ts';
 
+/** Raw values below this are cached in arrays indexed by the value (a Map lookup of a heap-number key costs more). */
+const DENSE = 4096;
+
 export class SymbolFeed {
   private readonly prices = new Map<number, Decimal>();
   private readonly qtys = new Map<number, Decimal>();
+  private readonly densePrices = new Array<Decimal | undefined>(DENSE);
+  private readonly denseQtys = new Array<Decimal | undefined>(DENSE);
   private open: number | undefined;
   private high: number | undefined;
   private low: number | undefined;
@@ -91,19 +96,23 @@ export class SymbolFeed {
   }
 
   price(raw: number): Decimal {
-    let d = this.prices.get(raw);
+    const dense = raw >= 0 && raw < DENSE && Number.isInteger(raw);
+    let d = dense ? this.densePrices[raw] : this.prices.get(raw);
     if (d === undefined) {
       d = new Decimal(raw).div(this.priceScale);
-      this.prices.set(raw, d);
+      if (dense) this.densePrices[raw] = d;
+      else this.prices.set(raw, d);
     }
     return d;
   }
 
   qty(raw: number): Decimal {
-    let d = this.qtys.get(raw);
+    const dense = raw >= 0 && raw < DENSE && Number.isInteger(raw);
+    let d = dense ? this.denseQtys[raw] : this.qtys.get(raw);
     if (d === undefined) {
       d = new Decimal(raw).div(this.qtyScale);
-      if (this.qtys.size < 65_536) this.qtys.set(raw, d);
+      if (dense) this.denseQtys[raw] = d;
+      else if (this.qtys.size < 65_536) this.qtys.set(raw, d);
     }
     return d;
   }
