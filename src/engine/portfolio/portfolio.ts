@@ -72,8 +72,17 @@ export class Portfolio {
   private readonly booked: LruSet;
   private readonly reversed: LruSet;
   private readonly changes = new Subject<PortfolioChange>();
-  /** netPnl's running total after each position, with the inputs it came from (see netPnl). */
-  private readonly pnlMemo = { accounts: [] as string[], symbols: [] as string[], states: [] as PositionState[], marks: [] as (Decimal | undefined)[], unrealized: [] as Decimal[], totals: [] as Decimal[] };
+  /** netPnl's share of each position, with the inputs it came from (see netPnl). */
+  private readonly pnlMemo = {
+    accounts: [] as string[],
+    symbols: [] as string[],
+    states: [] as PositionState[],
+    marks: [] as (Decimal | undefined)[],
+    /** realized - fees - cost of the state. */
+    bases: [] as Decimal[],
+    /** bases + market value at the mark (undefined: to work out). */
+    shares: [] as (Decimal | undefined)[],
+  };
 
   readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
 
@@ -178,44 +187,45 @@ export class Portfolio {
 
   /**
    * Realized + unrealized PnL minus fees over every account, as the snapshot's totals.netPnl but without
-   * building it. Risk asks after every mark of a held position: the running total after each position is
-   * kept with the inputs it came from (account, symbol, position state and mark, all immutable), and the sum
-   * is taken again only from the first position whose inputs changed, reusing the unrealized PnL of the
-   * positions whose state and mark did not change: the same operations on the same values.
+   * building it. Risk asks after every mark of a held position, so each position's share is kept with the
+   * inputs it came from (account, symbol, position state and mark, all immutable) and worked out again only
+   * when they changed: `realized - fees - cost` when its state changed, plus `qty x mark` (the cost when
+   * unmarked) when its state or mark did. The shares are then summed: exact decimal arithmetic, so the
+   * same value as the snapshot's sum in its own order.
    */
   netPnl(): Decimal {
     const memo = this.pnlMemo;
     let total = ZERO;
     let i = 0;
-    let same = true;
     for (const state of this.ledger.accountStates()) {
       for (const [symbol, position] of state.positions) {
         const mark = this.ledger.mark(symbol);
-        const unchanged = i < memo.totals.length && memo.states[i] === position && memo.marks[i] === mark;
-        if (same && unchanged && memo.symbols[i] === symbol && memo.accounts[i] === state.account) {
-          total = memo.totals[i] as Decimal;
-        } else {
-          same = false;
-          // a position's unrealized PnL depends on its state and mark only
-          const unrealized = unchanged ? (memo.unrealized[i] as Decimal) : marketValue(position, mark).minus(position.cost);
-          total = total.plus(position.realized).plus(unrealized).minus(position.fees);
+        const known = i < memo.shares.length && memo.symbols[i] === symbol && memo.accounts[i] === state.account;
+        if (!known || memo.states[i] !== position) {
           memo.accounts[i] = state.account;
           memo.symbols[i] = symbol;
           memo.states[i] = position;
-          memo.marks[i] = mark;
-          memo.unrealized[i] = unrealized;
-          memo.totals[i] = total;
+          memo.marks[i] = undefined;
+          memo.bases[i] = position.realized.minus(position.fees).minus(position.cost);
+          memo.shares[i] = undefined;
         }
+        let share = memo.shares[i];
+        if (share === undefined || memo.marks[i] !== mark) {
+          share = (memo.bases[i] as Decimal).plus(marketValue(position, mark));
+          memo.marks[i] = mark;
+          memo.shares[i] = share;
+        }
+        total = i === 0 ? share : total.plus(share);
         i++;
       }
     }
-    if (memo.totals.length !== i) {
+    if (memo.shares.length !== i) {
       memo.accounts.length = i;
       memo.symbols.length = i;
       memo.states.length = i;
       memo.marks.length = i;
-      memo.unrealized.length = i;
-      memo.totals.length = i;
+      memo.bases.length = i;
+      memo.shares.length = i;
     }
     return total;
   }
