@@ -99,7 +99,7 @@ export class OrderTerms {
   /** A copy with some terms changed (replace, pricing on entry, trigger). */
   derive(changes: TermChanges): OrderTerms {
     const clordChanged = changes.clordId !== undefined;
-    return new OrderTerms(
+    const derived = new OrderTerms(
       this.orderSeq,
       this.idPrefix,
       this.symbol,
@@ -126,6 +126,9 @@ export class OrderTerms {
       changes.triggered ?? this.triggered,
       this.insertTime,
     );
+    // same order, same id: the string formatted once serves every version of the terms
+    derived.idCache = this.idCache;
+    return derived;
   }
 }
 
