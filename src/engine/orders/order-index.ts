@@ -25,6 +25,13 @@ function forgettable(record: OrderRecord): boolean {
 
 export class OrderIndex {
   private readonly byClord = new Map<string, OrderRecord>();
+  /**
+   * The last clordId looked up and its answer: one order is asked for several times in a row (its order
+   * id, symbol and state, then the change itself), and each lookup of a fresh id string in a large table
+   * misses the cache. Forgotten whenever byClord changes.
+   */
+  private lastClordId: string | undefined = undefined;
+  private lastByClord: OrderRecord | undefined = undefined;
   private readonly byOrder = new Map<string, OrderRecord>();
   private readonly openRecords = new Set<OrderRecord>();
   /** Every record kept, in insertion order. */
@@ -51,23 +58,32 @@ export class OrderIndex {
 
   add(record: OrderRecord): void {
     this.records.add(record);
+    this.forgetLastLookup();
     for (const clordId of record.chain.kept()) this.byClord.set(clordId, record);
     if (record.orderId !== undefined) this.byOrder.set(record.orderId, record);
     this.refresh(record);
   }
 
+  private forgetLastLookup(): void {
+    this.lastClordId = undefined;
+    this.lastByClord = undefined;
+  }
+
   hasClordId(clordId: string): boolean {
-    return this.byClord.has(clordId);
+    return this.byClordId(clordId) !== undefined;
   }
 
   /** A new clordId for the order (a replace): indexed; the ones that left the chain's window are dropped. */
   addClordId(record: OrderRecord, clordId: string): void {
+    this.forgetLastLookup();
     this.byClord.set(clordId, record);
     for (const gone of record.chain.push(clordId, record.confirmed)) this.dropClordId(gone, record);
   }
 
   dropClordId(clordId: string, record: OrderRecord): void {
-    if (this.byClord.get(clordId) === record) this.byClord.delete(clordId);
+    if (this.byClord.get(clordId) !== record) return;
+    this.forgetLastLookup();
+    this.byClord.delete(clordId);
   }
 
   setOrderId(record: OrderRecord, orderId: string): void {
@@ -76,7 +92,11 @@ export class OrderIndex {
   }
 
   byClordId(clordId: string): OrderRecord | undefined {
-    return this.byClord.get(clordId);
+    if (clordId === this.lastClordId) return this.lastByClord;
+    const record = this.byClord.get(clordId);
+    this.lastClordId = clordId;
+    this.lastByClord = record;
+    return record;
   }
 
   byOrderId(orderId: string): OrderRecord | undefined {
@@ -87,7 +107,7 @@ export class OrderIndex {
   find(orderId: string | undefined, clordId: string | undefined): OrderRecord | undefined {
     const byId = orderId === undefined || orderId === '' ? undefined : this.byOrder.get(orderId);
     if (byId !== undefined) return byId;
-    return clordId === undefined || clordId === '' ? undefined : this.byClord.get(clordId);
+    return clordId === undefined || clordId === '' ? undefined : this.byClordId(clordId);
   }
 
   /** True when the order (by order id, else clordId) was finished and forgotten. */
