@@ -73,8 +73,12 @@ export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {
           if (venue.pendingContinuations) await timeline.drain();
         }
       }
-      if (timeline.idleUntil(t)) timeline.advanceClock(t);
-      else await timeline.advance(t);
+      if (!timeline.idleUntil(t)) {
+        // timeline.advance(t), without its async frame: the continuations are drained after each item
+        while (timeline.runNextDue(t)) if (venue.pendingContinuations) await timeline.drain();
+      }
+      timeline.advanceClock(t);
+      if (venue.pendingContinuations) await timeline.drain();
       if (settled.size > 0 && settled.has(lane.symbol)) {
         afterSettlement++;
         continue;

@@ -58,28 +58,35 @@ export class Timeline {
 
   /** Runs what is due by `time` in order, then sets the clock to `time`. */
   async advance(time: number): Promise<void> {
-    for (;;) {
-      let next = this.venue.requests.peekTime();
-      let item: DueWork | undefined;
-      for (const w of this.work) {
-        const t = w.nextTime();
-        if (t < next) {
-          next = t;
-          item = w;
-        }
-      }
-      if (next > time) break;
-      if (item === undefined) {
-        this.venue.processDue(next);
-      } else {
-        this.clock.advanceTo(next);
-        item.runNext();
-        this.workDue = this.earliestWork();
-      }
-      await this.drain();
-    }
+    while (this.runNextDue(time)) await this.drain();
     this.clock.advanceTo(time);
     await this.drain();
+  }
+
+  /**
+   * Runs the earliest item due by `time` (a venue request, or scheduled work), if any: false when nothing
+   * is due. The caller drains the continuations after each item (advance() does; the replay loop does it
+   * itself, to save an async call per trade that has work due).
+   */
+  runNextDue(time: number): boolean {
+    let next = this.venue.requests.peekTime();
+    let item: DueWork | undefined;
+    for (const w of this.work) {
+      const t = w.nextTime();
+      if (t < next) {
+        next = t;
+        item = w;
+      }
+    }
+    if (next > time) return false;
+    if (item === undefined) {
+      this.venue.processDue(next);
+    } else {
+      this.clock.advanceTo(next);
+      item.runNext();
+      this.workDue = this.earliestWork();
+    }
+    return true;
   }
 
   private earliestWork(): number {
