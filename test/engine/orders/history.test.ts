@@ -47,6 +47,25 @@ describe('the finished-order history', () => {
     expect(t.counts().open).toBe(1);
   });
 
+  it('answers a lookup made just before an order is forgotten, a replace or a new order with the table as it is now', () => {
+    const { t } = tracker(1);
+    fillOrder(t, 1);
+    // the lookups are remembered: the next change of the table must drop that answer
+    expect(t.get('c1')?.state).toBe('FILLED');
+    fillOrder(t, 2);
+    expect(t.get('c1')).toBeUndefined();
+    expect(t.get('c2')?.state).toBe('FILLED');
+    // a clordId asked for before it existed
+    expect(t.get('r1')).toBeUndefined();
+    t.submitted(request({ clordId: 'r1' }));
+    expect(t.get('r1')?.state).toBe('PENDING_NEW');
+    // a replace target asked for before the replace
+    t.acknowledged('r1', 'OR1');
+    expect(t.get('r2')).toBeUndefined();
+    t.replaceRequested('r1', 'r2', d('0.40'));
+    expect(t.get('r2')?.clordId).toBe('r1');
+  });
+
   it('never forgets an open order, however old', () => {
     const { t } = tracker(10);
     t.submitted(request({ clordId: 'old-quote' }));
