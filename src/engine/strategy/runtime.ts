@@ -199,25 +199,30 @@ export class StrategyRuntime<P = unknown> {
     this.guard('onStart', () => this.definition.onStart?.(this.context));
   }
 
-  // The event object for an operator is built only when one subscribed (most plugins use callbacks only).
+  // The event object for an operator is built only when one subscribed (most plugins use callbacks only),
+  // and a callback the plugin does not define costs no guard (called on every book, trade and order update).
   book(book: BookView): void {
     if (this.events.observed) this.events.next({ type: 'book', book });
-    this.guard('onBook', () => this.definition.onBook?.(this.context, book));
+    const onBook = this.definition.onBook;
+    if (onBook !== undefined) this.guard('onBook', () => onBook.call(this.definition, this.context, book));
   }
 
   trade(trade: TradeView): void {
     if (this.events.observed) this.events.next({ type: 'trade', trade });
-    this.guard('onTrade', () => this.definition.onTrade?.(this.context, trade));
+    const onTrade = this.definition.onTrade;
+    if (onTrade !== undefined) this.guard('onTrade', () => onTrade.call(this.definition, this.context, trade));
   }
 
   orderUpdate(update: OrderUpdateView): void {
     if (this.events.observed) this.events.next({ type: 'order', update });
-    this.guard('onOrderUpdate', () => this.definition.onOrderUpdate?.(this.context, update));
+    const onOrderUpdate = this.definition.onOrderUpdate;
+    if (onOrderUpdate !== undefined) this.guard('onOrderUpdate', () => onOrderUpdate.call(this.definition, this.context, update));
   }
 
   timer(name: string): void {
     if (this.events.observed) this.events.next({ type: 'timer', name });
-    this.guard('onTimer', () => this.definition.onTimer?.(this.context, name));
+    const onTimer = this.definition.onTimer;
+    if (onTimer !== undefined) this.guard('onTimer', () => onTimer.call(this.definition, this.context, name));
   }
 
   stop(): void {
