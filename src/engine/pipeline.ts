@@ -173,7 +173,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     book: (symbol) => books.get(symbol),
     instrument: (symbol) => instruments.get(symbol),
     position: (symbol, account) => portfolio.position(symbol, account),
-    openOrders: (symbol) => tracker.open(symbol).map(orderView),
+    // a fresh array of the tracker's views (each an OrderView already): no second copy per call
+    openOrders: (symbol): readonly OrderView[] => tracker.open(symbol),
     emit: handleIntent,
     // timers fire outside market and order events: each firing is a step of its own, so its intents leave at once
     step: (work) => step(work),
