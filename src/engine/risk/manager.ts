@@ -107,7 +107,8 @@ export class RiskManager {
     } catch (error) {
       return [refuse(intent, 'RISK_CHECK_FAILED', `risk check failed, intent refused: ${describeError(error)}`)];
     }
-    const approved = verdicts.filter((v) => v.kind === 'approved').length;
+    let approved = 0;
+    for (const v of verdicts) if (v.kind === 'approved') approved++;
     if (approved > 0) this.throttle.record(intent.time, approved);
     return verdicts;
   }
@@ -171,6 +172,7 @@ export class RiskManager {
     const rate = this.throttle.check(intent.time, withdrawn.length + 1);
     if (rate !== undefined) return [refuse(intent, rate.code, rate.message)];
 
+    if (withdrawn.length === 0) return [{ kind: 'approved', intent: approve(this.withInstruction(intent)) }];
     const cancels = withdrawn.map((order): Verdict => ({ kind: 'approved', intent: approve(selfMatchCancel(intent, order)) }));
     const after = withdrawn.map((order) => order.clordId);
     return [...cancels, { kind: 'approved', intent: approve(this.withInstruction(intent), after) }];
