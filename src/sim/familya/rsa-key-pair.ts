@@ -8,7 +8,7 @@
  * the pair as PEM itself, and the KeyObjects handed out are parsed from that PEM: new keys with locks of
  * their own, which the job's destruction never touches.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, type KeyObject, type RSAKeyPairOptions } from 'node:crypto';
 import { promisify } from 'node:util';
 
 export interface RsaKeyPair {
@@ -21,6 +21,8 @@ export interface RsaKeyPair {
 }
 
 const generatePem = promisify(generateKeyPair);
+/** The generation job encodes the pair itself: SPKI and unencrypted PKCS#8 PEM. */
+const pemOptions = (modulusLength: number): RSAKeyPairOptions<'pem', 'pem'> => ({ modulusLength, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 
 function fromPem(publicKeyPem: string, privateKeyPem: string): RsaKeyPair {
   return { privateKey: createPrivateKey(privateKeyPem), publicKey: createPublicKey(publicKeyPem), publicKeyPem, privateKeyPem };
@@ -28,12 +30,12 @@ function fromPem(publicKeyPem: string, privateKeyPem: string): RsaKeyPair {
 
 /** A new RSA key pair, generated off the main thread. */
 export async function rsaKeyPair(modulusLength = 2048): Promise<RsaKeyPair> {
-  const { publicKey, privateKey } = await generatePem('rsa', { modulusLength, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { publicKey, privateKey } = await generatePem('rsa', pemOptions(modulusLength));
   return fromPem(publicKey, privateKey);
 }
 
-/** rsaKeyPair, synchronously (test set-up, command-line tools). */
+/** rsaKeyPair, synchronously (set-up code: tests, the embedded bot's key files). */
 export function rsaKeyPairSync(modulusLength = 2048): RsaKeyPair {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', pemOptions(modulusLength));
   return fromPem(publicKey, privateKey);
 }
