@@ -96,23 +96,21 @@ export class SymbolFeed {
   }
 
   price(raw: number): Decimal {
-    const dense = raw >= 0 && raw < DENSE && Number.isInteger(raw);
-    let d = dense ? this.densePrices[raw] : this.prices.get(raw);
-    if (d === undefined) {
-      d = new Decimal(raw).div(this.priceScale);
-      if (dense) this.densePrices[raw] = d;
-      else this.prices.set(raw, d);
-    }
-    return d;
+    return this.cached(raw, this.priceScale, this.densePrices, this.prices);
   }
 
   qty(raw: number): Decimal {
-    const dense = raw >= 0 && raw < DENSE && Number.isInteger(raw);
-    let d = dense ? this.denseQtys[raw] : this.qtys.get(raw);
+    return this.cached(raw, this.qtyScale, this.denseQtys, this.qtys);
+  }
+
+  /** raw / scale, remembered: in `dense` below DENSE, else in `sparse` (while it holds fewer than 65,536). */
+  private cached(raw: number, scale: number, dense: (Decimal | undefined)[], sparse: Map<number, Decimal>): Decimal {
+    const small = raw >= 0 && raw < DENSE && Number.isInteger(raw);
+    let d = small ? dense[raw] : sparse.get(raw);
     if (d === undefined) {
-      d = new Decimal(raw).div(this.qtyScale);
-      if (dense) this.denseQtys[raw] = d;
-      else if (this.qtys.size < 65_536) this.qtys.set(raw, d);
+      d = new Decimal(raw).div(scale);
+      if (small) dense[raw] = d;
+      else if (sparse.size < 65_536) sparse.set(raw, d);
     }
     return d;
   }
