@@ -4,7 +4,8 @@
  * the history `format` asked for (format.ts; default compact: what replay needs, converted from the decoded
  * trade at its instrument's scales; full: the exchange's whole record). Resumable: with a
  * state file for the same request it truncates the file to the last complete page and continues from the
- * saved page token; a finished fetch is not repeated. Rate-limited: the clients' token buckets keep calls
+ * saved page token; a finished fetch is not repeated; `force` starts over whatever the state file says. A
+ * state file that never got a page (the first call failed) gives way to a new request. Rate-limited: the clients' token buckets keep calls
  * under the venue's limit, and `pauseMs` passes between pages. An AbortSignal stops it between pages
  * (BACKTEST_HISTORY_ABORTED), leaving a state file to resume from.
  */
@@ -29,7 +30,7 @@ export interface FetchHistoryOptions {
   readonly pageSize?: number;
   /** Pause between pages, ms (default 100). */
   readonly pauseMs?: number;
-  /** Overwrite an existing file that has no state file. */
+  /** Start over: overwrite the file, ignoring any state file (another request's, a finished or a damaged one). */
   readonly force?: boolean;
   readonly signal?: AbortSignal;
   readonly onPage?: (state: FetchState, lastTradeTime: number | undefined) => void;
@@ -40,21 +41,22 @@ export interface FetchHistoryResult {
   readonly resumed: boolean;
 }
 
-async function exists(file: string): Promise<boolean> {
+/** The file's length in bytes, or undefined when there is no such file. */
+async function sizeOf(file: string): Promise<number | undefined> {
   try {
-    await stat(file);
-    return true;
+    return (await stat(file)).size;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
   const { source, out } = options;
   const stateFile = stateFileOf(out);
-  let state = await readFetchState(stateFile);
+  // --force starts over: whatever state file there is (another request's, a finished one, a damaged one) is not read
+  let state = options.force === true ? undefined : await readFetchState(stateFile);
   // no --format given: an interrupted fetch resumes in the format it was started in (before formats: full)
-  const format = options.format ?? (state !== undefined && options.force !== true ? (state.request.format ?? 'full') : 'compact');
+  const format = options.format ?? (state !== undefined ? (state.request.format ?? 'full') : 'compact');
   const request: FetchRequestKey = {
     source: source.source,
     symbols: [...options.symbols],
@@ -64,30 +66,39 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     format,
   };
   const encodeLine = format === 'compact' ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales)) : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
-  const resumed = state !== undefined;
+  // a fetch that failed before its first page (e.g. a page size the exchange refused) has nothing to keep
+  let overwrite = options.force === true;
   if (state !== undefined && !sameRequest(state.request, request)) {
-    if (options.force !== true) {
+    if (state.pages > 0) {
       throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, this one: ${JSON.stringify(request)}); use --force to start over or give another --out`, { kind: 'config' });
     }
     state = undefined;
+    overwrite = true;
+  }
+  const resumed = state !== undefined;
+  if (state !== undefined) {
+    const size = await sizeOf(out);
+    if (size === undefined || size < state.bytes) {
+      const what = size === undefined ? `${out} is gone` : `${out} is shorter (${size} bytes) than the ${state.bytes} bytes fetched`;
+      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} says ${state.pages} page(s) were fetched, but ${what}; use --force to fetch it again from the start`, { kind: 'config' });
+    }
   }
   if (state?.done === true) return { state, resumed };
+  // the instruments first, on a resume too: the page decoding needs their scales, and a wrong symbol leaves no file behind
+  const instruments = await source.instruments(request.symbols);
+  const missing = request.symbols.filter((s) => !instruments.some((i) => i.symbol === s));
+  if (missing.length > 0) throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
+  if (state === undefined && !overwrite && (await sizeOf(out)) !== undefined) {
+    throw backtestError(BacktestErrorCode.HISTORY_EXISTS, `${out} exists and no fetch state says it was interrupted; use --force to overwrite it`, { kind: 'config' });
+  }
   const handle = await (async () => {
-    if (state !== undefined) {
-      const h = await open(out, 'r+');
-      await h.truncate(state.bytes);
-      return h;
-    }
-    if (options.force !== true && (await exists(out))) {
-      throw backtestError(BacktestErrorCode.HISTORY_EXISTS, `${out} exists and no fetch state says it was interrupted; use --force to overwrite it`, { kind: 'config' });
-    }
-    return open(out, 'w');
+    if (state === undefined) return open(out, 'w');
+    const h = await open(out, 'r+');
+    await h.truncate(state.bytes);
+    return h;
   })();
   try {
     if (state === undefined) {
-      const instruments = await source.instruments(request.symbols);
-      const missing = request.symbols.filter((s) => !instruments.some((i) => i.symbol === s));
-      if (missing.length > 0) throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
       const header = encodeHeader({ kind: 'history', format, source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
       await handle.write(header, 0);
       await handle.datasync();

@@ -2,9 +2,10 @@
  * `<out>.state.json`: where an interrupted `history fetch` stands, rewritten atomically (temp file +
  * rename) after every page is on disk: the request it belongs to, the next page token, the counts, and
  * the byte length of the history file at that point (a restart truncates anything written after it, so a
- * page half-written when the fetch died is fetched again, never duplicated).
+ * page half-written when the fetch died is fetched again, never duplicated). A state file that cannot be
+ * read, is not JSON or lacks a field is BACKTEST_HISTORY_STATE_MISMATCH naming it (start over with --force).
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename } from 'node:fs/promises';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 import type { HistoryFormat, HistorySource } from './format.ts';
 
@@ -40,18 +41,49 @@ export async function readFetchState(file: string): Promise<FetchState | undefin
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the fetch state ${file}: ${(error as Error).message}`, { kind: 'config', cause: error });
   }
-  const state = JSON.parse(text) as FetchState;
-  if ((state.version !== 1 && state.version !== 2) || typeof state.nextPageToken !== 'string' || typeof state.bytes !== 'number') {
-    throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${file} is not a history fetch state file; delete it to start over`);
+  const damaged = (why: string) => backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${file} is not a history fetch state file (${why}); run the fetch with --force to start over, or delete it`, { kind: 'config', details: { file } });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw damaged(text.trim() === '' ? 'it is empty' : `not JSON: ${(error as Error).message}`);
   }
-  return state;
+  if (!isFetchState(parsed)) throw damaged('not the fields of one');
+  return parsed;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The shape of a state file (version 1 or 2) and of its request. */
+function isFetchState(v: unknown): v is FetchState {
+  if (!isRecord(v) || (v.version !== 1 && v.version !== 2) || typeof v.nextPageToken !== 'string' || typeof v.done !== 'boolean') return false;
+  if (![v.pages, v.trades, v.skipped, v.busted, v.bytes].every(isCount)) return false;
+  const r = v.request;
+  return (
+    isRecord(r) &&
+    (r.source === 'gateway' || r.source === 'familyA') &&
+    Array.isArray(r.symbols) &&
+    r.symbols.every((x) => typeof x === 'string') &&
+    typeof r.from === 'string' &&
+    typeof r.to === 'string' &&
+    isCount(r.pageSize) &&
+    (r.format === undefined || r.format === 'compact' || r.format === 'full')
+  );
 }
 
 export async function writeFetchState(file: string, state: FetchState): Promise<void> {
   const tmp = `${file}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, 'utf8');
+  // on disk before the rename: a crash then leaves the old state or the new one, never an empty file
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   await rename(tmp, file);
 }
 

@@ -10,6 +10,7 @@
 import { familyA, gateway, scalesOf, type Instrument, type InstrumentScales, type Trade } from '../../src/domain/index.ts';
 import type { FamilyAClient } from '../../src/exchange/familya/index.ts';
 import type { GatewayClient } from '../../src/exchange/gateway/index.ts';
+import { BacktestErrorCode, backtestError } from '../errors.ts';
 import type { HistorySource } from './format.ts';
 
 export interface PageRequest {
@@ -41,7 +42,7 @@ export interface TradePage {
 
 export interface TradePageSource {
   readonly source: HistorySource;
-  /** Reference data of the requested symbols (for the header). */
+  /** Reference data of the requested symbols (for the header); loads their scales for `page`, so it comes first. */
   instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
   page(request: PageRequest): Promise<TradePage>;
   /** A trade's wire JSON in this source's family naming (what a full-format line carries). */
@@ -57,11 +58,13 @@ function toPage(trades: readonly Trade[], next: string, request: PageRequest, sc
   for (const trade of trades) {
     lastTime = trade.aggressor.transactTime ?? lastTime;
     const symbol = trade.aggressor.order.symbol;
-    const s = scales.get(symbol);
-    if (!request.symbols.includes(symbol) || s === undefined) {
+    if (!request.symbols.includes(symbol)) {
       skipped++;
       continue;
     }
+    const s = scales.get(symbol);
+    // never counted as skipped: that would quietly leave a requested symbol's trades out of the file
+    if (s === undefined) throw backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `a trade in ${symbol} came before its instrument's scales were loaded: call instruments() first`);
     if (trade.state === 'TRADE_STATE_BUSTED') busted++;
     out.push({ trade, scales: s });
   }

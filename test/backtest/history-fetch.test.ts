@@ -1,10 +1,11 @@
 /**
  * `history fetch` against the embedded exchange, through the real gateway client: page by page into a
  * file that replays, in the compact format (default) and the full one, resumable after an interruption
- * (stopped by an AbortSignal after a few pages, even with half a page written), busted trades kept; both
- * formats of the same fetch replay to a byte-identical report.json.
+ * (stopped by an AbortSignal after a few pages, even with half a page written; through family A too, in a
+ * new process), busted trades kept; both formats of the same fetch replay to a byte-identical report.json;
+ * --force starts over whatever the state file says; damaged state files and files cut short are named.
  */
-import { readFileSync, appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, appendFileSync, existsSync, mkdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBacktestConfig } from '../../backtest/config.ts';
@@ -43,15 +44,16 @@ afterAll(async () => {
   await embedded?.source.close();
 });
 
-const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void; format?: HistoryFormat } = {}) =>
+const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void; format?: HistoryFormat; force?: boolean; pageSize?: number } = {}) =>
   fetchHistory({
     source: embedded.source,
     symbols: SYMBOLS,
     from: FROM,
     to: TO,
     out,
-    pageSize: 25,
+    pageSize: extra.pageSize ?? 25,
     pauseMs: 0,
+    ...(extra.force === true ? { force: true } : {}),
     ...(extra.format === undefined ? {} : { format: extra.format }),
     ...(extra.signal === undefined ? {} : { signal: extra.signal }),
     onPage: (state) => extra.onPage?.(state.pages),
@@ -168,5 +170,106 @@ describe('history fetch', () => {
     appendFileSync(out, 'precious\n');
     await expect(fetch(out)).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_EXISTS' });
     expect(existsSync(`${out}.state.json`)).toBe(false);
+    expect(readFileSync(out, 'utf8')).toBe('precious\n');
+    const forced = await fetch(out, { force: true });
+    expect(forced).toMatchObject({ resumed: false, state: { done: true } });
+    expect(readFileSync(out, 'utf8').startsWith('{"type":"header"')).toBe(true);
   });
+
+  it('starts over with --force whatever the state file says: finished (the file since deleted), or another request', async () => {
+    const dir = tempDir();
+    const whole = path.join(dir, 'whole.jsonl');
+    await fetch(whole);
+    const out = path.join(dir, 'again.jsonl');
+    await fetch(out);
+    rmSync(out);
+    // the state says done: without --force nothing would be written, so it says the file is gone
+    await expect(fetch(out)).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH', message: expect.stringContaining('--force') });
+    const forced = await fetch(out, { force: true });
+    expect(forced).toMatchObject({ resumed: false, state: { done: true } });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+    // an interrupted fetch of another format: forced, it starts over in the one asked for
+    const abort = new AbortController();
+    const other = path.join(dir, 'other.jsonl');
+    await expect(fetch(other, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    expect((await fetch(other, { force: true })).resumed).toBe(false);
+    expect(readFileSync(other, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+  });
+
+  it('replaces the state of a fetch that failed before its first page without --force (e.g. a page size the exchange refused)', async () => {
+    const dir = tempDir();
+    const whole = path.join(dir, 'whole.jsonl');
+    await fetch(whole);
+    const out = path.join(dir, 'h.jsonl');
+    await expect(fetch(out, { pageSize: 5000 })).rejects.toThrow();
+    expect(JSON.parse(readFileSync(`${out}.state.json`, 'utf8'))).toMatchObject({ pages: 0 });
+    const result = await fetch(out);
+    expect(result).toMatchObject({ resumed: false, state: { done: true } });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+  });
+
+  it('names a damaged state file and how to start over, and a history file cut shorter than its state says', async () => {
+    const dir = tempDir();
+    const damaged = { empty: '', text: 'not json at all', 'no request': JSON.stringify({ version: 2, nextPageToken: 'x', pages: 1, trades: 1, skipped: 0, busted: 0, bytes: 10, done: false }) };
+    for (const [name, text] of Object.entries(damaged)) {
+      const out = path.join(dir, `${name.replace(' ', '-')}.jsonl`);
+      writeFileSync(out, '{"type":"header"}\n');
+      writeFileSync(`${out}.state.json`, text);
+      const error = await fetch(out).catch((e: unknown) => e);
+      expect(error, name).toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH', message: expect.stringContaining(`${out}.state.json`) });
+      expect((error as Error).message).toContain('--force');
+      expect((await fetch(out, { force: true })).state.done).toBe(true);
+    }
+    const out = path.join(dir, 'cut.jsonl');
+    const abort = new AbortController();
+    await expect(fetch(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    const { bytes } = JSON.parse(readFileSync(`${out}.state.json`, 'utf8')) as { bytes: number };
+    truncateSync(out, bytes - 10);
+    await expect(fetch(out)).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH', message: expect.stringContaining('shorter') });
+  });
+
+  it('gets through more pages than the venue allows a second, rate-limited under it (the exchange clock moves on after the window)', async () => {
+    const dir = tempDir();
+    const whole = path.join(dir, 'whole.jsonl');
+    const expected = (await fetch(whole)).state.trades;
+    const out = path.join(dir, 'one-a-page.jsonl');
+    const result = await fetch(out, { pageSize: 1 });
+    expect(result.state.pages).toBeGreaterThan(100); // the venue's limit: 100 calls a second
+    expect(result.state.trades).toBe(expected);
+    expect(readFileSync(out, 'utf8').split('\n').slice(1)).toEqual(readFileSync(whole, 'utf8').split('\n').slice(1));
+  }, 30_000);
+
+  it('writes nothing for a symbol the exchange does not list', async () => {
+    const out = path.join(tempDir(), 'typo.jsonl');
+    await expect(fetchHistory({ source: embedded.source, symbols: ['RAIN-NYC-2026-12-1'], from: FROM, to: TO, out, pauseMs: 0 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_OPTION' });
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.state.json`)).toBe(false);
+  });
+});
+
+describe('history fetch through family A', () => {
+  it('resumes in a new process (a new client, which has loaded no instrument yet) and ends with the same file', async () => {
+    const config = loadBacktestConfig('backtest/data/sample-sim.yaml');
+    if (config.sim === undefined) throw new Error('sample-sim.yaml has no sim section');
+    const sim = config.sim;
+    const dir = tempDir();
+    const fetchFrom = async (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void } = {}) => {
+      const history = await startEmbeddedHistory(sim, FROM, TO, silentLogger(), 'familyA');
+      try {
+        return await fetchHistory({ source: history.source, symbols: SYMBOLS, from: FROM, to: TO, out, pageSize: 25, pauseMs: 0, ...(extra.signal === undefined ? {} : { signal: extra.signal }), onPage: (state) => extra.onPage?.(state.pages) });
+      } finally {
+        await history.source.close();
+      }
+    };
+    const whole = path.join(dir, 'whole.jsonl');
+    const complete = await fetchFrom(whole);
+    expect(complete.state.trades).toBeGreaterThan(60);
+    const out = path.join(dir, 'resumed.jsonl');
+    const abort = new AbortController();
+    await expect(fetchFrom(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    const resumed = await fetchFrom(out);
+    expect(resumed.resumed).toBe(true);
+    expect(resumed.state).toMatchObject({ done: true, trades: complete.state.trades, skipped: complete.state.skipped });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
+  }, 60_000);
 });
