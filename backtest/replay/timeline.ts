@@ -1,7 +1,9 @@
 /**
  * Moves virtual time forward for the replay: before each market event at time T, everything due by T
- * happens in time order: venue requests reaching the exchange, contract settlements and equity samples;
- * then the clock (and the strategy's timers) moves to T. After anything that settled a promise the
+ * happens in time order: venue requests reaching the exchange, contract settlements and equity samples,
+ * and the actions scheduled on the clock (strategy timers), each at its own time, so an order a timer sends
+ * reaches the exchange after its latency, before a later trade (at one time: requests, then scheduled work,
+ * then timers); then the clock moves to T. After anything that settled a promise the
  * pipeline's continuations run to completion (settleContinuations: until the microtask queue is empty)
  * before time moves on, so acknowledgements and follow-up requests happen at the virtual time they belong
  * to and the run is deterministic.
@@ -48,10 +50,10 @@ export class Timeline {
 
   /** True when nothing is due by `time` (the common case: no await needed). */
   idleUntil(time: number): boolean {
-    return this.venue.requests.peekTime() > time && this.workDue > time;
+    return this.venue.requests.peekTime() > time && this.workDue > time && this.clock.nextActionTime() > time;
   }
 
-  /** The fast path when idleUntil(time): only the clock (and strategy timers) move. */
+  /** The fast path when idleUntil(time): only the clock moves. */
   advanceClock(time: number): void {
     this.clock.advanceTo(time);
   }
@@ -64,9 +66,9 @@ export class Timeline {
   }
 
   /**
-   * Runs the earliest item due by `time` (a venue request, or scheduled work), if any: false when nothing
-   * is due. The caller drains the continuations after each item (advance() does; the replay loop does it
-   * itself, to save an async call per trade that has work due).
+   * Runs the earliest item due by `time` (a venue request, scheduled work, or the clock's actions due at
+   * one time), if any: false when nothing is due. The caller drains the continuations after each item
+   * (advance() does; the replay loop does it itself, to save an async call per trade that has work due).
    */
   runNextDue(time: number): boolean {
     let next = this.venue.requests.peekTime();
@@ -77,6 +79,12 @@ export class Timeline {
         next = t;
         item = w;
       }
+    }
+    const action = this.clock.nextActionTime();
+    if (action < next && action <= time) {
+      // the clock runs what is due then (and what those schedule for the same time); never backwards
+      this.clock.advanceTo(Math.max(action, this.clock.now()));
+      return true;
     }
     if (next > time) return false;
     if (item === undefined) {

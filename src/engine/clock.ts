@@ -37,6 +37,12 @@ export class VirtualClock implements Clock {
     return this.origin + this.virtual.now();
   }
 
+  /** When the earliest scheduled action is due (epoch ms), +Infinity when none is. */
+  nextActionTime(): number {
+    const next = this.virtual.actions[0];
+    return next === undefined ? Number.POSITIVE_INFINITY : this.origin + next.delay;
+  }
+
   advanceTo(timeMs: number): void {
     const target = timeMs - this.origin;
     if (target < this.virtual.frame) return;

@@ -1,10 +1,12 @@
 /**
  * The replay through the live pipeline (runBacktest with scripted strategies on hand-written tapes):
- * order latency in virtual time, busted trades superseding, settlement of contracts expiring in the data,
+ * order latency in virtual time (orders sent from timers too), busted trades superseding, settlement of contracts expiring in the data,
  * and byte-identical reports for the same inputs.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { loadBacktestConfig } from '../../backtest/config.ts';
 import { stableStringify } from '../../backtest/results/stable-json.ts';
@@ -62,6 +64,49 @@ describe('latency', () => {
     ]);
     const zero = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 500, cancelMs: 0 }, queueAheadModel: { model: 'none' } }), strategy: bidOnce('0.41', { cancelOnFill: true }), params });
     expect(fillTimes(zero.series)).toEqual([[2600, '3', '0.41']]);
+  });
+});
+
+/**
+ * Bids 5 at `price` from a timer firing at T0 + `placeAt`, and cancels it from one firing at T0 + `cancelAt`
+ * (ms; timers start with the run at T0: a timer firing at T0 + at needs a period of `at`).
+ */
+function timedBid(price: string, placeAt: number, cancelAt?: number) {
+  return defineStrategy({
+    name: 'timed-bid',
+    params: z.strictObject({ symbols: z.array(z.string()) }),
+    state: () => ({ clordId: undefined as string | undefined }),
+    onStart(ctx) {
+      ctx.every('place', placeAt);
+      if (cancelAt !== undefined) ctx.every('cancel', cancelAt);
+    },
+    onTimer(ctx, name) {
+      ctx.cancelTimer(name);
+      if (name === 'place') ctx.state.clordId = ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 5, price, timeInForce: 'GOOD_TILL_CANCEL' });
+      else if (ctx.state.clordId !== undefined) ctx.cancel(ctx.state.clordId);
+    },
+  });
+}
+
+describe('latency of orders sent from timers', () => {
+  // no trade between the timers and the prints: the requests must reach the exchange at their own times
+  const rows: Row[] = [...OPEN, { at: 10_000, price: 40, qty: 10, side: 'sell' }, { at: 20_000, price: 40, qty: 10, side: 'sell' }];
+  const config = testConfig({ latency: { insertMs: 50, cancelMs: 50 }, queueAheadModel: { model: 'none' } });
+
+  it('acknowledges an insert sent from a timer after the insert latency, not at the next tape trade, and fills it from trades after that', async () => {
+    const file = writeHistory(path.join(tempDir(), 'h.jsonl'), rows);
+    const result = await runBacktest({ data: file, config, strategy: timedBid('0.41', 3000), params });
+    expect(fillTimes(result.series)).toEqual([[10_000, '5', '0.41']]);
+  });
+
+  it('lets a cancel sent from a timer arrive after the cancel latency, before a later trade through the price', async () => {
+    const file = writeHistory(path.join(tempDir(), 'h.jsonl'), rows);
+    const result = await runBacktest({ data: file, config, strategy: timedBid('0.41', 3000, 5000), params });
+    expect(fillTimes(result.series)).toEqual([]);
+    expect(result.report['orders']).toBe(1);
+    // the same cancel 50 ms after the print reaches the exchange too late: the order fills
+    const late = await runBacktest({ data: file, config, strategy: timedBid('0.41', 3000, 9_960), params });
+    expect(fillTimes(late.series)).toEqual([[10_000, '5', '0.41']]);
   });
 });
 

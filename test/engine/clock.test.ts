@@ -99,4 +99,16 @@ describe('VirtualClock', () => {
     clock.advanceTo(T0);
     expect(ran).toBe(true);
   });
+
+  it('tells when its earliest action is due (+Infinity when none), not counting unsubscribed ones', () => {
+    const clock = new VirtualClock(T0);
+    expect(clock.nextActionTime()).toBe(Number.POSITIVE_INFINITY);
+    const late = clock.scheduler.schedule(() => undefined, 300);
+    clock.scheduler.schedule(() => undefined, 100);
+    expect(clock.nextActionTime()).toBe(T0 + 100);
+    clock.advanceTo(T0 + 100);
+    expect(clock.nextActionTime()).toBe(T0 + 300);
+    late.unsubscribe();
+    expect(clock.nextActionTime()).toBe(Number.POSITIVE_INFINITY);
+  });
 });
