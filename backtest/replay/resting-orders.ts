@@ -126,7 +126,9 @@ export class RestingOrders {
     let filledAtPrice = 0;
     for (let i = 0; i < n; i++) {
       const o = atPrice[i] as RestingOrder;
-      const passing = Math.min(o.queueAhead, qty);
+      // what reaches the market quantity ahead of this order: the trade less what the bot's earlier orders
+      // at the price took (those are ahead of it too, but are not part of its queue estimate)
+      const passing = Math.min(o.queueAhead, qty - filledAtPrice);
       o.queueAhead -= passing;
       const fill = Math.max(0, Math.min(o.leaves, qty - passing - filledAtPrice));
       filledAtPrice += fill;
