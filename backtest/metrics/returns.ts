@@ -12,13 +12,38 @@ export class ReturnStats {
   /** Sum of min(r, 0)^2. */
   downsideSquares: Decimal = ZERO;
   private previous: Decimal | undefined;
+  /** The equity at the start of the last interval, and that interval's return (undefined: none counted). */
+  private lastStart: Decimal | undefined;
+  private lastReturn: Decimal | undefined;
 
   /** Adds the equity at the end of the next interval. */
   addEquity(equity: Decimal): void {
     const previous = this.previous;
     this.previous = equity;
+    this.lastStart = previous;
+    this.lastReturn = undefined;
     if (previous === undefined || previous.lte(0)) return;
-    this.addReturn(equity.div(previous).minus(1));
+    this.lastReturn = equity.div(previous).minus(1);
+    this.addReturn(this.lastReturn);
+  }
+
+  /**
+   * The equity a little later than the last interval's end (a run's closing part of an interval): the last
+   * interval is stretched to end there, its return recomputed, instead of a short period counted as a whole
+   * one. With no interval yet, the same as addEquity.
+   */
+  extendLastInterval(equity: Decimal): void {
+    const start = this.lastStart;
+    if (start === undefined) {
+      this.addEquity(equity);
+      return;
+    }
+    this.previous = equity;
+    if (this.lastReturn !== undefined) this.removeReturn(this.lastReturn);
+    this.lastReturn = undefined;
+    if (start.lte(0)) return;
+    this.lastReturn = equity.div(start).minus(1);
+    this.addReturn(this.lastReturn);
   }
 
   addReturn(r: Decimal): void {
@@ -26,6 +51,13 @@ export class ReturnStats {
     this.sum = this.sum.plus(r);
     this.sumSquares = this.sumSquares.plus(r.times(r));
     if (r.isNegative()) this.downsideSquares = this.downsideSquares.plus(r.times(r));
+  }
+
+  private removeReturn(r: Decimal): void {
+    this.count--;
+    this.sum = this.sum.minus(r);
+    this.sumSquares = this.sumSquares.minus(r.times(r));
+    if (r.isNegative()) this.downsideSquares = this.downsideSquares.minus(r.times(r));
   }
 
   static of(returns: readonly Decimal[]): ReturnStats {

@@ -43,14 +43,18 @@ export class EquitySampler {
     this.nextTime += this.options.intervalMs;
   }
 
-  /** A last sample at the end of the run (when it is not on a boundary already sampled). */
+  /**
+   * A last sample at the end of the run (when it is not on a boundary already sampled). A closing part of an
+   * interval (the data ending between boundaries, the stop's cancels a latency after the end) is not a period
+   * of its own for sharpe and sortino: it stretches the last interval (ReturnStats.extendLastInterval).
+   */
   finish(time: number): void {
     this.changed = true;
-    if (time > this.lastSampleTime) this.sample(time);
+    if (time > this.lastSampleTime) this.sample(time, this.samples > 0 && time - this.lastSampleTime < this.options.intervalMs);
     this.subscription.unsubscribe();
   }
 
-  private sample(time: number): void {
+  private sample(time: number, stretchLast = false): void {
     if (this.changed) {
       // the snapshot's equity and positions without building the snapshot (same arithmetic, same order)
       const valuation = this.options.portfolio.valuation();
@@ -63,7 +67,8 @@ export class EquitySampler {
     }
     this.samples++;
     this.lastSampleTime = time;
-    this.returns.addEquity(this.equity);
+    if (stretchLast) this.returns.extendLastInterval(this.equity);
+    else this.returns.addEquity(this.equity);
     this.drawdown.add(this.equity);
     this.options.series.sample(time, this.equity, this.drawdown.current(), this.positions, this.options.prices());
   }

@@ -32,6 +32,24 @@ describe('metrics', () => {
     expect(periodsPerYear(60_000).toString()).toBe('525600');
   });
 
+  it("stretches the last interval over a run's closing part of one instead of counting a short period", () => {
+    const stats = new ReturnStats();
+    for (const e of d([100, 110, 99])) stats.addEquity(e);
+    stats.extendLastInterval(new Decimal(121)); // 110 -> 121 instead of 110 -> 99
+    expect(stats.count).toBe(2);
+    expect(stats.sum.toString()).toBe('0.2');
+    expect(stats.sumSquares.toString()).toBe('0.02');
+    expect(stats.downsideSquares.toString()).toBe('0');
+    const again = new ReturnStats();
+    for (const e of d([100, 110, 121])) again.addEquity(e);
+    expect({ count: again.count, sum: again.sum.toString(), sumSquares: again.sumSquares.toString() }).toEqual({ count: 2, sum: '0.2', sumSquares: '0.02' });
+    const first = new ReturnStats();
+    first.extendLastInterval(new Decimal(100)); // nothing to stretch: the first equity
+    first.extendLastInterval(new Decimal(90)); // one short run: its only return
+    expect(first.count).toBe(1);
+    expect(first.downsideSquares.toString()).toBe('0.01');
+  });
+
   it('measures the maximum drawdown as money and as a fraction of the peak', () => {
     expect(maxDrawdown(d([100, 120, 90, 130, 100])).toString()).toBe('30');
     const tracker = new DrawdownTracker();
