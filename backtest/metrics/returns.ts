@@ -11,6 +11,8 @@ export class ReturnStats {
   sumSquares: Decimal = ZERO;
   /** Sum of min(r, 0)^2. */
   downsideSquares: Decimal = ZERO;
+  /** Returns below zero (none: sortino is undefined, its downside deviation 0). */
+  losing = 0;
   private previous: Decimal | undefined;
   /** The equity at the start of the last interval, and that interval's return (undefined: none counted). */
   private lastStart: Decimal | undefined;
@@ -50,14 +52,20 @@ export class ReturnStats {
     this.count++;
     this.sum = this.sum.plus(r);
     this.sumSquares = this.sumSquares.plus(r.times(r));
-    if (r.isNegative()) this.downsideSquares = this.downsideSquares.plus(r.times(r));
+    if (r.isNegative() && !r.isZero()) {
+      this.downsideSquares = this.downsideSquares.plus(r.times(r));
+      this.losing++;
+    }
   }
 
   private removeReturn(r: Decimal): void {
     this.count--;
     this.sum = this.sum.minus(r);
     this.sumSquares = this.sumSquares.minus(r.times(r));
-    if (r.isNegative()) this.downsideSquares = this.downsideSquares.minus(r.times(r));
+    if (r.isNegative() && !r.isZero()) {
+      this.downsideSquares = this.downsideSquares.minus(r.times(r));
+      this.losing--;
+    }
   }
 
   static of(returns: readonly Decimal[]): ReturnStats {

@@ -82,7 +82,7 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
     maxDrawdownFraction: fixed(i.sampler.drawdown.maxFraction),
     sharpe: fixed(sharpe(i.sampler.returns, ppy), 4),
     sortino: fixed(sortino(i.sampler.returns, ppy), 4),
-    returns: { intervalMs: i.metricsIntervalMs, count: i.sampler.returns.count, periodsPerYear: ppy.toDecimalPlaces(4).toString() },
+    returns: { intervalMs: i.metricsIntervalMs, count: i.sampler.returns.count, losing: i.sampler.returns.losing, periodsPerYear: ppy.toDecimalPlaces(4).toString() },
     events: i.events,
     bookEvents: i.bookEvents,
     marketSeconds,

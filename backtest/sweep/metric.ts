@@ -4,9 +4,14 @@
  */
 import { readPath } from '../report/read-path.ts';
 
-/** The metric as a finite number, or null when the report has none there. */
+/**
+ * The metric as a number, or null when the report has none there. Sortino, which report.json leaves null
+ * when no interval lost money, is +Infinity for a run that made money without a losing interval (the best
+ * a sortino can be), so ranking by it puts that run first, not among the runs without a value.
+ */
 export function metricValue(report: unknown, path: string): number | null {
   const raw = readPath(report, path);
+  if (path === 'sortino' && raw === null && readPath(report, 'returns.losing') === 0 && Number(readPath(report, 'returns.count')) >= 2 && Number(readPath(report, 'pnl.total')) > 0) return Number.POSITIVE_INFINITY;
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : null;
   if (typeof raw === 'string' && raw.trim() !== '') {
     const n = Number(raw);

@@ -1,6 +1,7 @@
 /**
  * Ranks a sweep's runs by a report metric (highest first, or lowest with `ascending`), ties broken by run
- * number. Runs without a value for the metric follow the ranked ones; failed runs come last, unranked,
+ * number. Runs without a value for the metric follow the ranked ones (a sortino left null because no interval
+ * lost money counts as +Infinity when the run made money: metric.ts); failed runs come last, unranked,
  * with their error. `rankingTable` lays the result out as the columns of ranking.csv and ranking.html:
  * rank, run, status, the metric, the swept params, the other key figures, error, report link.
  */
@@ -49,6 +50,8 @@ function cellText(value: unknown): string {
 
 function figureText(report: unknown, column: string): string {
   const value = readPath(report, column);
+  // a sortino the report leaves null for a run without a losing interval ranks as +Infinity: say so
+  if (value === null && metricValue(report, column) === Number.POSITIVE_INFINITY) return 'Infinity';
   // Refusals are counted by code in report.json; the table shows their total.
   if (column === 'refusals' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return String(Object.values(value as Record<string, unknown>).reduce<number>((sum, n) => sum + (typeof n === 'number' ? n : 0), 0));

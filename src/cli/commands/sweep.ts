@@ -17,8 +17,10 @@ import { loadGrid } from '../../../backtest/sweep/grid.ts';
 import { createWorkerRunner } from '../../../backtest/sweep/pool.ts';
 import { createSweepProgress } from '../../../backtest/sweep/progress.ts';
 import { runSweep } from '../../../backtest/sweep/run-sweep.ts';
+import { TapeReader } from '../../../backtest/tape/tape-reader.ts';
 import type { ParamSet } from '../../../backtest/sweep/types.ts';
 import { loadStrategy, resolveStrategyPath } from '../../engine/strategy/loader.ts';
+import type { AnyStrategy } from '../../engine/strategy/define-strategy.ts';
 import { TradebotError } from '../../errors.ts';
 
 interface SweepCommandOptions {
@@ -44,10 +46,19 @@ function requireFile(file: string, option: string): void {
   if (!existsSync(file)) throw new TradebotError('CLI_FILE_NOT_FOUND', `${option}: no file at ${file}`, { kind: 'config' });
 }
 
-/** The config's bot.params when its bot.strategy is the swept strategy; otherwise none. Loading checks the whole config once, before any run. */
-function baseParams(strategy: string, configFile: string): ParamSet {
+/**
+ * The base params, chosen as `tradebot backtest` chooses a run's params (backtest/strategy-params.ts): the
+ * config's bot.params when its bot.strategy is the swept strategy; otherwise the strategy's defaults, with
+ * `symbols` set to the data's symbols when its schema takes them (with the grid's first combination).
+ * Loading checks the whole config once, before any run.
+ */
+async function baseParams(strategy: string, definition: AnyStrategy, configFile: string, data: string, firstCombo: ParamSet): Promise<ParamSet> {
   const { bot } = loadBacktestConfig(configFile);
-  return resolveStrategyPath(bot.strategy) === resolveStrategyPath(strategy) ? bot.params : {};
+  if (resolveStrategyPath(bot.strategy) === resolveStrategyPath(strategy)) return bot.params;
+  const tape = await TapeReader.open(data, { thread: 'main' });
+  await tape.close();
+  const withSymbols = { symbols: [...tape.header.symbols] };
+  return definition.params.safeParse(mergeParams(withSymbols, firstCombo)).success ? withSymbols : {};
 }
 
 export function registerSweepCommand(program: Command): void {
@@ -59,7 +70,7 @@ export function registerSweepCommand(program: Command): void {
     .requiredOption('-d, --data <file>', 'history to replay (JSON lines)')
     .requiredOption('-g, --grid <yaml>', 'grid file: each param name with the list of values to try')
     .requiredOption('-o, --out <dir>', 'output folder: runs/<n>/, ranking.csv, ranking.html, sweep.json')
-    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one", DEFAULT_BACKTEST_CONFIG)
+    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one (else the strategy's defaults on the data's symbols)", DEFAULT_BACKTEST_CONFIG)
     .option('-w, --workers <n>', 'worker threads (default: one per core)', parseWorkers, cores)
     .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')
     .option('--ascending', 'rank the lowest value first (e.g. --rank-by maxDrawdown)')
@@ -69,9 +80,11 @@ export function registerSweepCommand(program: Command): void {
       requireFile(options.data, '--data');
       requireFile(options.config, '--config');
       const grid = loadGrid(options.grid);
-      const base = baseParams(options.strategy, options.config);
-      const runs = expandGrid(grid).map((combo) => mergeParams(base, combo));
-      checkSweepParams(await loadStrategy(options.strategy), grid, runs, options.grid);
+      const definition = await loadStrategy(options.strategy);
+      const combos = expandGrid(grid);
+      const base = await baseParams(options.strategy, definition, options.config, options.data, combos[0] ?? {});
+      const runs = combos.map((combo) => mergeParams(base, combo));
+      checkSweepParams(definition, grid, runs, options.grid);
 
       const workers = Math.min(options.workers, runs.length);
       const runner = createWorkerRunner({ workers, ...(options.jobModule === undefined ? {} : { jobModule: pathToFileURL(path.resolve(options.jobModule)).href }) });
@@ -104,7 +117,7 @@ export function registerSweepCommand(program: Command): void {
           failed: summary.failed,
           workers,
           rankBy: options.rankBy,
-          best: best?.outcome.ok === true ? { run: best.outcome.job.id, [options.rankBy]: best.metric, params: best.outcome.job.combo } : null,
+          best: best?.outcome.ok === true ? { run: best.outcome.job.id, [options.rankBy]: best.metric === null || Number.isFinite(best.metric) ? best.metric : String(best.metric), params: best.outcome.job.combo } : null,
           ranking: { csv: summary.files.csv, html: summary.files.html },
         })}\n`,
       );

@@ -44,6 +44,20 @@ describe('rankRuns', () => {
     expect(rankRuns(outcomes, { rankBy: 'sharpe', ascending: true }).map((r) => r.outcome.job.run)).toEqual([6, 1, 3, 5, 4, 2]);
   });
 
+  it('ranks a sortino left null for a run that made money without a losing interval first (+Infinity), and says so in the table', () => {
+    const sortinoRun = (run: number, sortino: Figure, total: string, losing: number): RunOutcome => ({
+      job: job(run, { k: run }),
+      ok: true,
+      report: { ...base, sortino, pnl: { total, realized: total, unrealized: '0' }, returns: { intervalMs: 60000, count: 10, losing, periodsPerYear: '525600' } },
+      durationMs: 1,
+    });
+    const runs = [sortinoRun(1, 3, '5', 2), sortinoRun(2, null, '4', 0), sortinoRun(3, null, '0', 0), sortinoRun(4, -1, '-2', 4)];
+    expect(rankRuns(runs, { rankBy: 'sortino' }).map((r) => [r.rank, r.outcome.job.run])).toEqual([[1, 2], [2, 1], [3, 4], [4, 3]]);
+    expect(rankRuns(runs, { rankBy: 'sortino', ascending: true }).map((r) => r.outcome.job.run)).toEqual([4, 1, 2, 3]);
+    const table = rankingTable(rankRuns(runs, { rankBy: 'sortino' }), ['k'], 'sortino');
+    expect(table.rows.map((row) => row[table.columns.indexOf('sortino')])).toEqual(['Infinity', '3', '-1', '']);
+  });
+
   it('ranks by any dotted field', () => {
     const byPnl = rankRuns([ok(1, 9, '-3'), ok(2, 1, '7.25')], { rankBy: 'pnl.total' });
     expect(byPnl.map((r) => r.outcome.job.run)).toEqual([2, 1]);

@@ -1,7 +1,7 @@
 // `tradebot sweep` end to end on worker threads, with the fake job module (hidden --job-module) standing in
-// for the backtest: base params from the config, grid checked against the strategy before any run, progress
+// for the backtest: base params from the config (or the strategy's defaults on the data's symbols), grid checked against the strategy before any run, progress
 // on stderr, a summary line on stdout, exit 1 when a run failed and 2 for a bad grid.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -57,12 +57,25 @@ describe('tradebot sweep', () => {
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
-  it('exits 2 when required params have no base (the config is for another strategy) or the data file is missing', async () => {
+  it("takes the strategy's defaults on the data's symbols when the config is for another strategy, as backtest does", async () => {
     const { dir, args } = setup('halfSpread: [0.01]\n');
+    copyFileSync('backtest/data/sample.jsonl', path.join(dir, 'history.jsonl'));
     writeFileSync(path.join(dir, 'other.yaml'), 'bot:\n  strategy: momentum-taker\n  params: { symbols: [X] }\n');
     const io = captureOutput();
-    expect(await runCli([...args, '--config', path.join(dir, 'other.yaml')])).toBe(2);
-    expect(io.err()).toContain('strategy.params.symbols');
+    expect(await runCli([...args, '--config', path.join(dir, 'other.yaml')])).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', '001', 'report.json'), 'utf8')) as { params: Record<string, unknown> };
+    expect(report.params).toMatchObject({ symbols: ['RAIN-NYC-2026-12-01', 'SNOW-CHI-2026-12-01', 'FED-CUT-2026-12'], halfSpread: '0.01' });
+    expect(io.err()).not.toContain('SWEEP_PARAMS_INVALID');
+  });
+
+  it('exits 2 when required params have no base (not in the grid, no default, the config for another strategy) or the data file is missing', async () => {
+    const { dir } = setup('qty: ["1"]\n');
+    copyFileSync('backtest/data/sample.jsonl', path.join(dir, 'history.jsonl'));
+    const args = ['sweep', '--strategy', 'cross-demo', '--data', path.join(dir, 'history.jsonl'), '--grid', path.join(dir, 'grid.yaml'), '--out', path.join(dir, 'out'), '--workers', '2', '--job-module', FAKE_JOB];
+    const io = captureOutput();
+    expect(await runCli([...args, '--config', 'config/sim.yaml'])).toBe(2);
+    expect(io.err()).toContain('strategy.params.symbol');
+    expect(io.err()).toContain('[SWEEP_PARAMS_INVALID]');
     expect(await runCli(args.map((a) => (a.endsWith('history.jsonl') ? `${a}.missing` : a)))).toBe(2);
     expect(io.err()).toContain('--data: no file at');
   });
