@@ -199,7 +199,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     file: path.basename(options.data),
     header,
     dataStats: recording
-      ? { books: recordingStats.books, orderEvents: recordingStats.orderEvents, skippedEvents: recordingStats.skipped, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
+      ? { books: recordingStats.books, orderEvents: recordingStats.orderEvents, skippedEvents: recordingStats.skipped, ...(recordingStats.cutLine === undefined ? {} : { cutLine: recordingStats.cutLine }), otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
       : { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
     config: {
       latency,

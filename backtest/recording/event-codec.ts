@@ -34,6 +34,21 @@ export class EventCodec {
 
   private lookup = (symbol: string): InstrumentScales | undefined => this.scales.get(symbol);
 
+  /** True when events in `symbol` encode and decode here (its instrument is one of the codec's). */
+  knows(symbol: string): boolean {
+    return this.scales.has(symbol);
+  }
+
+  /**
+   * The order stream event as far as it concerns the codec's instruments: an execution in another symbol
+   * (another bot or a person trading the account) is undefined, a snapshot keeps its orders in them.
+   */
+  ownOrders(event: OrderStreamEvent): OrderStreamEvent | undefined {
+    if (event.type === 'execution') return this.knows(event.execution.order.symbol) ? event : undefined;
+    if (event.type === 'snapshot') return event.orders.every((o) => this.knows(o.symbol)) ? event : { ...event, orders: event.orders.filter((o) => this.knows(o.symbol)) };
+    return event;
+  }
+
   encodeMarket(event: MarketDataEvent): Json {
     switch (event.type) {
       case 'book':
@@ -78,16 +93,24 @@ export class EventCodec {
     return undefined;
   }
 
-  /** A recorded order stream event: executions, snapshots, cancel rejects and the lifecycle; undefined for the rest. */
+  /**
+   * A recorded order stream event: executions, snapshots, cancel rejects and the lifecycle; undefined for the
+   * rest and for an execution in a symbol the codec has no instrument for (a snapshot drops such orders).
+   */
   decodeOrders(json: Json): OrderStreamEvent | undefined {
     const sessionId = typeof json['sessionId'] === 'string' ? json['sessionId'] : '';
     switch (json['type']) {
-      case 'execution':
+      case 'execution': {
+        // an execution in a symbol the recording has no instrument for (written before recorders left them out)
+        const order = object(object(json['execution'], 'execution')['order'], 'execution.order');
+        if (typeof order['symbol'] === 'string' && !this.knows(order['symbol'])) return undefined;
         return { type: 'execution', sessionId, execution: familyA.execution.decode(json['execution'], this.lookup) };
+      }
       case 'snapshot': {
         const orders = json['orders'];
         if (!Array.isArray(orders)) throw new Error('snapshot.orders is not a list');
-        return { type: 'snapshot', sessionId, orders: orders.map((o, i) => familyA.order.decode(object(o, `snapshot.orders[${i}]`), this.lookup)) };
+        const known = orders.map((o, i) => object(o, `snapshot.orders[${i}]`)).filter((o) => typeof o['symbol'] !== 'string' || this.knows(o['symbol']));
+        return { type: 'snapshot', sessionId, orders: known.map((o) => familyA.order.decode(o, this.lookup)) };
       }
       case 'cancelReject':
         return { type: 'cancelReject', sessionId, cancelReject: familyA.cancelReject.decode(json['cancelReject']) };

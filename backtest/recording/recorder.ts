@@ -6,7 +6,10 @@
  * the order stream's events are what replay needs to take the bot's own quotes and fills out of the
  * recorded market), and on close `{"type":"end","time":<epoch ms>}`: when the session stopped, so a replay
  * runs its timers to the same end. The header's `to` is the start time (the end is not known when it is
- * written). Writes go through one buffered file stream; `close()` flushes it.
+ * written). Only the strategy's symbols are recorded (the header's instruments: what a replay decodes with;
+ * an execution or a snapshot order in another symbol of the account is left out), and times never go back
+ * (a wall clock stepped back, by NTP or a resumed VM, is written as the last time). Writes go through one
+ * buffered file stream; `close()` flushes it.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -38,9 +41,11 @@ export interface RecorderContext {
 
 export function openRecorder(file: string, context: RecorderContext): Recorder {
   const out = createWriteStream(file, { flags: 'w' });
-  const codec = new EventCodec(context.instruments);
+  // the header's instruments are the ones a replay decodes with: events in other symbols are left out
+  const instruments = context.instruments.filter((i) => context.symbols.includes(i.symbol));
+  const codec = new EventCodec(instruments);
   const now = context.now ?? (() => Date.now());
-  out.write(encodeHeader({ kind: 'recording', source: 'familyA', symbols: context.symbols, from: context.startTime, to: context.startTime, instruments: context.instruments.filter((i) => context.symbols.includes(i.symbol)) }));
+  out.write(encodeHeader({ kind: 'recording', source: 'familyA', symbols: context.symbols, from: context.startTime, to: context.startTime, instruments }));
   let events = 0;
   let last = context.startTime;
   let closed = false;
@@ -49,9 +54,19 @@ export function openRecorder(file: string, context: RecorderContext): Recorder {
   return {
     record({ stream, time, event }) {
       if (closed) return;
-      const json = stream === 'market' ? codec.encodeMarket(event as MarketDataEvent) : codec.encodeOrders(event as OrderStreamEvent);
-      out.write(`${JSON.stringify({ type: stream, time, event: json })}\n`);
+      let json;
+      if (stream === 'market') {
+        const market = event as MarketDataEvent;
+        if (market.type === 'book' && !codec.knows(market.symbol)) return;
+        json = codec.encodeMarket(market);
+      } else {
+        const orders = codec.ownOrders(event as OrderStreamEvent);
+        if (orders === undefined) return;
+        json = codec.encodeOrders(orders);
+      }
+      // times never go back in a recording (a replay refuses that): a wall clock stepped back is the last time
       last = Math.max(last, time);
+      out.write(`${JSON.stringify({ type: stream, time: last, event: json })}\n`);
       events++;
     },
     get events() {

@@ -4,7 +4,9 @@
  * disconnected, which mark the strategy's books stale as live), order stream events (the live bot's own
  * orders and fills: replay takes them out of the recorded market, see own-orders.ts), and the closing
  * `end` line of a version 2 recording (when the session stopped). Heartbeats and lines the live client
- * could not decode are counted and skipped. Each line is JSON-parsed and decoded with the family A codecs;
+ * could not decode are counted and skipped. A recording cut off mid-line (the recording process died: no
+ * end line, the last line partial) replays up to its last whole line (`cutLine` names the one left out); a
+ * line that does not decode anywhere else is BACKTEST_BAD_LINE. Each line is JSON-parsed and decoded with the family A codecs;
  * recordings are small next to trade tapes, so there is no lazy path here.
  */
 import type { MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
@@ -26,6 +28,11 @@ export interface RecordingStats {
   orderEvents: number;
   /** Lines skipped (heartbeats, invalid messages, unknown kinds). */
   skipped: number;
+  /**
+   * The line number of a last line that does not decode, in a recording without an end line: the file was
+   * cut mid-line (the recording process died), and that line is left out. Undefined when none.
+   */
+  cutLine?: number;
 }
 
 export interface RecordedBatch {
@@ -54,18 +61,23 @@ export async function* recordedEvents(file: string, header: HistoryHeader, first
   const codec = new EventCodec(header.instruments);
   let batch: LineBatch | undefined = first;
   let skip = 1;
+  // a line that does not decode is an error once another line follows it; the file's last one is a cut line
+  let bad: { line: number; error: unknown } | undefined;
+  const badLine = (b: { line: number; error: unknown }) => backtestError(BacktestErrorCode.BAD_LINE, `${file}:${b.line}: not a recorded event: ${describeError(b.error)}`, { cause: b.error });
   while (batch !== undefined) {
     const out: RecordedItem[] = [];
     for (let i = skip; i < batch.count; i++) {
       const start = batch.starts[i] as number;
       const end = batch.ends[i] as number;
       if (end === start) continue;
+      if (bad !== undefined) throw badLine(bad);
       const line = batch.firstLine + i;
       let item: RecordedItem | undefined | 'skip';
       try {
         item = decodeLine(codec, batch.buf.toString('utf8', start, end));
       } catch (error) {
-        throw backtestError(BacktestErrorCode.BAD_LINE, `${file}:${line}: not a recorded event: ${describeError(error)}`, { cause: error });
+        bad = { line, error };
+        continue;
       }
       if (item === undefined || item === 'skip') {
         stats.skipped++;
@@ -79,5 +91,10 @@ export async function* recordedEvents(file: string, header: HistoryHeader, first
     yield { items: out, bytesRead: batch.bytesRead };
     const next: IteratorResult<LineBatch, void> = await rest.next();
     batch = next.done === true ? undefined : next.value;
+  }
+  if (bad !== undefined) {
+    // an end line would have come after it: a recording that ends in a bad line was cut off there
+    stats.cutLine = bad.line;
+    stats.skipped++;
   }
 }

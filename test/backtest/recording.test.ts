@@ -3,7 +3,9 @@
  * JSON lines after a header and an end line, and replay drives the book directly from the recorded
  * updates: the strategy sees the recorded books, trades revealed by the updates fill resting orders,
  * aggressive orders take the recorded levels, all without the live bot's own quotes and fills (known from
- * the recorded order stream). Version 1 recordings load, unknown versions are refused with the fix. And
+ * the recorded order stream). Version 1 recordings load, unknown versions are refused with the fix; a
+ * recording cut off mid-line replays to its last whole line; only the strategy's symbols are recorded, with
+ * times that never go back. And
  * `tradebot run --record` against the embedded exchange writes one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -166,6 +168,63 @@ describe('recordings', () => {
       code: 'BACKTEST_BAD_HEADER',
       message: expect.stringMatching(/recording version 3: this tradebot reads versions 1 and 2 \(the file is newer: update tradebot\)/) as unknown,
     });
+  });
+
+  it('replays a recording cut off mid-line up to its last whole line, and still refuses a bad line inside one', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'whole.jsonl');
+    await writeRecording(file, [book([40, 10], [45, 7], 42, 100, 1000), book([41, 10], [45, 7], 42, 100, 2000), book([41, 10], [44, 7], 42, 100, 3000)], 10_000);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const strategy = scripted({});
+    // the process died while writing the third book: no end line, half a line last
+    const cut = path.join(dir, 'cut.jsonl');
+    const third = lines.at(-2) as string;
+    writeFileSync(cut, [...lines.slice(0, -2), third.slice(0, third.length / 2)].join('\n'));
+    const result = await runBacktest({ data: cut, config: testConfig(), strategy, params: { symbols: ['SYN-A'] } });
+    expect(result.report['events']).toBe(2);
+    expect(result.report['data']).toMatchObject({ kind: 'recording', cutLine: lines.length - 1 });
+    // the same half line with more after it is a damaged file, named by its line
+    const damaged = path.join(dir, 'damaged.jsonl');
+    writeFileSync(damaged, [...lines.slice(0, -2), third.slice(0, third.length / 2), ...lines.slice(-1)].join('\n') + '\n');
+    await expect(runBacktest({ data: damaged, config: testConfig(), strategy, params: { symbols: ['SYN-A'] } })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining(`damaged.jsonl:${lines.length - 1}:`) });
+  });
+
+  it('records only the strategy symbols, with times that never go back, and replays older recordings holding other symbols', async () => {
+    const dir = tempDir();
+    const other = syntheticInstrument('SYN-B');
+    const file = path.join(dir, 'mixed.jsonl');
+    const recorder = openRecorder(file, { instruments: [instrument, other], symbols: ['SYN-A'], startTime: T0, now: () => T0 + 5000 });
+    const { newOffer } = liveExecutions();
+    const mine = toDomainExecution(newOffer, scalesOf(instrument));
+    const theirs = { ...mine, order: { ...mine.order, symbol: 'SYN-B' } };
+    recorder.record({ stream: 'orders', time: T0, event: { type: 'snapshot', orders: [mine.order, theirs.order], sessionId: 's' } });
+    recorder.record({ stream: 'orders', time: T0 + 1000, event: { type: 'execution', execution: theirs, sessionId: 's' } });
+    recorder.record({ stream: 'market', time: T0 + 2000, event: book([40, 10], [45, 7], 42, 100, 2000) });
+    recorder.record({ stream: 'market', time: T0 + 1999, event: book([41, 10], [45, 7], 42, 100, 1999) }); // the wall clock stepped back
+    await recorder.close();
+    const records = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; time?: number; event?: { type: string; orders?: { symbol: string }[] }; instruments?: { symbol: string }[] });
+    expect(records[0]?.instruments?.map((i) => i.symbol)).toEqual(['SYN-A']);
+    expect(records.slice(1).map((r) => [r.type, r.event?.type, (r.time ?? 0) - T0])).toEqual([
+      ['orders', 'snapshot', 0],
+      ['market', 'book', 2000],
+      ['market', 'book', 2000],
+      ['end', undefined, 5000],
+    ]);
+    expect(records[1]?.event?.orders?.map((o) => o.symbol)).toEqual(['SYN-A']);
+    const replayed = await runBacktest({ data: file, config: testConfig(), strategy: scripted({}), params: { symbols: ['SYN-A'] } });
+    expect(replayed.report['events']).toBe(2);
+    // a recording made before recorders left other symbols out: the reader skips what it cannot decode
+    const older = path.join(dir, 'older.jsonl');
+    const wide = openRecorder(older, { instruments: [instrument, other], symbols: ['SYN-A', 'SYN-B'], startTime: T0, now: () => T0 + 5000 });
+    wide.record({ stream: 'orders', time: T0, event: { type: 'snapshot', orders: [mine.order, theirs.order], sessionId: 's' } });
+    wide.record({ stream: 'orders', time: T0 + 1000, event: { type: 'execution', execution: theirs, sessionId: 's' } });
+    wide.record({ stream: 'market', time: T0 + 2000, event: book([40, 10], [45, 7], 42, 100, 2000) });
+    await wide.close();
+    const [head, ...rest] = readFileSync(older, 'utf8').split('\n');
+    const header = JSON.parse(head as string) as { symbols: string[]; instruments: { symbol: string }[] };
+    writeFileSync(older, [JSON.stringify({ ...header, symbols: ['SYN-A'], instruments: header.instruments.filter((i) => i.symbol === 'SYN-A') }), ...rest].join('\n'));
+    const result = await runBacktest({ data: older, config: testConfig(), strategy: scripted({}), params: { symbols: ['SYN-A'] } });
+    expect(result.report['data']).toMatchObject({ kind: 'recording', skippedEvents: 1 });
   });
 
   it('tradebot run --record writes the session a backtest can replay', async () => {
