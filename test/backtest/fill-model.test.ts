@@ -70,8 +70,26 @@ describe('passive fills', () => {
     h.order('BUY', 40, 1);
     expect(h.fill.restingOf('X')?.all()[0]?.queueAhead).toBe(12);
     h.now += 10_000;
+    // nothing traded at 39 (nor at 40 within the window any more): behind the best bid, at a price the book
+    // shows no level for, the thinnest bid level it shows stands for the one at 39
+    const shown = h.book.levels('bid', h.now);
+    expect(shown.map((l) => l.price)).toEqual([40]);
     h.order('BUY', 39, 1);
-    expect(h.fill.restingOf('X')?.all()[1]?.queueAhead).toBe(0);
+    expect(h.fill.restingOf('X')?.all()[1]?.queueAhead).toBe(shown[0]?.qty);
+    expect(shown[0]?.qty).toBeGreaterThan(0);
+  });
+
+  it('does not put an order that joins behind the best first at its price (every model but none)', () => {
+    for (const model of [{ model: 'volume', windowMs: 30_000 }, { model: 'level', fraction: 1 }] as const) {
+      const h = fillHarness(model);
+      h.tape(50, 20, 'sell'); // a bid of (at least) 20 at 50
+      h.tape(55, 1, 'buy');
+      h.order('BUY', 48, 5); // behind the best bid, at a price the tape never showed
+      const ahead = h.fill.restingOf('X')?.all()[0]?.queueAhead ?? 0;
+      expect(ahead, model.model).toBeGreaterThan(0);
+      expect(fillsOf(h.tape(49, 30, 'sell')), model.model).toEqual([]); // not through 48
+      expect(fillsOf(h.tape(48, 1, 'sell')), model.model).toEqual([]); // at 48: the queue first
+    }
   });
 
   it('puts nothing ahead of an order that improves the best price', () => {
