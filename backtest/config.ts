@@ -7,6 +7,7 @@
  *     latency: { insertMs: 50, cancelMs: 50, replaceMs: 50 }   # virtual ms until a request reaches the exchange
  *     commissions: { takerBps: "10", makerBps: "0" }           # on each order; default: bot.fees
  *     queueAheadModel: { model: volume, windowMs: 30000 }      # | { model: level, fraction: "0.5" } | { model: none }
+ *     tradeThrough: full                    # | print: a print through an order's price fills it by at most the print's quantity
  *     book: { depth: 5, sizeWindowMs: 60000, levelTtlMs: 300000 }   # the synthetic book from the tape
  *     settlement: { SYMBOL: "1" }           # settlement price of contracts expiring in the data (default: last trade rounded)
  *     metricsIntervalMs: 60000              # equity sampling for sharpe/sortino and the charts
@@ -47,6 +48,8 @@ export function backtestSection() {
         .prefault({}),
       commissions: z.strictObject({ takerBps: decimal({ min: '0' }), makerBps: decimal({ min: '0' }) }).optional(),
       queueAheadModel: queueModelSection(),
+      /** An order the tape trades through: `full` fills it in full; `print`, by at most the print's quantity. */
+      tradeThrough: z.enum(['full', 'print'], { error: 'must be full (an order traded through fills in full) or print (by at most the print quantity)' }).default('full'),
       book: z
         .strictObject({
           depth: positiveInt('a number of levels').default(5),

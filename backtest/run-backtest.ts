@@ -116,7 +116,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
   const books: ReadonlyMap<string, MarketModel> = recording ? recordedBooks : tapeBooks;
   const volumes = new Map<string, VolumeWindow>(queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : []);
-  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books, volumes, queueModel });
+  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books, volumes, queueModel, tradeThrough: section.tradeThrough });
   const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
   const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash }, ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }) });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
@@ -205,6 +205,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       latency,
       commissions: { takerBps: rates.takerBps.toString(), makerBps: rates.makerBps.toString() },
       queueAheadModel: queueModel,
+      tradeThrough: section.tradeThrough,
       book: section.book,
       startingCash: startingCash.toString(),
       metricsIntervalMs: section.metricsIntervalMs,

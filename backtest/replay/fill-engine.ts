@@ -16,7 +16,7 @@ import { MatchingEngine, type CancelReject, type EngineResult, type Execution } 
 import type { CrossRequest, InstrumentDefinition, OrderRequest, ReplaceRequest } from '../../src/sim/matching/types.ts';
 import type { MarketModel } from './market-model.ts';
 import { queueAhead, type QueueAheadModel } from './queue-model.ts';
-import { RestingOrders } from './resting-orders.ts';
+import { RestingOrders, type TradeThroughFill } from './resting-orders.ts';
 import type { VolumeWindow } from './volume-window.ts';
 
 export const TAPE_ACCOUNT = 'firms/backtest/accounts/tape';
@@ -32,6 +32,8 @@ export interface FillEngineOptions {
   readonly models: ReadonlyMap<string, MarketModel>;
   readonly volumes: ReadonlyMap<string, VolumeWindow>;
   readonly queueModel: QueueAheadModel;
+  /** How much a print through a resting order's price fills it (default full). */
+  readonly tradeThrough?: TradeThroughFill;
 }
 
 const WORKING = new Set(['ORDER_STATE_NEW', 'ORDER_STATE_PARTIALLY_FILLED']);
@@ -48,7 +50,7 @@ export class FillEngine {
     this.engine = new MatchingEngine({ clock: options.clock, idPrefix: 'BT' });
     for (const def of options.instruments) {
       this.engine.addInstrument(def);
-      this.resting.set(def.symbol, new RestingOrders());
+      this.resting.set(def.symbol, new RestingOrders(options.tradeThrough));
       this.lots.set(def.symbol, def.lotSize);
     }
   }

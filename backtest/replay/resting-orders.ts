@@ -4,7 +4,9 @@
  *
  * `allocate(trade)` applies the passive fill rules to one tape trade at price p:
  *  - trade-through: a bid above p (an offer below p), whatever the aggressor's side, fills in full: the
- *    tape proves the market traded at a price worse than ours, so our order would have been taken first;
+ *    tape proves the market traded at a price worse than ours, so our order would have been taken first
+ *    (with `tradeThrough: 'print'`, the orders traded through share at most the print's quantity, best
+ *    price first, and the orders at p get only what they leave of it);
  *  - at the price: only a trade whose aggressor is on the other side (a SELL into bids at p, a BUY into
  *    offers at p) reaches orders at p. Its quantity first passes the queue ahead of each order (that
  *    estimate shrinks by it), then fills our orders at p in time priority (partial fills);
@@ -35,10 +37,15 @@ export interface Allocation {
 
 const NONE: readonly Allocation[] = Object.freeze([]);
 
+/** How much a print through an order's price fills it: in full, or by at most the print's quantity. */
+export type TradeThroughFill = 'full' | 'print';
+
 export class RestingOrders {
   private readonly orders: RestingOrder[] = [];
   /** Scratch for allocate: one side's orders at the trade price, in time priority (a prefix of it is used). */
   private readonly atPrice: RestingOrder[] = [];
+
+  constructor(private readonly tradeThrough: TradeThroughFill = 'full') {}
 
   get size(): number {
     return this.orders.length;
@@ -107,7 +114,8 @@ export class RestingOrders {
   }
 
   /** What one side's orders get from the trade: all of those it trades through, then a prefix at the price. */
-  private sideFill(buy: boolean, price: number, qty: number, aggressorBuys: boolean): number {
+  private sideFill(buy: boolean, price: number, printQty: number, aggressorBuys: boolean): number {
+    let qty = printQty;
     let total = 0;
     const atPrice = this.atPrice;
     let n = 0; // orders at the price in atPrice[0, n) (the array keeps its room: truncating it would free it)
@@ -122,6 +130,12 @@ export class RestingOrders {
         for (; j > 0 && (atPrice[j - 1] as RestingOrder).priority > o.priority; j--) atPrice[j] = atPrice[j - 1] as RestingOrder;
         atPrice[j] = o;
       }
+    }
+    if (this.tradeThrough === 'print') {
+      // the orders traded through take the print's quantity first (the matching engine fills the best price
+      // first); the orders at the price get what is left of it
+      total = Math.min(total, qty);
+      qty -= total;
     }
     let filledAtPrice = 0;
     for (let i = 0; i < n; i++) {

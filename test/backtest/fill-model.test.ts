@@ -49,6 +49,22 @@ describe('passive fills', () => {
     expect(fillsOf(h.tape(46, 1, 'buy'))).toEqual([[45, 4]]);
   });
 
+  it('with tradeThrough print, fills the orders a print trades through by at most its quantity, best price first', () => {
+    const h = fillHarness({ model: 'none' }, 'print');
+    h.tape(45, 1, 'buy');
+    h.order('BUY', 41, 100);
+    h.order('BUY', 40, 100);
+    expect(fillsOf(h.tape(39, 1, 'sell'))).toEqual([[41, 1]]);
+    expect(fillsOf(h.tape(39, 150, 'sell'))).toEqual([[41, 99], [40, 51]]);
+    // at the print's price the orders there get what the orders traded through leave of it
+    h.order('BUY', 38, 10);
+    expect(fillsOf(h.tape(38, 60, 'sell'))).toEqual([[40, 49], [38, 10]]);
+    const full = fillHarness({ model: 'none' });
+    full.tape(45, 1, 'buy');
+    full.order('BUY', 41, 100);
+    expect(fillsOf(full.tape(39, 1, 'sell'))).toEqual([[41, 100]]);
+  });
+
   it('gives fills at one price in time priority among the bot orders', () => {
     const h = fillHarness({ model: 'volume', windowMs: 60_000 });
     h.tape(40, 4, 'sell');

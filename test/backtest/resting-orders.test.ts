@@ -11,10 +11,10 @@ import { RestingOrders } from '../../backtest/replay/resting-orders.ts';
 const order = fc.record({ buy: fc.boolean(), price: fc.integer({ min: 40, max: 46 }), leaves: fc.integer({ min: 1, max: 5 }), queueAhead: fc.integer({ min: 0, max: 6 }) });
 
 describe('RestingOrders.touchedBy', () => {
-  it('is false exactly when allocate would change nothing', () => {
+  it.each(['full', 'print'] as const)('is false exactly when allocate would change nothing (tradeThrough %s)', (tradeThrough) => {
     fc.assert(
       fc.property(fc.array(order, { maxLength: 6 }), fc.integer({ min: 38, max: 48 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), (orders, price, qty, aggressorBuys) => {
-        const resting = new RestingOrders();
+        const resting = new RestingOrders(tradeThrough);
         orders.forEach((o, i) => resting.add({ orderId: `o${i}`, ...o, priority: i + 1 }));
         const before = resting.all().map((o) => o.queueAhead);
         const touched = resting.touchedBy(price, aggressorBuys);

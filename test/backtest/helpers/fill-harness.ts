@@ -6,6 +6,7 @@
 import { FillEngine } from '../../../backtest/replay/fill-engine.ts';
 import type { BotOutcome } from '../../../backtest/replay/fill-engine.ts';
 import type { QueueAheadModel } from '../../../backtest/replay/queue-model.ts';
+import type { TradeThroughFill } from '../../../backtest/replay/resting-orders.ts';
 import { TapeBook } from '../../../backtest/replay/tape-book.ts';
 import { VolumeWindow } from '../../../backtest/replay/volume-window.ts';
 import type { Execution } from '../../../src/sim/matching/index.ts';
@@ -22,7 +23,7 @@ export interface FillHarness {
   order(side: 'BUY' | 'SELL', price: number | undefined, qty: number, extra?: Partial<OrderRequest>): BotOutcome;
 }
 
-export function fillHarness(queueModel: QueueAheadModel = { model: 'none' }): FillHarness {
+export function fillHarness(queueModel: QueueAheadModel = { model: 'none' }, tradeThrough: TradeThroughFill = 'full'): FillHarness {
   const clock = { now: () => harness.now };
   const book = new TapeBook({ depth: 5, sizeWindowMs: 60_000, levelTtlMs: 3_600_000 });
   const volume = new VolumeWindow(queueModel.model === 'volume' ? queueModel.windowMs : 30_000);
@@ -32,6 +33,7 @@ export function fillHarness(queueModel: QueueAheadModel = { model: 'none' }): Fi
     models: new Map([[SYMBOL, book]]),
     volumes: new Map([[SYMBOL, volume]]),
     queueModel,
+    tradeThrough,
   });
   let seq = 0;
   const harness: FillHarness = {
