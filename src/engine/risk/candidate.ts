@@ -10,7 +10,7 @@
  */
 import type { Decimal } from '../../domain/decimal.ts';
 import type { CrossIntent, Intent, IntentSide, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { RiskContext, RiskOpenOrder } from './context.ts';
+import { isOpenOrder, type RiskContext, type RiskOpenOrder } from './context.ts';
 import type { RuleBreach } from './rules/rule.ts';
 import { isAboveZero } from '../decimal-compare.ts';
 
@@ -47,7 +47,7 @@ function priceProblem(price: Decimal | undefined): string | undefined {
 }
 
 function clordIdProblem(clordIds: readonly string[], context: RiskContext): string | undefined {
-  const used = clordIds.find((id) => context.openOrders().some((o) => o.clordId === id));
+  const used = clordIds.find((id) => context.openOrders().some((o) => isOpenOrder(o, id)));
   return used === undefined ? undefined : `client order id ${used} is already used by an open order`;
 }
 
@@ -72,19 +72,25 @@ function ofReplace(intent: ReplaceIntent, context: RiskContext): CandidatesResul
   if (intent.qty === undefined && intent.price === undefined) return invalid('a replace must change the price or the quantity');
   const problem = (intent.qty === undefined ? undefined : quantityProblem(intent.qty)) ?? priceProblem(intent.price);
   if (problem !== undefined) return invalid(problem);
-  const order = context.openOrders().find((o) => o.clordId === intent.clordId);
+  const order = context.openOrders().find((o) => isOpenOrder(o, intent.clordId));
   if (order === undefined) return { ok: false, breach: { code: 'RISK_UNKNOWN_ORDER', message: `no open order ${intent.clordId} to replace` } };
   const reused = clordIdProblem([intent.newClordId], context);
   if (reused !== undefined) return invalid(reused);
   const candidate: OrderCandidate = {
-    symbol: order.symbol, side: order.side, qty: intent.qty ?? order.leavesQty, price: intent.price ?? order.price,
+    // a replace in flight is superseded by this one: unchanged terms are the ones it was moving the order to
+    symbol: order.symbol, side: order.side, qty: intent.qty ?? order.leavesQty, price: intent.price ?? order.pendingReplace?.price ?? order.price,
     account: order.account, replaces: order, rests: true, qtyChanged: intent.qty !== undefined,
   };
   return { ok: true, candidates: [candidate] };
 }
 
 function ofCross(intent: CrossIntent, context: RiskContext): CandidatesResult {
-  const problem = quantityProblem(intent.qty) ?? priceProblem(intent.price) ?? clordIdProblem([intent.buy.clordId, intent.sell.clordId], context);
+  const problem =
+    quantityProblem(intent.qty) ??
+    priceProblem(intent.price) ??
+    accountProblem(intent.buy.account, context) ??
+    accountProblem(intent.sell.account, context) ??
+    clordIdProblem([intent.buy.clordId, intent.sell.clordId], context);
   if (problem !== undefined) return invalid(problem);
   if (intent.buy.side !== 'BUY' || intent.sell.side !== 'SELL') return invalid('a cross needs a BUY leg and a SELL leg');
   if (intent.buy.account === intent.sell.account) return invalid(`a cross needs two different accounts, got ${intent.buy.account} twice`);

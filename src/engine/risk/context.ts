@@ -5,7 +5,8 @@
  *
  * Contract for implementers:
  * - `openOrders()` lists every order the bot has working or in flight (sent but not yet acknowledged,
- *   pending replace), with its remaining (leaves) quantity: in-flight orders are exposure too.
+ *   pending replace), with its remaining (leaves) quantity: in-flight orders are exposure too. An order with
+ *   a replace in flight counts the larger of its old and new leaves and names the replace (`pendingReplace`).
  * - `positions()` lists signed positions (long > 0, short < 0) per symbol and account; a missing entry is flat.
  * - `tradingState()` is normally `riskManager.tradingState.state`; risk gates on the more restrictive of it and
  *   its own state machine, so a context can tighten trading but never loosen it.
@@ -40,9 +41,20 @@ export interface RiskOpenOrder {
   readonly side: IntentSide;
   /** Limit price; undefined for a market-to-limit order not yet priced. */
   readonly price: Decimal | undefined;
-  /** Quantity still working (> 0). */
+  /** Quantity still working (> 0); while a replace is in flight, the larger of the old and the new. */
   readonly leavesQty: Decimal;
   readonly account: string;
+  /**
+   * A replace sent and not yet confirmed: the client order id it gives the order (a strategy holds that one
+   * already) and the price it moves the order to (undefined: unchanged). Until the exchange answers the order
+   * may rest at either price, so self-match prevention checks both.
+   */
+  readonly pendingReplace?: { readonly clordId: string; readonly price: Decimal | undefined } | undefined;
+}
+
+/** True when `clordId` names the order: its current client order id, or the one a replace in flight gives it. */
+export function isOpenOrder(order: RiskOpenOrder, clordId: string): boolean {
+  return order.clordId === clordId || order.pendingReplace?.clordId === clordId;
 }
 
 /** A signed position: long > 0, short < 0. */

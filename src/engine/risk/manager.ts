@@ -19,7 +19,7 @@ import type { Clock } from '../clock.ts';
 import type { CancelIntent, Intent, PlaceIntent } from '../intents.ts';
 import { candidatesOf, type OrderCandidate } from './candidate.ts';
 import { VENUE_MAX_MESSAGES_PER_SECOND, type RiskConfig } from './config.ts';
-import type { ReferencePriceSource, RiskContext, RiskInstrument, RiskOpenOrder, RiskPosition } from './context.ts';
+import { isOpenOrder, type ReferencePriceSource, type RiskContext, type RiskInstrument, type RiskOpenOrder, type RiskPosition } from './context.ts';
 import { riskConfigError } from './errors.ts';
 import { ExposureView } from './exposure.ts';
 import { dailyLossBreach } from './rules/daily-loss.ts';
@@ -134,7 +134,7 @@ export class RiskManager {
   private evaluate(intent: Intent, context: RiskContext): Verdict[] {
     switch (intent.kind) {
       case 'cancel':
-        if (context.openOrders().some((o) => o.clordId === intent.clordId)) return [{ kind: 'approved', intent: approve(intent) }];
+        if (context.openOrders().some((o) => isOpenOrder(o, intent.clordId))) return [{ kind: 'approved', intent: approve(intent) }];
         return [refuse(intent, 'RISK_UNKNOWN_ORDER', `no open order ${intent.clordId} to cancel`)];
       case 'cancelAll':
         return [{ kind: 'approved', intent: approve(intent) }];

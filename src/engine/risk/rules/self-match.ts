@@ -1,10 +1,12 @@
 /**
  * Self-match prevention before sending: finds the bot's own resting orders on the other side of the same
  * symbol that an order would trade against (a buy at or above a resting sell's price, a sell at or below a
- * resting buy's; a market order crosses every one; an unpriced resting order is assumed to cross). Scope
+ * resting buy's; a market order crosses every one; an unpriced resting order is assumed to cross; an order
+ * with a replace in flight crosses at its old price or its new one). Scope
  * `account` looks at the order's account only, `bot` at every account of the bot. The manager refuses
  * (RISK_SELF_MATCH) or sends cancels for these orders first, per config.
  */
+import type { Decimal } from '../../../domain/decimal.ts';
 import type { RiskOpenOrder } from '../context.ts';
 import type { OrderCandidate } from '../candidate.ts';
 import type { RuleBreach } from './rule.ts';
@@ -12,9 +14,15 @@ import { describeOrder, fmt } from './rule.ts';
 
 export type SelfMatchScope = 'account' | 'bot';
 
+function crossesAt(candidate: OrderCandidate, price: Decimal | undefined): boolean {
+  if (candidate.price === undefined || price === undefined) return true;
+  return candidate.side === 'BUY' ? candidate.price.greaterThanOrEqualTo(price) : candidate.price.lessThanOrEqualTo(price);
+}
+
+/** At its price, or at the one a replace in flight moves it to (the exchange may apply that first). */
 function crosses(candidate: OrderCandidate, resting: RiskOpenOrder): boolean {
-  if (candidate.price === undefined || resting.price === undefined) return true;
-  return candidate.side === 'BUY' ? candidate.price.greaterThanOrEqualTo(resting.price) : candidate.price.lessThanOrEqualTo(resting.price);
+  const pending = resting.pendingReplace;
+  return crossesAt(candidate, resting.price) || (pending !== undefined && pending.price !== undefined && crossesAt(candidate, pending.price));
 }
 
 export function selfMatches(candidate: OrderCandidate, openOrders: readonly RiskOpenOrder[], scope: SelfMatchScope): RiskOpenOrder[] {
