@@ -144,6 +144,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       symbolOf: (clordId) => tracker.get(clordId)?.symbol,
       openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
       stateOf: (clordId) => tracker.get(clordId)?.state,
+      currentClordIdOf: (clordId) => tracker.get(clordId)?.clordId,
     },
     ...(recorder === undefined ? {} : { journal: recorder }),
   });

@@ -34,6 +34,11 @@ export interface ExecutionLedger {
   replaceRequested(intent: ReplaceIntent): void;
   /** A cancel or replace call failed: the order is no longer pending that request. */
   requestFailed?(clordId: string, request: 'cancel' | 'replace', error: unknown): void;
+  /**
+   * The client order id the order goes by until a replace of it is confirmed (what its acknowledgement
+   * names), for any id it has had or is being given; absent: `clordId` itself.
+   */
+  currentClordIdOf?(clordId: string): string | undefined;
   orderIdOf(clordId: string): string | undefined;
   symbolOf(clordId: string): string | undefined;
   /** Working orders (incl. pending) as clordIds, optionally for one symbol. */
@@ -262,7 +267,7 @@ export class ExecutionAdapter {
     this.dropQueuedReplaces(clordId);
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {
-      this.waitFor(clordId).cancel = true;
+      this.waitFor(this.options.ledger.currentClordIdOf?.(clordId) ?? clordId).cancel = true;
       return;
     }
     this.cancels.push(clordId);
@@ -326,11 +331,20 @@ export class ExecutionAdapter {
       if (!tellLedger) ledger.requestFailed?.(intent.clordId, 'replace', notSent(ExecutionErrorCode.ORDER_NOT_WORKING, `replace of ${intent.clordId} not sent: the order is ${state ?? 'no longer tracked'}`, { clordId: intent.clordId }));
       return;
     }
-    if (tellLedger) ledger.replaceRequested(intent);
     if (orderId === undefined) {
-      this.waitFor(intent.clordId).replace = intent;
+      // waits for the acknowledgement; a later replace (by any id of the order) takes over an earlier waiting
+      // one, keeping the changes it does not make itself, and the earlier one is failed as merged
+      const waiting = this.waitFor(ledger.currentClordIdOf?.(intent.clordId) ?? intent.clordId);
+      const earlier = waiting.replace;
+      const merged: Approved<ReplaceIntent> = earlier === undefined ? intent : { ...intent, clordId: earlier.clordId, price: intent.price ?? earlier.price, qty: intent.qty ?? earlier.qty };
+      if (earlier !== undefined) {
+        ledger.requestFailed?.(earlier.clordId, 'replace', notSent(ExecutionErrorCode.REPLACE_MERGED, `replace ${earlier.newClordId} of ${earlier.clordId} merged into the later replace ${intent.newClordId}: one replace is sent once the order is acknowledged`, { clordId: earlier.clordId, newClordId: earlier.newClordId, mergedInto: intent.newClordId }));
+      }
+      if (tellLedger) ledger.replaceRequested(merged);
+      waiting.replace = merged;
       return;
     }
+    if (tellLedger) ledger.replaceRequested(intent);
     this.replaces.push({ origClordId: intent.clordId, request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price } });
   }
 

@@ -15,6 +15,11 @@ export const ExecutionErrorCode = {
   SELF_MATCH_CANCEL_FAILED: 'EXECUTION_SELF_MATCH_CANCEL_FAILED',
   /** A replace of an order that finished, or whose state is unknown (probably just finished), was not sent. */
   ORDER_NOT_WORKING: 'EXECUTION_ORDER_NOT_WORKING',
+  /**
+   * A replace waiting for its order's acknowledgement was taken over by a later replace of the order (which
+   * keeps the changes it does not make itself): only that one is sent.
+   */
+  REPLACE_MERGED: 'EXECUTION_REPLACE_MERGED',
 } as const;
 
 export type ExecutionErrorCode = (typeof ExecutionErrorCode)[keyof typeof ExecutionErrorCode];
