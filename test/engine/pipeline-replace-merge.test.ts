@@ -67,6 +67,6 @@ describe('replaces waiting for an acknowledgement', () => {
     const order = pipeline.tracker.open()[0];
     expect(order?.pendingReplace?.clordId).toBe(ids[2]);
     const last = updates.at(-1);
-    expect(last?.type === 'order' ? last.order.state : undefined).toBe('PENDING_REPLACE');
+    expect(last?.type === 'order' ? last.order.status : undefined).toBe('PENDING_REPLACE');
   });
 });
