@@ -151,15 +151,24 @@ export function precheck(core: ExchangeCore, request: OrderRequest): void {
 
 /**
  * Inserts one order the way every door of the exchange does: a retry of an earlier insert (same account
- * and clord_id) returns the earlier order instead of creating a second one; an order malformed for this
+ * and clord_id) returns the earlier order, with its acceptance or rejection, instead of creating a second one; an order malformed for this
  * instrument is INVALID_ARGUMENT and leaves no trace; market conditions (e.g. a closed instrument) give a
  * REJECTED order, reported on the order stream.
  */
 export function insertOrder(core: ExchangeCore, request: OrderRequest): InsertOutcome {
   const earlier = request.clordId === undefined ? undefined : core.orderIdFor(request.account, request.clordId);
-  if (earlier !== undefined) return { orderId: earlier, status: 'ACCEPTED', text: 'duplicate clord_id: the earlier order stands', duplicate: true };
+  if (earlier !== undefined) return duplicateOutcome(earlier, core.order(earlier)?.latest.state);
   precheck(core, request);
   return { ...insertOutcome(core.submit(request)), duplicate: false };
+}
+
+/**
+ * The answer to a repeated insert (a client retrying after a lost reply): the earlier order's, REJECTED when
+ * it was rejected (a retry must not turn a refusal into an acceptance), else ACCEPTED: it stands (or stood).
+ */
+function duplicateOutcome(orderId: string, state: string | undefined): InsertOutcome {
+  if (state === 'ORDER_STATE_REJECTED') return { orderId, status: 'REJECTED', text: 'duplicate clord_id: the earlier order was rejected', duplicate: true };
+  return { orderId, status: 'ACCEPTED', text: 'duplicate clord_id: the earlier order stands', duplicate: true };
 }
 
 /**

@@ -6,10 +6,9 @@
  * through `insertOrder(s)` like the other doors: a repeated (account, clord_id) answers with the earlier order.
  */
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, insertOrders, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
-import { toDomainOrder, type SnapshotLike } from '../exchange/to-domain.ts';
+import { checkOrderOwner, insertOrder, insertOrders, previewOrder, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
+import { toDomainOrder } from '../exchange/to-domain.ts';
 import type { CancelReject } from '../matching/index.ts';
-import type { OrderRequest } from '../matching/types.ts';
 import { SimHttpError } from '../http/errors.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Order } from '../../domain/types/order.ts';
@@ -27,17 +26,6 @@ function checkListSize(count: number): void {
 function cancelRejectError(reject: CancelReject): SimHttpError {
   const status = reject.reason === 'CXL_REJ_REASON_UNKNOWN_ORDER' ? 'NOT_FOUND' : 'FAILED_PRECONDITION';
   return new SimHttpError(status, `${reject.reason}: ${reject.text}`);
-}
-
-/** What the order would look like if inserted now: validated like an insert, the book untouched. */
-function previewOrder(engineRequest: OrderRequest, now: number): SnapshotLike {
-  return {
-    order: { ...engineRequest, orderId: '', timeInForce: engineRequest.timeInForce ?? 'TIME_IN_FORCE_DAY', insertTime: now },
-    state: 'ORDER_STATE_NEW',
-    cumQty: 0,
-    leavesQty: engineRequest.orderQty,
-    avgPx: '0',
-  };
 }
 
 function cancel(core: ExchangeCore, request: { orderId: string; symbol: string; clordId: string }): CancelReject | undefined {
@@ -69,7 +57,8 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
       const engineRequest = toEngineOrder(core, request, caller, now());
       const instrument = core.instrument(engineRequest.symbol);
       if (instrument === undefined) throw invalidArgument(`unknown symbol ${engineRequest.symbol}`);
-      const previewed = toDomainOrder(previewOrder(engineRequest, now()), instrument.scales);
+      // validated as every door previews (commands.ts): INVALID_ARGUMENT for a malformed order, REJECTED for a market condition
+      const previewed = toDomainOrder(previewOrder(core, engineRequest, now()), instrument.scales);
       return grpcCodecs.previewOrderResponse.encode({ previewOrder: previewed }, scales);
     },
     CancelOrder(raw, caller) {

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { gateway } from '../../../src/domain/wire/families.ts';
 import type { OrderRequest as DomainOrderRequest } from '../../../src/domain/types/requests.ts';
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
-import { checkAccount, checkOrderOwner, insertOutcome, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../../../src/sim/exchange/commands.ts';
+import { checkAccount, checkOrderOwner, insertOrder, insertOutcome, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../../../src/sim/exchange/commands.ts';
 import { scaleLookup } from '../../../src/sim/gateway/wire.ts';
 import { SimHttpError } from '../../../src/sim/http/errors.ts';
 import { ManualClock, SYMBOL, simConfig } from '../gateway/helpers/harness.ts';
@@ -97,6 +97,20 @@ describe('insertOutcome', () => {
     const outcome = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t)));
     expect(outcome.status).toBe('REJECTED');
     expect(outcome.text).toContain('HALTED');
+  });
+});
+
+describe('insertOrder', () => {
+  it('answers a repeated insert (same account and clord_id) with the earlier order, rejected when it was rejected', () => {
+    core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_HALTED');
+    const first = insertOrder(core, toEngineOrder(core, request({ clord_id: 'R1' }), CALLER, clock.t));
+    expect(first).toMatchObject({ status: 'REJECTED', duplicate: false });
+    core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_OPEN');
+    // the client's retry after a lost reply must not turn the refusal into an acceptance
+    const retry = insertOrder(core, toEngineOrder(core, request({ clord_id: 'R1' }), CALLER, clock.t));
+    expect(retry).toMatchObject({ orderId: first.orderId, status: 'REJECTED', duplicate: true });
+    const working = insertOrder(core, toEngineOrder(core, request({ clord_id: 'A1' }), CALLER, clock.t));
+    expect(insertOrder(core, toEngineOrder(core, request({ clord_id: 'A1' }), CALLER, clock.t))).toMatchObject({ orderId: working.orderId, status: 'ACCEPTED', duplicate: true });
   });
 });
 

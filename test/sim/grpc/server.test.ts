@@ -1,6 +1,7 @@
 /**
  * The simulator's gRPC server on the wire: authentication and scopes, the per-firm stream limit, market data
- * limits and snapshot_only, order entry through the shared core (the same order on the gateway's stream),
+ * limits and snapshot_only, order entry through the shared core (the same order on the gateway's stream;
+ * previews validated as inserts),
  * heartbeats, dropAll, and the drop copy's resume token refusals. Raw calls (no client retries, no
  * decoding) so the statuses and messages are the server's own.
  */
@@ -19,6 +20,7 @@ import { type Json, firstMessages, runToEnd, unaryError } from './helpers/calls.
 const MARKET_DATA = methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription');
 const ORDERS = methodRef('OrderEntryAPI', 'CreateOrderSubscription');
 const INSERT = methodRef('OrderEntryAPI', 'InsertOrder');
+const PREVIEW = methodRef('OrderEntryAPI', 'PreviewOrder');
 const DROP_COPY = methodRef('DropCopyAPI', 'CreateDropCopySubscription');
 
 const marketRequest = (symbols: string[], snapshotOnly = false) => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols, depth: 0, snapshotOnly });
@@ -159,6 +161,18 @@ describe('gRPC server', () => {
       } finally {
         await gatewayClient.close({ logout: false });
       }
+    });
+
+    it('validates PreviewOrder as an insert: INVALID_ARGUMENT for a price off the limits, REJECTED on a halted instrument', async () => {
+      const preview = (price: string) => ({ request: { ...orderRequest(ALICE_MAIN, price), clord_id: undefined } });
+      const ok = (await channel.unary(PREVIEW, preview('45'), bearerMetadata(token), 5_000)) as Json;
+      expect(ok['preview_order']).toMatchObject({ price: '45', leaves_qty: '5' });
+      const offLimits = await unaryError(channel, PREVIEW, preview('150'), token);
+      expect(offLimits.code).toBe('GRPC_INVALID_ARGUMENT');
+      expect(offLimits.message).toContain('PRICE_OUT_OF_BOUNDS');
+      h.core.setInstrumentState(SYMBOL, 'INSTRUMENT_STATE_HALTED');
+      const halted = (await channel.unary(PREVIEW, preview('45'), bearerMetadata(token), 5_000)) as Json;
+      expect(halted['preview_order']).toMatchObject({ state: 'ORDER_STATE_REJECTED' });
     });
 
     it('answers INVALID_ARGUMENT for an unknown symbol or a malformed price', async () => {
