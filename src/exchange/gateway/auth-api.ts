@@ -70,10 +70,14 @@ export class GatewayAuthApi {
     return decodeResponse('check_password', () => parseWith(passwordCheckSchema, json));
   }
 
-  /** Username + password (+ `otp` when MFA is on) -> access and refresh tokens with their times. */
+  /**
+   * Username + password (+ `otp` when MFA is on) -> access and refresh tokens with their times. Resent on a
+   * lost reply only without a one-time code: the gateway accepts a code once, so the same body would be
+   * refused (the session retries with the next code instead).
+   */
   async login(request: LoginRequest, options: RequestOptions = {}): Promise<LoginResponse> {
     const body = authCodecs.loginRequest.encode(request);
-    const json = await postGateway(this.transport, 'auth', 'login', body, { ...options, idempotent: true });
+    const json = await postGateway(this.transport, 'auth', 'login', body, { ...options, idempotent: request.otp === undefined || request.otp === '' });
     return decodeResponse('login', () => nonEmptyTokens('login', authCodecs.loginResponse.decode(json)));
   }
 

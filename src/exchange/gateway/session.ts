@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
 import { TOKEN_REFRESH_MARGIN_S } from '../../domain/index.ts';
 import { generateTotp, totpStep } from '../auth/totp.ts';
+import { defaultIsRetryable } from '../transport/retry.ts';
 import type { GatewayAuthApi, MfaConfirmation, MfaEnrollment } from './auth-api.ts';
 import { GatewayError, GatewayErrorCode, isGatewayError } from './errors.ts';
 import { tokensFromLogin, tokensFromRefresh } from './token-deadlines.ts';
@@ -256,10 +257,21 @@ export class GatewaySession {
         this.logger?.info({ username: this.credentials.username }, 'gateway refresh token refused; logging in again');
       }
     }
-    const otp = await this.oneTimeCode();
-    const sentAt = this.now();
+    let otp = await this.oneTimeCode();
     try {
-      const response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
+      let sentAt = this.now();
+      let response;
+      try {
+        response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
+      } catch (error) {
+        // a login with a one-time code is not resent as it was (the code may have been used): once more with
+        // the next code, when the failure was one worth retrying (the reply lost, the gateway briefly down)
+        if (otp === '' || !defaultIsRetryable(error)) throw error;
+        this.logger?.info({ username: this.credentials.username }, 'gateway login with a one-time code failed retryably; trying again with the next code');
+        otp = await this.oneTimeCode();
+        sentAt = this.now();
+        response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
+      }
       return this.store(tokensFromLogin(response, sentAt, this.policy), 'login');
     } catch (error) {
       if (otp === '' && isGatewayError(error, GatewayErrorCode.AuthFailed)) {

@@ -74,6 +74,20 @@ describe('gateway session: login', () => {
     expect(now()).toBeGreaterThanOrEqual(stepEnd);
   });
 
+  it('after a login reply lost in transit, logs in with the next code instead of resending the spent one', async () => {
+    // the sim takes the first code, then the connection drops before its answer: the same body again would
+    // be refused (a code is accepted once), so the session waits for the next step's code
+    const stepEnd = (Math.floor(START_MS / 30_000) + 1) * 30_000;
+    const origin = performance.now();
+    const now = () => stepEnd - 200 + Math.floor(performance.now() - origin);
+    const client = t.clientFor('carol', { now });
+    t.sim.faults.resetNext(1, { path: '/auth/v1beta1/login' });
+    await client.login();
+    expect((await client.getWhoAmI()).username).toBe('carol');
+    expect(client.sessionInfo().logins).toBe(1);
+    expect(now()).toBeGreaterThanOrEqual(stepEnd);
+  });
+
   it('refuses before sending when the user has MFA but no secret is configured (GATEWAY_MFA_REQUIRED)', async () => {
     const client = t.clientFor('carol', { credentials: { totpSecret: undefined, mfa: true } });
     const error = await failure(client.login());
