@@ -99,6 +99,8 @@ export class ExchangeCore {
   /** (leg account, cross_id) -> the leg order ids of the cross that used it (pruned with the legs). */
   private readonly crossIndex = new Map<string, readonly string[]>();
   private readonly tape: Trade[] = [];
+  /** Trades trimmed off the tape's front so far: `tapeDropped + i` is tape[i]'s position for good (page tokens). */
+  private tapeDropped = 0;
   private readonly statsBySymbol = new Map<string, SymbolStats>();
   private readonly maxTrades: number;
   private readonly maxOrderHistory: number;
@@ -218,6 +220,15 @@ export class ExchangeCore {
     return this.tape.length > this.maxTrades ? this.tape.slice(this.tape.length - this.maxTrades) : this.tape;
   }
 
+  /**
+   * The same trades with their positions on the tape since the start (each trade keeps its position however
+   * many older ones are trimmed off: what search page tokens count in).
+   */
+  *tradePositions(): IterableIterator<readonly [number, Trade]> {
+    const from = Math.max(0, this.tape.length - this.maxTrades);
+    for (let i = from; i < this.tape.length; i++) yield [this.tapeDropped + i, this.tape[i] as Trade];
+  }
+
   /** The mutable stores, for saving and restoring the state file (src/sim/state); nothing else uses them. */
   stores(): CoreStores {
     return { orders: this.orders, clordIndex: this.clordIndex, tape: this.tape, stats: this.statsBySymbol };
@@ -333,7 +344,11 @@ export class ExchangeCore {
   private book(trade: Trade): void {
     this.tape.push(trade);
     // trimmed in batches (a splice moves the whole tape): between trims it holds up to 1/16 more than the cap
-    if (this.tape.length > this.maxTrades + Math.max(64, this.maxTrades >> 4)) this.tape.splice(0, this.tape.length - this.maxTrades);
+    if (this.tape.length > this.maxTrades + Math.max(64, this.maxTrades >> 4)) {
+      const dropped = this.tape.length - this.maxTrades;
+      this.tape.splice(0, dropped);
+      this.tapeDropped += dropped;
+    }
     const stats = this.stats(trade.symbol);
     stats.open ??= trade.price;
     stats.high = Math.max(stats.high ?? trade.price, trade.price);

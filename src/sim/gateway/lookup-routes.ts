@@ -1,13 +1,15 @@
 /**
  * The gateway's lookup endpoints in the simulator: get_open_orders, search_orders, search_trades (paged),
  * list_account_positions, get_account_balance and get_who_am_i. A caller sees only its own accounts;
- * naming another user's account is PERMISSION_DENIED. Page tokens are opaque offsets.
+ * naming another user's account is PERMISSION_DENIED. Search page tokens are positions (searches.ts): pruning
+ * the order history or trimming the trade tape while a caller pages skips nothing.
  */
 import type { Router } from '../http/router.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkAccount, type Caller } from '../exchange/commands.ts';
-import { toDomainOrder, toDomainTrade, tradeLinkIdOf } from '../exchange/to-domain.ts';
+import { toDomainOrder, toDomainTrade } from '../exchange/to-domain.ts';
+import { orderMatches, pageByPosition, pageSizeOf, tradeMatches, type TradeFilter } from '../exchange/searches.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Position, Balance } from '../../domain/types/account.ts';
 import type { Order } from '../../domain/types/order.ts';
@@ -26,9 +28,9 @@ function accountsFilter(caller: Caller, requested: readonly string[]): string[] 
   return requested.length > 0 ? [...requested] : [...caller.accounts];
 }
 
+/** A page of a list that does not change while it is paged (instruments, users): the token is an offset. */
 export function page<T>(items: readonly T[], pageSize: number, pageToken: string, maxPageSize: number): { items: T[]; next: string } {
-  const size = pageSize <= 0 ? Math.min(100, maxPageSize) : pageSize;
-  if (size > maxPageSize) throw invalidArgument(`page_size ${pageSize} is above the maximum ${maxPageSize}`);
+  const size = pageSizeOf(pageSize, maxPageSize);
   const start = pageToken === '' ? 0 : Number.parseInt(pageToken, 10);
   if (!Number.isSafeInteger(start) || start < 0 || String(start) !== pageToken.replace(/^$/, '0')) throw invalidArgument('page_token is not a token this server issued');
   const slice = items.slice(start, start + size);
@@ -78,23 +80,15 @@ export function domainBalance(core: ExchangeCore, account: string): Balance {
   };
 }
 
-export function searchTradesFor(core: ExchangeCore, accounts: readonly string[], filter: { symbol: string; orderId: string; tradeId: string; execId: string; tradeLinkId?: string | undefined; startTime: number | undefined; endTime: number | undefined; states: readonly string[] }): DomainTrade[] {
-  const out: DomainTrade[] = [];
-  for (const trade of core.trades()) {
-    const sides = [trade.aggressor, trade.passive];
-    if (!sides.some((e) => accounts.includes(e.order.account))) continue;
-    if (filter.symbol !== '' && trade.symbol !== filter.symbol) continue;
-    if (filter.tradeId !== '' && trade.id !== filter.tradeId) continue;
-    if (filter.orderId !== '' && !sides.some((e) => e.order.orderId === filter.orderId)) continue;
-    if (filter.execId !== '' && !sides.some((e) => e.id === filter.execId)) continue;
-    if (filter.tradeLinkId !== undefined && filter.tradeLinkId !== '' && tradeLinkIdOf(trade) !== filter.tradeLinkId) continue;
-    if (filter.startTime !== undefined && trade.time < filter.startTime) continue;
-    if (filter.endTime !== undefined && trade.time >= filter.endTime) continue;
-    if (filter.states.length > 0 && !filter.states.includes(trade.state)) continue;
+/** A page of the trade search (tokens are tape positions: searches.ts), as domain trades. */
+export function searchTradesPage(core: ExchangeCore, accounts: readonly string[], filter: TradeFilter & { pageSize: number; pageToken: string }, maxPageSize: number): { items: DomainTrade[]; next: string } {
+  const { items, next } = pageByPosition(tradeMatches(core, accounts, filter), filter.pageSize, filter.pageToken, maxPageSize);
+  const trades: DomainTrade[] = [];
+  for (const trade of items) {
     const instrument = core.instrument(trade.symbol);
-    if (instrument !== undefined) out.push(toDomainTrade(trade, instrument.scales));
+    if (instrument !== undefined) trades.push(toDomainTrade(trade, instrument.scales));
   }
-  return out;
+  return { items: trades, next };
 }
 
 export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, callerOf: CallerOf, settings: LookupSettings): void {
@@ -125,20 +119,8 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.searchOrdersRequest, core);
     const accounts = accountsFilter(caller, request.accounts);
-    const matches: Order[] = [];
-    for (const record of core.allOrders()) {
-      const terms = record.latest.order;
-      if (!accounts.includes(terms.account)) continue;
-      if (request.symbol !== '' && terms.symbol !== request.symbol) continue;
-      if (request.orderId !== '' && terms.orderId !== request.orderId) continue;
-      if (request.clordId !== '' && terms.clordId !== request.clordId) continue;
-      if (request.startTime !== undefined && terms.insertTime < request.startTime) continue;
-      if (request.endTime !== undefined && terms.insertTime >= request.endTime) continue;
-      if (request.states.length > 0 && !request.states.includes(record.latest.state)) continue;
-      const order = orderOf(record);
-      if (order !== undefined) matches.push(order);
-    }
-    const { items, next } = page(matches, request.pageSize, request.pageToken, settings.maxPageSize);
+    const { items: records, next } = pageByPosition(orderMatches(core, accounts, request), request.pageSize, request.pageToken, settings.maxPageSize);
+    const items = records.flatMap((record) => orderOf(record) ?? []);
     return { body: gateway.searchOrdersResponse.encode({ orders: items, nextPageToken: next }, scales) };
   });
 
@@ -146,8 +128,7 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.searchTradesRequest, core);
     const accounts = accountsFilter(caller, request.accounts);
-    const trades = searchTradesFor(core, accounts, request);
-    const { items, next } = page(trades, request.pageSize, request.pageToken, settings.maxPageSize);
+    const { items, next } = searchTradesPage(core, accounts, request, settings.maxPageSize);
     return { body: gateway.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales) };
   });
 

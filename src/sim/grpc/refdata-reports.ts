@@ -6,7 +6,7 @@
 import { INSTRUMENTS_PAGE_SIZE_DEFAULT, INSTRUMENTS_PAGE_SIZE_MAX } from '../../domain/limits.ts';
 import { grpcCodecs } from '../../exchange/grpc/protocol/index.ts';
 import { toDomainInstrument } from '../exchange/instruments.ts';
-import { page, searchTradesFor } from '../gateway/lookup-routes.ts';
+import { page, searchTradesPage } from '../gateway/lookup-routes.ts';
 import type { UnaryHandler } from './calls.ts';
 import { type ServiceContext, accountsFor } from './context.ts';
 
@@ -32,8 +32,7 @@ export function reportHandlers(ctx: ServiceContext): Record<'SearchTrades', Unar
   return {
     SearchTrades(raw, caller) {
       const request = grpcCodecs.searchTradesRequest.decode(raw);
-      const trades = searchTradesFor(core, accountsFor(caller, request.accounts), request);
-      const { items, next } = page(trades, request.pageSize, request.pageToken, ctx.maxPageSize);
+      const { items, next } = searchTradesPage(core, accountsFor(caller, request.accounts), request, ctx.maxPageSize);
       return grpcCodecs.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales);
     },
   };

@@ -1,5 +1,6 @@
 /**
  * The simulator gateway's lookup endpoints on the wire: search_trades paging and filters, search_orders,
+ * paging on while the oldest orders and trades are pruned,
  * get_open_orders filters, list_account_positions after fills (net position, average entry), the account
  * balance after a buy, get_who_am_i, and that a caller only ever sees its own accounts.
  */
@@ -155,6 +156,38 @@ describe('search_orders and get_open_orders', () => {
     const secondPage = await ok('search_orders', alice, { page_size: 2, page_token: firstPage['next_page_token'] });
     expect(list(secondPage, 'order').map((o) => o['id'])).toEqual([working['order_id']]);
     expect(secondPage['next_page_token'] ?? '').toBe('');
+  });
+
+  it('pages on through the order history and the trade tape while their oldest entries are pruned, skipping nothing', async () => {
+    await h.close();
+    h = await startHarness({ tweak: (c) => ({ ...c, maxOrderHistory: 4, maxTrades: 3 }) });
+    alice = await h.token('alice');
+    bob = await h.token('bob');
+    const cancelled = async (i: number): Promise<string> => {
+      const placed = await ok('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { clord_id: `p${i}` }));
+      await ok('cancel_order', alice, { order_id: placed['order_id'], symbol: SYMBOL });
+      return String(placed['order_id']);
+    };
+    const ids = [await cancelled(1), await cancelled(2), await cancelled(3), await cancelled(4)];
+    const first = await ok('search_orders', alice, { page_size: 2 });
+    expect(list(first, 'order').map((o) => o['id'])).toEqual(ids.slice(0, 2));
+    await cancelled(5); // two more finished orders: the two oldest leave the history
+    await cancelled(6);
+    const second = await ok('search_orders', alice, { page_size: 2, page_token: first['next_page_token'] });
+    expect(list(second, 'order').map((o) => o['id'])).toEqual(ids.slice(2, 4));
+    // trades: the tape keeps the last 3 (trimmed in batches); a page token still points at the next trade
+    const tradeIds = async (body: Json) => list(body, 'trade').map((t) => t['id']);
+    await tradeSeveral(3);
+    const tradesFirst = await ok('search_trades', alice, { page_size: 2 });
+    const seen = await tradeIds(tradesFirst);
+    const all = await tradeIds(await ok('search_trades', alice, {}));
+    expect(seen).toEqual(all.slice(0, 2));
+    for (let i = 0; i < 3; i++) await tradeSeveral(25); // enough for the tape to be trimmed (it keeps 3, trims past 3 + 64)
+    const tradesSecond = await ok('search_trades', alice, { page_size: 100, page_token: tradesFirst['next_page_token'] });
+    const after = await tradeIds(tradesSecond);
+    expect(after.some((id) => seen.includes(id))).toBe(false);
+    expect(after.length).toBeGreaterThan(0);
+    expect((await h.api('search_trades', alice, { page_token: 'x1' })).status).toBe(400);
   });
 
   it('get_open_orders filters by account and symbol and never shows bob\'s orders', async () => {

@@ -9,7 +9,8 @@ import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument } from '../../http/errors.ts';
 import type { ExchangeCore, OrderRecord } from '../../exchange/exchange-core.ts';
 import { toDomainOrder } from '../../exchange/to-domain.ts';
-import { page, searchTradesFor } from '../../gateway/lookup-routes.ts';
+import { searchTradesPage } from '../../gateway/lookup-routes.ts';
+import { orderMatches, pageByPosition } from '../../exchange/searches.ts';
 import { scaleLookup } from '../../gateway/wire.ts';
 import { accountsFor } from '../guard.ts';
 import { decodeA, type ApiRoutes } from '../api-routes.ts';
@@ -30,28 +31,15 @@ export function registerReportRoutes(routes: ApiRoutes, core: ExchangeCore, sett
   routes.add('POST /v1/report/trades/search', 'optional', async (context, caller) => {
     const request = await decodeA(context, familyA.searchTradesRequest, core);
     if (request.states.includes('TRADE_STATE_UNDEFINED')) throw invalidArgument('states: TRADE_STATE_UNDEFINED is not a searchable state');
-    const trades = searchTradesFor(core, accountsFor(caller, request.accounts), request);
-    const { items, next } = page(trades, request.pageSize, request.pageToken, settings.maxPageSize());
+    const { items, next } = searchTradesPage(core, accountsFor(caller, request.accounts), request, settings.maxPageSize());
     return { body: familyA.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales) };
   });
 
   routes.add('POST /v1/report/orders/search', 'optional', async (context, caller) => {
     const request = await decodeA(context, familyA.searchOrdersRequest, core);
     const accounts = accountsFor(caller, request.accounts);
-    const matches: Order[] = [];
-    for (const record of core.allOrders()) {
-      const terms = record.latest.order;
-      if (!accounts.includes(terms.account)) continue;
-      if (request.symbol !== '' && terms.symbol !== request.symbol) continue;
-      if (request.orderId !== '' && terms.orderId !== request.orderId) continue;
-      if (request.clordId !== '' && terms.clordId !== request.clordId) continue;
-      if (request.startTime !== undefined && terms.insertTime < request.startTime) continue;
-      if (request.endTime !== undefined && terms.insertTime >= request.endTime) continue;
-      if (request.states.length > 0 && !request.states.includes(record.latest.state)) continue;
-      const order = domainOrderOf(core, record);
-      if (order !== undefined) matches.push(order);
-    }
-    const { items, next } = page(matches, request.pageSize, request.pageToken, settings.maxPageSize());
+    const { items: records, next } = pageByPosition(orderMatches(core, accounts, request), request.pageSize, request.pageToken, settings.maxPageSize());
+    const items = records.flatMap((record) => domainOrderOf(core, record) ?? []);
     return { body: familyA.searchOrdersResponse.encode({ orders: items, nextPageToken: next }, scales) };
   });
 
