@@ -60,7 +60,7 @@ export function unaryMethod(deps: CallDeps, ref: MethodRef, handler: UnaryHandle
     let firm: string | undefined;
     const run = async (): Promise<void> => {
       try {
-        const caller = await authenticate(call.metadata, deps.verifyToken, ref);
+        const caller = await authenticate(call.metadata, deps.verifyToken, ref, call.getPeer());
         firm = caller.firm;
         callback(null, await handler(call.request, caller));
       } catch (error) {
@@ -138,7 +138,7 @@ export function streamMethod(deps: CallDeps, ref: MethodRef, handler: StreamHand
     const run = async (): Promise<void> => {
       let caller: GrpcCaller;
       try {
-        caller = await authenticate(call.metadata, deps.verifyToken, ref);
+        caller = await authenticate(call.metadata, deps.verifyToken, ref, call.getPeer());
       } catch (error) {
         refuse(error);
         return;
