@@ -1,7 +1,7 @@
 /**
  * The PortfolioPort the backtest hands the pipeline: the same answers as src/engine/portfolio-port.ts
- * (it delegates the writes to the same Portfolio), but positions() and dailyPnl() are computed once per
- * portfolio change instead of from a full snapshot on every risk check. Exact: the Portfolio emits on
+ * (it delegates the writes and the daily PnL to it), but positions() and the net positions are computed once
+ * per portfolio change instead of on every risk check. Exact: the Portfolio emits on
  * `changes$` for every fill, reversal, settlement, reconciliation and every mark that moves a held
  * position, which are all the inputs of those two figures. (A candidate to replace the live port too.)
  */
@@ -13,10 +13,8 @@ import { portfolioPort, type PortfolioPort, type PortfolioPosition } from '../..
 export function cachedPortfolioPort(portfolio: Portfolio): PortfolioPort & { close(): void } {
   const base = portfolioPort(portfolio);
   let positions: readonly PortfolioPosition[] | undefined;
-  let pnl: Decimal | undefined;
   const net = new Map<string, Decimal>();
   const subscription = portfolio.changes$.subscribe((change) => {
-    pnl = undefined;
     // a mark moves values only: the quantities stay
     if (change.cause === 'mark') return;
     positions = undefined;
@@ -25,7 +23,8 @@ export function cachedPortfolioPort(portfolio: Portfolio): PortfolioPort & { clo
   return {
     ...base,
     positions: () => (positions ??= base.positions()),
-    dailyPnl: () => (pnl ??= base.dailyPnl()),
+    // the live port's (cached there until the portfolio changes or the day does)
+    dailyPnl: () => base.dailyPnl(),
     position: (symbol, account) => {
       if (account !== undefined) return base.position(symbol, account);
       let qty = net.get(symbol);

@@ -5,13 +5,17 @@
  * Risk reads positions and PnL on every intent and every book update, so the port keeps them until the
  * portfolio changes: the Portfolio emits on `changes$` for every fill, reversal, settlement, reconciliation
  * and every mark that moves a held position, which are all the inputs of those figures (exact, not a TTL);
- * a mark changes the PnL only, so the positions are kept across marks.
+ * a mark changes the PnL only, so the positions are kept across marks. The daily PnL is today's (UTC): it
+ * starts again from zero at midnight, and leaves out what positions taken over from the exchange (held before
+ * the run) were worth at their first mark (Portfolio.preRunPnl).
  */
 import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Position } from '../domain/index.ts';
 import type { Fill } from './orders/index.ts';
 import type { Portfolio } from './portfolio/index.ts';
-import { sumDecimals } from '../domain/decimal.ts';
+import { sumDecimals, ZERO } from '../domain/decimal.ts';
+
+const DAY_MS = 86_400_000;
 
 export interface PortfolioPosition {
   readonly account: string;
@@ -26,7 +30,10 @@ export interface PortfolioPort {
   positions(): readonly PortfolioPosition[];
   /** Net position in `symbol` for `account`, or across accounts. */
   position(symbol: string, account?: string): Decimal;
-  /** Realized + unrealized PnL minus fees since the start of the run (the day). */
+  /**
+   * Realized + unrealized PnL minus fees of today (UTC, engine time): since the day began, or the run when it
+   * began later, leaving out what positions taken over from the exchange were worth at their first mark.
+   */
   dailyPnl(): Decimal;
   /** Takes the exchange's positions and balances as truth; returns human-readable differences. */
   reconcile(positions: readonly Position[], balances: readonly Balance[]): readonly string[];
@@ -36,6 +43,10 @@ export interface PortfolioPort {
 export function portfolioPort(portfolio: Portfolio): PortfolioPort {
   let positions: readonly PortfolioPosition[] | undefined;
   let pnl: Decimal | undefined;
+  // the run's own PnL (net less what came from before the run) at the start of the current UTC day
+  let day: number | undefined;
+  let dayStart: Decimal = ZERO;
+  const runPnl = () => portfolio.netPnl().minus(portfolio.preRunPnl());
   const net = new Map<string, Decimal>();
   portfolio.changes$.subscribe((change) => {
     pnl = undefined;
@@ -60,7 +71,15 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
       }
       return qty;
     },
-    dailyPnl: () => (pnl ??= portfolio.netPnl()),
+    dailyPnl: () => {
+      const today = Math.floor(portfolio.now() / DAY_MS);
+      if (day !== today) {
+        if (day !== undefined) dayStart = runPnl(); // a new day starts from the PnL so far
+        day = today;
+        pnl = undefined;
+      }
+      return (pnl ??= runPnl().minus(dayStart));
+    },
     reconcile: (positions, balances) => {
       const result = portfolio.reconcile(positions, balances);
       return [

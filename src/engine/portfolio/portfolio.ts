@@ -85,6 +85,10 @@ export class Portfolio {
   };
 
   readonly changes$: Observable<PortfolioChange> = this.changes.asObservable();
+  /** Symbols of positions taken over at reconciliation that have no mark yet: their first one values what was held before. */
+  private readonly inheritedUnmarked = new Set<string>();
+  /** What positions taken over from the exchange were worth at their first mark (PnL from before the run). */
+  private preRun: Decimal = ZERO;
 
   constructor(options: PortfolioOptions) {
     this.clock = options.clock;
@@ -123,7 +127,9 @@ export class Portfolio {
     // called on every book update: no allocation unless a held position is revalued
     const previous = this.ledger.mark(symbol);
     if (previous !== undefined && compare(previous, price) === 0) return;
+    const before = this.inheritedUnmarked.delete(symbol) ? this.netPnl() : undefined;
     this.ledger.setMark(symbol, price);
+    if (before !== undefined) this.preRun = this.preRun.plus(this.netPnl().minus(before));
     for (const state of this.ledger.accountStates()) {
       const position = state.positions.get(symbol);
       if (position !== undefined && !position.qty.isZero()) this.emit('mark', this.clock.now(), state.account, symbol);
@@ -148,6 +154,7 @@ export class Portfolio {
 
   /** Sets positions and cash to the exchange's values (it is trusted; see reconcile.ts); returns the differences. */
   reconcile(positions: readonly Position[], balances: readonly Balance[]): ReconcileResult {
+    for (const p of positions) if (!p.netPosition.isZero() && this.ledger.mark(p.symbol) === undefined) this.inheritedUnmarked.add(p.symbol);
     const plan = planReconcile(this.ledger, positions, balances, this.currency);
     const time = this.clock.now();
     const touched = new Set(plan.result.cash.map((c) => c.account));
@@ -178,6 +185,24 @@ export class Portfolio {
     const out: { account: string; symbol: string; qty: Decimal }[] = [];
     for (const state of this.ledger.allAccounts()) for (const [symbol, position] of state.positions) out.push({ account: state.account, symbol, qty: position.qty });
     return out;
+  }
+
+  /** Engine time (the portfolio's clock). */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * PnL from before the run inside netPnl(): what positions taken over from the exchange at reconciliation
+   * were worth at their first mark (value less the exchange's cost basis). The day's PnL leaves it out.
+   */
+  preRunPnl(): Decimal {
+    return this.preRun;
+  }
+
+  /** The last mark of `symbol` (undefined before its first). */
+  markOf(symbol: string): Decimal | undefined {
+    return this.ledger.mark(symbol);
   }
 
   /** Net quantity of one position (0 when there is none), without building a snapshot. */
