@@ -126,6 +126,13 @@ export async function startSimBot(): Promise<SimBot> {
     },
     async start(journal, strategy) {
       const clock = liveClock();
+      // waitFor predicates read the journal too: re-check them whenever it writes (not only on order updates)
+      const flush = journal.flush.bind(journal);
+      journal.flush = () => {
+        const result = flush();
+        changed.next();
+        return result;
+      };
       const pipeline = await startPipeline({
         venue,
         clock,
