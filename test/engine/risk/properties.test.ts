@@ -256,7 +256,8 @@ function checkOrder(o: Order, intent: Intent, cancelled: readonly string[], worl
   const after = { ...world, orders: world.orders.filter((r) => !cancelled.includes(r.clordId)) };
   expect(state, 'halted approves no order').not.toBe('halted');
   if (state === 'reducing' || (config.maxDailyLoss !== undefined && world.pnl.lte(config.maxDailyLoss.negated()))) {
-    expect(reduces(world, o), 'reducing / daily loss: only reducing orders').toBe(true);
+    const notRaised = o.replaced !== undefined && o.qty.lte(o.replaced.leavesQty);
+    expect(reduces(world, o) || notRaised, 'reducing / daily loss: only reducing orders, or replaces that do not raise their quantity').toBe(true);
   }
   if (o.qtyChanged) {
     expect(o.qty.gte(inst.minimumQty) && o.qty.mod(inst.qtyIncrement).isZero(), 'minimum qty and lot').toBe(true);

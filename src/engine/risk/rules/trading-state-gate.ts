@@ -1,7 +1,8 @@
 /**
  * The trading-state gate: `halted` lets only cancels through (RISK_TRADING_HALTED); `reducing` lets cancels
  * through and orders that only bring a position towards zero without flipping it, counting the open orders
- * on the same side (RISK_TRADING_REDUCING). For a cross every leg must reduce.
+ * on the same side, and replaces that do not raise their order's quantity (RISK_TRADING_REDUCING otherwise).
+ * For a cross every leg must reduce.
  */
 import type { OrderCandidate } from '../candidate.ts';
 import type { ExposureView } from '../exposure.ts';
@@ -17,7 +18,9 @@ export function tradingStateBreach(
 ): RuleBreach | undefined {
   if (candidates.length === 0 || state === 'active') return undefined;
   if (state === 'halted') return { code: 'RISK_TRADING_HALTED', message: `trading is halted (${reason}): only cancels pass` };
-  const increasing = candidates.find((c) => !exposure.isReducing(c));
+  // a replace that does not raise its order's working quantity adds no exposure (shrinking a bid, or moving
+  // it away, while flat or over a limit is how a strategy winds down)
+  const increasing = candidates.find((c) => !exposure.isReducing(c) && !(c.replaces !== undefined && c.qty.lte(c.replaces.leavesQty)));
   if (increasing === undefined) return undefined;
   const position = exposure.position(increasing.symbol, increasing.account);
   const open = exposure.openQty(increasing.symbol, increasing.account, increasing.side, increasing.replaces);
