@@ -200,7 +200,7 @@ function startStream(
     end(error) {
       if (closed) return;
       if (error !== undefined) {
-        const rendered = error instanceof SimHttpError ? options.renderError(error).body : error;
+        const rendered = error instanceof SimHttpError ? streamErrorBody(options.renderError(error).body) : error;
         response.end(JSON.stringify({ error: rendered }));
       } else response.end();
       finish();
@@ -219,4 +219,14 @@ function startStream(
     options.logger.error({ err: error }, 'stream start failed');
     sink.end(new SimHttpError('INTERNAL', 'stream failed to start'));
   }
+}
+
+/**
+ * A stream line's `error` has `details` as an array of `@type`d objects (the contract's stream error), where
+ * a gateway HTTP error body has a string: the string goes into a google.rpc.DebugInfo detail.
+ */
+function streamErrorBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || typeof (body as { details?: unknown }).details !== 'string') return body;
+  const { details, ...rest } = body as { details: string };
+  return { ...rest, details: [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: details }] };
 }

@@ -167,7 +167,7 @@ describe('NDJSON streams', () => {
     const s = await sink;
     s.send({ result: { n: 1 } });
     s.end(invalidArgument('bad subscription'));
-    expect(await response.text()).toBe('{"result":{"n":1}}\n{"error":{"code":3,"message":"INVALID_ARGUMENT","details":"bad subscription"}}');
+    expect(await response.text()).toBe('{"result":{"n":1}}\n{"error":{"code":3,"message":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.DebugInfo","detail":"bad subscription"}]}}');
   });
 
   it('calls onClose when the client goes away', async () => {
@@ -209,6 +209,6 @@ describe('NDJSON streams', () => {
     })));
     const response = await fetch(`${server?.url}/broken`, { method: 'POST' });
     expect(response.status).toBe(200);
-    expect(JSON.parse(await response.text())).toEqual({ error: { code: 13, message: 'INTERNAL', details: 'stream failed to start' } });
+    expect(JSON.parse(await response.text())).toEqual({ error: { code: 13, message: 'INTERNAL', details: [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: 'stream failed to start' }] } });
   });
 });
