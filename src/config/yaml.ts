@@ -31,7 +31,7 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * Parses YAML text into a plain tree; syntax errors become problems with line and column. A document the
  * parser cannot even walk (nesting deep enough to exhaust the stack, aliases that expand without bound) is
- * one problem saying so, never an exception.
+ * one problem saying so, never an exception; so is an alias inside the node it names (a cyclic value).
  */
 export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
   const doc = parseDocument(text, { customTags: keepExactNumbers, prettyErrors: true, uniqueKeys: true });
@@ -46,7 +46,12 @@ export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
   }
   if (doc.errors.length > 0) return undefined;
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const tree: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    if (containsItself(tree, new Set())) {
+      problems.push({ path: '', message: 'an alias (*name) refers to a node that contains it, a value without end; write the value out instead' });
+      return undefined;
+    }
+    return tree;
   } catch (error) {
     const reason = error instanceof ReferenceError && /alias/i.test(error.message)
       ? `aliases (*name) expand to too many nodes (limit ${MAX_ALIAS_COUNT}); write the values out instead of nesting anchors`
@@ -56,4 +61,15 @@ export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
     problems.push({ path: '', message: reason });
     return undefined;
   }
+}
+
+/** True when a list or map holds itself, directly or deeper (`key: &a [*a]` reads as a cyclic structure). */
+function containsItself(node: unknown, ancestors: Set<object>): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (ancestors.has(node)) return true;
+  ancestors.add(node);
+  const children = node instanceof Map ? [...node.values()] : Array.isArray(node) ? node : Object.values(node);
+  for (const child of children) if (containsItself(child, ancestors)) return true;
+  ancestors.delete(node);
+  return false;
 }

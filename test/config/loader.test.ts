@@ -69,6 +69,13 @@ describe('config loader', () => {
     expect(problems).toEqual([{ path: 'password', message: expect.stringContaining('environment variable TRADEBOT_PASSWORD is not set') }]);
   });
 
+  it('refuses an alias inside the node it names (a cyclic value) as a problem, not a crash', () => {
+    for (const text of ['risk: &a [*a]\n', 'risk:\n  x: &a { y: *a }\n', 'key: &a [*a]\nrisk: {}\n']) {
+      const problems = problemsOf(() => parseConfigText(text, riskSchema));
+      expect(problems.map((p) => p.message).join(' '), text).toContain('refers to a node that contains it');
+    }
+  });
+
   it('keeps a literal ${ written as $${', () => {
     expect(parseConfigText('risk:\n  maxPosition: 1\npassword: "a$${b}"\n', riskSchema, { env: {} }).password).toBe('a${b}');
   });
