@@ -83,7 +83,7 @@ export class Timeline {
     const action = this.clock.nextActionTime();
     if (action < next && action <= time) {
       // the clock runs what is due then (and what those schedule for the same time); never backwards
-      this.clock.advanceTo(Math.max(action, this.clock.now()));
+      this.clock.runNextAction();
       return true;
     }
     if (next > time) return false;

@@ -43,6 +43,20 @@ export class VirtualClock implements Clock {
     return next === undefined ? Number.POSITIVE_INFINITY : this.origin + next.delay;
   }
 
+  /**
+   * Runs the earliest scheduled action (and whatever is due at that same instant), moving the clock to it.
+   * By the scheduler's own frame, not through epoch ms: `origin + delay` cannot hold a fractional delay
+   * exactly at epoch magnitudes, and a rounded-down time would run nothing.
+   */
+  runNextAction(): void {
+    const next = this.virtual.actions[0];
+    if (next === undefined) return;
+    const target = Math.max(next.delay, this.virtual.frame);
+    this.virtual.maxFrames = target;
+    this.virtual.flush();
+    this.virtual.frame = target;
+  }
+
   advanceTo(timeMs: number): void {
     const target = timeMs - this.origin;
     if (target < this.virtual.frame) return;

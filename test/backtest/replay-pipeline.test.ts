@@ -110,6 +110,22 @@ describe('latency of orders sent from timers', () => {
   });
 });
 
+describe('timers of any period', () => {
+  it('runs a timer whose period is not a whole number of milliseconds at each of its times (no hang)', async () => {
+    const file = writeHistory(path.join(tempDir(), 'h.jsonl'), [...OPEN, { at: 3000, price: 41, qty: 1, side: 'sell' }]);
+    const fired: number[] = [];
+    const third = defineStrategy({
+      name: 'third',
+      params: z.strictObject({ symbols: z.array(z.string()) }),
+      onStart: (ctx) => ctx.every('q', 1000 / 3),
+      onTimer: (ctx) => void fired.push(ctx.now() - T0),
+    });
+    await runBacktest({ data: file, config: testConfig(), strategy: third, params });
+    expect(fired.length).toBeGreaterThanOrEqual(9);
+    expect(fired.slice(0, 3).map(Math.round)).toEqual([333, 667, 1000]);
+  });
+});
+
 describe('busted trades', () => {
   const rows: Row[] = [...OPEN, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3 }, { at: 4000, price: 46, qty: 1, side: 'buy', n: 4 }];
 

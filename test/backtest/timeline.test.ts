@@ -85,4 +85,16 @@ describe('Timeline', () => {
     expect(timeline.idleUntil(399)).toBe(true);
     expect(timeline.idleUntil(400)).toBe(false);
   });
+
+  it('runs a clock action whose time an epoch-ms origin cannot hold exactly (a fractional timer period), and moves on', () => {
+    const origin = Date.parse('2024-05-01T00:00:00Z'); // origin + 1000/3 rounds below the action's own time
+    const clock = new VirtualClock(origin);
+    let fired = 0;
+    clock.scheduler.schedule(() => void (fired += 1), 1000 / 3);
+    const timeline = new Timeline(clock, venueWithoutRequests(), []);
+    let loops = 0;
+    while (timeline.runNextDue(origin + 1000)) if (++loops > 10) break;
+    expect(fired).toBe(1);
+    expect(loops).toBe(1);
+  });
 });

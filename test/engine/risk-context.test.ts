@@ -91,6 +91,15 @@ describe('engine risk context', () => {
     expect(w.replace(replaced.clordId, { price: '0.46' }).verdict).toEqual(['approved']);
   });
 
+  it('keeps the changes of a replace in flight when a later one, by the id it gives, changes something else', () => {
+    const w = world({ maxPosition: '10' });
+    const first = w.place('BUY', '5', '0.50');
+    const raised = w.replace(first.clordId, { qty: '10' });
+    expect(w.replace(raised.clordId, { price: '0.49' }).verdict).toEqual(['approved']);
+    // the exchange applies both: 10 at 0.49; a new 5 would make 15
+    expect(w.place('BUY', '5', '0.50').verdict).toEqual(['RISK_MAX_POSITION']);
+  });
+
   it("refuses a cross with a leg in an account that is not the bot's", () => {
     const w = world({});
     expect(w.cross(ACCOUNT, 'firms/other/accounts/x')).toEqual(['RISK_INVALID_INTENT']);

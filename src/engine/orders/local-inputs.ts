@@ -126,7 +126,10 @@ export function markReplaceRequested(
   }
   if (isTerminal(record.base)) return false;
   index.addClordId(record, newClordId);
-  record.pendingReplace = Object.freeze({ clordId: newClordId, price, qty });
+  // a replace sent while another is in flight leaves the other's changes to stand (the exchange applies both):
+  // the pending terms are the two merged
+  const earlier = record.pendingReplace;
+  record.pendingReplace = Object.freeze({ clordId: newClordId, price: price ?? earlier?.price, qty: qty ?? earlier?.qty });
   return true;
 }
 

@@ -256,8 +256,12 @@ function checkOrder(o: Order, intent: Intent, cancelled: readonly string[], worl
   const after = { ...world, orders: world.orders.filter((r) => !cancelled.includes(r.clordId)) };
   expect(state, 'halted approves no order').not.toBe('halted');
   if (state === 'reducing' || (config.maxDailyLoss !== undefined && world.pnl.lte(config.maxDailyLoss.negated()))) {
-    const notRaised = o.replaced !== undefined && o.qty.lte(o.replaced.leavesQty);
-    expect(reduces(world, o) || notRaised, 'reducing / daily loss: only reducing orders, or replaces that do not raise their quantity').toBe(true);
+    const old = o.replaced;
+    const windsDown =
+      old !== undefined &&
+      o.qty.lte(old.leavesQty) &&
+      (o.price === undefined || old.price === undefined ? o.price === old.price : o.side === 'BUY' ? o.price.lte(old.price) : o.price.gte(old.price));
+    expect(reduces(world, o) || windsDown, 'reducing / daily loss: only reducing orders, or replaces that neither raise their quantity nor move towards the other side').toBe(true);
   }
   if (o.qtyChanged) {
     expect(o.qty.gte(inst.minimumQty) && o.qty.mod(inst.qtyIncrement).isZero(), 'minimum qty and lot').toBe(true);

@@ -1,7 +1,8 @@
 /**
  * The trading-state gate: `halted` lets only cancels through (RISK_TRADING_HALTED); `reducing` lets cancels
  * through and orders that only bring a position towards zero without flipping it, counting the open orders
- * on the same side, and replaces that do not raise their order's quantity (RISK_TRADING_REDUCING otherwise).
+ * on the same side, and replaces that neither raise their order's quantity nor move it towards the other side
+ * (RISK_TRADING_REDUCING otherwise).
  * For a cross every leg must reduce.
  */
 import type { OrderCandidate } from '../candidate.ts';
@@ -20,7 +21,7 @@ export function tradingStateBreach(
   if (state === 'halted') return { code: 'RISK_TRADING_HALTED', message: `trading is halted (${reason}): only cancels pass` };
   // a replace that does not raise its order's working quantity adds no exposure (shrinking a bid, or moving
   // it away, while flat or over a limit is how a strategy winds down)
-  const increasing = candidates.find((c) => !exposure.isReducing(c) && !(c.replaces !== undefined && c.qty.lte(c.replaces.leavesQty)));
+  const increasing = candidates.find((c) => !exposure.isReducing(c) && !windsDown(c));
   if (increasing === undefined) return undefined;
   const position = exposure.position(increasing.symbol, increasing.account);
   const open = exposure.openQty(increasing.symbol, increasing.account, increasing.side, increasing.replaces);
@@ -30,4 +31,12 @@ export function tradingStateBreach(
       `trading is reducing (${reason}): ${describeOrder(increasing)} does not only reduce position ${fmt(position)} ` +
       `(open ${increasing.side} orders ${fmt(open)})`,
   };
+}
+
+/** A replace that neither raises its order's quantity nor moves its price towards the other side. */
+function windsDown(c: OrderCandidate): boolean {
+  const old = c.replaces;
+  if (old === undefined || !c.qty.lte(old.leavesQty)) return false;
+  if (c.price === undefined || old.price === undefined) return c.price === old.price;
+  return c.side === 'BUY' ? c.price.lte(old.price) : c.price.gte(old.price);
 }
