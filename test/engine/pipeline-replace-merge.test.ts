@@ -7,16 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../../src/logging/logger.ts';
 import { VirtualClock } from '../../src/engine/clock.ts';
-import { startPipeline } from '../../src/engine/pipeline.ts';
-import { Portfolio } from '../../src/engine/portfolio/index.ts';
-import { portfolioPort } from '../../src/engine/portfolio-port.ts';
-import { parseRiskConfig } from '../../src/engine/risk/index.ts';
 import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import type { OrderUpdateView } from '../../src/engine/strategy/views.ts';
 import type { VenueReplaceRequest } from '../../src/engine/venue.ts';
-import { FakeVenue } from './helpers/fake-venue.ts';
+import { FakeVenue, startOnVenue } from './helpers/fake-venue.ts';
 import { testInstrument } from './helpers/instrument.ts';
 
 const SYMBOL = 'EVT-A';
@@ -38,18 +33,7 @@ async function run(byNewId: boolean) {
     },
     onOrderUpdate: (_ctx, update) => void updates.push(update),
   });
-  const pipeline = await startPipeline({
-    venue,
-    clock,
-    log: silentLogger(),
-    strategy,
-    params: {},
-    risk: parseRiskConfig({}),
-    portfolio: portfolioPort(new Portfolio({ clock })),
-    account: ACCOUNT,
-    accounts: [ACCOUNT],
-    symbols: [SYMBOL],
-  });
+  const pipeline = await startOnVenue({ venue, clock, strategy, account: ACCOUNT, symbol: SYMBOL });
   expect(venue.callsOf('replace')).toHaveLength(0);
   venue.callsOf('insert')[0]?.resolve(['O1']);
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));

@@ -7,15 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../../src/logging/logger.ts';
 import { VirtualClock } from '../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../src/engine/pipeline.ts';
-import { Portfolio } from '../../src/engine/portfolio/index.ts';
-import { portfolioPort } from '../../src/engine/portfolio-port.ts';
-import { parseRiskConfig } from '../../src/engine/risk/index.ts';
+import type { RunningPipeline } from '../../src/engine/pipeline.ts';
 import { defineStrategy, type AnyStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import type { VenueOrderRequest } from '../../src/engine/venue.ts';
-import { FakeVenue } from './helpers/fake-venue.ts';
+import { FakeVenue, startOnVenue } from './helpers/fake-venue.ts';
 import { testInstrument } from './helpers/instrument.ts';
 import { ALICE_MAIN, SYMBOL as SIM_SYMBOL, startPipelineSim } from './helpers/pipeline-sim.ts';
 
@@ -53,18 +49,7 @@ async function stopAnswering(pipeline: RunningPipeline, venue: FakeVenue): Promi
 async function start(strategy: AnyStrategy, risk = {}): Promise<{ clock: VirtualClock; venue: TimedVenue; pipeline: RunningPipeline }> {
   const clock = new VirtualClock(T0);
   const venue = new TimedVenue(clock);
-  const pipeline = await startPipeline({
-    venue,
-    clock,
-    log: silentLogger(),
-    strategy,
-    params: {},
-    risk: parseRiskConfig(risk),
-    portfolio: portfolioPort(new Portfolio({ clock })),
-    account: ACCOUNT,
-    accounts: [ACCOUNT],
-    symbols: [SYMBOL],
-  });
+  const pipeline = await startOnVenue({ venue, clock, strategy, account: ACCOUNT, symbol: SYMBOL, risk });
   return { clock, venue, pipeline };
 }
 

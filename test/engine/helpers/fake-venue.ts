@@ -1,10 +1,18 @@
 /**
  * A scriptable in-memory Venue for unit tests of the engine: every call is recorded and answered by the
  * test (`resolve`/`reject` on the recorded call), market data and order updates are Subjects the test
- * pushes into. Nothing touches the network.
+ * pushes into. Nothing touches the network. `startOnVenue` runs the pipeline on one: one account and symbol, a
+ * fresh portfolio, the given risk limits.
  */
 import { Subject } from 'rxjs';
 import type { Instrument } from '../../../src/domain/index.ts';
+import type { VirtualClock } from '../../../src/engine/clock.ts';
+import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline.ts';
+import { Portfolio } from '../../../src/engine/portfolio/index.ts';
+import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
+import { parseRiskConfig, type RiskConfigInput } from '../../../src/engine/risk/index.ts';
+import type { AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
 import type {
   MarketDataEvent,
   OrderStreamEvent,
@@ -80,4 +88,29 @@ export class FakeVenue implements Venue {
       this.calls.push({ kind, requests, resolve, reject });
     });
   }
+}
+
+export interface StartOnVenueOptions {
+  readonly venue: Venue;
+  readonly clock: VirtualClock;
+  readonly strategy: AnyStrategy;
+  readonly account: string;
+  readonly symbol: string;
+  readonly risk?: RiskConfigInput;
+}
+
+/** The pipeline on a scripted venue, on a virtual clock, with empty strategy params. */
+export function startOnVenue(o: StartOnVenueOptions): Promise<RunningPipeline> {
+  return startPipeline({
+    venue: o.venue,
+    clock: o.clock,
+    log: silentLogger(),
+    strategy: o.strategy,
+    params: {},
+    risk: parseRiskConfig(o.risk ?? {}),
+    portfolio: portfolioPort(new Portfolio({ clock: o.clock })),
+    account: o.account,
+    accounts: [o.account],
+    symbols: [o.symbol],
+  });
 }
