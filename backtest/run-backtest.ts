@@ -18,7 +18,7 @@ import { loadStrategy } from '../src/engine/strategy/loader.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
-import { chooseParams } from './strategy-params.ts';
+import { chooseParams, type ParamsChoice } from './strategy-params.ts';
 import { TurnoverCounter } from './metrics/index.ts';
 import { cachedPortfolioPort } from './replay/cached-portfolio-port.ts';
 import { FillEngine } from './replay/fill-engine.ts';
@@ -48,6 +48,10 @@ export interface BacktestOptions {
   readonly strategy?: string | AnyStrategy;
   /** Raw params; default: bot.params when bot.strategy is this strategy, else its defaults (strategy-params.ts). */
   readonly params?: unknown;
+  /** The YAML file `params` came from (`--params`), named with the keys at its root in params errors. */
+  readonly paramsFile?: string;
+  /** The config file `config` came from, named (under `bot.params`) in errors about its params. */
+  readonly configFile?: string;
   readonly logger?: Logger;
   readonly onProgress?: (progress: ReplayProgress) => void;
   readonly reader?: LineReader;
@@ -77,6 +81,11 @@ export interface BacktestResult {
 
 const DEFAULT_ACCOUNT = 'firms/backtest/accounts/bot';
 
+/** Where the params and the config came from, for params errors in the form `tradebot run` gives them. */
+function sourcesOf(options: BacktestOptions): Pick<ParamsChoice, 'givenFile' | 'configFile'> {
+  return { ...(options.paramsFile === undefined ? {} : { givenFile: options.paramsFile }), ...(options.configFile === undefined ? {} : { configFile: options.configFile }) };
+}
+
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   let peakRss = process.memoryUsage.rss();
@@ -89,7 +98,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   let params: unknown;
   let symbols: readonly string[];
   try {
-    params = chooseParams({ requested: options.strategy, definition: strategy, given: options.params, config, dataSymbols: header.symbols, log });
+    params = chooseParams({ requested: options.strategy, definition: strategy, given: options.params, config, dataSymbols: header.symbols, log, ...sourcesOf(options) });
     symbols = symbolsOf(strategy, params);
     for (const symbol of symbols) {
       if (!header.instruments.some((i) => i.symbol === symbol)) throw backtestError(BacktestErrorCode.BAD_OPTION, `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`, { kind: 'config' });

@@ -22,6 +22,10 @@ export interface ParamsChoice {
   /** Symbols of the data file (defaults for a strategy's `symbols`). */
   readonly dataSymbols: readonly string[];
   readonly log: Logger;
+  /** The YAML file `given` came from: errors name it, with keys at its root (as `tradebot run --params`). */
+  readonly givenFile?: string;
+  /** The config file: errors about its `bot.params` name it. */
+  readonly configFile?: string;
 }
 
 function sameStrategy(requested: string | AnyStrategy | undefined, definition: AnyStrategy, configured: string): boolean {
@@ -37,9 +41,9 @@ function sameStrategy(requested: string | AnyStrategy | undefined, definition: A
 
 /** The validated params for the run (see the module comment). */
 export function chooseParams(o: ParamsChoice): unknown {
-  if (o.given !== undefined) return validateParams(o.definition, o.given);
+  if (o.given !== undefined) return validateParams(o.definition, o.given, o.givenFile === undefined ? {} : { file: o.givenFile, path: '' });
   const configured = o.config.bot.strategy;
-  if (sameStrategy(o.requested, o.definition, configured)) return validateParams(o.definition, o.config.bot.params);
+  if (sameStrategy(o.requested, o.definition, configured)) return validateParams(o.definition, o.config.bot.params, { path: 'bot.params', ...(o.configFile === undefined ? {} : { file: o.configFile }) });
   const withSymbols = { symbols: [...o.dataSymbols] };
   const defaults = o.definition.params.safeParse(withSymbols).success ? withSymbols : {};
   try {

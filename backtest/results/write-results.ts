@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { siblingModule } from '../../src/package/paths.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { stableStringify } from './stable-json.ts';
 
@@ -20,7 +21,7 @@ type HtmlWriter = (dir: string, result: BacktestResult) => Promise<string>;
 
 async function htmlWriter(): Promise<HtmlWriter | string> {
   try {
-    const module = (await import(new URL('../report/write-report.ts', import.meta.url).href)) as { writeHtmlReport?: unknown };
+    const module = (await import(siblingModule('../report/write-report.ts', import.meta.url).href)) as { writeHtmlReport?: unknown };
     return typeof module.writeHtmlReport === 'function' ? (module.writeHtmlReport as HtmlWriter) : 'backtest/report/write-report.ts exports no writeHtmlReport';
   } catch (error) {
     return `the HTML report writer is not available (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)})`;

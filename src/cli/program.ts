@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package/paths.ts';
 import { registerConfigCommand } from './commands/config.ts';
 import { registerSimCommand } from './commands/sim.ts';
 import { registerRunCommand } from './commands/run.ts';
@@ -16,7 +17,7 @@ import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? '0.0.0';
 }
 

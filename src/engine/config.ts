@@ -5,6 +5,7 @@
  * optional metrics. Risk limits live in their own `risk` section (src/engine/risk/config.ts). Whether the
  * chosen venue and transports fit the `exchange` section is checked at start (src/engine/live/run-plan.ts).
  */
+import path from 'node:path';
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
@@ -59,14 +60,21 @@ export function resolveStreams(configured: Partial<StreamTransports> | undefined
   return { marketData: configured?.marketData ?? fallback, orders: configured?.orders ?? fallback };
 }
 
+/** A `bot.strategy` that names a file (it has a folder or a script extension) rather than a built-in strategy. */
+export function looksLikeStrategyPath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || /\.(ts|mts|cts|js|mjs|cjs)$/.test(value);
+}
+
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
 const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 
 export function botSection(context: ConfigContext = { baseDir: process.cwd() }) {
   return z
     .strictObject({
-      /** A strategy name from strategies/ or a path to a plugin file. */
-      strategy: nonEmptyString('a strategy name such as market-maker, or a path to a .ts file').default('market-maker'),
+      /** A strategy name from strategies/ or a path to a plugin file (relative to the config file's folder). */
+      strategy: nonEmptyString('a strategy name such as market-maker, or a path to a .ts file')
+        .default('market-maker')
+        .transform((value) => (looksLikeStrategyPath(value) ? path.resolve(context.baseDir, value) : value)),
       /** Params validated by the plugin's own schema. */
       params: z.record(z.string(), z.unknown()).default({}),
       /** The account intents trade by default. */

@@ -6,7 +6,6 @@
  * `bot.control.port` of `--config`; only loopback hosts are contacted.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.ts';
 import { TradebotError } from '../../errors.ts';
 import { CONTROL_PATH, LOOPBACK_HOSTS, isLoopbackHost } from '../../engine/live/control-server.ts';
 import { TRADING_STATES, isTradingState } from '../../engine/risk/trading-state.ts';
@@ -27,10 +26,12 @@ function parsePort(text: string): number {
 }
 
 /** The control URL from the options: --port, or bot.control of --config (a fixed port; 0 is only known to the bot). */
-export function controlUrl(options: ControlCommandOptions): string {
+export async function controlUrl(options: ControlCommandOptions): Promise<string> {
   let host = options.host;
   let port = options.port;
   if (options.config !== undefined && (port === undefined || host === undefined)) {
+    // loaded here, not at start, so that `tradebot --help` stays fast
+    const { loadConfig } = await import('../../config/index.ts');
     const control = loadConfig(options.config).bot.control;
     if (control === undefined && port === undefined) {
       throw new TradebotError('CLI_CONTROL_NO_PORT', `${options.config} has no bot.control section: add bot.control: { port: <n> } (and restart the bot), or pass --port`, { kind: 'config' });
@@ -92,7 +93,7 @@ export function registerControlCommand(program: Command): void {
       if (state !== undefined && !isTradingState(state)) {
         throw new TradebotError('CLI_INVALID_STATE', `the state must be one of ${TRADING_STATES.join(', ')}, got "${state}"`, { kind: 'config' });
       }
-      const answer = await callControl(controlUrl(options), state, options.reason);
+      const answer = await callControl(await controlUrl(options), state, options.reason);
       process.stdout.write(`${JSON.stringify({ event: 'control.state', ...answer })}\n`);
     });
 }

@@ -8,15 +8,11 @@
  * on stdout. SIGINT stops between pages; running the same command again resumes.
  */
 import type { Command } from 'commander';
-import { loadBacktestConfig } from '../../../backtest/config.ts';
-import { connectTradeSource } from '../../../backtest/history/connect-source.ts';
-import { fetchHistory } from '../../../backtest/history/fetch-history.ts';
 import type { HistoryFormat, HistorySource } from '../../../backtest/history/format.ts';
-import { createProgress } from '../../../backtest/progress.ts';
 import { tryParseTimestamp } from '../../domain/time.ts';
-import { createLogger, type LogLevel } from '../../logging/logger.ts';
+import type { LogLevel } from '../../logging/logger.ts';
 import { TradebotError } from '../../errors.ts';
-import { DEFAULT_CONFIG } from './sim.ts';
+import { configFileOf, DEFAULT_CONFIG } from '../options.ts';
 
 interface FetchOptions {
   symbol: string[];
@@ -78,7 +74,13 @@ export function registerHistoryCommand(program: Command): void {
     .option('--log-level <level>', 'trace, debug, info, warn or error (overrides logging.level)')
     .action(async (options: FetchOptions) => {
       if (options.to <= options.from) throw invalid('--to must be after --from');
-      const config = loadBacktestConfig(options.config);
+      // loaded here, not at start, so that `tradebot --help` stays fast
+      const { loadBacktestConfig } = await import('../../../backtest/config.ts');
+      const { connectTradeSource } = await import('../../../backtest/history/connect-source.ts');
+      const { fetchHistory } = await import('../../../backtest/history/fetch-history.ts');
+      const { createProgress } = await import('../../../backtest/progress.ts');
+      const { createLogger } = await import('../../logging/logger.ts');
+      const config = loadBacktestConfig(configFileOf(options.config));
       const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
       const symbols = [...new Set(options.symbol)];
       const abort = new AbortController();

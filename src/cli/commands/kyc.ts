@@ -6,9 +6,6 @@
  * line per new notification (`"event":"kyc.notification"`); logs go to stderr.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.ts';
-import { createFamilyAClient } from '../../exchange/familya/index.ts';
-import { KycError, KycErrorCode, startKycReceiver } from '../../kyc/index.ts';
 import type { KycEvent } from '../../kyc/index.ts';
 import { cliLogger, exchangeOf } from './token.ts';
 
@@ -42,8 +39,11 @@ export function registerKycCommand(program: Command): void {
     .argument('<https-url>', 'the public HTTPS URL of the running receiver, e.g. https://kyc.example.com/kyc/webhook')
     .requiredOption('-c, --config <file>', 'config file with an exchange section (familyA credentials)')
     .action(async (url: string, options: { config: string }) => {
+      // loaded here, not at start, so that `tradebot --help` stays fast
+      const { loadConfig } = await import('../../config/index.ts');
+      const { createFamilyAClient } = await import('../../exchange/familya/index.ts');
       const config = loadConfig(options.config);
-      const { client } = createFamilyAClient(exchangeOf(config, options.config), { logger: cliLogger(config, 'tradebot-kyc') });
+      const { client } = createFamilyAClient(exchangeOf(config, options.config), { logger: await cliLogger(config, 'tradebot-kyc') });
       try {
         const result = await client.registerKycWebhook(url);
         process.stdout.write(`KYC webhook registered: ${url}${result.message === '' ? '' : ` (${result.message})`}\n`);
@@ -57,12 +57,14 @@ export function registerKycCommand(program: Command): void {
     .description('Run the KYC webhook receiver (exchange.kyc.webhook) until SIGINT/SIGTERM; prints a ready line, then one line per notification')
     .requiredOption('-c, --config <file>', 'config file with exchange.kyc.webhook (port, certFile, keyFile, stateFile)')
     .action(async (options: { config: string }) => {
+      const { loadConfig } = await import('../../config/index.ts');
+      const { KycError, KycErrorCode, startKycReceiver } = await import('../../kyc/index.ts');
       const config = loadConfig(options.config);
       const settings = exchangeOf(config, options.config).kyc?.webhook;
       if (settings === undefined) {
         throw new KycError(KycErrorCode.NotConfigured, `${options.config} has no exchange.kyc.webhook section (host, port, certFile, keyFile, stateFile)`);
       }
-      const logger = cliLogger(config, 'tradebot-kyc');
+      const logger = await cliLogger(config, 'tradebot-kyc');
       const stopped = untilSignal();
       const receiver = await startKycReceiver({ ...settings, logger });
       const subscription = receiver.notifications$.subscribe((event) => {

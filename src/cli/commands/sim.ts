@@ -4,12 +4,8 @@
  * address), which other tools read; logs go to stderr.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.ts';
-import { createLogger } from '../../logging/logger.ts';
-import { startSim } from '../../sim/simulator.ts';
 import { TradebotError } from '../../errors.ts';
-
-export const DEFAULT_CONFIG = 'config/sim.yaml';
+import { configFileOf, DEFAULT_CONFIG } from '../options.ts';
 
 function parseSeconds(text: string): number {
   const value = Number(text);
@@ -27,7 +23,11 @@ export function registerSimCommand(program: Command): void {
     .option('--log-level <level>', 'trace, debug, info, warn or error (overrides logging.level)')
     .option('--duration <seconds>', 'stop by itself after this many seconds (default: run until SIGINT/SIGTERM)', parseSeconds)
     .action(async (options: { config: string; logLevel?: string; duration?: number }) => {
-      const config = loadConfig(options.config);
+      // loaded here, not at start, so that `tradebot --help` stays fast
+      const { loadConfig } = await import('../../config/index.ts');
+      const { createLogger } = await import('../../logging/logger.ts');
+      const { startSim } = await import('../../sim/simulator.ts');
+      const config = loadConfig(configFileOf(options.config));
       if (config.sim === undefined) {
         throw new TradebotError('CONFIG_NO_SIM', `${options.config} has no sim section; use config/sim.yaml or add one`, { kind: 'config' });
       }

@@ -5,12 +5,9 @@
  * `--json` prints one JSON line instead, for scripts.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.ts';
 import type { TradebotConfig } from '../../config/index.ts';
 import { TradebotError } from '../../errors.ts';
 import type { ExchangeConfig } from '../../exchange/config.ts';
-import { createTokenManager, tokenEndpointUrl } from '../../exchange/familya/index.ts';
-import { createLogger } from '../../logging/logger.ts';
 import type { Logger } from '../../logging/logger.ts';
 
 /** The exchange section of a config file, or CONFIG_NO_EXCHANGE naming the file. */
@@ -21,7 +18,8 @@ export function exchangeOf(config: TradebotConfig, file: string): ExchangeConfig
   return config.exchange;
 }
 
-export function cliLogger(config: TradebotConfig, name: string): Logger {
+export async function cliLogger(config: TradebotConfig, name: string): Promise<Logger> {
+  const { createLogger } = await import('../../logging/logger.ts');
   return createLogger({ level: config.logging.level, pretty: config.logging.pretty, name });
 }
 
@@ -32,9 +30,12 @@ export function registerTokenCommand(program: Command): void {
     .requiredOption('-c, --config <file>', 'config file with an exchange section (familyA: clientId, privateKeyFile, participant)')
     .option('--json', 'print one JSON line instead of text')
     .action(async (options: { config: string; json?: boolean }) => {
+      // loaded here, not at start, so that `tradebot --help` stays fast
+      const { loadConfig } = await import('../../config/index.ts');
+      const { createTokenManager, tokenEndpointUrl } = await import('../../exchange/familya/index.ts');
       const config = loadConfig(options.config);
       const exchange = exchangeOf(config, options.config);
-      const { tokens, close } = createTokenManager(exchange, { logger: cliLogger(config, 'tradebot-token') });
+      const { tokens, close } = createTokenManager(exchange, { logger: await cliLogger(config, 'tradebot-token') });
       try {
         await tokens.getToken();
         const info = tokens.info();

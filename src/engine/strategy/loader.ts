@@ -7,16 +7,19 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config/errors.ts';
 import { describeIssue } from '../../config/issues.ts';
 import { TradebotError } from '../../errors.ts';
+import { looksLikeStrategyPath } from '../config.ts';
 import type { AnyStrategy } from './define-strategy.ts';
+import { importPlugin } from './plugin-import.ts';
+import { numbersWhereExpected } from './yaml-numbers.ts';
 
 export const STRATEGIES_DIR = fileURLToPath(new URL('../../../strategies/', import.meta.url));
 
 export function resolveStrategyPath(nameOrPath: string, cwd = process.cwd()): string {
-  const looksLikePath = nameOrPath.includes('/') || nameOrPath.includes('\\') || /\.(ts|js|mjs)$/.test(nameOrPath);
+  const looksLikePath = looksLikeStrategyPath(nameOrPath);
   const candidates = looksLikePath
     ? [path.resolve(cwd, nameOrPath)]
     : [path.join(STRATEGIES_DIR, `${nameOrPath}.ts`), path.join(STRATEGIES_DIR, `${nameOrPath}.js`)];
@@ -33,7 +36,7 @@ export function resolveStrategyPath(nameOrPath: string, cwd = process.cwd()): st
 
 export async function loadStrategy(nameOrPath: string, cwd?: string): Promise<AnyStrategy> {
   const file = resolveStrategyPath(nameOrPath, cwd);
-  const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  const module = await importPlugin(file);
   const definition = module.default as Partial<AnyStrategy> | undefined;
   if (definition === undefined || typeof definition !== 'object' || typeof definition.name !== 'string' || definition.params === undefined) {
     throw new TradebotError('STRATEGY_INVALID_MODULE', `${file} must default-export defineStrategy({ name, params, ... })`, { kind: 'config' });
@@ -58,7 +61,15 @@ export interface ParamsSource {
  */
 export function validateParams<S extends AnyStrategy>(strategy: S, raw: unknown, source: string | ParamsSource = {}): unknown {
   const from: ParamsSource = typeof source === 'string' ? { file: source } : source;
-  const result = strategy.params.safeParse(raw ?? {}, { reportInput: true });
+  let input: unknown = raw ?? {};
+  let result = strategy.params.safeParse(input, { reportInput: true });
+  // a fractional number from YAML arrives as its exact text: a z.number() param gets the number (yaml-numbers.ts)
+  for (let round = 0; !result.success && round < 3; round++) {
+    const converted = numbersWhereExpected(input, result.error.issues);
+    if (converted === undefined) break;
+    input = converted;
+    result = strategy.params.safeParse(input, { reportInput: true });
+  }
   if (result.success) return result.data;
   const base = from.path ?? (from.file === undefined ? 'strategy.params' : 'bot.params');
   const problems = result.error.issues.flatMap((issue) =>

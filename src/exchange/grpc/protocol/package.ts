@@ -5,10 +5,10 @@
  * (loader.ts), and method paths follow it. The simulator's server and the client both use these tables, so
  * a renamed method fails at load time on both sides instead of at the first call.
  */
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../../package/paths.ts';
 
 /** Directory of the .proto source (the repository's `proto/`). */
-export const PROTO_DIR = fileURLToPath(new URL('../../../../proto/', import.meta.url));
+export const PROTO_DIR = packageFile('proto');
 
 /** The protocol file: the package, the services, their messages, the resources and the enums. */
 export const PROTO_FILE = 'exchange.proto';
