@@ -2,7 +2,8 @@
  * Reference data for scripted markets: an event contract with the exchange's usual terms (prices in cents from
  * 0.01 to 0.99, whole contracts, USD), any of which a test can override with decimal strings.
  */
-import { Decimal, parseDecimal } from '../domain/decimal.ts';
+import type { Decimal} from '../domain/decimal.ts';
+import { parseDecimal } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
 
 /** One instrument of a scripted market: only `symbol` is required; decimals are strings such as `"0.01"`. */

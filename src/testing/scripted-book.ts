@@ -5,7 +5,8 @@
  * copy (the next book the test sets replaces it); the engine sees a change only when the test sets a book or
  * prints a trade. The levels the engine sees also hold the bot's own resting orders, as an exchange's book does.
  */
-import { Decimal, ZERO, parseDecimal } from '../domain/decimal.ts';
+import type { Decimal} from '../domain/decimal.ts';
+import { ZERO, parseDecimal } from '../domain/decimal.ts';
 import type { PriceQty } from '../domain/index.ts';
 import type { BookEvent } from '../exchange/gateway/stream-events.ts';
 import { testingError } from './errors.ts';
