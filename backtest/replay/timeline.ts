@@ -110,7 +110,10 @@ export class Timeline {
     }
   }
 
-  /** Keeps answering requests (in arrival order) until `done` settles: used while the pipeline stops. */
+  /**
+   * Keeps answering requests (in arrival order) until `done` settles: used while the pipeline stops. When no
+   * request is waiting and the stop still waits, the clock runs its next action (the stop grace's end).
+   */
   async pumpUntil(done: Promise<unknown>): Promise<void> {
     let finished = false;
     const marker = done.then(
@@ -119,9 +122,11 @@ export class Timeline {
     );
     for (let turns = 0; !finished; turns++) {
       if (turns > 100_000) throw new Error('the pipeline did not stop: requests keep coming');
+      const requests = this.venue.requests.peekTime() < Number.POSITIVE_INFINITY;
       this.venue.processDue(Number.POSITIVE_INFINITY);
       this.venue.pendingContinuations = false;
       await settleContinuations();
+      if (!finished && !requests && this.venue.requests.peekTime() === Number.POSITIVE_INFINITY) this.clock.runNextAction();
     }
     await marker;
   }

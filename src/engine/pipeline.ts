@@ -7,6 +7,8 @@
  * With an order journal (`journal`), the journal is replayed first (orders an earlier run left in flight are
  * tracked again and settled with the exchange, never re-sent; ids continue after the journal's), every request
  * is durable before it is sent, and the journal is compacted at stop (see src/engine/journal/).
+ * Intents pass risk at the intent gate (intent-gate.ts); at stop, what `onStop` sent gets the stop grace
+ * (stop-grace.ts) before the engine cancels what is left, never cancelling an order that cannot rest.
  */
 import { Subscription } from 'rxjs';
 import type { Logger } from 'pino';
@@ -15,7 +17,7 @@ import { ZERO } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
 import { describeError } from '../errors.ts';
 import type { Clock } from './clock.ts';
-import type { CancelIntent, Intent } from './intents.ts';
+import type { CancelIntent } from './intents.ts';
 import type { Venue, MarketDataEvent, OrderStreamEvent, VenueSnapshot } from './venue.ts';
 import { OrderTracker, isTerminal, type TrackedOrder } from './orders/index.ts';
 import { RiskManager, type RiskConfig } from './risk/index.ts';
@@ -32,6 +34,8 @@ import { SettlementWatch } from './settlements.ts';
 import { lookUpUnknownOrders } from './gap-lookups.ts';
 import { compare } from './decimal-compare.ts';
 import { JournalRecorder, JournalRecovery, rebuildJournal, type Journal } from './journal/index.ts';
+import { IntentGate } from './intent-gate.ts';
+import { DEFAULT_STOP_GRACE_MS, stopGrace } from './stop-grace.ts';
 
 /** Lookups per reconciliation while fills keep arriving during them. */
 const RECONCILE_ATTEMPTS = 3;
@@ -65,6 +69,11 @@ export interface PipelineOptions {
   finishedOrderHistory?: number;
   /** Execution ids the OrderTracker remembers to drop repeats (default 100000). */
   executionDedupeCapacity?: number;
+  /**
+   * After `onStop`, how long (engine ms) the intents it sent may take to complete before the engine cancels
+   * what is left (default 1000; 0: cancel at once). Ends early once nothing is in flight (stop-grace.ts).
+   */
+  stopGraceMs?: number;
   /** Called with every event the pipeline receives (recording for replay). */
   record?: (event: { stream: 'market' | 'orders'; time: number; event: MarketDataEvent | OrderStreamEvent }) => void;
 }
@@ -123,6 +132,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     portfolio,
     books,
     risk: () => risk,
+    canCross: venue.canCross ?? true,
   });
   const adapter = new ExecutionAdapter({
     venue,
@@ -153,22 +163,24 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const engineCancel = (clordId: string): CancelIntent => ({ kind: 'cancel', clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() });
   const strategyLog = log.child({ strategy: options.strategy.name });
   let runtime: StrategyRuntime | undefined;
-  const handleIntent = (intent: Intent) => {
-    counters.intents += 1;
-    for (const verdict of risk.check(intent, context)) {
-      if (verdict.kind === 'approved') {
-        adapter.submit(verdict.intent);
-        continue;
-      }
-      counters.refused(verdict.code);
-      strategyLog.debug({ code: verdict.code, intent: intent.kind, symbol: 'symbol' in intent ? intent.symbol : undefined }, verdict.message);
-      runtime?.orderUpdate({ type: 'refused', intentId: intent.intentId, clordId: 'clordId' in intent ? intent.clordId : undefined, code: verdict.code, message: verdict.message });
-    }
-  };
+  const gate = new IntentGate({
+    risk,
+    context,
+    log: strategyLog,
+    counters,
+    submit: (approved) => adapter.submit(approved),
+    symbolOf: (clordId) => tracker.get(clordId)?.symbol,
+    refused: (view) => runtime?.orderUpdate(view),
+  });
+  /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
+  const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
   runtime = new StrategyRuntime(options.strategy, options.params, {
     clock,
     log: strategyLog,
     account: options.account,
+    accounts: options.accounts,
+    venue: { name: venue.name, canCross: venue.canCross ?? true },
+    tradingState: () => risk.tradingState.state,
     symbols: options.symbols,
     ids,
     book: (symbol) => books.get(symbol),
@@ -176,7 +188,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     position: (symbol, account) => portfolio.position(symbol, account),
     // a fresh array of the tracker's views (each an OrderView already): no second copy per call
     openOrders: (symbol): readonly OrderView[] => tracker.open(symbol),
-    emit: handleIntent,
+    emit: (intent) => gate.handle(intent),
     // timers fire outside market and order events: each firing is a step of its own, so its intents leave at once
     step: (work) => step(work),
     onError: (error, callback) => {
@@ -213,12 +225,17 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       fillsByAccount.set(fill.account, (fillsByAccount.get(fill.account) ?? 0) + 1);
       portfolio.applyFill(fill);
       const order = tracker.get(fill.clordId);
-      runtime?.orderUpdate({ type: 'fill', fill: { clordId: fill.clordId, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time }, order: order ? orderView(order) : undefined });
+      runtime?.orderUpdate({
+        type: 'fill',
+        fill: { clordId: fill.clordId, account: fill.account, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time },
+        order: order ? orderView(order) : undefined,
+      });
     }),
   );
   subscriptions.add(
     tracker.updates$.subscribe((update) => {
       recorder?.onUpdate(update);
+      if (isTerminal(update.order.state)) gate.finished(update.order.clordIds);
       if (adapter.hasWaiting) adapter.onOrderChanged();
       if (update.previousState === undefined && update.order.adopted) {
         counters.adopted += 1;
@@ -229,9 +246,12 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   );
   // oddities the tracker tolerated (late executions of forgotten orders, estimated fill prices, ...): logged
   subscriptions.add(tracker.issues$.subscribe((issue) => log.debug({ issue }, `order tracker: ${issue.kind}`)));
-  subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void adapter.cancelAllOpen()));
+  subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void cancelAllOpen()));
   subscriptions.add(
-    risk.tradingState.changes$.subscribe((change) => log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`)),
+    risk.tradingState.changes$.subscribe((change) => {
+      log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`);
+      runtime?.tradingState(change);
+    }),
   );
 
   /**
@@ -367,8 +387,12 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     instruments,
     stop: async () => {
       step(() => runtime?.stop());
+      // what onStop sent may complete (its outcomes still reach onOrderUpdate); then the rest is cancelled
+      const grace = await stopGrace({ clock, tracker, isImmediate: (clordId) => gate.isImmediate(clordId) }, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+      if (grace === 'timeout') log.info({ stopGraceMs: options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS }, 'stop grace over with orders still in flight: cancelling what is left');
+      runtime?.close();
       runtime = undefined;
-      await adapter.cancelAllOpen();
+      await cancelAllOpen();
       await adapter.idle();
       if (recorder !== undefined && recovery !== undefined) {
         // what the cancels left open is all the compacted journal keeps: ask the exchange, not the stream

@@ -21,6 +21,8 @@ export interface RiskContextDeps {
   portfolio: PortfolioPort;
   books: BookStore;
   risk: () => RiskManager;
+  /** Whether the venue has a cross (default true). */
+  canCross?: boolean;
 }
 
 export function riskInstrument(instrument: Instrument, eventGroup: string | undefined): RiskInstrument {
@@ -74,5 +76,6 @@ export function engineRiskContext(deps: RiskContextDeps): RiskContext {
     },
     dailyPnl: () => deps.portfolio.dailyPnl(),
     tradingState: () => deps.risk().tradingState.state,
+    canCross: () => deps.canCross ?? true,
   };
 }

@@ -70,6 +70,8 @@ export interface VenueSnapshot {
 
 export interface Venue {
   readonly name: string;
+  /** False when the venue has no cross (`cross()` always fails): risk refuses crosses before sending. Absent: true. */
+  readonly canCross?: boolean;
   /** Reference data of the symbols the run trades (scales, ticks, price limits). */
   instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
   /** Full books per update, with connected/disconnected lifecycle events. */

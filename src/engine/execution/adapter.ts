@@ -202,10 +202,14 @@ export class ExecutionAdapter {
     this.flush();
   }
 
-  /** Cancels every working order (shutdown, halt), and drops every held one; resolves when the venue answered. */
-  async cancelAllOpen(): Promise<void> {
+  /**
+   * Cancels every working order (shutdown, halt) but those `skip` names (orders that cannot rest, whose
+   * outcome is on its way: a cancel would only be answered "too late"), and drops every held one; resolves
+   * when the venue answered.
+   */
+  async cancelAllOpen(skip: (clordId: string) => boolean = () => false): Promise<void> {
     for (const { clordId } of this.held.takeAll()) this.dropHeld(clordId);
-    for (const clordId of this.options.ledger.openClordIds()) this.queueCancel(clordId);
+    for (const clordId of this.options.ledger.openClordIds()) if (!skip(clordId)) this.queueCancel(clordId);
     this.flush();
     await this.idle();
   }

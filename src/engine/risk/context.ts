@@ -8,6 +8,7 @@
  *   pending replace), with its remaining (leaves) quantity: in-flight orders are exposure too. An order with
  *   a replace in flight counts the larger of its old and new leaves and names the replace (`pendingReplace`).
  * - `positions()` lists signed positions (long > 0, short < 0) per symbol and account; a missing entry is flat.
+ * - `canCross()` says whether the venue has a cross (family A's /v1 has none); absent: it has.
  * - `tradingState()` is normally `riskManager.tradingState.state`; risk gates on the more restrictive of it and
  *   its own state machine, so a context can tighten trading but never loosen it.
  */
@@ -80,4 +81,6 @@ export interface RiskContext {
   /** Today's realized + unrealized PnL of the bot, in the settlement currency (a loss is negative). */
   dailyPnl(): Decimal;
   tradingState(): TradingState;
+  /** False when the venue cannot cross (crosses are refused RISK_CROSS_UNSUPPORTED); absent: true. */
+  canCross?(): boolean;
 }

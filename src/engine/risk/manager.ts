@@ -6,7 +6,8 @@
  * sends it only once they are confirmed). Approved places carry the configured self-match prevention
  * instruction when the strategy set none.
  *
- * Order of checks (the first breach is the refusal): intent shape -> known symbol -> daily loss -> trading
+ * Order of checks (the first breach is the refusal): intent shape -> venue capability (a cross on a venue
+ * without crosses: RISK_CROSS_UNSUPPORTED) -> known symbol -> daily loss -> trading
  * state -> instrument rules (min qty, lot, tick, price limits) -> maxOrderQty -> maxOrderNotional ->
  * priceBand -> self-match -> maxPosition -> maxEventPosition -> maxOpenOrders -> message rate. Cancels are
  * checked only for a known order and always pass the state gate and the throttle. A check that throws fails
@@ -150,6 +151,9 @@ export class RiskManager {
   private evaluateOrder(intent: Intent, context: RiskContext): Verdict[] {
     const shaped = candidatesOf(intent, context);
     if (!shaped.ok) return [refuse(intent, shaped.breach.code, shaped.breach.message)];
+    if (intent.kind === 'cross' && context.canCross?.() === false) {
+      return [refuse(intent, 'RISK_CROSS_UNSUPPORTED', `cross ${intent.crossId} refused: this venue has no cross (bot.venue: familyA); nothing was sent. Run crosses through the gateway venue`)];
+    }
     const candidates = shaped.candidates;
     const symbol = candidates[0]?.symbol ?? '';
     const instrument = context.instrument(symbol);
@@ -276,6 +280,10 @@ class CheckContext implements RiskContext {
 
   tradingState(): TradingState {
     return this.context.tradingState();
+  }
+
+  canCross(): boolean {
+    return this.context.canCross?.() ?? true;
   }
 }
 

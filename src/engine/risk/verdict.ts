@@ -37,6 +37,7 @@ export const REFUSAL_CODES = [
   'RISK_UNKNOWN_SYMBOL',
   'RISK_UNKNOWN_ORDER',
   'RISK_INVALID_INTENT',
+  'RISK_CROSS_UNSUPPORTED',
   'RISK_CHECK_FAILED',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

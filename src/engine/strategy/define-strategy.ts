@@ -1,16 +1,22 @@
 /**
  * The strategy plugin API. A plugin module default-exports `defineStrategy({...})`: a name, a params
  * schema (zod, validated from YAML before start), the symbols it trades, an optional per-run `state`
- * factory (`ctx.state`), and callbacks that read views (books, positions, open orders, instruments) and emit
- * intents through the context. Advanced plugins give an RxJS `operator` from the engine's event stream
- * instead of callbacks. Plugin authors import all of it from src/strategy.ts.
+ * factory (`ctx.state`), and callbacks that read views (books, positions, open orders, instruments, the
+ * trading state, the run's accounts and venue) and emit intents through the context. Advanced plugins give
+ * an RxJS `operator` from the engine's event stream instead of callbacks. Plugin authors import all of it
+ * from src/strategy.ts.
+ *
+ * Delivery rule: callbacks never nest. An intent call returns at once; every outcome (the order's updates,
+ * fills, a risk refusal) is delivered to `onOrderUpdate` after the callback that made the call has returned,
+ * never inside the call.
  */
 import type { Observable, OperatorFunction } from 'rxjs';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { IntentSide, IntentTimeInForce } from '../intents.ts';
-import type { BookView, OrderUpdateView, OrderView, TradeView } from './views.ts';
+import type { TradingState } from '../risk/trading-state.ts';
+import type { BookView, OrderUpdateView, OrderView, TradeView, TradingStateView, VenueView } from './views.ts';
 import type { InstrumentView } from './instrument-view.ts';
 import { TradebotError } from '../../errors.ts';
 
@@ -49,6 +55,12 @@ export interface StrategyContext<P, S = unknown> {
   readonly symbols: readonly string[];
   /** The run's default account. */
   readonly account: string;
+  /** Every account the run follows (`bot.accounts`; the default account first): a cross needs both of its accounts here. */
+  readonly accounts: readonly string[];
+  /** Where orders go and what it can do (`ctx.venue.canCross`). */
+  readonly venue: VenueView;
+  /** The trading state now: `active`, `reducing` (only reducing orders pass) or `halted` (only cancels pass). */
+  readonly tradingState: TradingState;
   now(): number;
   book(symbol: string): BookView | undefined;
   /** The venue's reference data for a traded symbol (tick, price limits, minimum and lot quantity, scales, state). */
@@ -56,7 +68,11 @@ export interface StrategyContext<P, S = unknown> {
   /** Net position (signed) in `symbol`, across the run's accounts unless `account` is given. */
   position(symbol: string, account?: string): Decimal;
   openOrders(symbol?: string): readonly OrderView[];
-  /** Emits a place intent; returns the client order id the order will carry. */
+  /**
+   * Intents: each returns at once; its outcome arrives later in `onOrderUpdate` (after the current callback
+   * returns), tied to the returned id (the order's `clordId`, a cross leg's `crossId`, a refusal's `id`).
+   * Emits a place intent; returns the client order id the order will carry.
+   */
   place(options: PlaceOptions): string;
   cancel(clordId: string): void;
   /** Emits a replace; returns the client order id the order carries afterwards. */
@@ -69,6 +85,11 @@ export interface StrategyContext<P, S = unknown> {
    * sent at once. Calling it again with the same name replaces that timer.
    */
   every(name: string, everyMs: number): void;
+  /**
+   * Calls `onTimer(ctx, name)` once, `afterMs` of engine time from now (virtual time in backtests). The same
+   * name again (with `after` or `every`) replaces that timer; `cancelTimer(name)` cancels it.
+   */
+  after(name: string, afterMs: number): void;
   /** Stops the timer `name` (nothing when there is none). */
   cancelTimer(name: string): void;
 }
@@ -78,7 +99,8 @@ export type StrategyEvent =
   | { readonly type: 'book'; readonly book: BookView }
   | { readonly type: 'trade'; readonly trade: TradeView }
   | { readonly type: 'order'; readonly update: OrderUpdateView }
-  | { readonly type: 'timer'; readonly name: string };
+  | { readonly type: 'timer'; readonly name: string }
+  | { readonly type: 'tradingState'; readonly change: TradingStateView };
 
 /** An operator-form plugin maps the engine's event stream to actions on the context (side effects). */
 export type StrategyOperator<P, S = unknown> = (context: StrategyContext<P, S>) => OperatorFunction<StrategyEvent, unknown>;
@@ -103,6 +125,8 @@ export interface StrategyDefinition<Schema extends z.ZodType = z.ZodType, S = un
   onTrade?(ctx: StrategyContext<z.output<Schema>, S>, trade: TradeView): void;
   onOrderUpdate?(ctx: StrategyContext<z.output<Schema>, S>, update: OrderUpdateView): void;
   onTimer?(ctx: StrategyContext<z.output<Schema>, S>, name: string): void;
+  /** The trading state changed (`ctx.tradingState` is already the new one). */
+  onTradingState?(ctx: StrategyContext<z.output<Schema>, S>, change: TradingStateView): void;
   onStop?(ctx: StrategyContext<z.output<Schema>, S>): void;
   /** Operator form (instead of, or besides, the callbacks). */
   operator?(ctx: StrategyContext<z.output<Schema>, S>): OperatorFunction<StrategyEvent, unknown>;

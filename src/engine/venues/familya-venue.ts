@@ -39,6 +39,8 @@ function toInput(request: VenueOrderRequest): OrderInput {
 
 export class FamilyAVenue implements Venue {
   readonly name = 'familyA';
+  /** /v1 has no cross endpoint: risk refuses crosses (RISK_CROSS_UNSUPPORTED) before anything is sent. */
+  readonly canCross = false;
 
   constructor(private readonly options: FamilyAVenueOptions) {}
 

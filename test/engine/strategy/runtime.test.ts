@@ -214,7 +214,8 @@ describe('strategy runtime', () => {
     runtime.start();
     runtime.book(book(1));
     runtime.trade({ symbol: 'EVT', price: new Decimal('0.4'), qty: new Decimal(1), time: T0 });
-    runtime.orderUpdate({ type: 'refused', intentId: 'i1', clordId: undefined, code: 'RISK_MAX_POSITION', message: 'too long' });
+    const intent: Intent = { intentId: 'i1', strategy: 'operator', time: T0, kind: 'cancelAll', symbol: 'EVT' };
+    runtime.orderUpdate({ type: 'refused', id: undefined, kind: 'cancelAll', symbol: 'EVT', clordId: undefined, crossId: undefined, intentId: 'i1', intent, code: 'RISK_MAX_POSITION', message: 'too long' });
     runtime.timer('t');
     expect(types).toEqual(['book', 'trade', 'order', 'timer']);
     expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([['operator', 'operator boom']]);
