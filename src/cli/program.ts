@@ -15,6 +15,7 @@ import { registerSweepCommand } from './commands/sweep.ts';
 import { registerHistoryCommand } from './commands/history.ts';
 import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
+import { registerInitCommand } from './commands/init.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
@@ -37,5 +38,6 @@ export function buildProgram(): Command {
   registerHistoryCommand(program);
   registerBacktestCommand(program);
   registerControlCommand(program);
+  registerInitCommand(program);
   return program;
 }
