@@ -20,3 +20,17 @@ export type { OrderRef } from './order-ref.ts';
 export { recordStrategy, StrategyRecorder } from './recorder.ts';
 export type { RecordedIntent, RecordedRefusal, RecordedFill, PlaceRecord, CancelRecord, ReplaceRecord, CancelAllRecord, CrossRecord } from './records.ts';
 export { testingError, type TestingErrorCode } from './errors.ts';
+export {
+  startSimBot,
+  startPipelineSim,
+  absNumber,
+  SIM_SYMBOL,
+  SIM_OTHER_SYMBOL,
+  SIM_ACCOUNT,
+  SIM_HEDGE_ACCOUNT,
+  type SimBot,
+  type SimBotOptions,
+  type PipelineSim,
+  type PipelineSimOptions,
+} from './sim-bot.ts';
+export { ObservedVenue, type VenueCall } from './observed-venue.ts';
