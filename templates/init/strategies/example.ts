@@ -11,22 +11,25 @@ const params = z.strictObject({
   halfSpread: decimal({ positive: true }).prefault('0.02'),
   qty: decimal({ positive: true }).prefault('1'),
   maxPosition: decimal({ positive: true }).prefault('10'),
+  /** Move a quote only when its target is at least this many ticks away (fewer messages in a busy market). */
+  requoteTicks: z.number().int().min(1).default(2),
 });
 
 type Params = z.output<typeof params>;
 type Side = 'BUY' | 'SELL';
 
 /** Places, moves or cancels this side's quote so that it rests at `price` (undefined: no quote). */
-function quote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: Decimal | undefined): void {
+function quote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: Decimal | undefined, tick: Decimal): void {
   const [current, ...extra] = ctx.openOrders(symbol).filter((order) => order.side === side && order.label === 'quote');
   for (const order of extra) ctx.cancel(order.clordId);
   if (current === undefined) {
     if (price !== undefined) ctx.place({ symbol, side, qty: ctx.params.qty, price, postOnly: true, label: 'quote' });
-  } else if (price === undefined) {
-    ctx.cancel(current.clordId);
-  } else if (current.price === undefined || !current.price.eq(price)) {
-    ctx.replace(current.clordId, { price });
+    return;
   }
+  // a quote whose place, cancel or replace is still on its way is left alone until the exchange answers
+  if (current.status === 'PENDING_NEW' || current.status === 'PENDING_CANCEL' || current.status === 'PENDING_REPLACE') return;
+  if (price === undefined) ctx.cancel(current.clordId);
+  else if (current.price === undefined || current.price.minus(price).abs().gte(tick.times(ctx.params.requoteTicks))) ctx.replace(current.clordId, { price });
 }
 
 /** The bid and offer for this book and position: on the tick, inside the limits, never crossing the book. */
@@ -50,8 +53,8 @@ export default defineStrategy({
     const instrument = ctx.instrument(book.symbol);
     if (book.stale || instrument === undefined) return;
     const { bid, offer } = targetQuotes(ctx.params, book, ctx.position(book.symbol), instrument);
-    quote(ctx, book.symbol, 'BUY', bid);
-    quote(ctx, book.symbol, 'SELL', offer);
+    quote(ctx, book.symbol, 'BUY', bid, instrument.tickSize);
+    quote(ctx, book.symbol, 'SELL', offer, instrument.tickSize);
   },
   onOrderUpdate(ctx, update) {
     if (update.type === 'fill') ctx.log.info(`filled ${update.fill.side} ${update.fill.qty.toString()} ${update.fill.symbol} @ ${update.fill.price.toString()}`);

@@ -32,9 +32,10 @@ describe('example', () => {
     expect(bid).toBeDefined();
     await m.fill(bid!.clordId);
     expect(m.position(SYMBOL).toString()).toBe('2');
-    await m.book(SYMBOL, { bids: [['0.45', '10']], offers: [['0.49', '10']] });
+    // the market falls (the book the test sets is the others' orders: the bot's own offer at 0.44 is added)
+    await m.book(SYMBOL, { bids: [['0.35', '10']], offers: [['0.39', '10']] });
     const prices = m.openOrders(SYMBOL).map((o) => `${o.side} @ ${o.price?.toFixed(2)}`);
-    expect(prices.sort()).toEqual(['BUY @ 0.45', 'SELL @ 0.49']);
+    expect(prices.sort()).toEqual(['BUY @ 0.35', 'SELL @ 0.39']);
   });
 
   it('stops bidding at maxPosition', async () => {
