@@ -115,8 +115,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const rates = { takerBps: new Decimal(commissions.takerBps), makerBps: new Decimal(commissions.makerBps) };
   const latency = { insertMs: section.latency.insertMs, cancelMs: section.latency.cancelMs, replaceMs: section.latency.replaceMs ?? section.latency.cancelMs };
   const queueModel = queueModelOf(section);
-  const account = config.bot.account ?? DEFAULT_ACCOUNT;
-  const accounts = config.bot.accounts ?? [account];
+  // every account bot.accounts lists is followed (orders, positions, crosses between them), with the
+  // default account first: bot.account, else the first of bot.accounts
+  const account = config.bot.account ?? config.bot.accounts?.[0] ?? DEFAULT_ACCOUNT;
+  const accounts = [...new Set([account, ...(config.bot.accounts ?? [])])];
   const startingCash = new Decimal(section.startingCash);
 
   const clock = new VirtualClock(header.from);
@@ -170,6 +172,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     symbols,
     unknownOrders: 'adopt',
     runId: 'bt',
+    ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
     ...(options.finishedOrderHistory === undefined ? {} : { finishedOrderHistory: options.finishedOrderHistory }),
     ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
   });
@@ -221,6 +224,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       supersedeWindow: section.supersedeWindow,
       settlement: Object.fromEntries(Object.entries(section.settlement).map(([s, p]) => [s, p.toString()])),
       account,
+      // only when the run follows more than its default account (report.json of a one-account run is unchanged)
+      ...(accounts.length > 1 ? { accounts } : {}),
     },
     startingCash,
     metricsIntervalMs: section.metricsIntervalMs,

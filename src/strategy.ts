@@ -3,7 +3,8 @@
  *
  *   import { defineStrategy, z, decimal, Decimal, roundToTick } from '../src/strategy.ts';
  *
- * - `defineStrategy` and the types of the context, the views (books, orders, fills, instruments) and intents;
+ * - `defineStrategy` and the types of the context, the views (books, orders, fills, `onTrade`'s TradeView,
+ *   refusals, trading-state changes, instruments, the venue), intents, refusal codes and trading states;
  * - `z` (zod) and param schema helpers that read YAML the way the rest of the config is read: `decimal()` (exact
  *   decimal strings to `Decimal`), `symbols()`, `account()`;
  * - `Decimal` (decimal.js configured for money) and its helpers: `roundToTick`, `isMultipleOf`, `parseDecimal`,
@@ -18,9 +19,23 @@ export { decimal };
 export { Decimal, ZERO, ONE, roundToTick, isMultipleOf, parseDecimal, minDecimal, maxDecimal, type TickRounding } from './domain/decimal.ts';
 export { defineStrategy, symbolsOf } from './engine/strategy/define-strategy.ts';
 export type { StrategyContext, StrategyDefinition, StrategyEvent, StrategyOperator, PlaceOptions, CrossOptions, AnyStrategy } from './engine/strategy/define-strategy.ts';
-export type { BookView, BookLevelView, OrderView, OrderStatus, FillView, TradeView, OrderUpdateView } from './engine/strategy/views.ts';
+export type {
+  BookView,
+  BookLevelView,
+  OrderView,
+  OrderStatus,
+  FillView,
+  FillUpdateView,
+  TradeView,
+  OrderUpdateView,
+  RefusedView,
+  TradingStateView,
+  VenueView,
+} from './engine/strategy/views.ts';
 export { toTick, clampToLimits, type InstrumentView } from './engine/strategy/instrument-view.ts';
-export type { IntentSide, IntentTimeInForce } from './engine/intents.ts';
+export type { Intent, IntentKind, IntentSide, IntentTimeInForce, PlaceIntent, CancelIntent, ReplaceIntent, CancelAllIntent, CrossIntent } from './engine/intents.ts';
+export type { RefusalCode } from './engine/risk/verdict.ts';
+export type { TradingState, TradingStateCause } from './engine/risk/trading-state.ts';
 
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
 

@@ -101,6 +101,11 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
       journal: filePath(context).optional(),
       /** Stop by itself after this many seconds (absent: until SIGINT). */
       durationSeconds: seconds().optional(),
+      /**
+       * At stop, how long (engine ms) the intents `onStop` sent may take to complete before the engine cancels
+       * what is left (absent: 1000; 0: cancel at once). Ends early once nothing is in flight.
+       */
+      stopGraceMs: z.number({ error: 'expected milliseconds such as 1000' }).int('expected whole milliseconds').min(0, 'expected milliseconds >= 0').max(60_000, 'at most 60000 ms').optional(),
       fees: z.strictObject({ takerBps: decimal({ min: '0' }).prefault('0'), makerBps: decimal({ min: '0' }).prefault('0') }).prefault({}),
       /** Prometheus metrics on 127.0.0.1:<port> (0 picks a free port). */
       metrics: z.strictObject({ port: port() }).optional(),

@@ -2,6 +2,9 @@
  * The logger factory: pino, JSON lines by default, human-readable (pino-pretty) when stderr/stdout is a
  * terminal or `pretty: true`. Secret redaction is built in, not opt-in: every record's fields and message
  * pass through `redactSecrets`, so a password or token handed to a log call by mistake never reaches a file.
+ * Objects are logged by their JSON form (a Decimal as its digits, an order view as its fields). Besides
+ * pino's `log.warn({ fields }, 'message')`, `log.warn('message', { fields })` logs the fields too (pino
+ * alone drops an object after a message without a %o placeholder).
  */
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
 import PinoPretty from 'pino-pretty';
@@ -40,13 +43,21 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       serializers: { err: (err: unknown) => redactSecrets(err) },
       hooks: {
         logMethod(args, method) {
-          const scrubbed = args.map((arg) => (typeof arg === 'string' ? redactString(arg) : arg));
+          const scrubbed = fieldsFirst(args.map((arg: unknown) => (typeof arg === 'string' ? redactString(arg) : arg)));
           method.apply(this, scrubbed as Parameters<typeof method>);
         },
       },
     },
     stream as DestinationStream,
   );
+}
+
+/** `('message', { fields })` (no placeholder in the message) as pino's `({ fields }, 'message')`; anything else as given. */
+function fieldsFirst(args: unknown[]): unknown[] {
+  const [message, fields] = args;
+  if (args.length !== 2 || typeof message !== 'string' || message.includes('%')) return args;
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return args;
+  return [fields, message];
 }
 
 /** A logger that drops everything; for tests and library defaults. */

@@ -83,7 +83,11 @@ export function redactString(text: string): string {
     .replace(BEARER, `Bearer ${REDACTED}`);
 }
 
-/** Deep copy of `value` with secrets masked. Leaves non-plain objects (Decimal, Date) as their string forms. */
+/**
+ * Deep copy of `value` with secrets masked. A non-plain object with a `toJSON` (Decimal, Date, the engine's
+ * order views) is logged as what it gives (a Decimal as its digits, an order as its fields); one without, as
+ * its own `toString` when it has one, else as its own enumerable fields (never "[object Object]").
+ */
 export function redactSecrets(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') return value;
@@ -95,8 +99,26 @@ export function redactSecrets(value: unknown, seen: WeakSet<object> = new WeakSe
   if (proto !== Object.prototype && proto !== null) {
     if (value instanceof Map) return redactSecrets(Object.fromEntries(value), seen);
     if (value instanceof Set) return redactSecrets([...value], seen);
-    return redactString(String(value));
+    return redactInstance(value, seen);
   }
+  return redactPlain(value, seen);
+}
+
+function redactInstance(value: object, seen: WeakSet<object>): unknown {
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    try {
+      const json: unknown = toJSON.call(value);
+      return json === value ? redactPlain(value, seen) : redactSecrets(json, seen);
+    } catch {
+      return '[unserializable]';
+    }
+  }
+  if ((value as { toString?: unknown }).toString !== Object.prototype.toString) return redactString(String(value));
+  return redactPlain(value, seen);
+}
+
+function redactPlain(value: object, seen: WeakSet<object>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     out[key] = isSecretKey(key) && inner !== undefined && inner !== '' ? REDACTED : redactSecrets(inner, seen);

@@ -89,7 +89,8 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     await connection.close();
     throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
   }
-  const accounts = config.bot.accounts ?? [...new Set([account, ...connection.accounts])];
+  // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
+  const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
   const venue = connection.venue;
   let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
@@ -117,6 +118,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       accounts,
       symbols,
       unknownOrders: config.bot.unknownOrders,
+      ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
       journal,
       ...(metrics === undefined && recorder === undefined
         ? {}

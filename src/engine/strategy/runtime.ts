@@ -8,7 +8,7 @@
  * Delivery rule: callbacks never nest, and an intent call never delivers anything inside itself. An event
  * that arrives while a callback (or an intent call made outside one) runs, such as the order update or the
  * refusal an intent produced, is queued and delivered, in order, right after it returns: still within the
- * same engine step, before the step's intents are sent.
+ * same engine step, before the step's intents are sent (a call made outside any callback: in a microtask).
  *
  * Timers: `every(name, ms)` / `after(name, ms)` fire `onTimer(ctx, name)` as one engine step of the host
  * each (`host.step`: its intents go through risk and leave at once, like a book event's).
@@ -140,15 +140,24 @@ export class StrategyRuntime<P = unknown> {
     this.events.complete();
   }
 
-  /** An intent call: what it produces is delivered after it returns (at once when no callback runs). */
+  /**
+   * An intent call: what it produces is delivered after it returns. Inside a callback that is when the
+   * callback returns; a call made outside any callback (not the way plugins act, but possible) has its
+   * outcomes delivered in a microtask, once the caller's synchronous code is done.
+   */
   private call<T>(fn: () => T): T {
+    const outside = this.depth === 0;
     this.depth += 1;
     try {
       return fn();
     } finally {
       this.depth -= 1;
-      if (this.depth === 0 && this.pending.length > 0) this.outermost(() => undefined, undefined);
+      if (outside && this.pending.length > 0) queueMicrotask(() => this.drainIdle());
     }
+  }
+
+  private drainIdle(): void {
+    if (this.depth === 0 && this.pending.length > 0) this.outermost(() => undefined, undefined);
   }
 
   /** Runs `work` now, or after the callback running now. */
