@@ -91,9 +91,19 @@ export function redactString(text: string): string {
 export function redactSecrets(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') return value;
+  // `seen` holds the objects on the path from the root: a cycle is cut, an object met twice (one Decimal as an
+  // order's qty and leaves) is shown twice
   if (seen.has(value)) return '[Circular]';
   seen.add(value);
-  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, seen));
+  try {
+    return redactObject(value, seen);
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function redactObject(value: object, seen: WeakSet<object>): unknown {
+  if (Array.isArray(value)) return value.map((item: unknown) => redactSecrets(item, seen));
   if (value instanceof Error) return redactError(value, seen);
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
