@@ -10,7 +10,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // The sweep's and the tape reader's worker-thread entries are plain JS (they register tsx before loading TypeScript).
-        projectService: { allowDefaultProject: ['backtest/sweep/worker.mjs', 'backtest/tape/tape-worker.mjs'] },
+        projectService: { allowDefaultProject: ['backtest/sweep/worker.mjs', 'backtest/tape/tape-worker.mjs', 'tools/build.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -3,6 +3,7 @@
 // the same specifiers in the emitted .d.ts files, which tsc leaves as written, so a quant's TypeScript
 // resolves them without allowImportingTsExtensions. The installed package runs from dist/ alone.
 import { spawnSync } from 'node:child_process';
+import process from 'node:process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
