@@ -163,15 +163,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const engineCancel = (clordId: string): CancelIntent => ({ kind: 'cancel', clordId, intentId: ids.intentId(), strategy: 'reconciliation', time: clock.now() });
   const strategyLog = log.child({ strategy: options.strategy.name });
   let runtime: StrategyRuntime | undefined;
-  const gate = new IntentGate({
-    risk,
-    context,
-    log: strategyLog,
-    counters,
-    submit: (approved) => adapter.submit(approved),
-    symbolOf: (clordId) => tracker.get(clordId)?.symbol,
-    refused: (view) => runtime?.orderUpdate(view),
-  });
+  // intents through risk; a refusal goes back to the strategy (delivered after the call that emitted it)
+  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit: (approved) => adapter.submit(approved), symbolOf: (clordId) => tracker.get(clordId)?.symbol, refused: (view) => runtime?.orderUpdate(view) });
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
   const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
   runtime = new StrategyRuntime(options.strategy, options.params, {
@@ -225,11 +218,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       fillsByAccount.set(fill.account, (fillsByAccount.get(fill.account) ?? 0) + 1);
       portfolio.applyFill(fill);
       const order = tracker.get(fill.clordId);
-      runtime?.orderUpdate({
-        type: 'fill',
-        fill: { clordId: fill.clordId, account: fill.account, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time },
-        order: order ? orderView(order) : undefined,
-      });
+      const view = { clordId: fill.clordId, account: fill.account, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time };
+      runtime?.orderUpdate({ type: 'fill', fill: view, order: order ? orderView(order) : undefined });
     }),
   );
   subscriptions.add(
