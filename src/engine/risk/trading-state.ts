@@ -14,8 +14,9 @@ import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../clock.ts';
 import { riskStateError } from './errors.ts';
 
-export const TRADING_STATES = ['active', 'reducing', 'halted'] as const;
-export type TradingState = (typeof TRADING_STATES)[number];
+import { TRADING_STATES, isTradingState, type TradingState } from './trading-states.ts';
+
+export { TRADING_STATES, isTradingState, type TradingState };
 /** States a cause other than the operator can impose. */
 export type RestrictedState = Exclude<TradingState, 'active'>;
 export type TradingStateCause = 'operator' | 'feed' | 'dailyLoss' | 'strategyError';
@@ -56,10 +57,6 @@ const SEVERITY: Record<TradingState, number> = { active: 0, reducing: 1, halted:
 /** Order in which holds of equal severity name the cause. */
 const PRECEDENCE: readonly TradingStateCause[] = ['operator', 'dailyLoss', 'strategyError', 'feed'];
 const ALL_FEEDS = 'all';
-
-export function isTradingState(value: unknown): value is TradingState {
-  return typeof value === 'string' && (TRADING_STATES as readonly string[]).includes(value);
-}
 
 /** The more restrictive of two states. */
 export function stricterState(a: TradingState, b: TradingState): TradingState {
