@@ -38,6 +38,10 @@ function packageNameOf(dir: string): string {
 
 export function initProject(dir: string): InitResult {
   mkdirSync(dir, { recursive: true });
+  // package.json first: a folder whose package.json cannot be merged gets nothing written
+  const packageJson = path.join(dir, 'package.json');
+  const existing = existsSync(packageJson) ? readFileSync(packageJson, 'utf8') : undefined;
+  const plan = planPackageJson(existing, packageNameOf(dir), projectVersions());
   const written: string[] = [];
   const kept: string[] = [];
   for (const file of projectFiles()) {
@@ -50,12 +54,8 @@ export function initProject(dir: string): InitResult {
     writeFileSync(target, file.text, { encoding: 'utf8', flag: 'wx' });
     written.push(file.path);
   }
-  const packageJson = path.join(dir, 'package.json');
-  const existing = existsSync(packageJson) ? readFileSync(packageJson, 'utf8') : undefined;
-  const plan = planPackageJson(existing, packageNameOf(dir), projectVersions());
-  if (plan.text !== undefined) {
-    writeFileSync(packageJson, plan.text, 'utf8');
-    if (existing === undefined) written.push('package.json');
-  }
+  if (plan.text !== undefined) writeFileSync(packageJson, plan.text, 'utf8');
+  if (existing === undefined) written.push('package.json');
+  else if (plan.text === undefined) kept.push('package.json');
   return { dir, written, kept, packageJsonChanges: existing === undefined ? [] : plan.changes };
 }

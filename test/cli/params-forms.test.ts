@@ -224,3 +224,17 @@ describe('sweep --params', () => {
     expect(csv.slice(1, 3).map((row) => row.split(',')[column]).sort()).toEqual(['0.01', '0.03']);
   }, 120_000);
 });
+
+describe('sweep --params: a base that leaves a param to the grid', () => {
+  it('runs, as the same grid does without --params (the base is checked with the first combination over it)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-sweep-base-'));
+    writeFileSync(path.join(dir, 'base.yaml'), 'quoteQty: "3"\n');
+    writeFileSync(path.join(dir, 'grid.yaml'), 'symbols: [[RAIN-NYC-2026-12-01], [FED-CUT-2026-12]]\n');
+    const io = captureOutput();
+    const code = await runCli(['sweep', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--grid', path.join(dir, 'grid.yaml'),
+      '--params', path.join(dir, 'base.yaml'), '--out', path.join(dir, 'out'), '--workers', '1']);
+    expect(code, io.err()).toBe(0);
+    const sweep = JSON.parse(readFileSync(path.join(dir, 'out', 'sweep.json'), 'utf8')) as { baseParams: Record<string, unknown> };
+    expect(sweep.baseParams).toEqual({ quoteQty: '3' });
+  }, 120_000);
+});

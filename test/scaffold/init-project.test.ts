@@ -184,5 +184,7 @@ describe('tradebot init', () => {
     expect(io.err()).toContain('[INIT_BAD_PACKAGE_JSON]');
     expect(io.err()).toContain('package.json is not valid JSON');
     expect(read(project, 'package.json')).toBe('{ "name": "quant", }\n');
+    // checked before anything is written: the folder holds only what was there
+    expect(filesUnder(project)).toEqual(['package.json']);
   });
 });

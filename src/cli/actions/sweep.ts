@@ -14,6 +14,8 @@ import { createSweepProgress } from '../../../backtest/sweep/progress.ts';
 import { runSweep } from '../../../backtest/sweep/run-sweep.ts';
 import { TapeReader } from '../../../backtest/tape/tape-reader.ts';
 import type { ParamSet } from '../../../backtest/sweep/types.ts';
+import type { Grid } from '../../../backtest/sweep/grid.ts';
+import { ConfigError } from '../../config/index.ts';
 import { loadStrategy, resolveStrategyPath, validateParams } from '../../engine/strategy/loader.ts';
 import type { AnyStrategy } from '../../engine/strategy/define-strategy.ts';
 import { TradebotError } from '../../errors.ts';
@@ -53,10 +55,20 @@ async function baseParams(strategy: string, definition: AnyStrategy, configFile:
   return definition.params.safeParse(mergeParams(withSymbols, firstCombo)).success ? withSymbols : {};
 }
 
-/** The base params of --params, checked on their own first so their problems name the file and its keys. */
-function givenBase(definition: AnyStrategy, file: string): ParamSet {
+/**
+ * The base params of --params, checked with the grid's first combination over them (a param the grid
+ * supplies may be missing from the file), so that their problems name the file and its keys at once; the
+ * grid's own keys are left to checkSweepParams, which names the run they fail in.
+ */
+function givenBase(definition: AnyStrategy, file: string, grid: Grid, firstCombo: ParamSet): ParamSet {
   const params = readParamsFile(file);
-  validateParams(definition, params, { file, path: '' });
+  try {
+    validateParams(definition, mergeParams(params, firstCombo), { file, path: '' });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const fromFile = error.problems.filter((problem) => !Object.hasOwn(grid, problem.path.split('.')[0] ?? ''));
+    if (fromFile.length > 0) throw new ConfigError(fromFile, `${file} (params of strategy ${definition.name})`);
+  }
   return params;
 }
 
@@ -67,7 +79,7 @@ export async function sweepCommand(options: SweepCommandOptions): Promise<void> 
   const grid = loadGrid(options.grid);
   const definition = await loadStrategy(options.strategy);
   const combos = expandGrid(grid);
-  const base = options.params === undefined ? await baseParams(options.strategy, definition, configFile, options.data, combos[0] ?? {}) : givenBase(definition, options.params);
+  const base = options.params === undefined ? await baseParams(options.strategy, definition, configFile, options.data, combos[0] ?? {}) : givenBase(definition, options.params, grid, combos[0] ?? {});
   const runs = combos.map((combo) => mergeParams(base, combo));
   checkSweepParams(definition, grid, runs, options.grid);
 

@@ -72,16 +72,27 @@ async function compile(file: string): Promise<string> {
   }
 }
 
+/** Imports `url` (the plugin `file`, or what it was compiled to); what the plugin's own code throws is STRATEGY_LOAD_FAILED. */
+async function loaded(file: string, url: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const reason = stack.split('\n').slice(0, 4).join('\n');
+    throw new TradebotError('STRATEGY_LOAD_FAILED', `the strategy plugin ${file} failed to load: ${reason}`, { kind: 'config', cause: error });
+  }
+}
+
 /** Imports the plugin file `file` (an absolute path) and returns its module namespace. */
 export async function importPlugin(file: string): Promise<Record<string, unknown>> {
-  if (isTradebotFile(file)) return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  if (isTradebotFile(file)) return loaded(file, pathToFileURL(file).href);
   const code = await compile(file);
   process.setSourceMapsEnabled(true);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tradebot-plugin-'));
   const compiled = path.join(dir, `${path.basename(file).replace(/\.[^.]+$/, '')}.mjs`);
   try {
     await writeFile(compiled, code, 'utf8');
-    return (await import(pathToFileURL(compiled).href)) as Record<string, unknown>;
+    return await loaded(file, pathToFileURL(compiled).href);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -9,14 +9,22 @@ import type { z } from 'zod';
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-function numberWanted(issue: z.core.$ZodIssue, raw: unknown): readonly PropertyKey[] | undefined {
-  if (issue.code !== 'invalid_type' || issue.expected !== 'number') return undefined;
+function valueAt(raw: unknown, at: readonly PropertyKey[]): unknown {
   let value = raw;
-  for (const key of issue.path) {
+  for (const key of at) {
     if (value === null || typeof value !== 'object') return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
-  return typeof value === 'string' && NUMERIC.test(value.trim()) ? issue.path : undefined;
+  return value;
+}
+
+/** Paths of numeric strings where a number was expected: the issue's own, or inside a union's options. */
+function numbersWanted(issue: z.core.$ZodIssue, raw: unknown, prefix: readonly PropertyKey[] = []): (readonly PropertyKey[])[] {
+  const at = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union') return issue.errors.flatMap((option) => option.flatMap((inner) => numbersWanted(inner, raw, at)));
+  if (issue.code !== 'invalid_type' || issue.expected !== 'number') return [];
+  const value = valueAt(raw, at);
+  return typeof value === 'string' && NUMERIC.test(value.trim()) ? [at] : [];
 }
 
 function withNumberAt(tree: unknown, at: readonly PropertyKey[]): unknown {
@@ -32,7 +40,8 @@ function withNumberAt(tree: unknown, at: readonly PropertyKey[]): unknown {
  * undefined when there is none (the issues are about something else).
  */
 export function numbersWhereExpected(raw: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
-  const paths = issues.map((issue) => numberWanted(issue, raw)).filter((p): p is readonly PropertyKey[] => p !== undefined);
+  const paths = issues.flatMap((issue) => numbersWanted(issue, raw));
   if (paths.length === 0) return undefined;
-  return paths.reduce<unknown>((tree, at) => withNumberAt(tree, at), raw);
+  const unique = [...new Map(paths.map((at) => [JSON.stringify(at.map(String)), at])).values()];
+  return unique.reduce<unknown>((tree, at) => withNumberAt(tree, at), raw);
 }

@@ -171,6 +171,15 @@ describe('plugins outside the repository', () => {
     expect((error as Error).message).toMatch(/broken\.ts:3:\d+/);
   });
 
+  it('a plugin that throws while loading is STRATEGY_LOAD_FAILED naming the file and the error, not an unexpected error', async () => {
+    const dir = project({ 'throws.ts': `import { defineStrategy, z } from ${TRADEBOT};\nif (z) throw new Error('no market data key set');\nexport default defineStrategy({ name: 'throws', params: z.object({}) });\n` });
+    const file = path.join(dir, 'throws.ts');
+    const error = await failure(loadStrategy(file));
+    expect(isTradebotError(error) && error.code).toBe('STRATEGY_LOAD_FAILED');
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toContain('no market data key set');
+  });
+
   it('a syntax error in a helper names the helper and its line', async () => {
     const dir = project({ 'fade.ts': tsPlugin('fade-broken-helper'), 'lib/scale.ts': 'export function scale(x: number, by: number): number {\n  return x * by\n  ]\n}\n' });
     const error = await failure(loadStrategy(path.join(dir, 'fade.ts')));

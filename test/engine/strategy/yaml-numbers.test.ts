@@ -120,4 +120,10 @@ describe('fractional YAML numbers in params', () => {
     const error = thrown(() => validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.5\nhalfSpread: wide\n'), { file: 'p.yaml', path: '' }));
     expect((error as ConfigError).problems).toEqual([{ path: 'halfSpread', message: 'expected a decimal string such as "0.55", got "wide"' }]);
   });
+
+  it('a fraction reaches z.number() inside a union (zod reports invalid_union there, not invalid_type)', () => {
+    const strategy = defineStrategy({ name: 'u', params: z.object({ stop: z.union([z.number(), z.literal('off')]) }) });
+    expect(validateParams(strategy, parseYaml('stop: 0.25\n', []), 'u.yaml')).toEqual({ stop: 0.25 });
+    expect(validateParams(strategy, parseYaml('stop: "off"\n', []), 'u.yaml')).toEqual({ stop: 'off' });
+  });
 });
