@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../../src/domain/decimal.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
-import { cachedPortfolioPort } from '../../../backtest/replay/cached-portfolio-port.ts';
 import type { Fill } from '../../../src/engine/orders/index.ts';
 import { ACCOUNT, OTHER, T0, balance, exchangePosition, portfolio } from './fixtures.ts';
 
@@ -32,19 +31,15 @@ describe('portfolioPort', () => {
       fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => {
         const { portfolio: p } = portfolio({ startingCash: {} });
         const port = portfolioPort(p);
-        // the backtest's port (its own caches over the same Portfolio) must answer the same
-        const cached = cachedPortfolioPort(p);
         let n = 0;
         // the daily PnL leaves out what a position taken over at reconciliation was worth at its first mark
         let inherited = ZERO;
         const unmarked = new Set<string>();
         for (const op of ops) {
           // read first, so a stale cache would show in the comparison below
-          for (const q of [port, cached]) {
-            q.dailyPnl();
-            q.positions();
-            q.position('S1');
-          }
+          port.dailyPnl();
+          port.positions();
+          port.position('S1');
           if (op.kind === 'fill') {
             const fill: Fill = { fillId: `F${++n}`, clordId: `c${n}`, orderId: undefined, account: op.account, symbol: op.symbol, side: op.side, qty: new Decimal(op.qty), price: op.price, fee: undefined, time: T0 + n, executionId: undefined, aggressor: false, priceSource: 'lastPx', intentId: undefined };
             port.applyFill(fill);
@@ -69,9 +64,6 @@ describe('portfolioPort', () => {
           expect(valuation.equity.isNegative()).toBe(snapshot.totals.equity.isNegative());
           expect(valuation.positions.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(snapshot.accounts.flatMap((a) => a.positions.map((q) => `${a.account} ${q.symbol} ${q.qty.toString()}`)));
           expect(port.dailyPnl().toString()).toBe(totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees).minus(inherited).toString());
-          expect(cached.dailyPnl().toString()).toBe(port.dailyPnl().toString());
-          expect(cached.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`));
-          for (const symbol of SYMBOLS) expect(cached.position(symbol).toString()).toBe(port.position(symbol).toString());
           const fresh = p.quantities().filter((q) => !q.qty.isZero());
           expect(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(fresh.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`));
           for (const symbol of SYMBOLS) {
