@@ -7,7 +7,7 @@
 import { familyA, scalesOf, type Instrument, type InstrumentScales } from '../../src/domain/index.ts';
 import { describeError } from '../../src/errors.ts';
 import type { DisconnectReason } from '../../src/exchange/transport/index.ts';
-import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 
 export type Json = Record<string, unknown>;
 

@@ -15,7 +15,7 @@
  * Every order of the recorded accounts counts as the bot's own.
  */
 import { decimalToRawInt, type InstrumentScales, type Order } from '../../src/domain/index.ts';
-import type { OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { OrderStreamEvent } from '../../src/domain/stream-events.ts';
 
 /** One state of an own order from `time` (exchange ms) on; leaves 0 = not resting. */
 interface OwnState {

@@ -13,7 +13,7 @@
  */
 import { decimalToRawInt, type InstrumentScales } from '../../src/domain/index.ts';
 import type { BookLevel } from '../../src/domain/index.ts';
-import type { BookEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../../src/domain/stream-events.ts';
 import type { BookSide, Level, MarketModel } from '../replay/market-model.ts';
 
 export interface InferredTrade {

@@ -14,7 +14,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Instrument } from '../../src/domain/index.ts';
-import type { MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 import { encodeHeader } from '../history/format.ts';
 import { EventCodec } from './event-codec.ts';
 

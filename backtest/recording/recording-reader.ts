@@ -9,7 +9,7 @@
  * line that does not decode anywhere else is BACKTEST_BAD_LINE. Each line is JSON-parsed and decoded with the family A codecs;
  * recordings are small next to trade tapes, so there is no lazy path here.
  */
-import type { MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 import { describeError } from '../../src/errors.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 import type { HistoryHeader } from '../history/format.ts';

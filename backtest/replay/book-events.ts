@@ -7,7 +7,7 @@
  */
 import { Decimal, ZERO } from '../../src/domain/decimal.ts';
 import type { BookLevel, InstrumentState, InstrumentStats } from '../../src/domain/index.ts';
-import type { BookEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../../src/domain/stream-events.ts';
 import type { Level } from './market-model.ts';
 
 /** Raw values below this are cached in arrays indexed by the value (a Map lookup of a heap-number key costs more). */

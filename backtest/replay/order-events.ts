@@ -7,7 +7,7 @@
 import type { Decimal } from '../../src/domain/decimal.ts';
 import { ZERO } from '../../src/domain/decimal.ts';
 import type { CancelReject as DomainCancelReject, InstrumentScales } from '../../src/domain/index.ts';
-import type { CancelRejectEvent, ExecutionEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { CancelRejectEvent, ExecutionEvent } from '../../src/domain/stream-events.ts';
 import { domainPrice, domainQty, toDomainExecution } from '../../src/sim/exchange/to-domain.ts';
 import type { CancelReject, Execution } from '../../src/sim/matching/index.ts';
 

@@ -12,7 +12,7 @@ import type { Instrument, InstrumentScales } from '../../src/domain/index.ts';
 import { decimalToRawInt, scalesOf } from '../../src/domain/index.ts';
 import { TradebotError } from '../../src/errors.ts';
 import type { Clock } from '../../src/engine/clock.ts';
-import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../src/engine/venue.ts';
 import type { OrderRequest } from '../../src/sim/matching/types.ts';
 import { toDomainOrder } from '../../src/sim/exchange/to-domain.ts';

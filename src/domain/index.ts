@@ -9,6 +9,7 @@
  * - time.ts        EpochMs timestamps (ISO 8601 UTC) and proto Date
  * - enums.ts       every enum as a const array (proto order) and a string-literal union
  * - limits.ts      numeric limits and defaults from the spec
+ * - stream-events.ts  the Venue port's stream events (lifecycle, order stream, market data, instrument states)
  * - types/*.ts     domain interfaces (order, requests, execution, market, reference, account, auth,
  *                  kyc, queries, stream, common)
  * - wire/codec.ts  table-driven codec core (paths, scopes, messages)
@@ -35,6 +36,7 @@ export type * from './types/account.ts';
 export type * from './types/kyc.ts';
 export type * from './types/queries.ts';
 export type * from './types/stream.ts';
+export type * from './stream-events.ts';
 export * from './types/auth.ts';
 export {
   type BoundCodecs,

@@ -1,19 +1,18 @@
 /**
- * The typed events of the gateway's streams, as the client emits them. Each stream interleaves lifecycle
- * events (`connected`, `disconnected`) with domain events, so a consumer can mark its state stale on
+ * The typed stream events of the Venue port, as every transport emits them (the gateway's NDJSON streams,
+ * the gRPC streams, the backtest's replay, the scripted market). Each stream interleaves lifecycle events
+ * (`connected`, `disconnected`) with domain events, so a consumer can mark its state stale on
  * `disconnected` and reconcile on the snapshot (orders) or the first full book (market data) that follows
  * the next `connected`.
  */
-import type {
-  CancelReject,
-  Execution,
-  InstrumentState,
-  InstrumentStats,
-  BookLevel,
-  EpochMs,
-  Order,
-} from '../../domain/index.ts';
-import type { DisconnectReason } from '../transport/index.ts';
+import type { InstrumentState } from './enums.ts';
+import type { EpochMs } from './time.ts';
+import type { CancelReject, Execution } from './types/execution.ts';
+import type { BookLevel, InstrumentStats } from './types/market.ts';
+import type { Order } from './types/order.ts';
+
+/** Why a stream connection ended. */
+export type DisconnectReason = 'error' | 'completed' | 'silence' | 'unauthenticated';
 
 /** The stream is live again (its first message arrived); `attempt` counts connections from 1. */
 export interface ConnectedEvent {

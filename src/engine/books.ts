@@ -13,7 +13,7 @@
  * is forgotten when the feed drops (a restarted exchange may start its clock and volume afresh).
  */
 import { Decimal } from '../domain/decimal.ts';
-import type { BookEvent } from '../exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../domain/stream-events.ts';
 import type { BookView, BookLevelView } from './strategy/views.ts';
 
 export type FeedTransition = { kind: 'stale' } | { kind: 'fresh'; symbol: string } | undefined;

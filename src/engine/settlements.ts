@@ -14,7 +14,7 @@
  */
 import { ZERO, type Decimal } from '../domain/decimal.ts';
 import type { Position } from '../domain/index.ts';
-import type { BookEvent } from '../exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../domain/stream-events.ts';
 import type { PortfolioPort } from './portfolio-port.ts';
 
 export type SettlementAction =

@@ -7,9 +7,9 @@
 import type { Observable } from 'rxjs';
 import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Instrument, Order, Position, SelfMatchPreventionInstruction } from '../domain/index.ts';
-import type { MarketDataEvent, OrderStreamEvent } from '../exchange/gateway/stream-events.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
 
-export type { MarketDataEvent, OrderStreamEvent } from '../exchange/gateway/stream-events.ts';
+export type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
 
 export type VenueSide = 'SIDE_BUY' | 'SIDE_SELL';
 export type VenueTimeInForce =

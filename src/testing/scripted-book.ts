@@ -8,7 +8,7 @@
 import type { Decimal} from '../domain/decimal.ts';
 import { ZERO, parseDecimal } from '../domain/decimal.ts';
 import type { PriceQty } from '../domain/index.ts';
-import type { BookEvent } from '../exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../domain/stream-events.ts';
 import { testingError } from './errors.ts';
 
 /** A book level: `[price, qty]` or `{ price, qty }`; price a decimal string (`"0.41"`), qty a string or whole number. */

@@ -6,7 +6,7 @@
  */
 import { Decimal, ZERO } from '../domain/decimal.ts';
 import type { CxlRejReason, ExecutionType, Order, OrderState, PriceQty } from '../domain/index.ts';
-import type { CancelRejectEvent, ExecutionEvent } from '../exchange/gateway/stream-events.ts';
+import type { CancelRejectEvent, ExecutionEvent } from '../domain/stream-events.ts';
 import type { IntentSide } from '../engine/intents.ts';
 import type { VenueOrderRequest, VenueTimeInForce } from '../engine/venue.ts';
 

@@ -18,7 +18,7 @@ import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticInstrument } from '../../backtest/tape/synthetic-history.ts';
 import { Decimal, ZERO } from '../../src/domain/decimal.ts';
 import { scalesOf, type InstrumentStats } from '../../src/domain/index.ts';
-import type { BookEvent, OrderStreamEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { toDomainExecution } from '../../src/sim/exchange/to-domain.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/domain/index.ts';
 import type { InstrumentStats } from '../../src/domain/index.ts';
 import { BookStore } from '../../src/engine/books.ts';
-import type { BookEvent } from '../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../../src/domain/stream-events.ts';
 
 const ZERO = new Decimal(0);
 function stats(traded: number): InstrumentStats {

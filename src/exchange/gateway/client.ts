@@ -39,7 +39,7 @@ import type {
 import { GatewaySession } from './session.ts';
 import type { GatewayCredentials, SessionInfo } from './session.ts';
 import type { GatewayStreamOptions } from './stream-runner.ts';
-import type { InstrumentStateStreamEvent, MarketDataEvent, OrderStreamEvent } from './stream-events.ts';
+import type { InstrumentStateStreamEvent, MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import { GatewayStreams } from './streams.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from './streams.ts';
 import type { CrossResult, InsertOrderResult, OrderIdsResult, ReplaceOrderResult } from './trading-api.ts';

@@ -1,5 +1,6 @@
 /**
- * Public API of the trading gateway (family B) client: `GatewayClient` and what its methods take and return.
+ * Public API of the trading gateway (family B) client: `GatewayClient` and what its methods take and return
+ * (its streams emit the port's stream events, src/domain/stream-events.ts).
  *
  * Modules:
  * - client.ts         GatewayClient: transport composition + one method per endpoint + streams + close()
@@ -9,7 +10,6 @@
  * - lookups-api.ts    open orders, searches with paging iterators, positions, balance, who-am-i
  * - streams.ts        order updates, market data, instrument states as Observables; snapshot-only Promises
  * - stream-runner.ts  resilient authenticated NDJSON streams (reconnect, resubscribe, watchdog, dedupe)
- * - stream-events.ts  the typed stream events
  * - order-inputs.ts   caller inputs -> complete requests; clord_id generation; list limits
  * - authed-caller.ts  bare-token Authorization and the one retry after a 401
  * - call.ts           one POST, error mapping, response decoding
@@ -30,7 +30,6 @@ export { GatewayStreams, ofType } from './streams.ts';
 export type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from './streams.ts';
 export { isFatalStreamError, runGatewayStream } from './stream-runner.ts';
 export type { GatewayStreamOptions, StreamRunnerDeps, StreamSpec } from './stream-runner.ts';
-export type * from './stream-events.ts';
 export { checkListSize, defaultClordId, toCancelRequest, toCrossRequest, toOrderRequest, toReplaceRequest } from './order-inputs.ts';
 export type {
   CancelOrderInput,

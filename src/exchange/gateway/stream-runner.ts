@@ -17,7 +17,7 @@ import type { RandomSource, StreamEvent, StreamOpener } from '../transport/index
 import type { TokenProvider } from './authed-caller.ts';
 import { gatewayPath } from './call.ts';
 import { GatewayErrorCode, badResponse, toGatewayError } from './errors.ts';
-import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from './stream-events.ts';
+import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from '../../domain/stream-events.ts';
 
 export interface GatewayStreamOptions {
   /** Silence (not even a heartbeat) after which a stream is reconnected, ms. Default 180 000. */

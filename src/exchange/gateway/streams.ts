@@ -24,7 +24,7 @@ import type {
   MarketDataItem,
   OrderStreamEvent,
   OrderStreamItem,
-} from './stream-events.ts';
+} from '../../domain/stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
 
 /** A snapshot Promise fails (STREAM_RECONNECT_EXHAUSTED) after this many reconnections in a row without a message. */

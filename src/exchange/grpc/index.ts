@@ -1,6 +1,7 @@
 /**
- * Public API of the exchange's gRPC client: `GrpcExchangeClient` and its stream events (the same types as
- * the gateway client's, from src/exchange/market/stream-types.ts).
+ * Public API of the exchange's gRPC client: `GrpcExchangeClient` and its stream events (the port's events
+ * from src/domain/stream-events.ts, as the gateway client's; positions, drop copy and trade capture from
+ * src/exchange/market/stream-types.ts).
  *
  * Modules:
  * - client.ts        GrpcExchangeClient: one channel, streams and unary calls, close()

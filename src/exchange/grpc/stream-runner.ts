@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
 import { defaultIsFatal, resilientStream } from '../transport/index.ts';
 import type { RandomSource, StreamEvent } from '../transport/index.ts';
-import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from '../market/stream-types.ts';
+import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from '../../domain/stream-events.ts';
 import { type GrpcChannel, bearerMetadata } from './channel.ts';
 import { GrpcClientErrorCode, badResponse } from './errors.ts';
 import type { MethodRef } from './protocol/index.ts';

@@ -1,10 +1,9 @@
 /**
- * The stream event types every transport emits, in one transport-neutral place: a consumer (the local
- * market copy, the order tracker) depends on these, and the transport (gateway NDJSON or gRPC) is a config
- * choice. The order, market data and instrument state events are the gateway client's own
- * (src/exchange/gateway/stream-events.ts), re-exported unchanged so both clients emit the same types; the
- * position, drop copy and trade capture events are new here (only gRPC has those streams today).
- * Each stream interleaves lifecycle events (`connected`, `disconnected`) with its data events.
+ * The stream types of the exchange's transports beyond the Venue port's: the position, drop copy and trade
+ * capture events (only gRPC has those streams today) and the source interfaces a transport implements. The
+ * order, market data and instrument state events every transport emits are the port's vocabulary
+ * (src/domain/stream-events.ts), imported from there and re-exported for the market barrel's users. Each
+ * stream interleaves lifecycle events (`connected`, `disconnected`) with its data events.
  */
 import type { Observable } from 'rxjs';
 import type { Execution, Position, Trade } from '../../domain/index.ts';
@@ -15,7 +14,7 @@ import type {
   InstrumentStateStreamEvent,
   MarketDataEvent,
   OrderStreamEvent,
-} from '../gateway/stream-events.ts';
+} from '../../domain/stream-events.ts';
 
 export type {
   BookEvent,
@@ -34,7 +33,7 @@ export type {
   OrderSnapshotEvent,
   OrderStreamEvent,
   OrderStreamItem,
-} from '../gateway/stream-events.ts';
+} from '../../domain/stream-events.ts';
 
 /** Every position of the subscribed accounts at (re)connection: replace the local positions with these. */
 export interface PositionSnapshotEvent {

@@ -23,8 +23,9 @@ import { fullJitterDelay, validateBackoff } from './backoff.ts';
 import type { RandomSource } from './backoff.ts';
 import { LruSet } from './lru-set.ts';
 import { checkNumber } from './scheduling.ts';
+import type { DisconnectReason } from '../../domain/stream-events.ts';
 
-export type DisconnectReason = 'error' | 'completed' | 'silence' | 'unauthenticated';
+export type { DisconnectReason };
 
 export type StreamEvent<T> =
   | { readonly type: 'connected'; readonly attempt: number }

@@ -10,7 +10,7 @@ import { runLive } from '../../../src/engine/live/run-live.ts';
 import { BotMetrics, startMetricsServer, type MetricsServer } from '../../../src/engine/metrics/index.ts';
 import { RunCounters } from '../../../src/engine/run-counters.ts';
 import type { TradingState } from '../../../src/engine/risk/index.ts';
-import type { BookEvent, ConnectedEvent } from '../../../src/exchange/gateway/stream-events.ts';
+import type { BookEvent, ConnectedEvent } from '../../../src/domain/stream-events.ts';
 
 let server: MetricsServer | undefined;
 afterEach(async () => {

@@ -4,7 +4,8 @@
 // refused before sending, and paging iterators.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayErrorCode, isGatewayError } from '../../../src/exchange/gateway/index.ts';
-import type { ExecutionEvent, GatewayClient, OrderRequestInput, OrderStreamEvent } from '../../../src/exchange/gateway/index.ts';
+import type { GatewayClient, OrderRequestInput } from '../../../src/exchange/gateway/index.ts';
+import type { ExecutionEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
 import { ACCOUNTS, OTHER_SYMBOL, SYMBOL, dec, startTestSim } from './helpers/sim.ts';
 import type { TestSim } from './helpers/sim.ts';
 import { record } from './helpers/events.ts';
