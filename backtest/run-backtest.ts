@@ -1,6 +1,6 @@
 /**
  * runBacktest: one strategy over one history file (or recording) through the SAME pipeline as live
- * (src/engine/pipeline.ts startPipeline): a SimulatedVenue and a VirtualClock instead of the gateway and
+ * (src/engine/pipeline/ startPipeline): a SimulatedVenue and a VirtualClock instead of the gateway and
  * the wall clock; strategy, risk, execution adapter, order tracker and portfolio are the live ones.
  * Returns report.json's object (deterministic) and the chart series; wall-clock figures are separate.
  */
@@ -10,9 +10,8 @@ import type { Logger } from 'pino';
 import { Decimal } from '../src/domain/decimal.ts';
 import { scalesOf } from '../src/domain/index.ts';
 import { VirtualClock } from '../src/engine/clock.ts';
-import { startPipeline } from '../src/engine/pipeline.ts';
+import { startPipeline } from '../src/engine/pipeline/index.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
-import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
 import { loadStrategy } from '../src/engine/strategy/loader.ts';
@@ -21,6 +20,7 @@ import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
 import { chooseParams, type ParamsChoice } from './strategy-params.ts';
 import { TurnoverCounter } from './metrics/index.ts';
+import { cachedPortfolioPort } from './replay/cached-portfolio-port.ts';
 import { FillEngine } from './replay/fill-engine.ts';
 import { engineDefinition } from './replay/instrument-defs.ts';
 import type { MarketModel } from './replay/market-model.ts';
@@ -158,7 +158,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
   const timeline = new Timeline(clock, venue, [schedule, sampling]);
 
-  const port = portfolioPort(portfolio);
+  const port = cachedPortfolioPort(portfolio);
   const pipeline = await startPipeline({
     venue,
     clock,
@@ -240,6 +240,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     settlements: schedule.done,
     tradingState: pipeline.risk.tradingState.state,
   });
+  port.close();
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
   peakRss = Math.max(peakRss, process.memoryUsage.rss());

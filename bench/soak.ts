@@ -42,7 +42,7 @@ import { GatewayVenue } from '../src/engine/venues/gateway-venue.ts';
 import { GatewayClient, instrumentCatalog } from '../src/exchange/gateway/index.ts';
 import { createFamilyAClient } from '../src/exchange/familya/index.ts';
 import type { Venue } from '../src/engine/venue.ts';
-import { startPipeline } from '../src/engine/pipeline.ts';
+import { startPipeline } from '../src/engine/pipeline/index.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import { loadStrategy, validateParams } from '../src/engine/strategy/loader.ts';

@@ -20,7 +20,7 @@ import { Decimal, ZERO } from '../src/domain/decimal.ts';
 import type { Execution, Instrument, Order } from '../src/domain/index.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import { VirtualClock } from '../src/engine/clock.ts';
-import { startPipeline } from '../src/engine/pipeline.ts';
+import { startPipeline } from '../src/engine/pipeline/index.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import { parseRiskConfig } from '../src/engine/risk/index.ts';

@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { parseDecimal, type Decimal } from '../domain/decimal.ts';
 import { VirtualClock } from '../engine/clock.ts';
 import type { IntentSide } from '../engine/intents.ts';
-import { startPipeline, type RunningPipeline } from '../engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../engine/pipeline/index.ts';
 import { Portfolio } from '../engine/portfolio/index.ts';
 import { portfolioPort } from '../engine/portfolio-port.ts';
 import { parseRiskConfig, type RiskConfigInput } from '../engine/risk/index.ts';

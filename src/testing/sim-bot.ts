@@ -17,7 +17,7 @@ import { startSim, type RunningSim } from '../sim/simulator.ts';
 import { toDomainInstrument } from '../sim/exchange/instruments.ts';
 import { GatewayClient, instrumentCatalog } from '../exchange/gateway/index.ts';
 import { liveClock } from '../engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../engine/pipeline/index.ts';
 import { Portfolio } from '../engine/portfolio/index.ts';
 import { portfolioPort, type PortfolioPort } from '../engine/portfolio-port.ts';
 import { GatewayVenue } from '../engine/venues/gateway-venue.ts';

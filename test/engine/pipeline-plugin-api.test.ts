@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VirtualClock } from '../../src/engine/clock.ts';
-import { startPipeline } from '../../src/engine/pipeline.ts';
+import { startPipeline } from '../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../src/engine/portfolio-port.ts';
 import { parseRiskConfig } from '../../src/engine/risk/index.ts';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VirtualClock } from '../../src/engine/clock.ts';
-import type { RunningPipeline } from '../../src/engine/pipeline.ts';
+import type { RunningPipeline } from '../../src/engine/pipeline/index.ts';
 import { defineStrategy, type AnyStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import type { VenueOrderRequest } from '../../src/engine/venue.ts';
 import { FakeVenue, startOnVenue } from './helpers/fake-venue.ts';

@@ -15,7 +15,7 @@ import { ZERO } from '../../domain/decimal.ts';
 import { liveClock } from '../clock.ts';
 import { loadStrategy, validateParams } from '../strategy/loader.ts';
 import { symbolsOf } from '../strategy/define-strategy.ts';
-import { startPipeline, type PipelineOptions } from '../pipeline.ts';
+import { startPipeline, type PipelineOptions } from '../pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
 import { Portfolio } from '../portfolio/index.ts';
 import { portfolioPort } from '../portfolio-port.ts';

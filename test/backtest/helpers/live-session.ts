@@ -16,7 +16,7 @@ import { Observable, Subject } from 'rxjs';
 import { openRecorder, type Recorder } from '../../../backtest/recording/recorder.ts';
 import { configSchema, parseConfigText, type TradebotConfig } from '../../../src/config/index.ts';
 import { VirtualClock } from '../../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';

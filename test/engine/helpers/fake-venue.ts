@@ -7,7 +7,7 @@
 import { Subject } from 'rxjs';
 import type { Instrument } from '../../../src/domain/index.ts';
 import type { VirtualClock } from '../../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import { parseRiskConfig, type RiskConfigInput } from '../../../src/engine/risk/index.ts';

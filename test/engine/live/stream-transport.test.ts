@@ -12,7 +12,7 @@ import { silentLogger } from '../../../src/logging/logger.ts';
 import { connectVenue, type VenueConnection } from '../../../src/engine/live/connection.ts';
 import type { StreamTransports } from '../../../src/engine/config.ts';
 import { liveClock } from '../../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import { Decimal } from '../../../src/domain/decimal.ts';

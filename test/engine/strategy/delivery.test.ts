@@ -14,7 +14,7 @@ import { VirtualClock } from '../../../src/engine/clock.ts';
 import type { Intent } from '../../../src/engine/intents.ts';
 import type { TradingState } from '../../../src/engine/risk/index.ts';
 import { defineStrategy, type AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';
-import { refusedView } from '../../../src/engine/intent-gate.ts';
+import { refusedView } from '../../../src/engine/pipeline/intent-gate.ts';
 import { StrategyRuntime, type StrategyHost } from '../../../src/engine/strategy/runtime.ts';
 import type { BookView } from '../../../src/engine/strategy/views.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';

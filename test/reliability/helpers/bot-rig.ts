@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { Instrument } from '../../../src/domain/index.ts';
 import { GatewayClient, instrumentCatalog } from '../../../src/exchange/gateway/index.ts';
 import { liveClock } from '../../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort, type PortfolioPort } from '../../../src/engine/portfolio-port.ts';
 import { GatewayVenue } from '../../../src/engine/venues/gateway-venue.ts';

@@ -12,7 +12,7 @@ import { startSim, type RunningSim } from '../../../../src/sim/simulator.ts';
 import { toDomainInstrument } from '../../../../src/sim/exchange/instruments.ts';
 import { GatewayClient, instrumentCatalog } from '../../../../src/exchange/gateway/index.ts';
 import { liveClock } from '../../../../src/engine/clock.ts';
-import { startPipeline, type RunningPipeline } from '../../../../src/engine/pipeline.ts';
+import { startPipeline, type RunningPipeline } from '../../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../../src/engine/portfolio-port.ts';
 import { GatewayVenue } from '../../../../src/engine/venues/gateway-venue.ts';

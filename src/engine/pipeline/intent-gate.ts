@@ -4,13 +4,15 @@
  * back to the strategy as a `refused` update that names what the call returned (`id`), the symbol and the
  * intent itself. The strategy runtime delivers that update after the call that emitted the intent has
  * returned (never inside it). It also notes the orders that can never rest (immediate-or-cancel and
- * fill-or-kill places, cross legs): nothing is left of them to cancel once the exchange has them.
+ * fill-or-kill places, cross legs): nothing is left of them to cancel once the exchange has them. The
+ * cancels the engine decides itself (reconciliation, the adopted-order policy) are approved by risk too
+ * (`cancelByEngine`): they only count against the order rate.
  */
 import type { Logger } from 'pino';
-import type { Intent } from './intents.ts';
-import type { Approved, Refused, RiskContext, RiskManager } from './risk/index.ts';
-import type { RunCounters } from './run-counters.ts';
-import type { RefusedView } from './strategy/views.ts';
+import type { CancelIntent, Intent } from '../intents.ts';
+import type { Approved, Refused, RiskContext, RiskManager } from '../risk/index.ts';
+import type { RunCounters } from '../run-counters.ts';
+import type { RefusedView } from '../strategy/views.ts';
 
 export interface IntentGateDeps {
   readonly risk: RiskManager;
@@ -21,6 +23,11 @@ export interface IntentGateDeps {
   /** The symbol of a tracked order (any client order id it has had or is being given). */
   symbolOf(clordId: string): string | undefined;
   refused(view: RefusedView): void;
+}
+
+/** A cancel the engine decides (reconciliation, the adopted-order policy), before risk approves it. */
+export function engineCancelIntent(clordId: string, intentId: string, time: number): CancelIntent {
+  return { kind: 'cancel', clordId, intentId, strategy: 'reconciliation', time };
 }
 
 /** What the call that emitted `intent` returned: the id a strategy ties the outcome to. */
@@ -78,6 +85,11 @@ export class IntentGate {
       log.debug({ code: verdict.code, intent: intent.kind, symbol: view.symbol, id: view.id }, verdict.message);
       this.deps.refused(view);
     }
+  }
+
+  /** A cancel the engine decides: approved by risk (it counts against the order rate), then submitted. */
+  cancelByEngine(intent: CancelIntent): void {
+    this.deps.submit(this.deps.risk.approveEngineCancel(intent));
   }
 
   /** True for an order that can never rest on the book (cancelling it is pointless: its outcome is on the way). */

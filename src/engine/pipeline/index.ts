@@ -1,0 +1,156 @@
+/**
+ * The event pipeline, assembled: venue streams -> local books and OrderTracker -> strategy callbacks ->
+ * intents -> risk -> execution adapter -> venue, with fills into the portfolio and settlements of expired
+ * contracts seen on the market data too. The same assembly runs live and in backtests; only the Venue and the
+ * Clock differ. Every incoming event is handled to completion (books, tracker, strategy, risk) in one engine
+ * step before the adapter flushes what it queued, so batching is deterministic.
+ *
+ * This file assembles and subscribes only; what the engine does is one module each:
+ * - journal.ts: the order journal replayed first (orders an earlier run left in flight tracked again, never
+ *   re-sent; ids continue after the journal's), written as the run trades (requests durable before sent);
+ * - ledger.ts: the execution adapter's record of what it sends, kept in the OrderTracker;
+ * - intent-gate.ts: intents through risk -> the adapter, or a refusal back to the strategy;
+ * - strategy.ts: the strategy's host (its views, intents, timers, errors);
+ * - on-market.ts: a market-data event into books, settlements, marks, risk, and the strategy (trades derived
+ *   from the stats);
+ * - on-orders.ts: order events into the tracker, fills into the portfolio, the adopted-order policy;
+ * - reconcile.ts: the Reconciler (after each snapshot: lookups, positions with retries, zombie cancels);
+ * - stop.ts: the stop sequence with the stop grace, and the journal compacted at stop.
+ */
+import type { Logger } from 'pino';
+import { Subscription, type Observer } from 'rxjs';
+import type { Instrument } from '../../domain/index.ts';
+import { describeError } from '../../errors.ts';
+import { BookStore } from '../books.ts';
+import { ExecutionAdapter } from '../execution/adapter.ts';
+import { idFactory, newRunId } from '../execution/ids.ts';
+import { OrderTracker } from '../orders/index.ts';
+import { RiskManager, type Approved, type RiskContext } from '../risk/index.ts';
+import { engineRiskContext } from '../risk-context.ts';
+import { RunCounters } from '../run-counters.ts';
+import { SettlementWatch } from '../settlements.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue } from '../venue.ts';
+import { IntentGate, engineCancelIntent } from './intent-gate.ts';
+import { replayJournal, restoreOrders, startJournal } from './journal.ts';
+import { trackerLedger } from './ledger.ts';
+import { MarketHandler } from './on-market.ts';
+import { OrderFlow } from './on-orders.ts';
+import type { PipelineOptions, RunningPipeline, Step, StrategySlot } from './options.ts';
+import { Reconciler } from './reconcile.ts';
+import { stopPipeline } from './stop.ts';
+import { strategyRuntime } from './strategy.ts';
+
+export type { PipelineOptions, RunningPipeline } from './options.ts';
+
+export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {
+  const { venue, clock, log, portfolio, accounts } = options;
+  const recovered = await replayJournal(options.journal);
+  const runId = options.runId ?? newRunId(recovered?.runIds);
+  const ids = idFactory(runId, 'tb', recovered?.counters);
+  const counters = new RunCounters();
+  const instruments = await referenceData(venue, options.symbols, log);
+  const books = new BookStore();
+  const tracker = new OrderTracker({ clock, finishedHistory: options.finishedOrderHistory, dedupeCapacity: options.executionDedupeCapacity });
+  const risk = new RiskManager(options.risk, { clock });
+  const writer = startJournal(options.journal, recovered, { clock, runId, tracker, risk, log });
+  const context = riskContext(options, { instruments, tracker, books, risk });
+  const adapter = new ExecutionAdapter({
+    venue,
+    log,
+    defaultAccount: options.account,
+    selfMatchPrevention: undefined,
+    onSent: (kind, count) => counters.sent(kind, count),
+    ledger: trackerLedger(tracker),
+    ...(writer === undefined ? {} : { journal: writer.recorder }),
+  });
+  const step = engineStep(adapter, log);
+  const strategy: StrategySlot = { runtime: undefined };
+  const strategyLog = log.child({ strategy: options.strategy.name });
+  // intents through risk; a refusal goes back to the strategy (delivered after the call that emitted it)
+  const symbolOf = (clordId: string) => tracker.get(clordId)?.symbol;
+  const submit = (approved: Approved) => adapter.submit(approved);
+  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused: (view) => strategy.runtime?.orderUpdate(view) });
+  const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
+  /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
+  const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
+  strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
+  const subscriptions = new Subscription();
+  const journal = restoreOrders(writer, { tracker, venue, log, step, counters });
+  const settlements = new SettlementWatch(portfolio, () => clock.now());
+  const stopped = () => strategy.runtime === undefined;
+  const reconciler = new Reconciler({ venue, clock, log, tracker, portfolio, settlements, counters, accounts, step, recovery: journal?.recovery, cancel, stopped, subscriptions });
+  const orders = new OrderFlow({ tracker, portfolio, counters, log, strategy, recorder: journal?.recorder, unknownOrders: options.unknownOrders, gate, adapter, reconciler, cancel });
+  orders.subscribe(subscriptions);
+  subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void cancelAllOpen()));
+  subscriptions.add(
+    risk.tradingState.changes$.subscribe((change) => {
+      log.warn({ from: change.from, to: change.to, cause: change.cause }, `trading state ${change.from} -> ${change.to}: ${change.reason}`);
+      strategy.runtime?.tradingState(change);
+    }),
+  );
+  const market = new MarketHandler({ clock, log, books, counters, risk, context, portfolio, settlements, strategy, reconcile: () => reconciler.reconcileNow() });
+  subscriptions.add(venue.orderUpdates(accounts).subscribe(streamInto(options, step, 'orders', (event) => orders.onStreamEvent(event))));
+  subscriptions.add(venue.marketData(options.symbols).subscribe(streamInto(options, step, 'market', (event) => market.onEvent(event))));
+  step(() => strategy.runtime?.start());
+  log.info({ runId, strategy: options.strategy.name, symbols: options.symbols, account: options.account, venue: venue.name }, 'pipeline started');
+  const isImmediate = (clordId: string) => gate.isImmediate(clordId);
+  const idle = () => adapter.idle();
+  const stop = () => stopPipeline({ clock, log, tracker, step, strategy, stopGraceMs: options.stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions });
+  return { counters, tracker, risk, books, instruments, stop };
+}
+
+/** The risk layer's view of the engine (instruments, event groups, the tracker's orders, positions, books). */
+function riskContext(options: PipelineOptions, parts: { instruments: ReadonlyMap<string, Instrument>; tracker: OrderTracker; books: BookStore; risk: RiskManager }): RiskContext {
+  const { clock, venue } = options;
+  return engineRiskContext({
+    now: () => clock.now(),
+    defaultAccount: options.account,
+    accounts: options.accounts,
+    instruments: parts.instruments,
+    eventGroups: options.eventGroups ?? new Map(),
+    tracker: parts.tracker,
+    portfolio: options.portfolio,
+    books: parts.books,
+    risk: () => parts.risk,
+    canCross: venue.canCross ?? true,
+  });
+}
+
+/** The traded symbols' reference data (a symbol without any is warned about: every intent on it is refused). */
+async function referenceData(venue: Venue, symbols: readonly string[], log: Logger): Promise<ReadonlyMap<string, Instrument>> {
+  const instruments = new Map((await venue.instruments(symbols)).map((i) => [i.symbol, i]));
+  for (const symbol of symbols) {
+    if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
+  }
+  return instruments;
+}
+
+/** An engine step (see Step): the work, an error in it logged, then the adapter's flush. */
+function engineStep(adapter: ExecutionAdapter, log: Logger): Step {
+  return (work) => {
+    try {
+      work();
+    } catch (error) {
+      log.error({ err: error }, `pipeline step failed: ${describeError(error)}`);
+    }
+    adapter.flush();
+  };
+}
+
+/** A venue stream into the engine: each event recorded (when asked), then handled as one engine step. */
+function streamInto<E extends MarketDataEvent | OrderStreamEvent>(
+  options: PipelineOptions,
+  step: Step,
+  stream: 'market' | 'orders',
+  handle: (event: E) => void,
+): Partial<Observer<E>> {
+  const { clock, log, record } = options;
+  const ended = stream === 'market' ? 'market data stream ended' : 'order stream ended';
+  return {
+    next: (event) => {
+      record?.({ stream, time: clock.now(), event });
+      step(() => handle(event));
+    },
+    error: (error: unknown) => log.error({ err: error }, `${ended}: ${describeError(error)}`),
+  };
+}
