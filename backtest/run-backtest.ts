@@ -12,6 +12,7 @@ import { scalesOf } from '../src/domain/index.ts';
 import { VirtualClock } from '../src/engine/clock.ts';
 import { startPipeline } from '../src/engine/pipeline/index.ts';
 import { Portfolio } from '../src/engine/portfolio/index.ts';
+import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
 import { loadStrategy } from '../src/engine/strategy/loader.ts';
@@ -20,7 +21,6 @@ import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
 import { chooseParams, type ParamsChoice } from './strategy-params.ts';
 import { TurnoverCounter } from './metrics/index.ts';
-import { cachedPortfolioPort } from './replay/cached-portfolio-port.ts';
 import { FillEngine } from './replay/fill-engine.ts';
 import { engineDefinition } from './replay/instrument-defs.ts';
 import type { MarketModel } from './replay/market-model.ts';
@@ -158,7 +158,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
   const timeline = new Timeline(clock, venue, [schedule, sampling]);
 
-  const port = cachedPortfolioPort(portfolio);
+  const port = portfolioPort(portfolio);
   const pipeline = await startPipeline({
     venue,
     clock,
@@ -240,7 +240,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     settlements: schedule.done,
     tradingState: pipeline.risk.tradingState.state,
   });
-  port.close();
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
