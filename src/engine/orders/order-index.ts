@@ -11,7 +11,7 @@
  * find them) are kept apart, since exchange evidence for those still counts: they join the finished history
  * once the exchange confirms the end, and beyond `maxFinished` of them the oldest is forgotten too.
  */
-import { LruSet } from '../../exchange/transport/lru-set.ts';
+import { LruSet } from '../../util/lru-set.ts';
 import { isOpen } from './states.ts';
 import type { OrderRecord } from './record.ts';
 

@@ -28,7 +28,7 @@
 import type { Observable } from 'rxjs';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { CancelReject, Execution, Order } from '../../domain/index.ts';
-import { LruSet } from '../../exchange/transport/lru-set.ts';
+import { LruSet } from '../../util/lru-set.ts';
 import type { Clock } from '../clock.ts';
 import type { OrderStreamEvent, VenueOrderRequest } from '../venue.ts';
 import { type Applied, type Evidence, adoptOrder, applyEvidence } from './apply-exchange.ts';

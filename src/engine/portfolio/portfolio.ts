@@ -17,7 +17,7 @@
  * had the fill when other fills came in between (average cost is path dependent).
  */
 import { Subject, type Observable } from 'rxjs';
-import { LruSet } from '../../exchange/transport/lru-set.ts';
+import { LruSet } from '../../util/lru-set.ts';
 import { compare } from '../decimal-compare.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Balance, Position } from '../../domain/index.ts';

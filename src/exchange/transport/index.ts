@@ -18,7 +18,6 @@
  * - ndjson-splitter.ts incremental NDJSON line splitting
  * - ndjson-stream.ts   streamNdjson: an NDJSON HTTP response as an Observable
  * - resilient-stream.ts resilientStream: reconnect, silence watchdog, lifecycle events, dedupe, auth hook
- * - lru-set.ts         bounded set of recently seen keys (dedupe)
  * - scheduling.ts      sleep() and option checks over an injected RxJS scheduler
  */
 export { TransportError, TransportErrorCode, isTransportError, kindOfCode, truncate } from './errors.ts';
@@ -42,6 +41,5 @@ export { streamNdjson } from './ndjson-stream.ts';
 export type { NdjsonStreamRequest, StreamOpener, StreamOpenRequest, StreamResponse } from './ndjson-stream.ts';
 export { resilientStream, defaultIsFatal } from './resilient-stream.ts';
 export type { DisconnectReason, ResilientStreamOptions, StreamEvent } from './resilient-stream.ts';
-export { LruSet } from './lru-set.ts';
 export { sleep } from './scheduling.ts';
 export type { ReadableBody } from './body-reader.ts';

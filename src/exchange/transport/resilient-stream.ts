@@ -21,7 +21,7 @@ import { isTradebotError } from '../../errors.ts';
 import { TransportError, TransportErrorCode } from './errors.ts';
 import { fullJitterDelay, validateBackoff } from './backoff.ts';
 import type { RandomSource } from './backoff.ts';
-import { LruSet } from './lru-set.ts';
+import { LruSet } from '../../util/lru-set.ts';
 import { checkNumber } from './scheduling.ts';
 import type { DisconnectReason } from '../../domain/stream-events.ts';
 

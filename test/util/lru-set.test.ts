@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LruSet } from '../../../src/exchange/transport/lru-set.ts';
+import { LruSet } from '../../src/util/lru-set.ts';
 
 function model(capacity: number) {
   const order: string[] = [];

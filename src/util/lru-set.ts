@@ -8,8 +8,9 @@
  * The queue exists only once the set has first been over capacity: until then nothing is evicted, so
  * sightings only stamp the Map, and the queue is built then from the stamps (the live keys in sighting
  * order). A set that never fills (a backtest's executions, a short session's fills) never pays for it.
+ * Shared by the transports (stream dedupe) and the engine (order and fill dedupe).
  */
-import { TransportError, TransportErrorCode } from './errors.ts';
+import { TradebotError } from '../errors.ts';
 
 export class LruSet {
   private readonly keys = new Map<string, number>();
@@ -22,7 +23,7 @@ export class LruSet {
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new TransportError(TransportErrorCode.InvalidOptions, `LruSet capacity must be an integer >= 1 (got ${capacity})`);
+      throw new TradebotError('TRANSPORT_INVALID_OPTIONS', `LruSet capacity must be an integer >= 1 (got ${capacity})`, { kind: 'config' });
     }
   }
 
