@@ -25,7 +25,7 @@ import { Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import { parseRiskConfig } from '../src/engine/risk/index.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../src/engine/venue.ts';
-import type { BookEvent } from '../src/exchange/gateway/stream-events.ts';
+import type { BookEvent } from '../src/domain/stream-events.ts';
 import marketMaker from '../strategies/market-maker.ts';
 
 const UPDATES = 100_000;
