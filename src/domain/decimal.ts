@@ -110,6 +110,17 @@ export function isMultipleOf(value: Decimal, tick: Decimal): boolean {
 }
 
 /**
+ * A test "value is a whole multiple of `tick`" (tick > 0), for the risk rules' per-intent checks. For a tick of
+ * 10^-k (1, 0.1, 0.01, ...) it counts the value's decimal places (no division, no allocation); for any other
+ * tick it is `isMultipleOf`.
+ */
+export function multipleOfTick(tick: Decimal): (value: Decimal) => boolean {
+  const places = tick.decimalPlaces();
+  const powerOfTen = tick.eq(new Decimal(10).pow(-places));
+  return powerOfTen ? (value) => value.decimalPlaces() <= places : (value) => isMultipleOf(value, tick);
+}
+
+/**
  * k when `tick` (finite, > 0) is 10^-k for k >= 0 (1, 0.1, 0.01, ...), else -1: one base-1e7 word holding a
  * power of ten is a power of ten, and decimalPlaces() is then -exponent.
  */

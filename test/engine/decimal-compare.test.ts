@@ -1,10 +1,10 @@
-// The engine's allocation-free Decimal comparison agrees with decimal.js's own for any pair of values
-// (signs, zeros, scales, long digit strings, equal values written differently).
+// The engine's Decimal comparison (and the Decimal methods and domain helpers that replaced the rest of
+// src/engine/decimal-compare.ts) agrees with decimal.js's own for any pair of values (signs, zeros, scales,
+// long digit strings, equal values written differently).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../src/domain/decimal.ts';
-import { compare, isAboveZero, largest, multipleOfTick } from '../../src/engine/decimal-compare.ts';
-import { isMultipleOf } from '../../src/domain/decimal.ts';
+import { Decimal, ZERO, isMultipleOf, maxDecimal, multipleOfTick } from '../../src/domain/decimal.ts';
+import { compare } from '../../src/engine/decimal-compare.ts';
 
 const decimalArb = fc
   .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 25 }))
@@ -29,9 +29,9 @@ describe('decimal-compare', () => {
     }
   });
 
-  it('isAboveZero and largest', () => {
-    expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map(isAboveZero)).toEqual([false, false, true, false]);
-    expect(largest(new Decimal(1), new Decimal('-2'), new Decimal('1.5'), new Decimal('1.50')).toString()).toBe('1.5');
+  it('above zero (x.gt(ZERO)) and the largest (maxDecimal)', () => {
+    expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map((x) => x.gt(ZERO))).toEqual([false, false, true, false]);
+    expect(maxDecimal(new Decimal(1), new Decimal('-2'), new Decimal('1.5'), new Decimal('1.50')).toString()).toBe('1.5');
   });
 
   it('multipleOfTick agrees with isMultipleOf for powers of ten and other ticks', () => {

@@ -23,7 +23,6 @@ import type { OrderIndex } from './order-index.ts';
 import { OrderRecord } from './record.ts';
 import { advance, exchangeBase, isTerminal } from './states.ts';
 import type { TrackerIssue } from './types.ts';
-import { compare, isAboveZero } from '../decimal-compare.ts';
 
 export interface Evidence {
   readonly order: Order;
@@ -55,8 +54,8 @@ function applyTerms(record: OrderRecord, index: OrderIndex, ev: Evidence): void 
   const isReplace = ev.execution?.type === 'EXECUTION_TYPE_REPLACE';
   if (version > record.confirmed || (version === record.confirmed && (isReplace || ev.execution === undefined))) {
     record.confirmed = version;
-    if (isAboveZero(ev.order.orderQty)) record.qty = ev.order.orderQty;
-    if (isAboveZero(ev.order.price)) record.price = ev.order.price;
+    if (ev.order.orderQty.gt(ZERO)) record.qty = ev.order.orderQty;
+    if (ev.order.price.gt(ZERO)) record.price = ev.order.price;
   }
   const pending = record.pendingReplace;
   if (pending !== undefined && record.confirmed >= record.versionOf(pending.clordId)) record.pendingReplace = undefined;
@@ -64,7 +63,7 @@ function applyTerms(record: OrderRecord, index: OrderIndex, ev: Evidence): void 
 
 function applyFills(record: OrderRecord, ev: Evidence, issues: TrackerIssue[]): DerivedFill[] {
   const order = ev.order;
-  if (compare(order.cumQty, record.filledQty) <= 0) return [];
+  if (order.cumQty.lte(record.filledQty)) return [];
   const exec = ev.execution;
   const fills = deriveFills(
     { filledQty: record.filledQty, notional: record.notional, levels: record.levels },
@@ -95,7 +94,7 @@ export function applyEvidence(record: OrderRecord, index: OrderIndex, ev: Eviden
   learnOrderId(record, index, ev.order.id, issues);
   applyTerms(record, index, ev);
   const fills = applyFills(record, ev, issues);
-  const evidence = exchangeBase(ev.order.state, ev.execution?.type, isAboveZero(record.filledQty));
+  const evidence = exchangeBase(ev.order.state, ev.execution?.type, record.filledQty.gt(ZERO));
   record.base = advance(record.base, record.baseIsLocal, evidence);
   record.baseIsLocal = false;
   record.unknown = false;

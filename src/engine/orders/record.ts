@@ -14,7 +14,6 @@ import type { EpochMs } from '../../domain/time.ts';
 import type { IntentSide } from '../intents.ts';
 import { type BaseState, visibleState } from './states.ts';
 import { ClordChain } from './clord-chain.ts';
-import { compare } from '../decimal-compare.ts';
 import type { PendingReplace, TrackedOrder, TrackedState } from './types.ts';
 
 export interface RecordInit {
@@ -204,13 +203,13 @@ export function changedSince(view: TrackedOrder, record: OrderRecord): boolean {
     view.state !== record.state() ||
     view.clordId !== record.clordId ||
     view.orderId !== record.orderId ||
-    (view.qty !== record.qty && compare(view.qty, record.qty) !== 0) ||
-    (view.filledQty !== record.filledQty && compare(view.filledQty, record.filledQty) !== 0) ||
+    (view.qty !== record.qty && !view.qty.eq(record.qty)) ||
+    (view.filledQty !== record.filledQty && !view.filledQty.eq(record.filledQty)) ||
     !sameOptional(view.price, record.price) ||
     view.pendingReplace !== record.pendingReplace
   );
 }
 
 function sameOptional(a: Decimal | undefined, b: Decimal | undefined): boolean {
-  return a === undefined || b === undefined ? a === b : a === b || compare(a, b) === 0;
+  return a === undefined || b === undefined ? a === b : a === b || a.eq(b);
 }

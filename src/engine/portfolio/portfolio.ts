@@ -18,7 +18,6 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import { LruSet } from '../../util/lru-set.ts';
-import { compare } from '../decimal-compare.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Balance, Position } from '../../domain/index.ts';
 import type { EpochMs } from '../../domain/time.ts';
@@ -126,7 +125,7 @@ export class Portfolio {
     }
     // called on every book update: no allocation unless a held position is revalued
     const previous = this.ledger.mark(symbol);
-    if (previous !== undefined && compare(previous, price) === 0) return;
+    if (previous !== undefined && previous.eq(price)) return;
     const before = this.inheritedUnmarked.delete(symbol) ? this.netPnl() : undefined;
     this.ledger.setMark(symbol, price);
     if (before !== undefined) this.preRun = this.preRun.plus(this.netPnl().minus(before));

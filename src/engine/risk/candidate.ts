@@ -8,11 +8,10 @@
  * A replace's quantity is taken as the new working quantity: if the venue reads it as the new total order
  * quantity, the working quantity is at most that, so every check stays on the safe side.
  */
-import type { Decimal } from '../../domain/decimal.ts';
+import { ZERO, type Decimal } from '../../domain/decimal.ts';
 import type { CrossIntent, Intent, IntentSide, PlaceIntent, ReplaceIntent } from '../intents.ts';
 import { isOpenOrder, type RiskContext, type RiskOpenOrder } from './context.ts';
 import type { RuleBreach } from './rules/rule.ts';
-import { isAboveZero } from '../decimal-compare.ts';
 
 export interface OrderCandidate {
   readonly symbol: string;
@@ -37,7 +36,7 @@ export type CandidatesResult =
 const invalid = (message: string): CandidatesResult => ({ ok: false, breach: { code: 'RISK_INVALID_INTENT', message } });
 
 function quantityProblem(qty: Decimal): string | undefined {
-  if (!qty.isFinite() || !isAboveZero(qty)) return `quantity must be greater than 0, got ${qty.toString()}`;
+  if (!qty.isFinite() || !qty.gt(ZERO)) return `quantity must be greater than 0, got ${qty.toString()}`;
   return undefined;
 }
 

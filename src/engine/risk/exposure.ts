@@ -4,8 +4,7 @@
  * fills and none on the other side does: long worst = position + open buys, short worst = position - open sells.
  * This module also answers "does this order only reduce the position?" for the reducing state.
  */
-import { ZERO, type Decimal } from '../../domain/decimal.ts';
-import { compare, largest } from '../decimal-compare.ts';
+import { maxDecimal, ZERO, type Decimal } from '../../domain/decimal.ts';
 import type { IntentSide } from '../intents.ts';
 import type { RiskContext, RiskOpenOrder } from './context.ts';
 import type { OrderCandidate } from './candidate.ts';
@@ -19,7 +18,7 @@ interface Book {
 const NO_BOOK: Book = Object.freeze({ position: ZERO, buys: ZERO, sells: ZERO });
 
 /** a - b, without allocating when b is 0 or a (a replace's own order is often all the working quantity). */
-const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : compare(a, b) === 0 ? ZERO : a.minus(b));
+const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.eq(b) ? ZERO : a.minus(b));
 export const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
 
 export class ExposureView {
@@ -69,7 +68,7 @@ export class ExposureView {
     let sells = this.sideQty(book, symbol, account, 'SELL', applies ? candidate.replaces : undefined);
     if (applies && candidate.side === 'BUY') buys = plus(buys, candidate.qty);
     if (applies && candidate.side === 'SELL') sells = plus(sells, candidate.qty);
-    return largest(plus(book.position, buys), minus(sells, book.position), ZERO);
+    return maxDecimal(plus(book.position, buys), minus(sells, book.position), ZERO);
   }
 
   /** Symbols the account has a position or an open order in. */

@@ -7,12 +7,11 @@ import type { Decimal } from '../../../domain/decimal.ts';
 import type { RiskContext } from '../context.ts';
 import { fmt } from './rule.ts';
 import { ZERO } from '../../../domain/decimal.ts';
-import { compare, isAboveZero } from '../../decimal-compare.ts';
 
 /** The breach description, or undefined while the loss is below the limit. */
 export function dailyLossBreach(context: RiskContext, maxDailyLoss: Decimal): string | undefined {
   const pnl = context.dailyPnl();
   // pnl > -maxDailyLoss, i.e. pnl + maxDailyLoss > 0 (allocation-free for the usual flat or positive PnL)
-  if (compare(pnl, ZERO) >= 0 || isAboveZero(pnl.plus(maxDailyLoss))) return undefined;
+  if (pnl.gte(ZERO) || pnl.plus(maxDailyLoss).gt(ZERO)) return undefined;
   return `daily PnL ${fmt(pnl)} reached the loss limit maxDailyLoss ${fmt(maxDailyLoss)}`;
 }

@@ -1,6 +1,5 @@
 /** Instrument rule: the order quantity must be a whole number of lots (qtyIncrement) (RISK_LOT_SIZE). */
-import type { Decimal } from '../../../domain/decimal.ts';
-import { multipleOfTick } from '../../decimal-compare.ts';
+import { multipleOfTick, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
 

@@ -9,7 +9,6 @@
 import { ZERO, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule, RuleInput } from './rule.ts';
 import { fmt } from './rule.ts';
-import { compare } from '../../decimal-compare.ts';
 import { plus } from '../exposure.ts';
 
 function groupSymbols({ candidate, instrument, context, exposure }: RuleInput): readonly string[] {
@@ -30,12 +29,12 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
       // symbol's worst case does, so an order that does not raise it passes without summing the group.
       const mineBefore = exposure.worstAbs(candidate.symbol, candidate.account);
       const mineAfter = exposure.worstAbs(candidate.symbol, candidate.account, candidate);
-      if (compare(mineAfter, mineBefore) <= 0) return undefined;
+      if (mineAfter.lte(mineBefore)) return undefined;
       let others = ZERO;
       for (const symbol of groupSymbols(input)) if (symbol !== candidate.symbol) others = plus(others, exposure.worstAbs(symbol, candidate.account));
       const before = plus(others, mineBefore);
       const after = plus(others, mineAfter);
-      if (compare(after, maxEventPosition) <= 0) return undefined;
+      if (after.lte(maxEventPosition)) return undefined;
       const group = instrument.eventGroup ?? candidate.symbol;
       return {
         code: 'RISK_MAX_EVENT_POSITION',

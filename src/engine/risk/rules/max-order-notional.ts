@@ -5,7 +5,6 @@
 import { notional, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
-import { compare } from '../../decimal-compare.ts';
 
 export function maxOrderNotionalRule(maxOrderNotional: Decimal): OrderRule {
   return {
@@ -13,7 +12,7 @@ export function maxOrderNotionalRule(maxOrderNotional: Decimal): OrderRule {
     check: ({ candidate, instrument }) => {
       const price = candidate.price ?? instrument.highPriceLimit;
       const value = notional(price.isNegative() ? price.abs() : price, candidate.qty);
-      if (compare(value, maxOrderNotional) <= 0) return undefined;
+      if (value.lte(maxOrderNotional)) return undefined;
       const priced = candidate.price === undefined ? `market order valued at the high price limit ${fmt(price)}` : `price ${fmt(price)}`;
       return {
         code: 'RISK_MAX_ORDER_NOTIONAL',

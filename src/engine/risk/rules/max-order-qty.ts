@@ -2,13 +2,12 @@
 import type { Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
-import { compare } from '../../decimal-compare.ts';
 
 export function maxOrderQtyRule(maxOrderQty: Decimal): OrderRule {
   return {
     name: 'maxOrderQty',
     check: ({ candidate }) => {
-      if (compare(candidate.qty, maxOrderQty) <= 0) return undefined;
+      if (candidate.qty.lte(maxOrderQty)) return undefined;
       return { code: 'RISK_MAX_ORDER_QTY', message: `qty ${fmt(candidate.qty)} exceeds maxOrderQty ${fmt(maxOrderQty)}` };
     },
   };

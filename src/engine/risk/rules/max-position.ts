@@ -6,7 +6,6 @@
 import type { Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
-import { compare } from '../../decimal-compare.ts';
 
 export function maxPositionRule(maxPosition: Decimal): OrderRule {
   const floor = maxPosition.negated();
@@ -14,7 +13,7 @@ export function maxPositionRule(maxPosition: Decimal): OrderRule {
     name: 'maxPosition',
     check: ({ candidate, exposure }) => {
       const worst = exposure.worstAfter(candidate);
-      const within = candidate.side === 'BUY' ? compare(worst, maxPosition) <= 0 : compare(worst, floor) >= 0;
+      const within = candidate.side === 'BUY' ? worst.lte(maxPosition) : worst.gte(floor);
       if (within) return undefined;
       const position = exposure.position(candidate.symbol, candidate.account);
       const open = exposure.openQty(candidate.symbol, candidate.account, candidate.side, candidate.replaces);

@@ -9,7 +9,6 @@ import { Decimal } from '../../../domain/decimal.ts';
 import type { ReferencePriceSource, RiskInstrument } from '../context.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
-import { compare } from '../../decimal-compare.ts';
 
 export type BandWidth =
   | { readonly kind: 'absolute'; readonly value: Decimal }
@@ -71,7 +70,7 @@ export function priceBandRule(options: PriceBandOptions): OrderRule {
       const half = halfWidth(reference, instrument);
       const low = reference.minus(half);
       const high = reference.plus(half);
-      if (compare(candidate.price, low) >= 0 && compare(candidate.price, high) <= 0) return undefined;
+      if (candidate.price.gte(low) && candidate.price.lte(high)) return undefined;
       return {
         code: 'RISK_PRICE_BAND',
         message: `price ${fmt(candidate.price)} is outside the band ${fmt(low)}..${fmt(high)} around ${options.reference} ${fmt(reference)} (${describeWidth(options.width)})`,

@@ -1,6 +1,5 @@
 /** Instrument rule: a limit price must be a multiple of the instrument's tick size (RISK_TICK_SIZE). */
-import type { Decimal } from '../../../domain/decimal.ts';
-import { multipleOfTick } from '../../decimal-compare.ts';
+import { multipleOfTick, type Decimal } from '../../../domain/decimal.ts';
 import type { OrderRule } from './rule.ts';
 import { fmt } from './rule.ts';
 
