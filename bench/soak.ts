@@ -4,7 +4,7 @@
  * figure of this process is the bot's own) with market activity at a high rate (`--interval-ms`, default 20)
  * and every stream dropped by the exchange every `--drop-every` seconds (default 60; 0: never), for
  * `--minutes` (default 10). The bot connects as to an environment (family A reference data with a key made
- * for the run, the gateway client for trading and its NDJSON streams, as src/engine/live/connection.ts does
+ * for the run, the gateway client for trading and its NDJSON streams, as src/bot/live/connection.ts does
  * for `bot.venue: gateway`) and runs the pipeline as the live runner does, with its order journal in a temp
  * folder.
  *
@@ -38,7 +38,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type TradebotConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { liveClock } from '../src/engine/clock.ts';
-import { GatewayVenue } from '../src/engine/venues/gateway-venue.ts';
+import { GatewayVenue } from '../src/bot/venues/gateway-venue.ts';
 import { GatewayClient, instrumentCatalog } from '../src/exchange/gateway/index.ts';
 import { createFamilyAClient } from '../src/exchange/familya/index.ts';
 import type { Venue } from '../src/engine/venue.ts';

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../src/config/index.ts';
-import { connect } from '../../src/engine/live/connection.ts';
+import { connect } from '../../src/bot/live/connection.ts';
 import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 import { startEmbeddedHistory } from './embedded-sim.ts';

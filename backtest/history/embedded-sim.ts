@@ -21,7 +21,7 @@ import { ACTIVITY_FIRM, MarketActivity } from '../../src/sim/activity/market-act
 import { toDomainInstrument } from '../../src/sim/exchange/instruments.ts';
 import { GatewayClient, instrumentCatalog } from '../../src/exchange/gateway/index.ts';
 import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
-import { BOT_CLIENT_ID, onboardEphemeralClient } from '../../src/engine/live/stream-transport.ts';
+import { BOT_CLIENT_ID, onboardEphemeralClient } from '../../src/bot/live/stream-transport.ts';
 import type { HistorySource } from './format.ts';
 import { familyASource, gatewaySource, type TradePageSource } from './trade-source.ts';
 

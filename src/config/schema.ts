@@ -2,7 +2,7 @@
  * The one schema of tradebot's YAML config files. Each subsystem owns its section's schema in its own
  * folder; this module composes them into the root, so every config file is checked by the same rules.
  * Sections: `logging` (here), `sim` (src/sim/config.ts), `exchange` (src/exchange/config.ts), `bot`
- * (src/engine/config.ts), `risk` (src/engine/risk/config.ts).
+ * (src/bot/config.ts), `risk` (src/engine/risk/config.ts).
  */
 import { z } from 'zod';
 import type { ConfigContext } from './fields.ts';
@@ -10,7 +10,7 @@ import { oneOf } from './fields.ts';
 import { LOG_LEVELS } from '../logging/logger.ts';
 import { simSection } from '../sim/config.ts';
 import { exchangeSection } from '../exchange/config.ts';
-import { botSection } from '../engine/config.ts';
+import { botSection } from '../bot/config.ts';
 import { riskSection } from '../engine/risk/config.ts';
 
 export function loggingSection() {

@@ -20,7 +20,7 @@ import { liveClock } from '../engine/clock.ts';
 import { startPipeline, type RunningPipeline } from '../engine/pipeline/index.ts';
 import { Portfolio } from '../engine/portfolio/index.ts';
 import { portfolioPort, type PortfolioPort } from '../engine/portfolio-port.ts';
-import { GatewayVenue } from '../engine/venues/gateway-venue.ts';
+import { GatewayVenue } from '../bot/venues/gateway-venue.ts';
 import { symbolsOf, type AnyStrategy } from '../engine/strategy/define-strategy.ts';
 import { validateParams } from '../engine/strategy/loader.ts';
 import { testingError } from './errors.ts';

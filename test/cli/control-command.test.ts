@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { TradingStateMachine } from '../../src/engine/risk/trading-state.ts';
-import { startControlServer, type ControlServer } from '../../src/engine/live/control-server.ts';
+import { startControlServer, type ControlServer } from '../../src/bot/live/control-server.ts';
 import { captureOutput } from './helpers/output.ts';
 
 let server: ControlServer | undefined;

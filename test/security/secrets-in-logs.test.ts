@@ -18,7 +18,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { runLive, type RunSummary } from '../../src/engine/live/run-live.ts';
+import { runLive, type RunSummary } from '../../src/bot/live/run-live.ts';
 import { startSim, type RunningSim } from '../../src/sim/simulator.ts';
 import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
 import { generateTotp } from '../../src/exchange/auth/totp.ts';

@@ -8,7 +8,7 @@
 import { loadBacktestConfig } from '../../../backtest/config.ts';
 import { loadConfig } from '../../config/index.ts';
 import { parseYaml } from '../../config/yaml.ts';
-import { assertRunPlan } from '../../engine/live/run-plan.ts';
+import { assertRunPlan } from '../../bot/live/run-plan.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
 import { readFileSync } from 'node:fs';
 

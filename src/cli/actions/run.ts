@@ -4,7 +4,7 @@
  */
 import { loadConfig } from '../../config/index.ts';
 import { createLogger, type LogLevel } from '../../logging/logger.ts';
-import { runLive } from '../../engine/live/run-live.ts';
+import { runLive } from '../../bot/live/run-live.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRecorder } from '../../../backtest/recording/recorder.ts';
 import { readParamsFile } from '../params-file.ts';

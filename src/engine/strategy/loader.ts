@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config/errors.ts';
 import { describeIssue } from '../../config/issues.ts';
 import { TradebotError } from '../../errors.ts';
-import { looksLikeStrategyPath } from '../config.ts';
+import { looksLikeStrategyPath } from './strategy-path.ts';
 import type { AnyStrategy } from './define-strategy.ts';
 import { importPlugin } from './plugin-import.ts';
 import { numbersWhereExpected } from './yaml-numbers.ts';

@@ -1,7 +1,7 @@
 /**
  * The live bot for reliability tests, against any gateway URL (the embedded simulator of live-bot.ts, or a
  * `tradebot sim` child process): the real GatewayClient (short timeouts and backoffs), the gateway's NDJSON
- * streams or given gRPC streams, and the pipeline assembled the way src/engine/live/run-live.ts does it
+ * streams or given gRPC streams, and the pipeline assembled the way src/bot/live/run-live.ts does it
  * (GatewayVenue, Portfolio, startPipeline, the demo market maker) on the wall clock, with the order
  * journal in the path (a FileJournal on a temp file, as `bot.journal` gives) unless the test says otherwise.
  *
@@ -21,9 +21,9 @@ import { liveClock } from '../../../src/engine/clock.ts';
 import { startPipeline, type RunningPipeline } from '../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort, type PortfolioPort } from '../../../src/engine/portfolio-port.ts';
-import { GatewayVenue } from '../../../src/engine/venues/gateway-venue.ts';
+import { GatewayVenue } from '../../../src/bot/venues/gateway-venue.ts';
 import { FileJournal, type Journal } from '../../../src/engine/journal/index.ts';
-import type { StreamSources } from '../../../src/engine/live/stream-transport.ts';
+import type { StreamSources } from '../../../src/bot/live/stream-transport.ts';
 import type { TradingStateChange } from '../../../src/engine/risk/index.ts';
 import type { TradebotConfig } from '../../../src/config/index.ts';
 import marketMaker from '../../../strategies/market-maker.ts';

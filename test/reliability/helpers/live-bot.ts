@@ -17,7 +17,7 @@ import { silentLogger, createLogger } from '../../../src/logging/logger.ts';
 import { startSim, type RunningSim } from '../../../src/sim/simulator.ts';
 import type { SimConfig } from '../../../src/sim/config.ts';
 import { toDomainInstrument } from '../../../src/sim/exchange/instruments.ts';
-import { grpcStreams, onboardEphemeralClient, BOT_CLIENT_ID, type StreamSources } from '../../../src/engine/live/stream-transport.ts';
+import { grpcStreams, onboardEphemeralClient, BOT_CLIENT_ID, type StreamSources } from '../../../src/bot/live/stream-transport.ts';
 import { ALICE_HEDGE, ALICE_MAIN, BOT_ACCOUNTS, PARTICIPANT, SYMBOL, positionKey, startBotRig, type BotRig, type Positions } from './bot-rig.ts';
 
 export { ALICE_HEDGE, ALICE_MAIN, BOT_ACCOUNTS, SYMBOL, type Positions };

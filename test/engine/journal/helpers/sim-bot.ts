@@ -15,7 +15,7 @@ import { liveClock } from '../../../../src/engine/clock.ts';
 import { startPipeline, type RunningPipeline } from '../../../../src/engine/pipeline/index.ts';
 import { Portfolio } from '../../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../../src/engine/portfolio-port.ts';
-import { GatewayVenue } from '../../../../src/engine/venues/gateway-venue.ts';
+import { GatewayVenue } from '../../../../src/bot/venues/gateway-venue.ts';
 import type { AnyStrategy } from '../../../../src/engine/strategy/define-strategy.ts';
 import type { Journal } from '../../../../src/engine/journal/index.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest } from '../../../../src/engine/venue.ts';

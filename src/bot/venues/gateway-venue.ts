@@ -8,7 +8,7 @@ import type { Observable } from 'rxjs';
 import type { Instrument, Order, Position, Balance } from '../../domain/index.ts';
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
 import type { OrderRequestInput } from '../../exchange/gateway/order-inputs.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { ZERO } from '../../domain/decimal.ts';
 

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { TradebotError } from '../../errors.ts';
-import type { TradingStateCause } from '../risk/trading-state.ts';
-import { TRADING_STATES, isTradingState, type TradingState } from '../risk/trading-states.ts';
+import type { TradingStateCause } from '../../engine/risk/trading-state.ts';
+import { TRADING_STATES, isTradingState, type TradingState } from '../../engine/risk/trading-states.ts';
 
 export const CONTROL_PATH = '/control/state';
 /** Host names and addresses the endpoint may bind to and accepts in a Host header. */

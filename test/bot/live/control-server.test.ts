@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TradingStateMachine } from '../../../src/engine/risk/trading-state.ts';
-import { CONTROL_PATH, parseCommand, startControlServer, type ControlServer } from '../../../src/engine/live/control-server.ts';
+import { CONTROL_PATH, parseCommand, startControlServer, type ControlServer } from '../../../src/bot/live/control-server.ts';
 
 const clock = { now: () => 1_700_000_000_000 };
 

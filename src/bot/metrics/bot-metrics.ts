@@ -18,9 +18,9 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Decimal } from '../../domain/decimal.ts';
-import type { MarketDataEvent, OrderStreamEvent } from '../venue.ts';
-import type { RunCounters } from '../run-counters.ts';
-import { TRADING_STATES, type TradingState } from '../risk/trading-state.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../engine/venue.ts';
+import type { RunCounters } from '../../engine/run-counters.ts';
+import { TRADING_STATES, type TradingState } from '../../engine/risk/trading-state.ts';
 
 /** What the metrics read at scrape time. */
 export interface RunMetricsSource {

@@ -3,13 +3,14 @@
  * venue is reached (orders and, per stream, the transport of market data and order updates), what happens
  * to orders the bot did not send, where its order journal lives, the operator control endpoint and
  * optional metrics. Risk limits live in their own `risk` section (src/engine/risk/config.ts). Whether the
- * chosen venue and transports fit the `exchange` section is checked at start (src/engine/live/run-plan.ts).
+ * chosen venue and transports fit the `exchange` section is checked at start (src/bot/live/run-plan.ts).
  */
 import path from 'node:path';
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
 import { LOOPBACK_HOSTS } from './live/control-server.ts';
+import { looksLikeStrategyPath } from '../engine/strategy/strategy-path.ts';
 
 export const STREAM_TRANSPORTS = ['ndjson', 'grpc'] as const;
 export type StreamTransport = (typeof STREAM_TRANSPORTS)[number];
@@ -58,11 +59,6 @@ function streamsField() {
 export function resolveStreams(configured: Partial<StreamTransports> | undefined, venue: 'gateway' | 'familyA'): StreamTransports {
   const fallback: StreamTransport = venue === 'familyA' ? 'grpc' : 'ndjson';
   return { marketData: configured?.marketData ?? fallback, orders: configured?.orders ?? fallback };
-}
-
-/** A `bot.strategy` that names a file (it has a folder or a script extension) rather than a built-in strategy. */
-export function looksLikeStrategyPath(value: string): boolean {
-  return value.includes('/') || value.includes('\\') || /\.(ts|mts|cts|js|mjs|cjs)$/.test(value);
 }
 
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;

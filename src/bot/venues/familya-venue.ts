@@ -12,7 +12,7 @@ import type { FamilyAClient } from '../../exchange/familya/index.ts';
 import type { OrderInput } from '../../exchange/familya/inputs.ts';
 import { TradebotError } from '../../errors.ts';
 import type { Instrument, Order } from '../../domain/index.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../venue.ts';
+import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 
 export interface FamilyAVenueOptions {

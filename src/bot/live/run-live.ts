@@ -12,19 +12,19 @@ import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
 import type { Decimal} from '../../domain/decimal.ts';
 import { ZERO } from '../../domain/decimal.ts';
-import { liveClock } from '../clock.ts';
-import { loadStrategy, validateParams } from '../strategy/loader.ts';
-import { symbolsOf } from '../strategy/define-strategy.ts';
-import { startPipeline, type PipelineOptions } from '../pipeline/index.ts';
+import { liveClock } from '../../engine/clock.ts';
+import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
+import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
+import { startPipeline, type PipelineOptions } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
-import { Portfolio } from '../portfolio/index.ts';
-import { portfolioPort } from '../portfolio-port.ts';
+import { Portfolio } from '../../engine/portfolio/index.ts';
+import { portfolioPort } from '../../engine/portfolio-port.ts';
 import { connectVenue } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 import { TradebotError } from '../../errors.ts';
-import { openRunJournal, type Journal } from '../journal/index.ts';
+import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
 
 export interface RunSummary {
   event: 'run.summary';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
-import { formatStatusLine, type StatusInput } from '../../../src/engine/live/status-line.ts';
+import { formatStatusLine, type StatusInput } from '../../../src/bot/live/status-line.ts';
 
 const input = (overrides: Partial<StatusInput> = {}): StatusInput => ({
   elapsedSeconds: 12.4,

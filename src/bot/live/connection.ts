@@ -16,7 +16,7 @@ import type { ExchangeConfig } from '../../exchange/config.ts';
 import { startSim, type RunningSim } from '../../sim/simulator.ts';
 import { toDomainInstrument } from '../../sim/exchange/instruments.ts';
 import { TradebotError } from '../../errors.ts';
-import type { Venue } from '../venue.ts';
+import type { Venue } from '../../engine/venue.ts';
 import { GatewayVenue } from '../venues/gateway-venue.ts';
 import { FamilyAVenue } from '../venues/familya-venue.ts';
 import { assertRunPlan, type RunPlan } from './run-plan.ts';

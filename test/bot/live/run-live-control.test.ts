@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { runLive } from '../../../src/engine/live/run-live.ts';
+import { runLive } from '../../../src/bot/live/run-live.ts';
 
 /** Collects written text and resolves waiters when a chunk matches. */
 class Sink extends Writable {

@@ -5,7 +5,7 @@
  * search has no such order.
  */
 import type { Order } from '../../domain/index.ts';
-import type { VenueOrderQuery } from '../venue.ts';
+import type { VenueOrderQuery } from '../../engine/venue.ts';
 
 /** The part of an order search both clients share. */
 export type OrderSearch = (filter: { accounts: string[]; symbol: string; orderId?: string; clordId?: string; pageSize: number }) => Promise<{ readonly orders: readonly Order[] }>;

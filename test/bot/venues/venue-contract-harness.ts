@@ -13,10 +13,10 @@
 import { Decimal } from '../../../src/domain/decimal.ts';
 import { configSchema, parseConfigText } from '../../../src/config/index.ts';
 import { VirtualClock } from '../../../src/engine/clock.ts';
-import { BOT_CLIENT_ID, grpcStreams, onboardEphemeralClient } from '../../../src/engine/live/stream-transport.ts';
+import { BOT_CLIENT_ID, grpcStreams, onboardEphemeralClient } from '../../../src/bot/live/stream-transport.ts';
 import type { Venue } from '../../../src/engine/venue.ts';
-import { FamilyAVenue } from '../../../src/engine/venues/familya-venue.ts';
-import { GatewayVenue } from '../../../src/engine/venues/gateway-venue.ts';
+import { FamilyAVenue } from '../../../src/bot/venues/familya-venue.ts';
+import { GatewayVenue } from '../../../src/bot/venues/gateway-venue.ts';
 import { GatewayClient, instrumentCatalog } from '../../../src/exchange/gateway/index.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import { toDomainInstrument } from '../../../src/sim/exchange/instruments.ts';

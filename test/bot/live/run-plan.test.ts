@@ -7,8 +7,8 @@
 import { NEVER } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig, type TradebotConfig } from '../../../src/config/index.ts';
-import { assertRunPlan, runPlan, runPlanProblems } from '../../../src/engine/live/run-plan.ts';
-import { pickStreams } from '../../../src/engine/live/stream-transport.ts';
+import { assertRunPlan, runPlan, runPlanProblems } from '../../../src/bot/live/run-plan.ts';
+import { pickStreams } from '../../../src/bot/live/stream-transport.ts';
 
 const SIM = `
 sim:
