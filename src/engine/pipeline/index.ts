@@ -29,6 +29,7 @@ import { RiskManager, type Approved, type RiskContext } from '../risk/index.ts';
 import { engineRiskContext } from '../risk-context.ts';
 import { RunCounters } from '../run-counters.ts';
 import { SettlementWatch } from '../settlements.ts';
+import type { RefusedView } from '../strategy/views.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue } from '../venue.ts';
 import { IntentGate, engineCancelIntent } from './intent-gate.ts';
 import { replayJournal, restoreOrders, startJournal } from './journal.ts';
@@ -50,7 +51,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const counters = new RunCounters();
   const instruments = await referenceData(venue, options.symbols, log);
   const books = new BookStore();
-  const tracker = new OrderTracker({ clock, finishedHistory: options.finishedOrderHistory, dedupeCapacity: options.executionDedupeCapacity });
+  const { finishedOrderHistory: finishedHistory, executionDedupeCapacity: dedupeCapacity } = options;
+  const tracker = new OrderTracker({ clock, finishedHistory, dedupeCapacity });
   const risk = new RiskManager(options.risk, { clock });
   const writer = startJournal(options.journal, recovered, { clock, runId, tracker, risk, log });
   const context = riskContext(options, { instruments, tracker, books, risk });
@@ -69,7 +71,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   // intents through risk; a refusal goes back to the strategy (delivered after the call that emitted it)
   const symbolOf = (clordId: string) => tracker.get(clordId)?.symbol;
   const submit = (approved: Approved) => adapter.submit(approved);
-  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused: (view) => strategy.runtime?.orderUpdate(view) });
+  const refused = (view: RefusedView) => strategy.runtime?.orderUpdate(view);
+  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused });
   const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
   const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
@@ -78,8 +81,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const journal = restoreOrders(writer, { tracker, venue, log, step, counters });
   const settlements = new SettlementWatch(portfolio, () => clock.now());
   const stopped = () => strategy.runtime === undefined;
-  const reconciler = new Reconciler({ venue, clock, log, tracker, portfolio, settlements, counters, accounts, step, recovery: journal?.recovery, cancel, stopped, subscriptions });
-  const orders = new OrderFlow({ tracker, portfolio, counters, log, strategy, recorder: journal?.recorder, unknownOrders: options.unknownOrders, gate, adapter, reconciler, cancel });
+  const shared = { clock, log, tracker, portfolio, counters, step, strategy, cancel };
+  const reconciler = new Reconciler({ ...shared, venue, settlements, accounts, recovery: journal?.recovery, stopped, subscriptions });
+  const orders = new OrderFlow({ ...shared, recorder: journal?.recorder, unknownOrders: options.unknownOrders, gate, adapter, reconciler });
   orders.subscribe(subscriptions);
   subscriptions.add(risk.tradingState.cancelAllRequired$.subscribe(() => void cancelAllOpen()));
   subscriptions.add(
@@ -88,19 +92,26 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
       strategy.runtime?.tradingState(change);
     }),
   );
-  const market = new MarketHandler({ clock, log, books, counters, risk, context, portfolio, settlements, strategy, reconcile: () => reconciler.reconcileNow() });
+  const reconcile = () => reconciler.reconcileNow();
+  const market = new MarketHandler({ clock, log, books, counters, risk, context, portfolio, settlements, strategy, reconcile });
   subscriptions.add(venue.orderUpdates(accounts).subscribe(streamInto(options, step, 'orders', (event) => orders.onStreamEvent(event))));
   subscriptions.add(venue.marketData(options.symbols).subscribe(streamInto(options, step, 'market', (event) => market.onEvent(event))));
   step(() => strategy.runtime?.start());
-  log.info({ runId, strategy: options.strategy.name, symbols: options.symbols, account: options.account, venue: venue.name }, 'pipeline started');
+  const { symbols, account } = options;
+  log.info({ runId, strategy: options.strategy.name, symbols, account, venue: venue.name }, 'pipeline started');
   const isImmediate = (clordId: string) => gate.isImmediate(clordId);
   const idle = () => adapter.idle();
-  const stop = () => stopPipeline({ clock, log, tracker, step, strategy, stopGraceMs: options.stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions });
+  const { stopGraceMs } = options;
+  const stopDeps = { clock, log, tracker, step, strategy, stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions };
+  const stop = () => stopPipeline(stopDeps);
   return { counters, tracker, risk, books, instruments, stop };
 }
 
 /** The risk layer's view of the engine (instruments, event groups, the tracker's orders, positions, books). */
-function riskContext(options: PipelineOptions, parts: { instruments: ReadonlyMap<string, Instrument>; tracker: OrderTracker; books: BookStore; risk: RiskManager }): RiskContext {
+function riskContext(
+  options: PipelineOptions,
+  parts: { instruments: ReadonlyMap<string, Instrument>; tracker: OrderTracker; books: BookStore; risk: RiskManager },
+): RiskContext {
   const { clock, venue } = options;
   return engineRiskContext({
     now: () => clock.now(),

@@ -49,7 +49,8 @@ export function returnedId(intent: Intent): string | undefined {
 export function refusedView(verdict: Refused, symbolOf: (clordId: string) => string | undefined): RefusedView {
   const intent = verdict.intent;
   const clordId = intent.kind === 'place' || intent.kind === 'cancel' || intent.kind === 'replace' ? intent.clordId : undefined;
-  const symbol = intent.kind === 'place' || intent.kind === 'cross' || intent.kind === 'cancelAll' ? intent.symbol : symbolOf(intent.clordId);
+  const symbol =
+    intent.kind === 'place' || intent.kind === 'cross' || intent.kind === 'cancelAll' ? intent.symbol : symbolOf(intent.clordId);
   return {
     type: 'refused',
     id: returnedId(intent),
@@ -109,7 +110,8 @@ export class IntentGate {
   }
 
   private noteImmediate(intent: Intent): void {
-    if (intent.kind === 'place' && (intent.timeInForce === 'IMMEDIATE_OR_CANCEL' || intent.timeInForce === 'FILL_OR_KILL')) this.immediate.add(intent.clordId);
+    const neverRests = intent.kind === 'place' && (intent.timeInForce === 'IMMEDIATE_OR_CANCEL' || intent.timeInForce === 'FILL_OR_KILL');
+    if (neverRests) this.immediate.add(intent.clordId);
     else if (intent.kind === 'cross') {
       this.immediate.add(intent.buy.clordId);
       this.immediate.add(intent.sell.clordId);

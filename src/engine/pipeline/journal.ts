@@ -41,7 +41,11 @@ export interface StartJournalDeps {
 }
 
 /** Starts writing the journal (undefined without one); a failure to write halts trading. */
-export function startJournal(journal: Journal | undefined, recovered: RecoveredJournal | undefined, deps: StartJournalDeps): JournalWriter | undefined {
+export function startJournal(
+  journal: Journal | undefined,
+  recovered: RecoveredJournal | undefined,
+  deps: StartJournalDeps,
+): JournalWriter | undefined {
   if (journal === undefined || recovered === undefined) return undefined;
   const { clock, runId, tracker, risk, log } = deps;
   const recorder = new JournalRecorder({
@@ -76,7 +80,13 @@ export function restoreOrders(writer: JournalWriter | undefined, deps: RestoreDe
   recovery.restore(recovered.open);
   counters.restored = recovered.open.length;
   log.info(
-    { journal: writer.journal.description, restored: recovered.open.length, ordersInJournal: recovered.orders, runs: recovered.runIds.size, next: recovered.counters },
+    {
+      journal: writer.journal.description,
+      restored: recovered.open.length,
+      ordersInJournal: recovered.orders,
+      runs: recovered.runIds.size,
+      next: recovered.counters,
+    },
     `order journal replayed: ${recovered.open.length} order(s) in flight from earlier runs tracked again (not re-sent)`,
   );
   return { recorder: writer.recorder, recovery };

@@ -98,7 +98,8 @@ export class MarketHandler {
     const settlement = this.deps.settlements.onBook(event);
     if (settlement === undefined) return false;
     if (settlement.kind === 'settled') {
-      this.deps.log.info({ symbol: settlement.symbol, price: settlement.price.toString() }, `${settlement.symbol} settled at ${settlement.price.toString()}`);
+      const price = settlement.price.toString();
+      this.deps.log.info({ symbol: settlement.symbol, price }, `${settlement.symbol} settled at ${price}`);
     }
     this.deps.reconcile();
     return true;

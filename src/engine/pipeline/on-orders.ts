@@ -66,7 +66,8 @@ export class OrderFlow {
     reconciler.noteFill(fill.account);
     portfolio.applyFill(fill);
     const order = tracker.get(fill.clordId);
-    const view = { clordId: fill.clordId, account: fill.account, symbol: fill.symbol, side: fill.side, qty: fill.qty, price: fill.price, time: fill.time };
+    const { clordId, account, symbol, side, qty, price, time } = fill;
+    const view = { clordId, account, symbol, side, qty, price, time };
     strategy.runtime?.orderUpdate({ type: 'fill', fill: view, order: order ? orderView(order) : undefined });
   }
 

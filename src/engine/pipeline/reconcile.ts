@@ -93,7 +93,9 @@ export class Reconciler {
         this.settleUnknown(unknown, snapshot);
         this.cancelZombies(snapshot);
       });
-      for (const difference of differences) log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');
+      for (const difference of differences) {
+        log.warn({ difference }, 'reconciliation: the exchange differs from the local view (the exchange wins)');
+      }
       log.info({ openOrders: snapshot.openOrders.length, positions: snapshot.positions.length }, 'reconciled with the exchange');
     } catch (error) {
       log.error({ err: error }, `reconciliation failed: ${describeError(error)}`);
@@ -117,9 +119,11 @@ export class Reconciler {
         if (order?.state !== 'UNKNOWN') continue;
         let found: Order | undefined;
         try {
-          found = await lookupOrder({ account: order.account, symbol: order.symbol, orderId: order.orderId, clordId: order.clordIds[0] ?? order.clordId });
+          const { account, symbol, orderId } = order;
+          found = await lookupOrder({ account, symbol, orderId, clordId: order.clordIds[0] ?? order.clordId });
         } catch (error) {
-          log.warn({ err: error, clordId, orderId: order.orderId }, `lookup of an order missing from the stream's snapshot failed (its open-orders check follows): ${describeError(error)}`);
+          const why = `lookup of an order missing from the stream's snapshot failed (its open-orders check follows)`;
+          log.warn({ err: error, clordId, orderId: order.orderId }, `${why}: ${describeError(error)}`);
           continue;
         }
         if (found === undefined) continue;
@@ -129,7 +133,8 @@ export class Reconciler {
           if (tracker.get(clordId)?.state === 'UNKNOWN') tracker.lookupResult(clordId, answer);
         });
         const after = tracker.get(clordId);
-        log.info({ clordId, orderId: after?.orderId, state: after?.state, filledQty: after?.filledQty.toString() }, 'an order missing from the stream snapshot, looked up at the exchange');
+        const fields = { clordId, orderId: after?.orderId, state: after?.state, filledQty: after?.filledQty.toString() };
+        log.info(fields, 'an order missing from the stream snapshot, looked up at the exchange');
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENT_LOOKUPS, queue.length) }, worker));
@@ -157,7 +162,10 @@ export class Reconciler {
       this.followUps = 0;
       return;
     }
-    this.deps.log.warn({ accounts: moved }, 'reconciliation: fills kept arriving during the lookup; these accounts keep their local positions and cash for now');
+    this.deps.log.warn(
+      { accounts: moved },
+      'reconciliation: fills kept arriving during the lookup; these accounts keep their local positions and cash for now',
+    );
     // engine time, so backtests stay deterministic; bounded
     if (this.followUps < MAX_FOLLOW_UP_RECONCILIATIONS) {
       this.followUps += 1;
@@ -181,7 +189,9 @@ export class Reconciler {
     for (const clordId of unknown) {
       const order = tracker.get(clordId);
       if (order?.state !== 'UNKNOWN') continue;
-      const found = snapshot.openOrders.find((o) => (order.orderId !== undefined && o.id === order.orderId) || order.clordIds.includes(o.clordId));
+      const found = snapshot.openOrders.find(
+        (o) => (order.orderId !== undefined && o.id === order.orderId) || order.clordIds.includes(o.clordId),
+      );
       tracker.lookupResult(clordId, found);
     }
   }
@@ -193,7 +203,8 @@ export class Reconciler {
       const known = open.id === '' ? undefined : tracker.byOrderId(open.id);
       if (known === undefined || !isTerminal(known.state)) continue;
       counters.zombiesCancelled += 1;
-      log.warn({ clordId: known.clordId, orderId: open.id, state: known.state }, 'reconciliation: the exchange works an order the bot holds for finished; cancelling it');
+      const fields = { clordId: known.clordId, orderId: open.id, state: known.state };
+      log.warn(fields, 'reconciliation: the exchange works an order the bot holds for finished; cancelling it');
       this.deps.cancel(known.clordId);
     }
   }
