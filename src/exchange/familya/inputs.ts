@@ -1,9 +1,11 @@
 /**
  * What callers of the family A client pass: the domain request types with only the fields that matter
  * required, and every other field defaulting to its proto3 zero value (omitted on the wire). `undefined`
- * in an input means "use the default", so spreading partial objects is safe.
+ * in an input means "use the default", so spreading partial objects is safe. The zero values are the ones
+ * the gateway and gRPC clients use too (../request-defaults.ts).
  */
 import { ZERO } from '../../domain/index.ts';
+import { CANCEL_ZEROS, ORDER_ZEROS, REPLACE_ZEROS, openOrdersZeros, searchOrdersZeros, searchTradesZeros } from '../request-defaults.ts';
 import type {
   CancelOrderRequest,
   ListInstrumentsRequest,
@@ -26,95 +28,32 @@ export function withDefaults<T extends object>(defaults: T, input: { readonly [K
 
 export type OrderInput = Input<OrderRequest, 'symbol' | 'side' | 'type' | 'orderQty'>;
 
-const ORDER_DEFAULTS: Omit<OrderRequest, 'symbol' | 'side' | 'type' | 'orderQty'> = {
-  account: '',
-  clientAccountId: '',
-  clientParticipantId: '',
-  clordId: '',
-  symbolSubType: '',
-  quote: '',
-  sessionId: '',
-  user: '',
-  selfMatchPreventionId: '',
-  timeInForce: 'TIME_IN_FORCE_UNDEFINED',
-  triggerMethod: 'CONDITION_TRIGGER_METHOD_UNDEFINED',
-  manualOrderIndicator: 'MANUAL_ORDER_INDICATOR_UNDEFINED',
-  orderCapacity: 'ORDER_CAPACITY_UNDEFINED',
-  selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
-  cashOrderQty: ZERO,
-  minQty: ZERO,
-  price: ZERO,
-  stopPrice: ZERO,
-  commissionOverrideBasisPoints: undefined,
-  commissionOverrideFlatFee: undefined,
-  goodTillTime: undefined,
-  allOrNone: false,
-  bestLimit: false,
-  ignorePriceValidityChecks: false,
-  immediatelyExecutableLimit: false,
-  participateDontInitiate: false,
-  strictLimit: false,
-};
-
 export function orderRequest(input: OrderInput): OrderRequest {
-  return withDefaults<OrderRequest>({ ...ORDER_DEFAULTS, symbol: '', side: 'SIDE_UNDEFINED', type: 'ORDER_TYPE_UNDEFINED', orderQty: ZERO }, input);
+  return withDefaults<OrderRequest>({ account: '', clordId: '', ...ORDER_ZEROS, symbol: '', side: 'SIDE_UNDEFINED', type: 'ORDER_TYPE_UNDEFINED', orderQty: ZERO }, input);
 }
 
 export type CancelInput = Input<CancelOrderRequest, 'orderId' | 'symbol'>;
 
 export function cancelRequest(input: CancelInput): CancelOrderRequest {
-  return withDefaults<CancelOrderRequest>({ orderId: '', symbol: '', clordId: '', symbolSubType: '' }, input);
+  return withDefaults<CancelOrderRequest>({ orderId: '', symbol: '', ...CANCEL_ZEROS }, input);
 }
 
 export type ReplaceInput = Input<ReplaceOrderRequest, 'orderId' | 'symbol'>;
 
 export function replaceRequest(input: ReplaceInput): ReplaceOrderRequest {
-  return withDefaults<ReplaceOrderRequest>(
-    {
-      orderId: '',
-      symbol: '',
-      clordId: '',
-      symbolSubType: '',
-      orderQty: ZERO,
-      price: ZERO,
-      stopPrice: ZERO,
-      minQty: ZERO,
-      timeInForce: 'TIME_IN_FORCE_UNDEFINED',
-      goodTillTime: undefined,
-      allOrNone: false,
-    },
-    input,
-  );
+  return withDefaults<ReplaceOrderRequest>({ orderId: '', symbol: '', clordId: '', ...REPLACE_ZEROS }, input);
 }
 
 export type SearchTradesInput = Input<SearchTradesRequest, never>;
 
 export function searchTradesRequest(input: SearchTradesInput = {}): SearchTradesRequest {
-  return withDefaults<SearchTradesRequest>(
-    {
-      accounts: [],
-      startTime: undefined,
-      endTime: undefined,
-      execId: '',
-      orderId: '',
-      tradeId: '',
-      tradeLinkId: '',
-      symbol: '',
-      states: [],
-      pageSize: 0,
-      pageToken: '',
-    },
-    input,
-  );
+  return withDefaults<SearchTradesRequest>(searchTradesZeros(), input);
 }
 
 export type SearchOrdersInput = Input<SearchOrdersRequest, never>;
 
 export function searchOrdersRequest(input: SearchOrdersInput = {}): SearchOrdersRequest {
-  return withDefaults<SearchOrdersRequest>(
-    { accounts: [], symbol: '', orderId: '', clordId: '', startTime: undefined, endTime: undefined, states: [], pageSize: 0, pageToken: '' },
-    input,
-  );
+  return withDefaults<SearchOrdersRequest>(searchOrdersZeros(), input);
 }
 
 export type TradeStatsInput = Input<TradeStatsRequest, 'symbol'>;
@@ -129,7 +68,7 @@ export function tradeStatsRequest(input: TradeStatsInput): TradeStatsRequest {
 export type OpenOrdersInput = Input<OpenOrdersRequest, never>;
 
 export function openOrdersRequest(input: OpenOrdersInput = {}): OpenOrdersRequest {
-  return withDefaults<OpenOrdersRequest>({ accounts: [], symbols: [] }, input);
+  return withDefaults<OpenOrdersRequest>(openOrdersZeros(), input);
 }
 
 export type ListInstrumentsInput = Input<ListInstrumentsRequest, never>;

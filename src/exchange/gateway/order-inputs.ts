@@ -1,6 +1,7 @@
 /**
  * What callers pass to the trading methods, and how it becomes a complete domain request: the required
- * fields of an order, everything else defaulting to its proto3 zero value (omitted on the wire).
+ * fields of an order, everything else defaulting to its proto3 zero value (omitted on the wire; the zero
+ * values are ../request-defaults.ts, shared with the family A client).
  *
  * clord_id decision: every insert (single, list, cross leg) and every cancel-replace carries a clord_id.
  * When the caller gives none, the client generates one (`newClordId`, default a random UUID) BEFORE the first
@@ -13,7 +14,7 @@
  * at least one, and exactly two orders per cross (GATEWAY_INVALID_REQUEST).
  */
 import { randomUUID } from 'node:crypto';
-import { CROSS_ORDER_COUNT, MAX_LIST_REQUESTS, ZERO } from '../../domain/index.ts';
+import { CROSS_ORDER_COUNT, MAX_LIST_REQUESTS } from '../../domain/index.ts';
 import type {
   CancelOrderRequest,
   CrossOrderRequest,
@@ -23,6 +24,7 @@ import type {
   SearchOrdersRequest,
   SearchTradesRequest,
 } from '../../domain/index.ts';
+import { CANCEL_ZEROS, ORDER_ZEROS, REPLACE_ZEROS, searchOrdersZeros, searchTradesZeros } from '../request-defaults.ts';
 import { GatewayError, GatewayErrorCode } from './errors.ts';
 
 /** An order to insert, preview or cross: these five fields are required, the rest default to zero values. */
@@ -49,54 +51,15 @@ export type ClordIdFactory = () => string;
 export const defaultClordId: ClordIdFactory = () => randomUUID();
 
 export function toOrderRequest(input: OrderRequestInput, newClordId: ClordIdFactory): OrderRequest {
-  return {
-    clientAccountId: '',
-    clientParticipantId: '',
-    symbolSubType: '',
-    quote: '',
-    sessionId: '',
-    user: '',
-    selfMatchPreventionId: '',
-    timeInForce: 'TIME_IN_FORCE_UNDEFINED',
-    triggerMethod: 'CONDITION_TRIGGER_METHOD_UNDEFINED',
-    manualOrderIndicator: 'MANUAL_ORDER_INDICATOR_UNDEFINED',
-    orderCapacity: 'ORDER_CAPACITY_UNDEFINED',
-    selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
-    cashOrderQty: ZERO,
-    minQty: ZERO,
-    price: ZERO,
-    stopPrice: ZERO,
-    commissionOverrideBasisPoints: undefined,
-    commissionOverrideFlatFee: undefined,
-    goodTillTime: undefined,
-    allOrNone: false,
-    bestLimit: false,
-    ignorePriceValidityChecks: false,
-    immediatelyExecutableLimit: false,
-    participateDontInitiate: false,
-    strictLimit: false,
-    ...input,
-    clordId: input.clordId === undefined || input.clordId === '' ? newClordId() : input.clordId,
-  };
+  return { ...ORDER_ZEROS, ...input, clordId: input.clordId === undefined || input.clordId === '' ? newClordId() : input.clordId };
 }
 
 export function toCancelRequest(input: CancelOrderInput): CancelOrderRequest {
-  return { clordId: '', symbolSubType: '', ...input };
+  return { ...CANCEL_ZEROS, ...input };
 }
 
 export function toReplaceRequest(input: ReplaceOrderInput, newClordId: ClordIdFactory): ReplaceOrderRequest {
-  return {
-    symbolSubType: '',
-    orderQty: ZERO,
-    price: ZERO,
-    stopPrice: ZERO,
-    minQty: ZERO,
-    timeInForce: 'TIME_IN_FORCE_UNDEFINED',
-    goodTillTime: undefined,
-    allOrNone: false,
-    ...input,
-    clordId: input.clordId === undefined || input.clordId === '' ? newClordId() : input.clordId,
-  };
+  return { ...REPLACE_ZEROS, ...input, clordId: input.clordId === undefined || input.clordId === '' ? newClordId() : input.clordId };
 }
 
 export function toCrossRequest(input: CrossOrderInput, newClordId: ClordIdFactory): CrossOrderRequest {
@@ -119,35 +82,11 @@ export function toCrossRequest(input: CrossOrderInput, newClordId: ClordIdFactor
 }
 
 export function toSearchTradesRequest(input: SearchTradesInput): SearchTradesRequest {
-  return {
-    accounts: [],
-    startTime: undefined,
-    endTime: undefined,
-    execId: '',
-    orderId: '',
-    tradeId: '',
-    tradeLinkId: '',
-    symbol: '',
-    states: [],
-    pageSize: 0,
-    pageToken: '',
-    ...input,
-  };
+  return { ...searchTradesZeros(), ...input };
 }
 
 export function toSearchOrdersRequest(input: SearchOrdersInput): SearchOrdersRequest {
-  return {
-    accounts: [],
-    symbol: '',
-    orderId: '',
-    clordId: '',
-    startTime: undefined,
-    endTime: undefined,
-    states: [],
-    pageSize: 0,
-    pageToken: '',
-    ...input,
-  };
+  return { ...searchOrdersZeros(), ...input };
 }
 
 /** Refuses an empty list or one longer than the venue's 20, before anything is sent. */

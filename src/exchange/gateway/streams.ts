@@ -9,10 +9,11 @@
  * - `instrumentStates$({symbols?})` over create_instrument_state_change_subscription;
  * - `orderSnapshot()` and `marketDataSnapshot()`: the `snapshot_only` variants, as Promises (retried like the
  *   streams, but given up after 3 reconnections in a row that deliver nothing).
- * Observables are cold: each subscription opens its own HTTP stream; unsubscribing closes it.
+ * Observables are cold: each subscription opens its own HTTP stream; unsubscribing closes it. What a decoded
+ * message becomes, and the snapshot reductions, are shared with the gRPC client (../stream-items.ts).
  */
 import type { Observable} from 'rxjs';
-import { defer, filter, lastValueFrom, reduce } from 'rxjs';
+import { defer, filter } from 'rxjs';
 import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
 import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
@@ -26,6 +27,7 @@ import type {
   OrderStreamItem,
 } from '../../domain/stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
+import { booksBySymbol, bookItems, instrumentStateItems, lastOrderSnapshot, orderStreamItems } from '../stream-items.ts';
 
 /** A snapshot Promise fails (STREAM_RECONNECT_EXHAUSTED) after this many reconnections in a row without a message. */
 const SNAPSHOT_ATTEMPTS = 3;
@@ -48,36 +50,15 @@ export interface InstrumentStateFilter {
 }
 
 function orderItems(line: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
-  const message = gateway.orderStream.decode(line, scales);
-  switch (message.kind) {
-    case 'heartbeat':
-      return [{ type: 'heartbeat' }];
-    case 'snapshot':
-      return [{ type: 'snapshot', orders: message.orders, sessionId: message.sessionId }];
-    case 'update': {
-      const items: OrderStreamItem[] = message.executions.map((execution) => ({ type: 'execution', execution, sessionId: message.sessionId }));
-      if (message.cancelReject !== undefined) items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
-      return items;
-    }
-    case 'error':
-      // streamNdjson turns error lines into stream errors before they get here.
-      return [];
-  }
+  return orderStreamItems(gateway.orderStream.decode(line, scales));
 }
 
 function marketItems(line: unknown, scales: ScaleSource): readonly MarketDataItem[] {
-  const message = gateway.marketDataStream.decode(line, scales);
-  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
-  if (message.kind === 'error') return [];
-  const { symbol, bids, offers, state, stats, transactTime } = message;
-  return [{ type: 'book', symbol, bids, offers, state, stats, transactTime }];
+  return bookItems(gateway.marketDataStream.decode(line, scales));
 }
 
-function instrumentStateItems(line: unknown): readonly InstrumentStateItem[] {
-  const message = gateway.instrumentStateStream.decode(line);
-  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
-  if (message.kind === 'error') return [];
-  return [{ type: 'state', symbol: message.symbol, state: message.state, text: message.text, transactTime: message.transactTime }];
+function stateItems(line: unknown): readonly InstrumentStateItem[] {
+  return instrumentStateItems(gateway.instrumentStateStream.decode(line));
 }
 
 function checkMarketFilter(operation: string, filter: MarketDataFilter): void {
@@ -109,9 +90,7 @@ export class GatewayStreams {
 
   /** The working orders right now (a snapshot_only subscription). */
   async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
-    const last = await lastValueFrom(
-      this.orderStream(filter, true).pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)),
-    );
+    const last = await lastOrderSnapshot(this.orderStream(filter, true));
     if (last === undefined) throw badResponse('create_order_subscription', new Error('the snapshot-only stream ended without a snapshot'));
     return last;
   }
@@ -127,14 +106,7 @@ export class GatewayStreams {
   /** The current book of each symbol (a snapshot_only subscription), by symbol. */
   async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
     checkMarketFilter('create_market_data_subscription', filter);
-    return lastValueFrom(
-      this.marketStream(filter, true).pipe(
-        reduce((books, e) => {
-          if (e.type === 'book') books.set(e.symbol, { symbol: e.symbol, bids: e.bids, offers: e.offers, state: e.state, stats: e.stats, transactTime: e.transactTime });
-          return books;
-        }, new Map<string, OrderBook>()),
-      ),
-    );
+    return booksBySymbol(this.marketStream(filter, true));
   }
 
   /** Instrument state changes (the current state of each instrument first, then each change). */
@@ -142,7 +114,7 @@ export class GatewayStreams {
     return runGatewayStream<InstrumentStateItem>(this.deps, {
       name: 'create_instrument_state_change_subscription',
       body: gateway.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
-      decode: instrumentStateItems,
+      decode: stateItems,
     });
   }
 

@@ -9,9 +9,10 @@
  * - `positions$` (CreatePositionSubscription): `positionSnapshot` per (re)connection, then `position` events;
  * - `orderSnapshot()` / `marketDataSnapshot()`: the `snapshot_only` variants as Promises.
  * Observables are cold: each subscription opens its own call; unsubscribing cancels it. The symbol count
- * of a market data request is checked by the server (INVALID_ARGUMENT beyond 1000).
+ * of a market data request is checked by the server (INVALID_ARGUMENT beyond 1000). What a decoded message
+ * becomes, and the snapshot reductions, are the gateway client's (../stream-items.ts).
  */
-import { defer, lastValueFrom, reduce } from 'rxjs';
+import { defer } from 'rxjs';
 import type { Observable } from 'rxjs';
 import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
@@ -29,6 +30,7 @@ import type {
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
+import { booksBySymbol, bookItems, instrumentStateItems, lastOrderSnapshot, orderStreamItems } from '../stream-items.ts';
 
 export interface PositionFilter {
   /** Only these accounts (all of the caller's when absent). */
@@ -36,25 +38,11 @@ export interface PositionFilter {
 }
 
 function orderItems(raw: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
-  const message = grpcCodecs.orderStream.decode(raw, scales);
-  switch (message.kind) {
-    case 'heartbeat':
-      return [{ type: 'heartbeat' }];
-    case 'snapshot':
-      return [{ type: 'snapshot', orders: message.orders, sessionId: message.sessionId }];
-    case 'update': {
-      const items: OrderStreamItem[] = message.executions.map((execution) => ({ type: 'execution', execution, sessionId: message.sessionId }));
-      if (message.cancelReject !== undefined) items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
-      return items;
-    }
-  }
+  return orderStreamItems(grpcCodecs.orderStream.decode(raw, scales));
 }
 
 function marketItems(raw: unknown, scales: ScaleSource): readonly MarketDataItem[] {
-  const message = grpcCodecs.marketDataStream.decode(raw, scales);
-  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
-  const { symbol, bids, offers, state, stats, transactTime } = message;
-  return [{ type: 'book', symbol, bids, offers, state, stats, transactTime }];
+  return bookItems(grpcCodecs.marketDataStream.decode(raw, scales));
 }
 
 function positionItems(raw: unknown, scales: ScaleSource): readonly PositionStreamItem[] {
@@ -64,10 +52,8 @@ function positionItems(raw: unknown, scales: ScaleSource): readonly PositionStre
   return message.positions.map((position) => ({ type: 'position', position, sessionId: message.sessionId }));
 }
 
-function instrumentStateItems(raw: unknown): readonly InstrumentStateItem[] {
-  const message = grpcCodecs.instrumentStateStream.decode(raw);
-  if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
-  return [{ type: 'state', symbol: message.symbol, state: message.state, text: message.text, transactTime: message.transactTime }];
+function stateItems(raw: unknown): readonly InstrumentStateItem[] {
+  return instrumentStateItems(grpcCodecs.instrumentStateStream.decode(raw));
 }
 
 function checkDepth(depth: number | undefined): void {
@@ -89,9 +75,7 @@ export class GrpcStreams {
 
   /** The working orders right now (a snapshot_only subscription). */
   async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
-    const last = await lastValueFrom(
-      this.orderStream(filter, true).pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)),
-    );
+    const last = await lastOrderSnapshot(this.orderStream(filter, true));
     if (last === undefined) throw badResponse('OrderEntryAPI.CreateOrderSubscription', new Error('the snapshot-only stream ended without a snapshot'));
     return last;
   }
@@ -107,14 +91,7 @@ export class GrpcStreams {
   /** The current book of each symbol (a snapshot_only subscription), by symbol. */
   async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
     checkDepth(filter.depth);
-    return lastValueFrom(
-      this.marketStream(filter, true).pipe(
-        reduce((books, e) => {
-          if (e.type === 'book') books.set(e.symbol, { symbol: e.symbol, bids: e.bids, offers: e.offers, state: e.state, stats: e.stats, transactTime: e.transactTime });
-          return books;
-        }, new Map<string, OrderBook>()),
-      ),
-    );
+    return booksBySymbol(this.marketStream(filter, true));
   }
 
   /** Instrument state changes (the current state of each instrument first, then each change). */
@@ -123,7 +100,7 @@ export class GrpcStreams {
       name: 'DropCopyAPI.CreateInstrumentStateChangeSubscription',
       method: methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'),
       request: () => grpcCodecs.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
-      decode: instrumentStateItems,
+      decode: stateItems,
     });
   }
 
