@@ -233,6 +233,8 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
     account: ACCOUNT,
     accounts: [ACCOUNT],
     symbols: [SYMBOL],
+    // virtual time stands still after the loop: no stop grace to wait out on it (the quotes are cancelled at once)
+    stopGraceMs: 0,
   });
   venue.orders.next({ type: 'connected', attempt: 1 });
   venue.orders.next({ type: 'snapshot', orders: [], sessionId: 'bench' });
