@@ -4,14 +4,17 @@
  * - `orderStreamItems`: a snapshot, or one `execution` item per execution of an update (split so that
  *   deduplication by execution id works across reconnects) and its `cancelReject`;
  * - `bookItems`, `instrumentStateItems`: a market data book, an instrument state change;
- * - `lastOrderSnapshot`, `booksBySymbol`: the `snapshot_only` streams reduced to their result.
+ * - `lastOrderSnapshot`, `booksBySymbol`: the `snapshot_only` streams reduced to their result;
+ * - `OrderAndMarketStreams`: the order and market data methods of both clients' stream classes, over the
+ *   streams each transport opens.
  * Heartbeats become `heartbeat` items; an error message (the gateway's error lines, which its stream runner
  * turns into stream errors before they get here) gives none.
  */
-import { lastValueFrom, reduce } from 'rxjs';
+import { defer, lastValueFrom, reduce } from 'rxjs';
 import type { Observable } from 'rxjs';
 import type { InstrumentStateMessage, MarketDataMessage, Order, OrderBook, OrderStreamMessage } from '../domain/index.ts';
 import type { InstrumentStateItem, MarketDataEvent, MarketDataItem, OrderStreamEvent, OrderStreamItem } from '../domain/stream-events.ts';
+import type { MarketDataFilter, OrderStreamFilter } from './gateway/streams.ts';
 
 export function orderStreamItems(message: OrderStreamMessage): readonly OrderStreamItem[] {
   switch (message.kind) {
@@ -57,4 +60,40 @@ export function booksBySymbol(events$: Observable<MarketDataEvent>): Promise<Rea
       }, new Map<string, OrderBook>()),
     ),
   );
+}
+
+/** The order and market data methods both clients' stream classes share; each transport opens the streams. */
+export abstract class OrderAndMarketStreams {
+  /** Order updates of the caller's accounts; see the module header. */
+  orderUpdates$(filter: OrderStreamFilter = {}): Observable<OrderStreamEvent> {
+    return this.orderStream(filter, false);
+  }
+
+  /** The working orders right now (a snapshot_only subscription). */
+  async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
+    const last = await lastOrderSnapshot(this.orderStream(filter, true));
+    if (last === undefined) throw this.noSnapshot();
+    return last;
+  }
+
+  /** Full books of `symbols`, live. */
+  marketData$(filter: MarketDataFilter): Observable<MarketDataEvent> {
+    return defer(() => {
+      this.checkMarketFilter(filter);
+      return this.marketStream(filter, false);
+    });
+  }
+
+  /** The current book of each symbol (a snapshot_only subscription), by symbol. */
+  async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
+    this.checkMarketFilter(filter);
+    return booksBySymbol(this.marketStream(filter, true));
+  }
+
+  protected abstract orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent>;
+  protected abstract marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent>;
+  /** Throws when the transport refuses the filter before anything is sent. */
+  protected abstract checkMarketFilter(filter: MarketDataFilter): void;
+  /** The error of a snapshot-only order stream that ended without a snapshot. */
+  protected abstract noSnapshot(): Error;
 }

@@ -13,9 +13,9 @@
  * message becomes, and the snapshot reductions, are shared with the gRPC client (../stream-items.ts).
  */
 import type { Observable} from 'rxjs';
-import { defer, filter } from 'rxjs';
+import { filter } from 'rxjs';
 import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
-import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
+import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
 import { GatewayError, GatewayErrorCode, badResponse } from './errors.ts';
 import type {
@@ -27,7 +27,7 @@ import type {
   OrderStreamItem,
 } from '../../domain/stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
-import { booksBySymbol, bookItems, instrumentStateItems, lastOrderSnapshot, orderStreamItems } from '../stream-items.ts';
+import { OrderAndMarketStreams, bookItems, instrumentStateItems, orderStreamItems } from '../stream-items.ts';
 
 /** A snapshot Promise fails (STREAM_RECONNECT_EXHAUSTED) after this many reconnections in a row without a message. */
 const SNAPSHOT_ATTEMPTS = 3;
@@ -77,36 +77,20 @@ function checkMarketFilter(operation: string, filter: MarketDataFilter): void {
   }
 }
 
-export class GatewayStreams {
+export class GatewayStreams extends OrderAndMarketStreams {
   constructor(
     private readonly deps: StreamRunnerDeps,
     private readonly catalog: InstrumentCatalog,
-  ) {}
-
-  /** Order updates of the caller's accounts; see the module header. */
-  orderUpdates$(filter: OrderStreamFilter = {}): Observable<OrderStreamEvent> {
-    return this.orderStream(filter, false);
+  ) {
+    super();
   }
 
-  /** The working orders right now (a snapshot_only subscription). */
-  async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
-    const last = await lastOrderSnapshot(this.orderStream(filter, true));
-    if (last === undefined) throw badResponse('create_order_subscription', new Error('the snapshot-only stream ended without a snapshot'));
-    return last;
-  }
-
-  /** Full books of `symbols`, live. */
-  marketData$(filter: MarketDataFilter): Observable<MarketDataEvent> {
-    return defer(() => {
-      checkMarketFilter('create_market_data_subscription', filter);
-      return this.marketStream(filter, false);
-    });
-  }
-
-  /** The current book of each symbol (a snapshot_only subscription), by symbol. */
-  async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
+  protected checkMarketFilter(filter: MarketDataFilter): void {
     checkMarketFilter('create_market_data_subscription', filter);
-    return booksBySymbol(this.marketStream(filter, true));
+  }
+
+  protected noSnapshot(): Error {
+    return badResponse('create_order_subscription', new Error('the snapshot-only stream ended without a snapshot'));
   }
 
   /** Instrument state changes (the current state of each instrument first, then each change). */
@@ -118,7 +102,7 @@ export class GatewayStreams {
     });
   }
 
-  private orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
+  protected orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
     return runGatewayStream<OrderStreamItem>(this.deps, {
       name: 'create_order_subscription',
       body: gateway.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
@@ -129,7 +113,7 @@ export class GatewayStreams {
     });
   }
 
-  private marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
+  protected marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
     return runGatewayStream<MarketDataItem>(this.deps, {
       name: 'create_market_data_subscription',
       body: gateway.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),

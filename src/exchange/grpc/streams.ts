@@ -12,9 +12,8 @@
  * of a market data request is checked by the server (INVALID_ARGUMENT beyond 1000). What a decoded message
  * becomes, and the snapshot reductions, are the gateway client's (../stream-items.ts).
  */
-import { defer } from 'rxjs';
 import type { Observable } from 'rxjs';
-import type { Order, OrderBook, ScaleSource } from '../../domain/index.ts';
+import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
 import type {
@@ -30,7 +29,7 @@ import type {
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
-import { booksBySymbol, bookItems, instrumentStateItems, lastOrderSnapshot, orderStreamItems } from '../stream-items.ts';
+import { OrderAndMarketStreams, bookItems, instrumentStateItems, orderStreamItems } from '../stream-items.ts';
 
 export interface PositionFilter {
   /** Only these accounts (all of the caller's when absent). */
@@ -62,36 +61,20 @@ function checkDepth(depth: number | undefined): void {
   }
 }
 
-export class GrpcStreams {
+export class GrpcStreams extends OrderAndMarketStreams {
   constructor(
     private readonly deps: GrpcStreamDeps,
     private readonly catalog: InstrumentCatalog,
-  ) {}
-
-  /** Order updates of the caller's accounts; see the module header. */
-  orderUpdates$(filter: OrderStreamFilter = {}): Observable<OrderStreamEvent> {
-    return this.orderStream(filter, false);
+  ) {
+    super();
   }
 
-  /** The working orders right now (a snapshot_only subscription). */
-  async orderSnapshot(filter: OrderStreamFilter = {}): Promise<readonly Order[]> {
-    const last = await lastOrderSnapshot(this.orderStream(filter, true));
-    if (last === undefined) throw badResponse('OrderEntryAPI.CreateOrderSubscription', new Error('the snapshot-only stream ended without a snapshot'));
-    return last;
-  }
-
-  /** Full books of `symbols`, live. */
-  marketData$(filter: MarketDataFilter): Observable<MarketDataEvent> {
-    return defer(() => {
-      checkDepth(filter.depth);
-      return this.marketStream(filter, false);
-    });
-  }
-
-  /** The current book of each symbol (a snapshot_only subscription), by symbol. */
-  async marketDataSnapshot(filter: MarketDataFilter): Promise<ReadonlyMap<string, OrderBook>> {
+  protected checkMarketFilter(filter: MarketDataFilter): void {
     checkDepth(filter.depth);
-    return booksBySymbol(this.marketStream(filter, true));
+  }
+
+  protected noSnapshot(): Error {
+    return badResponse('OrderEntryAPI.CreateOrderSubscription', new Error('the snapshot-only stream ended without a snapshot'));
   }
 
   /** Instrument state changes (the current state of each instrument first, then each change). */
@@ -114,7 +97,7 @@ export class GrpcStreams {
     });
   }
 
-  private orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
+  protected orderStream(filter: OrderStreamFilter, snapshotOnly: boolean): Observable<OrderStreamEvent> {
     return runGrpcStream<OrderStreamItem>(this.deps, {
       name: 'OrderEntryAPI.CreateOrderSubscription',
       method: methodRef('OrderEntryAPI', 'CreateOrderSubscription'),
@@ -125,7 +108,7 @@ export class GrpcStreams {
     });
   }
 
-  private marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
+  protected marketStream(filter: MarketDataFilter, snapshotOnly: boolean): Observable<MarketDataEvent> {
     return runGrpcStream<MarketDataItem>(this.deps, {
       name: 'MarketDataSubscriptionAPI.CreateMarketDataSubscription',
       method: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'),
