@@ -26,6 +26,7 @@ import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import { parseRiskConfig } from '../src/engine/risk/index.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../src/engine/venue.ts';
 import type { BookEvent } from '../src/domain/stream-events.ts';
+import { WIRE_SIDE } from '../src/bot/venues/order-input.ts';
 import marketMaker from '../strategies/market-maker.ts';
 
 const UPDATES = 100_000;
@@ -140,7 +141,7 @@ class InMemoryVenue implements Venue {
   insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
     this.stamp();
     const ids = requests.map((r) => {
-      const order: Resting = { id: `O${++this.seq}`, clordId: r.clordId, side: r.side, price: r.price ?? ZERO, qty: r.qty };
+      const order: Resting = { id: `O${++this.seq}`, clordId: r.clordId, side: WIRE_SIDE[r.side], price: r.price ?? ZERO, qty: r.qty };
       this.resting.set(order.id, order);
       this.queue('EXECUTION_TYPE_NEW', order, 'ORDER_STATE_NEW');
       return order.id;

@@ -14,6 +14,7 @@ import { TradebotError } from '../../src/errors.ts';
 import type { Clock } from '../../src/engine/clock.ts';
 import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../src/engine/venue.ts';
+import { WIRE_ORDER_TYPE, WIRE_SIDE, WIRE_TIME_IN_FORCE } from '../../src/bot/venues/order-input.ts';
 import type { OrderRequest } from '../../src/sim/matching/types.ts';
 import { toDomainOrder } from '../../src/sim/exchange/to-domain.ts';
 import { SymbolFeed } from './book-events.ts';
@@ -313,11 +314,11 @@ export class SimulatedVenue implements Venue {
     try {
       return {
         symbol: r.symbol,
-        side: r.side,
-        type: r.type,
+        side: WIRE_SIDE[r.side],
+        type: WIRE_ORDER_TYPE[r.type],
         orderQty: decimalToRawInt(r.qty, scales, 'qty', 'order_qty'),
-        ...(r.price === undefined || r.type === 'ORDER_TYPE_MARKET_TO_LIMIT' ? {} : { price: decimalToRawInt(r.price, scales, 'price', 'price') }),
-        timeInForce: r.timeInForce,
+        ...(r.price === undefined || r.type === 'MARKET_TO_LIMIT' ? {} : { price: decimalToRawInt(r.price, scales, 'price', 'price') }),
+        timeInForce: WIRE_TIME_IN_FORCE[r.timeInForce],
         participateDontInitiate: r.postOnly,
         account: r.account,
         clordId: r.clordId,

@@ -1,8 +1,8 @@
 /**
  * The Venue port: everything the engine needs from an exchange, live or simulated. Live venues wrap the
  * gateway client or the family A client (streams over gRPC or gateway NDJSON); the backtest's
- * SimulatedVenue replays history. The engine never sees wire formats: prices are Decimal, events are the
- * typed stream events shared by every transport.
+ * SimulatedVenue replays history. The engine never sees wire formats: prices are Decimal, requests use the
+ * engine's words, events are the typed stream events shared by every transport (src/domain/stream-events.ts).
  */
 import type { Observable } from 'rxjs';
 import type { Decimal } from '../domain/decimal.ts';
@@ -11,19 +11,22 @@ import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.
 
 export type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
 
-export type VenueSide = 'SIDE_BUY' | 'SIDE_SELL';
-export type VenueTimeInForce =
-  | 'TIME_IN_FORCE_DAY'
-  | 'TIME_IN_FORCE_GOOD_TILL_CANCEL'
-  | 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL'
-  | 'TIME_IN_FORCE_FILL_OR_KILL';
+/**
+ * The requests are in the engine's terms (`BUY`, `LIMIT`, `GOOD_TILL_CANCEL`): each venue adapter maps them to
+ * its wire enums (`SIDE_BUY`, `ORDER_TYPE_LIMIT`, `TIME_IN_FORCE_GOOD_TILL_CANCEL`) once, where it builds its
+ * client's input.
+ */
+export type VenueSide = 'BUY' | 'SELL';
+export type VenueOrderType = 'LIMIT' | 'MARKET_TO_LIMIT';
+export type VenueTimeInForce = 'DAY' | 'GOOD_TILL_CANCEL' | 'IMMEDIATE_OR_CANCEL' | 'FILL_OR_KILL';
 
 export interface VenueOrderRequest {
   readonly clordId: string;
   readonly account: string;
   readonly symbol: string;
   readonly side: VenueSide;
-  readonly type: 'ORDER_TYPE_LIMIT' | 'ORDER_TYPE_MARKET_TO_LIMIT';
+  /** MARKET_TO_LIMIT has no price. */
+  readonly type: VenueOrderType;
   readonly timeInForce: VenueTimeInForce;
   readonly qty: Decimal;
   readonly price: Decimal | undefined;

@@ -8,7 +8,8 @@ import { Decimal, ZERO } from '../domain/decimal.ts';
 import type { CxlRejReason, ExecutionType, Order, OrderState, PriceQty } from '../domain/index.ts';
 import type { CancelRejectEvent, ExecutionEvent } from '../domain/stream-events.ts';
 import type { IntentSide } from '../engine/intents.ts';
-import type { VenueOrderRequest, VenueTimeInForce } from '../engine/venue.ts';
+import type { VenueOrderRequest } from '../engine/venue.ts';
+import { WIRE_ORDER_TYPE, WIRE_SIDE, WIRE_TIME_IN_FORCE, type WireTimeInForce } from '../bot/venues/order-input.ts';
 
 /** The session id every scripted order-stream event carries. */
 export const SCRIPTED_SESSION = 'scripted';
@@ -32,7 +33,7 @@ export interface ScriptedOrderView {
   readonly qty: Decimal;
   readonly filledQty: Decimal;
   readonly leavesQty: Decimal;
-  readonly timeInForce: VenueTimeInForce;
+  readonly timeInForce: WireTimeInForce;
   readonly postOnly: boolean;
   readonly status: ScriptedOrderStatus;
   /** The cross it belongs to ('' for an ordinary order). */
@@ -69,10 +70,10 @@ export class VenueOrder implements ScriptedOrderView {
     return this.request.symbol;
   }
   get side(): IntentSide {
-    return this.request.side === 'SIDE_BUY' ? 'BUY' : 'SELL';
+    return this.request.side;
   }
-  get timeInForce(): VenueTimeInForce {
-    return this.request.timeInForce;
+  get timeInForce(): WireTimeInForce {
+    return WIRE_TIME_IN_FORCE[this.request.timeInForce];
   }
   get postOnly(): boolean {
     return this.request.postOnly;
@@ -110,9 +111,9 @@ export class VenueOrder implements ScriptedOrderView {
       symbol: this.symbol,
       symbolSubType: '',
       collateralMemo: '',
-      side: this.request.side,
-      type: this.request.type,
-      timeInForce: this.request.timeInForce,
+      side: WIRE_SIDE[this.request.side],
+      type: WIRE_ORDER_TYPE[this.request.type],
+      timeInForce: this.timeInForce,
       state,
       triggerMethod: 'CONDITION_TRIGGER_METHOD_UNDEFINED',
       manualOrderIndicator: 'MANUAL_ORDER_INDICATOR_UNDEFINED',

@@ -71,7 +71,7 @@ describe('strategy timers in the pipeline (VirtualClock)', () => {
     clock.advanceTo(T0 + 1000);
     expect(fired).toEqual([1000]);
     expect(venue.insertTimes).toEqual([1000]);
-    expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests[0]).toMatchObject({ symbol: SYMBOL, side: 'SIDE_BUY', account: ACCOUNT });
+    expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests[0]).toMatchObject({ symbol: SYMBOL, side: 'BUY', account: ACCOUNT });
     expect(pipeline.tracker.open().map((o) => o.state)).toEqual(['PENDING_NEW']);
     // the second firing's order breaches maxOrderQty: risk refuses it, nothing is sent
     clock.advanceTo(T0 + 2000);

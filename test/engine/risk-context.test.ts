@@ -44,7 +44,7 @@ function world(config: RiskConfigInput) {
       const intent: Intent = { ...base(), kind: 'place', clordId, symbol: SYMBOL, side, qty: d(qty), price: d(price), timeInForce: 'DAY', postOnly: false, account: undefined, selfMatchPrevention: undefined, label: undefined };
       const result = verdict(intent);
       if (result.every((v) => v === 'approved')) {
-        tracker.submitted({ clordId, account: ACCOUNT, symbol: SYMBOL, side: side === 'BUY' ? 'SIDE_BUY' : 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_DAY', qty: d(qty), price: d(price), postOnly: false, selfMatchPreventionInstruction: undefined });
+        tracker.submitted({ clordId, account: ACCOUNT, symbol: SYMBOL, side, type: 'LIMIT', timeInForce: 'DAY', qty: d(qty), price: d(price), postOnly: false, selfMatchPreventionInstruction: undefined });
         tracker.acknowledged(clordId, `o-${clordId}`);
       }
       return { clordId, verdict: result };

@@ -24,7 +24,7 @@ function capture() {
 function orderView() {
   const tracker = new OrderTracker({ clock: new VirtualClock(Date.UTC(2026, 0, 15)) });
   return tracker.submitted(
-    { clordId: 'tb-1', account: 'firms/f/accounts/main', symbol: 'EVT', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', qty: new Decimal(5), price: new Decimal('0.41'), postOnly: false, selfMatchPreventionInstruction: undefined },
+    { clordId: 'tb-1', account: 'firms/f/accounts/main', symbol: 'EVT', side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', qty: new Decimal(5), price: new Decimal('0.41'), postOnly: false, selfMatchPreventionInstruction: undefined },
     { intentId: 'i-1', label: 'quote' },
   );
 }

@@ -7,34 +7,18 @@
  * cross intent is refused with a typed error (use the gateway venue for crosses).
  */
 import type { Observable } from 'rxjs';
-import { ZERO } from '../../domain/decimal.ts';
 import type { FamilyAClient } from '../../exchange/familya/index.ts';
-import type { OrderInput } from '../../exchange/familya/inputs.ts';
 import { TradebotError } from '../../errors.ts';
 import type { Instrument, Order } from '../../domain/index.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
+import { toOrderInput } from './order-input.ts';
 
 export interface FamilyAVenueOptions {
   client: FamilyAClient;
   /** Streams from the gRPC client (or any transport with the shared event types). */
   marketData: (symbols: readonly string[]) => Observable<MarketDataEvent>;
   orderUpdates: (accounts: readonly string[]) => Observable<OrderStreamEvent>;
-}
-
-function toInput(request: VenueOrderRequest): OrderInput {
-  return {
-    account: request.account,
-    symbol: request.symbol,
-    side: request.side,
-    type: request.type,
-    orderQty: request.qty,
-    price: request.price ?? ZERO,
-    clordId: request.clordId,
-    timeInForce: request.timeInForce,
-    participateDontInitiate: request.postOnly,
-    ...(request.selfMatchPreventionInstruction === undefined ? {} : { selfMatchPreventionInstruction: request.selfMatchPreventionInstruction }),
-  };
 }
 
 export class FamilyAVenue implements Venue {
@@ -59,7 +43,7 @@ export class FamilyAVenue implements Venue {
   /** `/v1` has no list insert: the orders go one by one, in order (each carries its clord_id). */
   async insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
     const ids: string[] = [];
-    for (const request of requests) ids.push((await this.options.client.insertOrder(toInput(request))).orderId);
+    for (const request of requests) ids.push((await this.options.client.insertOrder(toOrderInput(request))).orderId);
     return ids;
   }
 

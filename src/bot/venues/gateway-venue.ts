@@ -2,15 +2,15 @@
  * The Venue port over the trading gateway client (family B): order entry through the gateway's REST
  * commands, order updates and market data through its NDJSON streams (or, per config, through another
  * transport's streams with the same event types), reconciliation through one lookup of open orders,
- * positions and balances, and single orders found with search_orders (journal recovery). Instruments come from the catalog the client was built with.
+ * positions and balances, and single orders found with search_orders (journal recovery). Instruments come
+ * from the catalog the client was built with. Requests become the client's inputs in order-input.ts.
  */
 import type { Observable } from 'rxjs';
 import type { Instrument, Order, Position, Balance } from '../../domain/index.ts';
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
-import type { OrderRequestInput } from '../../exchange/gateway/order-inputs.ts';
 import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
-import { ZERO } from '../../domain/decimal.ts';
+import { toOrderInput } from './order-input.ts';
 
 export interface GatewayVenueOptions {
   client: GatewayClient;
@@ -20,21 +20,6 @@ export interface GatewayVenueOptions {
   marketData?: (symbols: readonly string[]) => Observable<MarketDataEvent>;
   orderUpdates?: (accounts: readonly string[]) => Observable<OrderStreamEvent>;
   depth?: number;
-}
-
-function toInput(request: VenueOrderRequest): OrderRequestInput {
-  return {
-    account: request.account,
-    symbol: request.symbol,
-    side: request.side,
-    type: request.type,
-    orderQty: request.qty,
-    price: request.price ?? ZERO,
-    clordId: request.clordId,
-    timeInForce: request.timeInForce,
-    participateDontInitiate: request.postOnly,
-    selfMatchPreventionInstruction: request.selfMatchPreventionInstruction ?? 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
-  };
 }
 
 export class GatewayVenue implements Venue {
@@ -59,10 +44,10 @@ export class GatewayVenue implements Venue {
   async insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
     const { client } = this.options;
     if (requests.length === 1 && requests[0] !== undefined) {
-      const result = await client.insertOrder(toInput(requests[0]));
+      const result = await client.insertOrder(toOrderInput(requests[0]));
       return [result.orderId];
     }
-    const result = await client.insertOrderList(requests.map(toInput));
+    const result = await client.insertOrderList(requests.map(toOrderInput));
     return result.responses.map((r) => r.orderId);
   }
 
@@ -82,7 +67,7 @@ export class GatewayVenue implements Venue {
     const result = await this.options.client.insertOrderCross({
       crossId: request.crossId,
       crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED',
-      requests: [toInput(request.buy), toInput(request.sell)],
+      requests: [toOrderInput(request.buy), toOrderInput(request.sell)],
     });
     return result.responses.map((r) => r.orderId);
   }

@@ -19,10 +19,9 @@
  *   otherwise never be cancelled again.
  */
 import type { Decimal } from '../../domain/decimal.ts';
-import type { CancelReject, Side } from '../../domain/index.ts';
+import type { CancelReject } from '../../domain/index.ts';
 import type { EpochMs } from '../../domain/time.ts';
 import { isTradebotError } from '../../errors.ts';
-import type { IntentSide } from '../intents.ts';
 import type { VenueOrderRequest } from '../venue.ts';
 import { OrderTrackerErrorCode, orderTrackerError } from './errors.ts';
 import type { OrderIndex } from './order-index.ts';
@@ -30,18 +29,12 @@ import { OrderRecord } from './record.ts';
 import { advance, isTerminal } from './states.ts';
 import type { RestoredHistory, SubmissionMeta } from './types.ts';
 
-function intentSide(side: VenueOrderRequest['side'] | Side): IntentSide | undefined {
-  if (side === 'SIDE_BUY') return 'BUY';
-  if (side === 'SIDE_SELL') return 'SELL';
-  return undefined;
-}
-
 export function recordForSubmission(request: VenueOrderRequest, meta: SubmissionMeta, time: EpochMs): OrderRecord {
-  const side = intentSide(request.side);
-  if (side === undefined || !request.qty.isFinite() || request.qty.lte(0)) {
+  const side = request.side;
+  if ((side !== 'BUY' && side !== 'SELL') || !request.qty.isFinite() || request.qty.lte(0)) {
     throw orderTrackerError(
       OrderTrackerErrorCode.INVALID_SUBMISSION,
-      `order ${request.clordId}: expected side SIDE_BUY or SIDE_SELL and a positive qty, got ${String(request.side)} ${request.qty.toString()}`,
+      `order ${request.clordId}: expected side BUY or SELL and a positive qty, got ${String(request.side)} ${request.qty.toString()}`,
       { clordId: request.clordId },
     );
   }

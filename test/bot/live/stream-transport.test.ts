@@ -105,7 +105,7 @@ describe('family A venue', () => {
     const { venue, sim } = connection;
     expect(venue.name).toBe('familyA');
     const [orderId] = await venue.insertOrders([
-      { clordId: 'fa-venue-1', account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', qty: new Decimal(2), price: new Decimal('0.05'), postOnly: true, selfMatchPreventionInstruction: undefined },
+      { clordId: 'fa-venue-1', account: ALICE_MAIN, symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', qty: new Decimal(2), price: new Decimal('0.05'), postOnly: true, selfMatchPreventionInstruction: undefined },
     ]);
     expect(sim!.core.openOrders({ account: ALICE_MAIN }).map((o) => o.order.orderId)).toContain(orderId);
     await venue.replaceOrders([{ orderId: orderId!, symbol: SYMBOL, clordId: 'fa-venue-2', qty: undefined, price: new Decimal('0.06') }]);

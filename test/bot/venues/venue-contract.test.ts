@@ -80,13 +80,13 @@ function contract(kind: Kind): void {
     let events: Events;
     let seq = 0;
     const clord = () => `vc-${kind}-${++seq}`;
-    const order = (side: 'SIDE_BUY' | 'SIDE_SELL', price: string, qty: number, extra: Partial<VenueOrderRequest> = {}): VenueOrderRequest => ({
+    const order = (side: 'BUY' | 'SELL', price: string, qty: number, extra: Partial<VenueOrderRequest> = {}): VenueOrderRequest => ({
       clordId: clord(),
       account: h.account,
       symbol: SYMBOL,
       side,
-      type: 'ORDER_TYPE_LIMIT',
-      timeInForce: 'TIME_IN_FORCE_DAY',
+      type: 'LIMIT',
+      timeInForce: 'DAY',
       qty: new Decimal(qty),
       price: px(price),
       postOnly: false,
@@ -126,7 +126,7 @@ function contract(kind: Kind): void {
     });
 
     it('inserts one order and a batch: exchange ids in request order, a NEW execution for each', async () => {
-      const single = order('SIDE_BUY', '0.41', 3);
+      const single = order('BUY', '0.41', 3);
       const [id] = await insert([single]);
       expect(id).toMatch(/\S/);
       const ack = await events.execution(single.clordId, isNew(id ?? ''), 'NEW');
@@ -137,7 +137,7 @@ function contract(kind: Kind): void {
       const sessions = events.orders.flatMap((e) => (e.type === 'execution' ? [e.sessionId] : []));
       expect(sessions.every((s) => typeof s === 'string')).toBe(true);
 
-      const batch = [order('SIDE_BUY', '0.38', 2), order('SIDE_BUY', '0.39', 2), order('SIDE_SELL', '0.47', 2)];
+      const batch = [order('BUY', '0.38', 2), order('BUY', '0.39', 2), order('SELL', '0.47', 2)];
       const ids = await insert(batch);
       expect(ids).toHaveLength(3);
       expect(new Set(ids).size).toBe(3);
@@ -145,7 +145,7 @@ function contract(kind: Kind): void {
     });
 
     it('replaces one order and a batch: same order id, the new clordId and price', async () => {
-      const [a, b, c] = [order('SIDE_BUY', '0.33', 1), order('SIDE_BUY', '0.34', 1), order('SIDE_SELL', '0.48', 1)];
+      const [a, b, c] = [order('BUY', '0.33', 1), order('BUY', '0.34', 1), order('SELL', '0.48', 1)];
       const [ia, ib, ic] = await insert([a, b, c]);
       const one = { orderId: ia ?? '', symbol: SYMBOL, clordId: clord(), price: px('0.32'), qty: undefined };
       await h.call(() => h.venue.replaceOrders([one]));
@@ -166,7 +166,7 @@ function contract(kind: Kind): void {
     });
 
     it('cancels one order and a batch, and the snapshot lists exactly the working orders', async () => {
-      const [a, b, c] = [order('SIDE_BUY', '0.30', 1), order('SIDE_BUY', '0.29', 1), order('SIDE_SELL', '0.50', 1)];
+      const [a, b, c] = [order('BUY', '0.30', 1), order('BUY', '0.29', 1), order('SELL', '0.50', 1)];
       const [ia, ib, ic] = await insert([a, b, c]);
       await h.call(() => h.venue.cancelOrders([{ orderId: ia ?? '', clordId: a.clordId, symbol: SYMBOL }]));
       await events.execution(a.clordId, (e) => e.order.state === 'ORDER_STATE_CANCELED', 'CANCELED');
@@ -184,7 +184,7 @@ function contract(kind: Kind): void {
     });
 
     it('fills an IOC order crossing the shown offer, at the offer, as the aggressor', async () => {
-      const take = order('SIDE_BUY', '0.45', 2, { timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+      const take = order('BUY', '0.45', 2, { timeInForce: 'IMMEDIATE_OR_CANCEL' });
       await h.call(() => h.venue.insertOrders([take]));
       const fill = await events.execution(take.clordId, (e) => e.lastShares.gt(0), 'a fill');
       expect(fill).toMatchObject({ aggressor: true });
@@ -199,7 +199,7 @@ function contract(kind: Kind): void {
         expect(kind).toBe('simulated'); // the live venues have it: the pipeline looks up orders a reconnect's snapshot misses
         return;
       }
-      const take = order('SIDE_BUY', '0.45', 1, { timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+      const take = order('BUY', '0.45', 1, { timeInForce: 'IMMEDIATE_OR_CANCEL' });
       const [id] = await insert([take]);
       await events.execution(take.clordId, (e) => e.order.state === 'ORDER_STATE_FILLED', 'FILLED');
       const byId = await h.call(() => lookup({ account: h.account, symbol: SYMBOL, orderId: id, clordId: take.clordId }));
@@ -230,8 +230,8 @@ function contract(kind: Kind): void {
     });
 
     it(kind === 'familyA' ? 'refuses crosses with VENUE_CROSS_UNSUPPORTED (no /v1 cross endpoint)' : 'crosses two accounts: both legs fill at the cross price', async () => {
-      const buy = order('SIDE_BUY', '0.43', 1);
-      const sell = order('SIDE_SELL', '0.43', 1, { account: h.otherAccount });
+      const buy = order('BUY', '0.43', 1);
+      const sell = order('SELL', '0.43', 1, { account: h.otherAccount });
       if (kind === 'familyA') {
         await expect(h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }))).rejects.toMatchObject({ code: 'VENUE_CROSS_UNSUPPORTED' });
         return;

@@ -157,7 +157,7 @@ describe('execution adapter', () => {
     const inserts = venue.callsOf<VenueOrderRequest>('insert');
     expect(inserts.map((c) => c.requests.length)).toEqual([20, 5]);
     expect(inserts.flatMap((c) => c.requests.map((r) => r.clordId))).toEqual(ids);
-    expect(inserts[0]?.requests[0]).toMatchObject({ account: ACCOUNT, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', postOnly: false });
+    expect(inserts[0]?.requests[0]).toMatchObject({ account: ACCOUNT, side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', postOnly: false });
     inserts[0]?.resolve(ids.slice(0, 20).map((id) => `O-${id}`));
     inserts[1]?.resolve(ids.slice(20).map((id) => `O-${id}`));
     await adapter.idle();
@@ -171,9 +171,9 @@ describe('execution adapter', () => {
     adapter.flush();
     expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests[0]).toMatchObject({
       account: 'firms/f/accounts/hedge',
-      side: 'SIDE_SELL',
-      type: 'ORDER_TYPE_MARKET_TO_LIMIT',
-      timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+      side: 'SELL',
+      type: 'MARKET_TO_LIMIT',
+      timeInForce: 'IMMEDIATE_OR_CANCEL',
       price: undefined,
     });
   });
@@ -426,8 +426,8 @@ describe('execution adapter', () => {
     expect(calls[0]?.requests[0]).toMatchObject({
       crossId: 'x1',
       allOrNone: true,
-      buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'SIDE_BUY', timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' },
-      sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SIDE_SELL' },
+      buy: { clordId: 'b1', account: 'firms/f/accounts/a', side: 'BUY', timeInForce: 'IMMEDIATE_OR_CANCEL' },
+      sell: { clordId: 's1', account: 'firms/f/accounts/b', side: 'SELL' },
     });
     calls[0]?.resolve(['OB', 'OS']);
     await adapter.idle();
