@@ -9,8 +9,6 @@ import type { Decimal } from '../domain/decimal.ts';
 import type { Balance, Instrument, Order, Position, SelfMatchPreventionInstruction } from '../domain/index.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
 
-export type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
-
 /**
  * The requests are in the engine's terms (`BUY`, `LIMIT`, `GOOD_TILL_CANCEL`): each venue adapter maps them to
  * its wire enums (`SIDE_BUY`, `ORDER_TYPE_LIMIT`, `TIME_IN_FORCE_GOOD_TILL_CANCEL`) once, where it builds its

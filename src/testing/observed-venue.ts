@@ -5,9 +5,8 @@
  * answer of the next reconciliation lookup (`holdNextSnapshot`).
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
+import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
 import type {
-  MarketDataEvent,
-  OrderStreamEvent,
   Venue,
   VenueCancelRequest,
   VenueCrossRequest,

@@ -16,7 +16,8 @@
 import { Subject, type Observable } from 'rxjs';
 import { Decimal, ZERO, isMultipleOf } from '../domain/decimal.ts';
 import type { CxlRejReason, Instrument, Position } from '../domain/index.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../engine/venue.ts';
 import { testingError } from './errors.ts';
 import { ScriptedBooks, type BookInput } from './scripted-book.ts';
 import { ReportFactory, SCRIPTED_SESSION, VenueOrder, type ScriptedOrderView } from './venue-orders.ts';

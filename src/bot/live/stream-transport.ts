@@ -19,7 +19,7 @@ import { createFamilyAClient, type FamilyAClient, type FamilyAStack } from '../.
 import { GrpcExchangeClient, tokenSourceOf } from '../../exchange/grpc/index.ts';
 import { instrumentCatalog, type GatewayClient } from '../../exchange/gateway/index.ts';
 import type { StreamTransports } from '../config.ts';
-import type { MarketDataEvent, OrderStreamEvent } from '../../engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import { TradebotError } from '../../errors.ts';
 
 export interface StreamSources {

@@ -18,7 +18,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Decimal } from '../../domain/decimal.ts';
-import type { MarketDataEvent, OrderStreamEvent } from '../../engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { RunCounters } from '../../engine/run-counters.ts';
 import { TRADING_STATES, type TradingState } from '../../engine/risk/trading-state.ts';
 

@@ -10,7 +10,8 @@ import type { Observable } from 'rxjs';
 import type { FamilyAClient } from '../../exchange/familya/index.ts';
 import { TradebotError } from '../../errors.ts';
 import type { Instrument, Order } from '../../domain/index.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
+import type { Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { toOrderInput } from './order-input.ts';
 

@@ -8,7 +8,8 @@
 import type { Observable } from 'rxjs';
 import type { Instrument, Order, Position, Balance } from '../../domain/index.ts';
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { toOrderInput } from './order-input.ts';
 

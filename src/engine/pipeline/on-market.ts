@@ -13,7 +13,7 @@ import type { RiskContext, RiskManager } from '../risk/index.ts';
 import type { RunCounters } from '../run-counters.ts';
 import type { SettlementWatch } from '../settlements.ts';
 import type { TradeView } from '../strategy/views.ts';
-import type { MarketDataEvent } from '../venue.ts';
+import type { MarketDataEvent } from '../../domain/stream-events.ts';
 import type { Logger } from 'pino';
 import type { StrategySlot } from './options.ts';
 

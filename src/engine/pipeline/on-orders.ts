@@ -15,7 +15,7 @@ import { isTerminal, type Fill, type OrderTracker, type OrderUpdate, type Tracke
 import type { PortfolioPort } from '../portfolio-port.ts';
 import type { RunCounters } from '../run-counters.ts';
 import type { OrderView } from '../strategy/views.ts';
-import type { OrderStreamEvent } from '../venue.ts';
+import type { OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { StrategySlot } from './options.ts';
 
 /** A strategy sees the tracker's own (frozen, kept while unchanged) view of an order: it has every field of OrderView. */

@@ -13,7 +13,8 @@ import type { RiskConfig, RiskManager } from '../risk/index.ts';
 import type { RunCounters } from '../run-counters.ts';
 import type { AnyStrategy } from '../strategy/define-strategy.ts';
 import type { StrategyRuntime } from '../strategy/runtime.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue } from '../venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
+import type { Venue } from '../venue.ts';
 
 export interface PipelineOptions {
   venue: Venue;

@@ -20,7 +20,8 @@ import { startPipeline, type RunningPipeline } from '../../../src/engine/pipelin
 import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../../src/engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
+import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../../src/engine/venue.ts';
 import { GatewayVenue } from '../../../src/bot/venues/gateway-venue.ts';
 import { GatewayClient, instrumentCatalog } from '../../../src/exchange/gateway/index.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';

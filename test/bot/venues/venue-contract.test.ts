@@ -21,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
 import type { Execution } from '../../../src/domain/index.ts';
 import { isTradebotError } from '../../../src/errors.ts';
-import type { MarketDataEvent, OrderStreamEvent, Venue, VenueOrderRequest } from '../../../src/engine/venue.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
+import type { Venue, VenueOrderRequest } from '../../../src/engine/venue.ts';
 import { openContractMarket, type VenueHarness } from './venue-contract-harness.ts';
 
 type Kind = 'simulated' | 'gateway' | 'familyA';

@@ -13,9 +13,8 @@ import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import { parseRiskConfig, type RiskConfigInput } from '../../../src/engine/risk/index.ts';
 import type { AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
+import type { MarketDataEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
 import type {
-  MarketDataEvent,
-  OrderStreamEvent,
   Venue,
   VenueCancelRequest,
   VenueCrossRequest,

@@ -17,7 +17,7 @@ import { engineRiskContext } from '../../../src/engine/risk-context.ts';
 import { RunCounters } from '../../../src/engine/run-counters.ts';
 import { SettlementWatch } from '../../../src/engine/settlements.ts';
 import type { StrategyRuntime } from '../../../src/engine/strategy/runtime.ts';
-import type { MarketDataEvent } from '../../../src/engine/venue.ts';
+import type { MarketDataEvent } from '../../../src/domain/stream-events.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import { ACCOUNT, T0, d } from '../orders/fixtures.ts';
 

@@ -4,9 +4,8 @@
  * also counts calls in flight, calls by kind and failed calls by kind and error code.
  */
 import { Observable, Subject, type Subscription } from 'rxjs';
+import type { MarketDataEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
 import type {
-  MarketDataEvent,
-  OrderStreamEvent,
   Venue,
   VenueCancelRequest,
   VenueCrossRequest,
