@@ -12,20 +12,13 @@
  * Observables are cold: each subscription opens its own HTTP stream; unsubscribing closes it. What a decoded
  * message becomes, and the snapshot reductions, are shared with the gRPC client (../stream-items.ts).
  */
-import type { Observable} from 'rxjs';
+import type { Observable } from 'rxjs';
 import { filter } from 'rxjs';
 import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
 import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
 import { GatewayError, GatewayErrorCode, badResponse } from './errors.ts';
-import type {
-  InstrumentStateItem,
-  InstrumentStateStreamEvent,
-  MarketDataEvent,
-  MarketDataItem,
-  OrderStreamEvent,
-  OrderStreamItem,
-} from '../../domain/stream-events.ts';
+import type { InstrumentStateItem, InstrumentStateStreamEvent, MarketDataEvent, MarketDataItem, OrderStreamEvent, OrderStreamItem } from '../../domain/stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
 import { OrderAndMarketStreams, bookItems, instrumentStateItems, orderStreamItems } from '../stream-items.ts';
 
@@ -47,18 +40,6 @@ export interface MarketDataFilter {
 
 export interface InstrumentStateFilter {
   readonly symbols?: readonly string[];
-}
-
-function orderItems(line: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
-  return orderStreamItems(gateway.orderStream.decode(line, scales));
-}
-
-function marketItems(line: unknown, scales: ScaleSource): readonly MarketDataItem[] {
-  return bookItems(gateway.marketDataStream.decode(line, scales));
-}
-
-function stateItems(line: unknown): readonly InstrumentStateItem[] {
-  return instrumentStateItems(gateway.instrumentStateStream.decode(line));
 }
 
 function checkMarketFilter(operation: string, filter: MarketDataFilter): void {
@@ -98,7 +79,7 @@ export class GatewayStreams extends OrderAndMarketStreams {
     return runGatewayStream<InstrumentStateItem>(this.deps, {
       name: 'create_instrument_state_change_subscription',
       body: gateway.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
-      decode: stateItems,
+      decode: (line) => instrumentStateItems(gateway.instrumentStateStream.decode(line)),
     });
   }
 
@@ -106,7 +87,7 @@ export class GatewayStreams extends OrderAndMarketStreams {
     return runGatewayStream<OrderStreamItem>(this.deps, {
       name: 'create_order_subscription',
       body: gateway.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
-      decode: (line) => orderItems(line, this.scales()),
+      decode: (line) => orderStreamItems(gateway.orderStream.decode(line, this.scales())),
       dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
       expectCompletion: snapshotOnly,
       ...(snapshotOnly ? { maxConsecutiveFailures: SNAPSHOT_ATTEMPTS } : {}),
@@ -117,7 +98,7 @@ export class GatewayStreams extends OrderAndMarketStreams {
     return runGatewayStream<MarketDataItem>(this.deps, {
       name: 'create_market_data_subscription',
       body: gateway.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
-      decode: (line) => marketItems(line, this.scales()),
+      decode: (line) => bookItems(gateway.marketDataStream.decode(line, this.scales())),
       expectCompletion: snapshotOnly,
       ...(snapshotOnly ? { maxConsecutiveFailures: SNAPSHOT_ATTEMPTS } : {}),
     });

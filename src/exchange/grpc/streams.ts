@@ -16,16 +16,7 @@ import type { Observable } from 'rxjs';
 import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
-import type {
-  InstrumentStateItem,
-  InstrumentStateStreamEvent,
-  MarketDataEvent,
-  MarketDataItem,
-  OrderStreamEvent,
-  OrderStreamItem,
-  PositionStreamEvent,
-  PositionStreamItem,
-} from '../market/stream-types.ts';
+import type { InstrumentStateItem, InstrumentStateStreamEvent, MarketDataEvent, MarketDataItem, OrderStreamEvent, OrderStreamItem, PositionStreamEvent, PositionStreamItem } from '../market/stream-types.ts';
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
@@ -36,23 +27,11 @@ export interface PositionFilter {
   readonly accounts?: readonly string[];
 }
 
-function orderItems(raw: unknown, scales: ScaleSource): readonly OrderStreamItem[] {
-  return orderStreamItems(grpcCodecs.orderStream.decode(raw, scales));
-}
-
-function marketItems(raw: unknown, scales: ScaleSource): readonly MarketDataItem[] {
-  return bookItems(grpcCodecs.marketDataStream.decode(raw, scales));
-}
-
 function positionItems(raw: unknown, scales: ScaleSource): readonly PositionStreamItem[] {
   const message = grpcCodecs.positionStream.decode(raw, scales);
   if (message.kind === 'heartbeat') return [{ type: 'heartbeat' }];
   if (message.kind === 'snapshot') return [{ type: 'positionSnapshot', positions: message.positions, sessionId: message.sessionId }];
   return message.positions.map((position) => ({ type: 'position', position, sessionId: message.sessionId }));
-}
-
-function stateItems(raw: unknown): readonly InstrumentStateItem[] {
-  return instrumentStateItems(grpcCodecs.instrumentStateStream.decode(raw));
 }
 
 function checkDepth(depth: number | undefined): void {
@@ -83,7 +62,7 @@ export class GrpcStreams extends OrderAndMarketStreams {
       name: 'DropCopyAPI.CreateInstrumentStateChangeSubscription',
       method: methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'),
       request: () => grpcCodecs.instrumentStateSubscriptionRequest.encode({ symbols: filter.symbols ?? [] }),
-      decode: stateItems,
+      decode: (raw) => instrumentStateItems(grpcCodecs.instrumentStateStream.decode(raw)),
     });
   }
 
@@ -102,7 +81,7 @@ export class GrpcStreams extends OrderAndMarketStreams {
       name: 'OrderEntryAPI.CreateOrderSubscription',
       method: methodRef('OrderEntryAPI', 'CreateOrderSubscription'),
       request: () => grpcCodecs.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
-      decode: (raw) => orderItems(raw, this.scales()),
+      decode: (raw) => orderStreamItems(grpcCodecs.orderStream.decode(raw, this.scales())),
       dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
       expectCompletion: snapshotOnly,
     });
@@ -113,7 +92,7 @@ export class GrpcStreams extends OrderAndMarketStreams {
       name: 'MarketDataSubscriptionAPI.CreateMarketDataSubscription',
       method: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'),
       request: () => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
-      decode: (raw) => marketItems(raw, this.scales()),
+      decode: (raw) => bookItems(grpcCodecs.marketDataStream.decode(raw, this.scales())),
       expectCompletion: snapshotOnly,
     });
   }
