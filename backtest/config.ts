@@ -22,15 +22,23 @@ import { decimal, positiveInt } from '../src/config/fields.ts';
 import type { Decimal } from '../src/domain/decimal.ts';
 import type { QueueAheadModel } from './replay/queue-model.ts';
 
-const nonNegativeInt = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`).min(0, `expected ${what} >= 0`);
+const nonNegativeInt = (what: string) =>
+  z
+    .number({ error: `expected ${what}` })
+    .int(`expected ${what}`)
+    .min(0, `expected ${what} >= 0`);
 
 function queueModelSection() {
   return z
-    .discriminatedUnion('model', [
-      z.strictObject({ model: z.literal('volume'), windowMs: positiveInt('a window in milliseconds').default(30_000) }),
-      z.strictObject({ model: z.literal('level'), fraction: decimal({ min: '0', max: '1' }).prefault('0.5') }),
-      z.strictObject({ model: z.literal('none') }),
-    ], { error: 'expected { model: volume | level | none }' })
+    .discriminatedUnion(
+      'model',
+      [
+        z.strictObject({ model: z.literal('volume'), windowMs: positiveInt('a window in milliseconds').default(30_000) }),
+        z.strictObject({ model: z.literal('level'), fraction: decimal({ min: '0', max: '1' }).prefault('0.5') }),
+        z.strictObject({ model: z.literal('none') }),
+      ],
+      { error: 'expected { model: volume | level | none }' },
+    )
     .prefault({ model: 'volume' });
 }
 
@@ -49,7 +57,9 @@ export function backtestSection() {
       commissions: z.strictObject({ takerBps: decimal({ min: '0' }), makerBps: decimal({ min: '0' }) }).optional(),
       queueAheadModel: queueModelSection(),
       /** An order the tape trades through: `full` fills it in full; `print`, by at most the print's quantity. */
-      tradeThrough: z.enum(['full', 'print'], { error: 'must be full (an order traded through fills in full) or print (by at most the print quantity)' }).default('full'),
+      tradeThrough: z
+        .enum(['full', 'print'], { error: 'must be full (an order traded through fills in full) or print (by at most the print quantity)' })
+        .default('full'),
       book: z
         .strictObject({
           depth: positiveInt('a number of levels').default(5),

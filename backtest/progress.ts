@@ -29,12 +29,19 @@ export function createProgress(options: ProgressOptions): Progress {
   if (stream.isTTY === true) {
     let stopped = false;
     const bar = new cliProgress.SingleBar(
-      { format: `${options.label} [{bar}] {percentage}% | {done} / {all} | {counters}`, stream, hideCursor: true, clearOnComplete: false, etaBuffer: 50 },
+      {
+        format: `${options.label} [{bar}] {percentage}% | {done} / {all} | {counters}`,
+        stream,
+        hideCursor: true,
+        clearOnComplete: false,
+        etaBuffer: 50,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(Math.max(1, options.total), 0, { done: options.unit(0), all: options.unit(options.total), counters: '' });
     return {
-      update: (value, counters) => bar.update(Math.min(value, Math.max(1, options.total)), { done: options.unit(value), counters: describe(counters) }),
+      update: (value, counters) =>
+        bar.update(Math.min(value, Math.max(1, options.total)), { done: options.unit(value), counters: describe(counters) }),
       stop: () => {
         if (!stopped) bar.stop();
         stopped = true;
@@ -45,7 +52,9 @@ export function createProgress(options: ProgressOptions): Progress {
   let last = 0;
   let pending: { value: number; counters: Readonly<Record<string, string | number>> } | undefined;
   const line = (value: number, counters: Readonly<Record<string, string | number>>) =>
-    stream.write(`${options.label}: ${options.unit(value)} of ${options.unit(options.total)} (${options.total > 0 ? Math.floor((100 * value) / options.total) : 100}%) | ${describe(counters)}\n`);
+    stream.write(
+      `${options.label}: ${options.unit(value)} of ${options.unit(options.total)} (${options.total > 0 ? Math.floor((100 * value) / options.total) : 100}%) | ${describe(counters)}\n`,
+    );
   return {
     update: (value, counters) => {
       pending = { value, counters };

@@ -83,7 +83,10 @@ const DEFAULT_ACCOUNT = 'firms/backtest/accounts/bot';
 
 /** Where the params and the config came from, for params errors in the form `tradebot run` gives them. */
 function sourcesOf(options: BacktestOptions): Pick<ParamsChoice, 'givenFile' | 'configFile'> {
-  return { ...(options.paramsFile === undefined ? {} : { givenFile: options.paramsFile }), ...(options.configFile === undefined ? {} : { configFile: options.configFile }) };
+  return {
+    ...(options.paramsFile === undefined ? {} : { givenFile: options.paramsFile }),
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+  };
 }
 
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
@@ -93,18 +96,41 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const section = config.backtest;
   const log = options.logger ?? silentLogger();
   const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
-  const tape = await TapeReader.open(options.data, { supersedeWindow: section.supersedeWindow, ...(options.reader ? { reader: options.reader } : {}), ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}), ...(options.tapeThread ? { thread: options.tapeThread } : {}) });
+  const tape = await TapeReader.open(options.data, {
+    supersedeWindow: section.supersedeWindow,
+    ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}),
+    ...(options.tapeThread ? { thread: options.tapeThread } : {}),
+  });
   const header = tape.header;
   let params: unknown;
   let symbols: readonly string[];
   try {
-    params = chooseParams({ requested: options.strategy, definition: strategy, given: options.params, config, dataSymbols: header.symbols, log, ...sourcesOf(options) });
+    params = chooseParams({
+      requested: options.strategy,
+      definition: strategy,
+      given: options.params,
+      config,
+      dataSymbols: header.symbols,
+      log,
+      ...sourcesOf(options),
+    });
     symbols = symbolsOf(strategy, params);
     for (const symbol of symbols) {
-      if (!header.instruments.some((i) => i.symbol === symbol)) throw backtestError(BacktestErrorCode.BAD_OPTION, `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`, { kind: 'config' });
+      if (!header.instruments.some((i) => i.symbol === symbol))
+        throw backtestError(
+          BacktestErrorCode.BAD_OPTION,
+          `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`,
+          { kind: 'config' },
+        );
     }
     for (const [symbol, price] of Object.entries(section.settlement)) {
-      if (!price.eq(0) && !price.eq(1)) throw backtestError(BacktestErrorCode.BAD_OPTION, `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`, { kind: 'config' });
+      if (!price.eq(0) && !price.eq(1))
+        throw backtestError(
+          BacktestErrorCode.BAD_OPTION,
+          `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`,
+          { kind: 'config' },
+        );
     }
   } catch (error) {
     await tape.close();
@@ -113,7 +139,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const instruments = header.instruments.filter((i) => symbols.includes(i.symbol));
   const commissions = section.commissions ?? config.bot.fees;
   const rates = { takerBps: new Decimal(commissions.takerBps), makerBps: new Decimal(commissions.makerBps) };
-  const latency = { insertMs: section.latency.insertMs, cancelMs: section.latency.cancelMs, replaceMs: section.latency.replaceMs ?? section.latency.cancelMs };
+  const latency = {
+    insertMs: section.latency.insertMs,
+    cancelMs: section.latency.cancelMs,
+    replaceMs: section.latency.replaceMs ?? section.latency.cancelMs,
+  };
   const queueModel = queueModelOf(section);
   // every account bot.accounts lists is followed (orders, positions, crosses between them), with the
   // default account first: bot.account, else the first of bot.accounts
@@ -126,10 +156,25 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
   const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
   const books: ReadonlyMap<string, MarketModel> = recording ? recordedBooks : tapeBooks;
-  const volumes = new Map<string, VolumeWindow>(queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : []);
-  const fills = new FillEngine({ clock, instruments: instruments.map(engineDefinition), models: books, volumes, queueModel, tradeThrough: section.tradeThrough });
+  const volumes = new Map<string, VolumeWindow>(
+    queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : [],
+  );
+  const fills = new FillEngine({
+    clock,
+    instruments: instruments.map(engineDefinition),
+    models: books,
+    volumes,
+    queueModel,
+    tradeThrough: section.tradeThrough,
+  });
   const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
-  const portfolio = new Portfolio({ clock, fees: rates, feeSource: 'reported', startingCash: { [account]: startingCash }, ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }) });
+  const portfolio = new Portfolio({
+    clock,
+    fees: rates,
+    feeSource: 'reported',
+    startingCash: { [account]: startingCash },
+    ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
+  });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
   const sampler = new EquitySampler({
     portfolio,
@@ -137,16 +182,23 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     start: header.from,
     symbols,
     series,
-    prices: () => new Map(symbols.flatMap((s) => {
-      const last = books.get(s)?.lastPrice;
-      return last === undefined ? [] : [[s, venue.feed(s)?.price(last) as Decimal] as const];
-    })),
+    prices: () =>
+      new Map(
+        symbols.flatMap((s) => {
+          const last = books.get(s)?.lastPrice;
+          return last === undefined ? [] : [[s, venue.feed(s)?.price(last) as Decimal] as const];
+        }),
+      ),
   });
   const schedule = new SettlementSchedule(expiriesOf(instruments, symbols, header.from, header.to), (expiry): Settlement | undefined => {
     const instrument = instruments.find((i) => i.symbol === expiry.symbol);
     const configured = section.settlement[expiry.symbol];
     const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
-    const price = settlementPrice(configured === undefined ? undefined : new Decimal(configured), books.get(expiry.symbol)?.lastPrice, scale);
+    const price = settlementPrice(
+      configured === undefined ? undefined : new Decimal(configured),
+      books.get(expiry.symbol)?.lastPrice,
+      scale,
+    );
     if (price === undefined) {
       log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
       return undefined;
@@ -192,9 +244,22 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       if (++progressCalls % 64 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
       options.onProgress?.(p);
     };
-    const common = { tape, venue, timeline, volumes, settled: schedule.settled, onProgress, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const common = {
+      tape,
+      venue,
+      timeline,
+      volumes,
+      settled: schedule.settled,
+      onProgress,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
     counts = recording
-      ? await replayRecording({ ...common, books: recordedBooks, own: new OwnOrders(new Map(instruments.map((i) => [i.symbol, scalesOf(i)]))), stats: recordingStats })
+      ? await replayRecording({
+          ...common,
+          books: recordedBooks,
+          own: new OwnOrders(new Map(instruments.map((i) => [i.symbol, scalesOf(i)]))),
+          stats: recordingStats,
+        })
       : await replayTape({ ...common, books: tapeBooks });
     const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
     if (options.signal?.aborted !== true) await timeline.advance(end);
@@ -211,7 +276,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     file: path.basename(options.data),
     header,
     dataStats: recording
-      ? { books: recordingStats.books, orderEvents: recordingStats.orderEvents, skippedEvents: recordingStats.skipped, ...(recordingStats.cutLine === undefined ? {} : { cutLine: recordingStats.cutLine }), otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement }
+      ? {
+          books: recordingStats.books,
+          orderEvents: recordingStats.orderEvents,
+          skippedEvents: recordingStats.skipped,
+          ...(recordingStats.cutLine === undefined ? {} : { cutLine: recordingStats.cutLine }),
+          otherSymbols: counts.otherSymbols,
+          afterSettlement: counts.afterSettlement,
+        }
       : { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
     config: {
       latency,
@@ -246,6 +318,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   return {
     report: { ...report, ...(schedule.unsettled.length > 0 ? { unsettled: schedule.unsettled } : {}) },
     series: series.result(),
-    wall: { wallSeconds, eventsPerSecondWall: wallSeconds > 0 ? Math.round(counts.events / wallSeconds) : 0, peakRssMB: Math.round(peakRss / 1048576) },
+    wall: {
+      wallSeconds,
+      eventsPerSecondWall: wallSeconds > 0 ? Math.round(counts.events / wallSeconds) : 0,
+      peakRssMB: Math.round(peakRss / 1048576),
+    },
   };
 }

@@ -43,7 +43,11 @@ function sameStrategy(requested: string | AnyStrategy | undefined, definition: A
 export function chooseParams(o: ParamsChoice): unknown {
   if (o.given !== undefined) return validateParams(o.definition, o.given, o.givenFile === undefined ? {} : { file: o.givenFile, path: '' });
   const configured = o.config.bot.strategy;
-  if (sameStrategy(o.requested, o.definition, configured)) return validateParams(o.definition, o.config.bot.params, { path: 'bot.params', ...(o.configFile === undefined ? {} : { file: o.configFile }) });
+  if (sameStrategy(o.requested, o.definition, configured))
+    return validateParams(o.definition, o.config.bot.params, {
+      path: 'bot.params',
+      ...(o.configFile === undefined ? {} : { file: o.configFile }),
+    });
   const withSymbols = { symbols: [...o.dataSymbols] };
   const defaults = o.definition.params.safeParse(withSymbols).success ? withSymbols : {};
   try {
@@ -55,6 +59,9 @@ export function chooseParams(o: ParamsChoice): unknown {
     return params;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(error.problems, `params of strategy ${o.definition.name} (the config's bot.params are for ${configured} and were not used: give --params <yaml>)`);
+    throw new ConfigError(
+      error.problems,
+      `params of strategy ${o.definition.name} (the config's bot.params are for ${configured} and were not used: give --params <yaml>)`,
+    );
   }
 }

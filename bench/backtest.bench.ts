@@ -117,7 +117,11 @@ export default async function bench(): Promise<BenchResult[]> {
     // until V8 has tiered the pipeline up; then TIMED_REPLAYS timed replays, `value` their median
     const warmUp: Awaited<ReturnType<typeof replay>>[] = [];
     for (let i = 0; i < WARM_UP_REPLAYS; i++) warmUp.push(await replay(file, TRADES));
-    const [first, second, third] = warmUp as [Awaited<ReturnType<typeof replay>>, Awaited<ReturnType<typeof replay>>, Awaited<ReturnType<typeof replay>>];
+    const [first, second, third] = warmUp as [
+      Awaited<ReturnType<typeof replay>>,
+      Awaited<ReturnType<typeof replay>>,
+      Awaited<ReturnType<typeof replay>>,
+    ];
     const timed: Awaited<ReturnType<typeof replay>>[] = [];
     for (let i = 0; i < TIMED_REPLAYS; i++) timed.push(await replay(file, TRADES));
     const { value, ...main } = medianBy(timed, (r) => r['seconds'] as number);

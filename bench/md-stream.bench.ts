@@ -94,7 +94,9 @@ export interface Rig {
 const clock = { now: () => Date.now() };
 
 function catalogOf(core: ExchangeCore): InstrumentCatalog {
-  return instrumentCatalog(core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })));
+  return instrumentCatalog(
+    core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })),
+  );
 }
 
 const verifier: GrpcTokenVerifier = async (token) => {
@@ -123,7 +125,11 @@ export async function grpcRig(core: ExchangeCore): Promise<Rig> {
 export async function gatewayRig(core: ExchangeCore): Promise<Rig> {
   const users = await UserStore.create(config.users.map((u) => ({ ...u })));
   const server = await startGatewayServer({ config, core, users, tokens: new TokenService(clock), clock, logger: silentLogger() });
-  const client = new GatewayClient({ gatewayUrl: server.url, credentials: { username: 'bench', password: PASSWORD }, instruments: catalogOf(core) });
+  const client = new GatewayClient({
+    gatewayUrl: server.url,
+    credentials: { username: 'bench', password: PASSWORD },
+    instruments: catalogOf(core),
+  });
   return {
     source: client,
     dropStreams: () => server.streams.dropAll(),
@@ -161,12 +167,17 @@ function watchRun(market: MarketCopy, transport: string) {
     waiter = undefined;
   };
   const subscription = market.changes$.subscribe((change) => {
-    if (change.type === 'stale') fail(`the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); the run is void`);
-    else if (change.type === 'streamEnded') fail(`the market data stream ended during the run (${reason(change.error)}) after ${market.bookUpdates} updates`);
+    if (change.type === 'stale')
+      fail(
+        `the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); the run is void`,
+      );
+    else if (change.type === 'streamEnded')
+      fail(`the market data stream ended during the run (${reason(change.error)}) after ${market.bookUpdates} updates`);
     else settle();
   });
   const stallTimer = setInterval(() => {
-    if (waiter !== undefined && market.bookUpdates === progressAt) fail(`no update for ${STALL_MS / 1000} s (${market.bookUpdates} of ${waiter.target} applied)`);
+    if (waiter !== undefined && market.bookUpdates === progressAt)
+      fail(`no update for ${STALL_MS / 1000} s (${market.bookUpdates} of ${waiter.target} applied)`);
     progressAt = market.bookUpdates;
   }, STALL_MS);
   return {
@@ -190,8 +201,17 @@ function watchRun(market: MarketCopy, transport: string) {
  * One timed run: seconds from the first order to the last update applied by the client's copy.
  * `midRun` (checks of the failure path) is called with the rig after the first chunk.
  */
-export async function timedRun(makeRig: (core: ExchangeCore) => Promise<Rig>, flow: readonly OrderRequest[], midRun?: (rig: Rig) => void): Promise<number> {
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
+export async function timedRun(
+  makeRig: (core: ExchangeCore) => Promise<Rig>,
+  flow: readonly OrderRequest[],
+  midRun?: (rig: Rig) => void,
+): Promise<number> {
+  const core = new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+  });
   const rig = await makeRig(core);
   const market = new MarketCopy();
   const watch = watchRun(market, makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream');
@@ -208,7 +228,8 @@ export async function timedRun(makeRig: (core: ExchangeCore) => Promise<Rig>, fl
     }
     await watch.until(1 + flow.length);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (market.bookUpdates !== 1 + flow.length) throw new Error(`md-stream: expected ${1 + flow.length} updates, applied ${market.bookUpdates}`);
+    if (market.bookUpdates !== 1 + flow.length)
+      throw new Error(`md-stream: expected ${1 + flow.length} updates, applied ${market.bookUpdates}`);
     return seconds;
   } finally {
     watch.stop();

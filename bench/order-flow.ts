@@ -162,7 +162,7 @@ class MirrorBook {
     if (remaining > 0 && !ioc) {
       this.left[i] = remaining;
       this.side[i] = buy ? 1 : 0;
-      (((this.levels[buy ? 1 : 0] as number[][])[px]) as number[]).push(i);
+      ((this.levels[buy ? 1 : 0] as number[][])[px] as number[]).push(i);
       this.livePos[i] = this.live.length;
       this.live.push(i);
     }

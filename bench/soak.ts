@@ -116,11 +116,25 @@ function options(): Options {
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** This process's memory after a full collection. */
-function memory(): { rssMb: number; heapUsed: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number } {
+function memory(): {
+  rssMb: number;
+  heapUsed: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+} {
   gc?.();
   const m = process.memoryUsage();
   const mb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
-  return { rssMb: mb(m.rss), heapUsed: m.heapUsed, heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+  return {
+    rssMb: mb(m.rss),
+    heapUsed: m.heapUsed,
+    heapUsedMb: mb(m.heapUsed),
+    heapTotalMb: mb(m.heapTotal),
+    externalMb: mb(m.external),
+    arrayBuffersMb: mb(m.arrayBuffers),
+  };
 }
 
 const line = (record: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(record)}\n`);
@@ -147,7 +161,12 @@ function botConfig(loaded: TradebotConfig, ready: { api: string; auth: string; g
 }
 
 /** The gateway venue against the child sim: reference data from family A, trading and streams on the gateway. */
-async function connectBot(config: TradebotConfig, symbols: readonly string[], executionIds: number, logger: ReturnType<typeof createLogger>): Promise<{ venue: Venue; accounts: readonly string[]; close(): Promise<void> }> {
+async function connectBot(
+  config: TradebotConfig,
+  symbols: readonly string[],
+  executionIds: number,
+  logger: ReturnType<typeof createLogger>,
+): Promise<{ venue: Venue; accounts: readonly string[]; close(): Promise<void> }> {
   const exchange = config.exchange;
   if (exchange?.gateway === undefined) throw new Error('no exchange.gateway in the bot config');
   const familyA = createFamilyAClient(exchange, { logger });
@@ -176,15 +195,25 @@ async function connectBot(config: TradebotConfig, symbols: readonly string[], ex
 }
 
 async function main(): Promise<number> {
-  if (gc === undefined) throw new Error('run the soak with node --expose-gc (npm run soak does): the heap check needs a full GC before each sample');
+  if (gc === undefined)
+    throw new Error('run the soak with node --expose-gc (npm run soak does): the heap check needs a full GC before each sample');
   const o = options();
   const loaded = loadConfig(o.config);
   if (loaded.sim === undefined) throw new Error(`${o.config} has no sim section`);
   const logger = createLogger({ level: o.logLevel as 'error', pretty: false });
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-soak-'));
   const keys = generateKeyFiles(path.join(dir, 'keys'));
-  const participant = loaded.sim.users.find((u) => u.username === (loaded.bot.simUser ?? loaded.sim?.users[0]?.username))?.participant ?? '';
-  const simConfigFile = writeSimConfig({ configFile: o.config, sim: loaded.sim, activityIntervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, caps: { maxOrderHistory: o.simOrderHistory, maxTrades: o.simTrades }, client: { clientId: CLIENT_ID, publicKeyFile: keys.publicKeyFile, participant }, dir });
+  const participant =
+    loaded.sim.users.find((u) => u.username === (loaded.bot.simUser ?? loaded.sim?.users[0]?.username))?.participant ?? '';
+  const simConfigFile = writeSimConfig({
+    configFile: o.config,
+    sim: loaded.sim,
+    activityIntervalMs: o.intervalMs,
+    dropEverySeconds: o.dropEvery,
+    caps: { maxOrderHistory: o.simOrderHistory, maxTrades: o.simTrades },
+    client: { clientId: CLIENT_ID, publicKeyFile: keys.publicKeyFile, participant },
+    dir,
+  });
   const sim = await startSimChild(simConfigFile);
   try {
     return await soak(o, loaded, logger, sim, keys.privateKeyFile, dir);
@@ -194,7 +223,14 @@ async function main(): Promise<number> {
   }
 }
 
-async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeof createLogger>, sim: SimChild, privateKeyFile: string, dir: string): Promise<number> {
+async function soak(
+  o: Options,
+  loaded: TradebotConfig,
+  logger: ReturnType<typeof createLogger>,
+  sim: SimChild,
+  privateKeyFile: string,
+  dir: string,
+): Promise<number> {
   const failures: string[] = [];
   let simDied: string | undefined;
   void sim.exited.then((how) => (simDied ??= how));
@@ -215,7 +251,9 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
     strategy,
     params,
     risk: config.risk,
-    portfolio: portfolioPort(new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps }, fillIdMemory: o.fillIds })),
+    portfolio: portfolioPort(
+      new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps }, fillIdMemory: o.fillIds }),
+    ),
     account,
     accounts: config.bot.accounts ?? [...new Set([account, ...connection.accounts])],
     symbols,
@@ -228,7 +266,13 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
   const started = clock.now();
   const outages = new OutageLog(started);
   const following = outages.follow(pipeline.risk.tradingState.changes$, (outage) =>
-    line({ event: 'soak.recovered', atS: Math.round((outage.endMs ?? 0) / 100) / 10, cause: outage.cause, state: outage.state, lastedS: Math.round(((outage.endMs ?? 0) - outage.startMs) / 100) / 10 }),
+    line({
+      event: 'soak.recovered',
+      atS: Math.round((outage.endMs ?? 0) / 100) / 10,
+      cause: outage.cause,
+      state: outage.state,
+      lastedS: Math.round(((outage.endMs ?? 0) - outage.startMs) / 100) / 10,
+    }),
   );
   const heap: HeapSample[] = [];
   let previous = { atMs: 0, orders: 0 };
@@ -259,7 +303,24 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
 
   const durationMs = o.minutes * 60_000;
   const start = snapshot();
-  line({ event: 'soak.start', minutes: o.minutes, intervalMs: o.intervalMs, dropEverySeconds: o.dropEvery, sampleEverySeconds: o.sampleEvery, caps: { finishedOrders: o.finishedOrders, fillIds: o.fillIds, executionIds: o.executionIds, simOrderHistory: o.simOrderHistory, simTrades: o.simTrades }, symbols, account, simPid: sim.pid, ...start });
+  line({
+    event: 'soak.start',
+    minutes: o.minutes,
+    intervalMs: o.intervalMs,
+    dropEverySeconds: o.dropEvery,
+    sampleEverySeconds: o.sampleEvery,
+    caps: {
+      finishedOrders: o.finishedOrders,
+      fillIds: o.fillIds,
+      executionIds: o.executionIds,
+      simOrderHistory: o.simOrderHistory,
+      simTrades: o.simTrades,
+    },
+    symbols,
+    account,
+    simPid: sim.pid,
+    ...start,
+  });
   try {
     for (let next = o.sampleEvery * 1000; next < durationMs && simDied === undefined; next += o.sampleEvery * 1000) {
       await sleep(started + next - clock.now());
@@ -292,11 +353,16 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
   const simEnd = diedDuringRun ?? (await sim.stop());
 
   const trend = heapTrend(heap, durationMs / 2, o.maxHeapSlope);
-  if (trend.slopeMbPerMin === undefined) failures.push(`memory: only ${trend.samples} post-GC samples in the second half; run longer or sample more often (--sample-every)`);
-  else if (!trend.ok) failures.push(`memory: the post-GC heap grew ${trend.slopeMbPerMin} MB/min over the second half (${trend.firstMb} -> ${trend.lastMb} MB; bound ${o.maxHeapSlope} MB/min)`);
+  if (trend.slopeMbPerMin === undefined)
+    failures.push(`memory: only ${trend.samples} post-GC samples in the second half; run longer or sample more often (--sample-every)`);
+  else if (!trend.ok)
+    failures.push(
+      `memory: the post-GC heap grew ${trend.slopeMbPerMin} MB/min over the second half (${trend.firstMb} -> ${trend.lastMb} MB; bound ${o.maxHeapSlope} MB/min)`,
+    );
   failures.push(...outages.problems(o.recoverWithin * 1000, endedMs));
   if (end.orders === 0) failures.push('the bot sent no order');
-  if (diedDuringRun !== undefined) failures.push(`the exchange process died during the soak (${diedDuringRun}): ${sim.stderrTail().join(' | ')}`);
+  if (diedDuringRun !== undefined)
+    failures.push(`the exchange process died during the soak (${diedDuringRun}): ${sim.stderrTail().join(' | ')}`);
   line({
     event: 'soak.end',
     ...end,
@@ -305,7 +371,11 @@ async function soak(o: Options, loaded: TradebotConfig, logger: ReturnType<typeo
     simRssStartMb: start.simRssMb,
     simRssEndMb,
     heapTrend: trend,
-    outages: { count: outages.outages.length, longestS: Math.round(outages.longestMs / 100) / 10, finalState: pipeline.risk.tradingState.state },
+    outages: {
+      count: outages.outages.length,
+      longestS: Math.round(outages.longestMs / 100) / 10,
+      finalState: pipeline.risk.tradingState.state,
+    },
     journal: { appended: journal.stats.appended, syncs: journal.stats.syncs },
     sim: simEnd,
     failures,

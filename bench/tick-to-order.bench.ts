@@ -72,28 +72,85 @@ function book(bestBidCents: number): BookEvent {
   };
 }
 
-function exchangeOrder(o: { id: string; clordId: string; side: Order['side']; price: Decimal; qty: Decimal; state: Order['state'] }): Order {
+function exchangeOrder(o: {
+  id: string;
+  clordId: string;
+  side: Order['side'];
+  price: Decimal;
+  qty: Decimal;
+  state: Order['state'];
+}): Order {
   return {
-    id: o.id, clordId: o.clordId, crossId: '', hostCrossId: '', parentOrderId: '', lastTradeId: '',
-    account: ACCOUNT, clientAccountId: '', clientParticipantId: '', participant: '', submittingParticipant: '',
-    symbol: SYMBOL, symbolSubType: '', collateralMemo: '', side: o.side, type: 'ORDER_TYPE_LIMIT',
-    timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', state: o.state, triggerMethod: 'CONDITION_TRIGGER_METHOD_UNDEFINED',
-    manualOrderIndicator: 'MANUAL_ORDER_INDICATOR_UNDEFINED', orderCapacity: 'ORDER_CAPACITY_UNDEFINED',
-    selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED', orderQty: o.qty, cashOrderQty: ZERO,
-    minQty: ZERO, cumQty: ZERO, leavesQty: o.state === 'ORDER_STATE_CANCELED' ? ZERO : o.qty, price: o.price, stopPrice: ZERO,
-    avgPx: ZERO, priorityWeight: '', commissionsBasisPoints: ZERO, makerCommissionsBasisPoints: ZERO,
-    commissionNotionalTotalCollected: ZERO, priceToQuantityFilled: [], allOrNone: false, bestLimit: false,
-    blockTradeIndicator: false, ignorePriceValidityChecks: false, immediatelyExecutableLimit: false,
-    participateDontInitiate: true, strictLimit: false, createTime: undefined, insertTime: undefined, goodTillTime: undefined,
-    lastTransactTime: undefined, riskCheckTime: undefined, transactionBookedTime: undefined, context: undefined,
+    id: o.id,
+    clordId: o.clordId,
+    crossId: '',
+    hostCrossId: '',
+    parentOrderId: '',
+    lastTradeId: '',
+    account: ACCOUNT,
+    clientAccountId: '',
+    clientParticipantId: '',
+    participant: '',
+    submittingParticipant: '',
+    symbol: SYMBOL,
+    symbolSubType: '',
+    collateralMemo: '',
+    side: o.side,
+    type: 'ORDER_TYPE_LIMIT',
+    timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    state: o.state,
+    triggerMethod: 'CONDITION_TRIGGER_METHOD_UNDEFINED',
+    manualOrderIndicator: 'MANUAL_ORDER_INDICATOR_UNDEFINED',
+    orderCapacity: 'ORDER_CAPACITY_UNDEFINED',
+    selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
+    orderQty: o.qty,
+    cashOrderQty: ZERO,
+    minQty: ZERO,
+    cumQty: ZERO,
+    leavesQty: o.state === 'ORDER_STATE_CANCELED' ? ZERO : o.qty,
+    price: o.price,
+    stopPrice: ZERO,
+    avgPx: ZERO,
+    priorityWeight: '',
+    commissionsBasisPoints: ZERO,
+    makerCommissionsBasisPoints: ZERO,
+    commissionNotionalTotalCollected: ZERO,
+    priceToQuantityFilled: [],
+    allOrNone: false,
+    bestLimit: false,
+    blockTradeIndicator: false,
+    ignorePriceValidityChecks: false,
+    immediatelyExecutableLimit: false,
+    participateDontInitiate: true,
+    strictLimit: false,
+    createTime: undefined,
+    insertTime: undefined,
+    goodTillTime: undefined,
+    lastTransactTime: undefined,
+    riskCheckTime: undefined,
+    transactionBookedTime: undefined,
+    context: undefined,
   };
 }
 
 function execution(id: string, type: Execution['type'], order: Order): Execution {
   return {
-    id, tradeId: '', traceId: '', text: '', order, lastPx: ZERO, lastShares: ZERO, commissionNotionalCollected: ZERO,
-    commissionSpreadPx: ZERO, aggressor: false, type, orderRejectReason: 'ORD_REJECT_REASON_EXCHANGE_OPTION',
-    unsolicitedCancelReason: 'UNSOLICITED_CXL_REASON_UNDEFINED', transactTime: undefined, transactTradeDate: undefined, legPrices: [],
+    id,
+    tradeId: '',
+    traceId: '',
+    text: '',
+    order,
+    lastPx: ZERO,
+    lastShares: ZERO,
+    commissionNotionalCollected: ZERO,
+    commissionSpreadPx: ZERO,
+    aggressor: false,
+    type,
+    orderRejectReason: 'ORD_REJECT_REASON_EXCHANGE_OPTION',
+    unsolicitedCancelReason: 'UNSOLICITED_CXL_REASON_UNDEFINED',
+    transactTime: undefined,
+    transactTradeDate: undefined,
+    legPrices: [],
   };
 }
 
@@ -223,7 +280,13 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
     priceBand: { reference: 'mid', ticks: 10 },
     maxDailyLoss: '500',
   });
-  const params = marketMaker.params.parse({ symbols: [SYMBOL], halfSpread: '0.02', quoteQty: '5', maxInventory: '40', skewPerContract: '0.002' });
+  const params = marketMaker.params.parse({
+    symbols: [SYMBOL],
+    halfSpread: '0.02',
+    quoteQty: '5',
+    maxInventory: '40',
+    skewPerContract: '0.002',
+  });
   const pipeline = await startPipeline({
     venue,
     clock,
@@ -276,7 +339,10 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
   const p50First = percentile(samples.slice(0, tenth).sort(), 50);
   const p50Last = percentile(samples.slice(timed - tenth, timed).sort(), 50);
   const sorted = samples.subarray(0, timed).sort();
-  if (timed < UPDATES * 0.99) throw new Error(`only ${timed} of ${UPDATES} updates caused a venue call (refusals ${refusals}): the bench no longer measures what it says`);
+  if (timed < UPDATES * 0.99)
+    throw new Error(
+      `only ${timed} of ${UPDATES} updates caused a venue call (refusals ${refusals}): the bench no longer measures what it says`,
+    );
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, timed);
   return {
     bench: 'tick-to-order',

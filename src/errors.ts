@@ -5,14 +5,7 @@
  */
 
 export type ErrorKind =
-  | 'config'
-  | 'validation'
-  | 'connectivity'
-  | 'rejection'
-  | 'authentication'
-  | 'permission'
-  | 'rate-limited'
-  | 'internal';
+  'config' | 'validation' | 'connectivity' | 'rejection' | 'authentication' | 'permission' | 'rate-limited' | 'internal';
 
 export interface TradebotErrorOptions {
   kind?: ErrorKind;

@@ -16,9 +16,27 @@ import { decimal } from './config/fields.ts';
 
 export { z };
 export { decimal };
-export { Decimal, ZERO, ONE, roundToTick, isMultipleOf, parseDecimal, minDecimal, maxDecimal, type TickRounding } from './domain/decimal.ts';
+export {
+  Decimal,
+  ZERO,
+  ONE,
+  roundToTick,
+  isMultipleOf,
+  parseDecimal,
+  minDecimal,
+  maxDecimal,
+  type TickRounding,
+} from './domain/decimal.ts';
 export { defineStrategy, symbolsOf } from './engine/strategy/define-strategy.ts';
-export type { StrategyContext, StrategyDefinition, StrategyEvent, StrategyOperator, PlaceOptions, CrossOptions, AnyStrategy } from './engine/strategy/define-strategy.ts';
+export type {
+  StrategyContext,
+  StrategyDefinition,
+  StrategyEvent,
+  StrategyOperator,
+  PlaceOptions,
+  CrossOptions,
+  AnyStrategy,
+} from './engine/strategy/define-strategy.ts';
 export type {
   BookView,
   BookLevelView,
@@ -33,7 +51,17 @@ export type {
   VenueView,
 } from './engine/strategy/views.ts';
 export { toTick, clampToLimits, type InstrumentView } from './engine/strategy/instrument-view.ts';
-export type { Intent, IntentKind, IntentSide, IntentTimeInForce, PlaceIntent, CancelIntent, ReplaceIntent, CancelAllIntent, CrossIntent } from './engine/intents.ts';
+export type {
+  Intent,
+  IntentKind,
+  IntentSide,
+  IntentTimeInForce,
+  PlaceIntent,
+  CancelIntent,
+  ReplaceIntent,
+  CancelAllIntent,
+  CrossIntent,
+} from './engine/intents.ts';
 export type { RefusalCode } from './engine/risk/verdict.ts';
 export type { TradingState, TradingStateCause } from './engine/risk/trading-state.ts';
 
@@ -41,10 +69,14 @@ const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
 
 /** A list of at least one symbol (the conventional `symbols` param: the run trades these). */
 export function symbols() {
-  return z.array(z.string().min(1, 'a symbol cannot be empty'), { error: 'expected a list of symbols such as [RAIN-NYC-2026-12-01]' }).min(1, 'name at least one symbol');
+  return z
+    .array(z.string().min(1, 'a symbol cannot be empty'), { error: 'expected a list of symbols such as [RAIN-NYC-2026-12-01]' })
+    .min(1, 'name at least one symbol');
 }
 
 /** An account of the firm, `firms/<firm>/accounts/<account>`. */
 export function account() {
-  return z.string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
+  return z
+    .string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' })
+    .regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 }

@@ -36,7 +36,14 @@ export default defineStrategy({
     const instrument = ctx.instrument(ctx.params.symbol);
     if (book === undefined || book.stale || book.mid === undefined || instrument === undefined) return;
     const price = toTick(instrument, book.mid, 'nearest');
-    ctx.cross({ symbol: ctx.params.symbol, qty: ctx.params.qty, price, buyAccount: ctx.params.buyAccount, sellAccount: ctx.params.sellAccount, allOrNone: true });
+    ctx.cross({
+      symbol: ctx.params.symbol,
+      qty: ctx.params.qty,
+      price,
+      buyAccount: ctx.params.buyAccount,
+      sellAccount: ctx.params.sellAccount,
+      allOrNone: true,
+    });
     ctx.state.sent += 1;
   },
 });

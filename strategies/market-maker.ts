@@ -15,7 +15,19 @@
  *   symbols: [RAIN-NYC-2026-12-01]   halfSpread: "0.02"   quoteQty: "5"   maxInventory: "50"
  *   skewPerContract: "0.001"   requoteTicks: 1   minPrice: "0.05" (optional)   maxPrice: "0.95" (optional)
  */
-import { Decimal, clampToLimits, decimal, defineStrategy, symbols, toTick, z, type BookView, type InstrumentView, type OrderView, type StrategyContext } from '../src/strategy.ts';
+import {
+  Decimal,
+  clampToLimits,
+  decimal,
+  defineStrategy,
+  symbols,
+  toTick,
+  z,
+  type BookView,
+  type InstrumentView,
+  type OrderView,
+  type StrategyContext,
+} from '../src/strategy.ts';
 
 const params = z.strictObject({
   symbols: symbols(),
@@ -38,9 +50,16 @@ export type QuoteInstrument = Pick<InstrumentView, 'tickSize' | 'lowPriceLimit' 
  * The bid and offer the maker wants for this book, inventory and instrument (undefined: don't quote that
  * side). A bid is always below the best offer and an offer above the best bid, so post-only quotes rest.
  */
-export function targetQuotes(p: Params, touch: Touch, inventory: Decimal, instrument: QuoteInstrument): { bid: Decimal | undefined; offer: Decimal | undefined } {
-  const low = p.minPrice === undefined ? instrument.lowPriceLimit : Decimal.max(instrument.lowPriceLimit, toTick(instrument, p.minPrice, 'up'));
-  const high = p.maxPrice === undefined ? instrument.highPriceLimit : Decimal.min(instrument.highPriceLimit, toTick(instrument, p.maxPrice, 'down'));
+export function targetQuotes(
+  p: Params,
+  touch: Touch,
+  inventory: Decimal,
+  instrument: QuoteInstrument,
+): { bid: Decimal | undefined; offer: Decimal | undefined } {
+  const low =
+    p.minPrice === undefined ? instrument.lowPriceLimit : Decimal.max(instrument.lowPriceLimit, toTick(instrument, p.minPrice, 'up'));
+  const high =
+    p.maxPrice === undefined ? instrument.highPriceLimit : Decimal.min(instrument.highPriceLimit, toTick(instrument, p.maxPrice, 'down'));
   const limits = { lowPriceLimit: low, highPriceLimit: high };
   const center = touch.mid.minus(inventory.times(p.skewPerContract));
   let bid: Decimal | undefined = clampToLimits(limits, toTick(instrument, center.minus(p.halfSpread), 'down'));
@@ -84,7 +103,14 @@ function requoteDistance(tick: Decimal, requoteTicks: number): Decimal {
   return distance;
 }
 
-function syncSide(ctx: StrategyContext<Params>, book: BookView, tick: Decimal, side: 'BUY' | 'SELL', wanted: Decimal | undefined, mine: readonly OrderView[]): void {
+function syncSide(
+  ctx: StrategyContext<Params>,
+  book: BookView,
+  tick: Decimal,
+  side: 'BUY' | 'SELL',
+  wanted: Decimal | undefined,
+  mine: readonly OrderView[],
+): void {
   const working = mine.filter((o) => o.side === side && o.status !== 'PENDING_CANCEL');
   const [keep, ...extra] = working;
   for (const order of extra) ctx.cancel(order.clordId);
@@ -93,7 +119,9 @@ function syncSide(ctx: StrategyContext<Params>, book: BookView, tick: Decimal, s
     return;
   }
   // Never quote through our own resting order on the other side (it may still be moving): wait a tick.
-  const crossesOwn = mine.some((o) => o.side !== side && o.price !== undefined && (side === 'BUY' ? wanted.gte(o.price) : wanted.lte(o.price)));
+  const crossesOwn = mine.some(
+    (o) => o.side !== side && o.price !== undefined && (side === 'BUY' ? wanted.gte(o.price) : wanted.lte(o.price)),
+  );
   if (crossesOwn) return;
   if (keep === undefined) {
     ctx.place({ symbol: book.symbol, side, qty: ctx.params.quoteQty, price: wanted, postOnly: true, label: 'quote' });
@@ -121,7 +149,12 @@ export default defineStrategy({
       for (const order of mine) if (order.status !== 'PENDING_CANCEL') ctx.cancel(order.clordId);
       return;
     }
-    const { bid, offer } = targetQuotes(ctx.params, { mid: book.mid, bestBid: book.bestBid, bestOffer: book.bestOffer }, ctx.position(book.symbol), instrument);
+    const { bid, offer } = targetQuotes(
+      ctx.params,
+      { mid: book.mid, bestBid: book.bestBid, bestOffer: book.bestOffer },
+      ctx.position(book.symbol),
+      instrument,
+    );
     // Move the side that gets out of the way first, so a quote never crosses our own other quote.
     const restingBid = mine.find((o) => o.side === 'BUY')?.price;
     if (bid !== undefined && restingBid !== undefined && bid.gt(restingBid)) {
@@ -134,7 +167,11 @@ export default defineStrategy({
   },
   onOrderUpdate(ctx, update) {
     // formatting the fill costs even when the info level is off: ask first
-    if (update.type === 'fill' && ctx.log.isLevelEnabled('info')) ctx.log.info({ symbol: update.fill.symbol, side: update.fill.side, qty: update.fill.qty.toString(), price: update.fill.price.toString() }, 'filled');
+    if (update.type === 'fill' && ctx.log.isLevelEnabled('info'))
+      ctx.log.info(
+        { symbol: update.fill.symbol, side: update.fill.side, qty: update.fill.qty.toString(), price: update.fill.price.toString() },
+        'filled',
+      );
     if (update.type === 'refused') ctx.log.debug({ code: update.code }, 'intent refused by risk');
   },
   onStop(ctx) {

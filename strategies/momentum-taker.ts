@@ -53,10 +53,24 @@ export default defineStrategy({
     const signal = momentumSignal(w.mids, ctx.params.threshold);
     const position = ctx.position(book.symbol);
     if (signal === 1 && book.bestOffer !== undefined && position.plus(ctx.params.qty).lte(ctx.params.maxPosition)) {
-      ctx.place({ symbol: book.symbol, side: 'BUY', qty: ctx.params.qty, price: book.bestOffer, timeInForce: 'IMMEDIATE_OR_CANCEL', label: 'momentum' });
+      ctx.place({
+        symbol: book.symbol,
+        side: 'BUY',
+        qty: ctx.params.qty,
+        price: book.bestOffer,
+        timeInForce: 'IMMEDIATE_OR_CANCEL',
+        label: 'momentum',
+      });
       w.lastTradeAt = ctx.now();
     } else if (signal === -1 && book.bestBid !== undefined && position.minus(ctx.params.qty).gte(ctx.params.maxPosition.neg())) {
-      ctx.place({ symbol: book.symbol, side: 'SELL', qty: ctx.params.qty, price: book.bestBid, timeInForce: 'IMMEDIATE_OR_CANCEL', label: 'momentum' });
+      ctx.place({
+        symbol: book.symbol,
+        side: 'SELL',
+        qty: ctx.params.qty,
+        price: book.bestBid,
+        timeInForce: 'IMMEDIATE_OR_CANCEL',
+        label: 'momentum',
+      });
       w.lastTradeAt = ctx.now();
     }
   },

@@ -39,7 +39,10 @@ export interface CompactTrade {
 export function compactTradeOf(trade: Trade, scales: InstrumentScales): CompactTrade {
   const aggressor = trade.aggressor;
   const fail = (why: string) =>
-    backtestError(BacktestErrorCode.BAD_LINE, `trade ${trade.id}: ${why}; it cannot be written in the compact format: fetch this window with --format full (with --force to start over, or another --out)`);
+    backtestError(
+      BacktestErrorCode.BAD_LINE,
+      `trade ${trade.id}: ${why}; it cannot be written in the compact format: fetch this window with --format full (with --force to start over, or another --out)`,
+    );
   const side = aggressor.order.side === 'SIDE_BUY' ? 'BUY' : aggressor.order.side === 'SIDE_SELL' ? 'SELL' : undefined;
   if (side === undefined) throw fail(`the aggressor's side is ${aggressor.order.side}`);
   const time = aggressor.transactTime ?? trade.passive.transactTime;
@@ -47,7 +50,15 @@ export function compactTradeOf(trade: Trade, scales: InstrumentScales): CompactT
   // exact at the instrument's scales (what replay converts them back with): throws naming the field otherwise
   decimalToRaw(aggressor.lastPx, scales, 'price', `trade ${trade.id} price`);
   decimalToRaw(aggressor.lastShares, scales, 'qty', `trade ${trade.id} qty`);
-  return { id: trade.id, symbol: aggressor.order.symbol, price: aggressor.lastPx, qty: aggressor.lastShares, side, time, state: trade.state };
+  return {
+    id: trade.id,
+    symbol: aggressor.order.symbol,
+    price: aggressor.lastPx,
+    qty: aggressor.lastShares,
+    side,
+    time,
+    state: trade.state,
+  };
 }
 
 /** A compact trade line (with its newline), keys in COMPACT_TRADE_KEYS order. */
@@ -57,13 +68,15 @@ export function encodeCompactTradeLine(t: CompactTrade): string {
 
 function field(o: Record<string, unknown>, key: string, what: string): string {
   const value = o[key];
-  if (typeof value !== 'string') throw new Error(`${key}: expected ${what}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+  if (typeof value !== 'string')
+    throw new Error(`${key}: expected ${what}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
   return value;
 }
 
 function decimal(o: Record<string, unknown>, key: string, nonNegative: boolean): Decimal {
   const text = field(o, key, 'a decimal string such as "0.25"');
-  if (!isDecimalString(text) || (nonNegative && text.startsWith('-'))) throw new Error(`${key}: expected a ${nonNegative ? 'non-negative ' : ''}decimal string such as "0.25", got ${JSON.stringify(text)}`);
+  if (!isDecimalString(text) || (nonNegative && text.startsWith('-')))
+    throw new Error(`${key}: expected a ${nonNegative ? 'non-negative ' : ''}decimal string such as "0.25", got ${JSON.stringify(text)}`);
   return parseDecimal(text, key);
 }
 
@@ -77,7 +90,8 @@ export function decodeCompactTrade(json: unknown): CompactTrade {
   const o = json as Record<string, unknown>;
   if (o['type'] !== 'trade') throw new Error(`type: expected "trade", got ${JSON.stringify(o['type'])}`);
   for (const key of Object.keys(o)) {
-    if (!(COMPACT_TRADE_KEYS as readonly string[]).includes(key)) throw new Error(`${key}: not a key of a compact trade line (${COMPACT_TRADE_KEYS.join(', ')})`);
+    if (!(COMPACT_TRADE_KEYS as readonly string[]).includes(key))
+      throw new Error(`${key}: not a key of a compact trade line (${COMPACT_TRADE_KEYS.join(', ')})`);
   }
   const id = field(o, 'id', 'the trade id string');
   if (id === '') throw new Error('id: expected the trade id, got ""');
@@ -89,7 +103,8 @@ export function decodeCompactTrade(json: unknown): CompactTrade {
   if (side !== 'BUY' && side !== 'SELL') throw new Error(`side: expected "BUY" or "SELL", got ${JSON.stringify(side)}`);
   const timeText = field(o, 'time', 'an ISO 8601 time');
   const time = tryParseTimestamp(timeText);
-  if (time === undefined) throw new Error(`time: expected an ISO 8601 time such as "2026-11-30T14:00:02.000Z", got ${JSON.stringify(timeText)}`);
+  if (time === undefined)
+    throw new Error(`time: expected an ISO 8601 time such as "2026-11-30T14:00:02.000Z", got ${JSON.stringify(timeText)}`);
   const state = field(o, 'state', 'a trade state such as "TRADE_STATE_NEW"');
   if (!isMember(TRADE_STATES, state)) throw new Error(`state: expected one of ${TRADE_STATES.join(', ')}, got ${JSON.stringify(state)}`);
   return { id, symbol, price, qty, side, time, state };

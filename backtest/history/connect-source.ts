@@ -30,9 +30,17 @@ export function historySourceOf(config: TradebotConfig, flag: HistorySource | un
 export async function connectTradeSource(config: TradebotConfig, options: ConnectOptions): Promise<TradePageSource> {
   const source = historySourceOf(config, options.source);
   if (config.exchange === undefined) {
-    if (config.sim === undefined) throw backtestError(BacktestErrorCode.HISTORY_NO_SOURCE, 'the config has neither an exchange section nor a sim section: nothing to fetch trades from', { kind: 'config' });
+    if (config.sim === undefined)
+      throw backtestError(
+        BacktestErrorCode.HISTORY_NO_SOURCE,
+        'the config has neither an exchange section nor a sim section: nothing to fetch trades from',
+        { kind: 'config' },
+      );
     const embedded = await startEmbeddedHistory(config.sim, options.from, options.to, options.logger, source);
-    options.logger.info({ steps: embedded.steps, trades: embedded.sim.core.trades().length, source }, 'embedded exchange: market activity replayed in virtual time');
+    options.logger.info(
+      { steps: embedded.steps, trades: embedded.sim.core.trades().length, source },
+      'embedded exchange: market activity replayed in virtual time',
+    );
     return embedded.source;
   }
   if (source === 'familyA') {

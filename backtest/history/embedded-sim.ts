@@ -46,7 +46,13 @@ function withHistoryUser(config: SimConfig): { config: SimConfig; password: stri
 }
 
 /** Starts the sim, runs its activity over [from, to) in virtual time, and connects the history user's client for `source`. */
-export async function startEmbeddedHistory(simConfig: SimConfig, from: number, to: number, logger: Logger, source: HistorySource = 'gateway'): Promise<EmbeddedHistory> {
+export async function startEmbeddedHistory(
+  simConfig: SimConfig,
+  from: number,
+  to: number,
+  logger: Logger,
+  source: HistorySource = 'gateway',
+): Promise<EmbeddedHistory> {
   const { config: withUser, password } = withHistoryUser(simConfig);
   const onboarded = source === 'familyA' ? onboardEphemeralClient(withUser, HISTORY_PARTICIPANT) : undefined;
   const config = onboarded?.sim ?? withUser;
@@ -56,7 +62,12 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
   const clock = () => (servingSince === undefined ? now : to + Math.floor(performance.now() - servingSince));
   let sim: RunningSim;
   try {
-    sim = await startSim(config, { logger: logger.child({ component: 'sim' }), clock: { now: clock }, activityTimer: false, kycTimer: false });
+    sim = await startSim(config, {
+      logger: logger.child({ component: 'sim' }),
+      clock: { now: clock },
+      activityTimer: false,
+      kycTimer: false,
+    });
   } catch (error) {
     onboarded?.cleanup();
     throw error;
@@ -70,7 +81,9 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
     let steps = 0;
     const expiries = sim.core
       .instruments()
-      .flatMap((i) => (i.config.expiration === undefined ? [] : [{ symbol: i.symbol, time: Date.parse(i.config.expiration), scale: i.scales.priceScale }]))
+      .flatMap((i) =>
+        i.config.expiration === undefined ? [] : [{ symbol: i.symbol, time: Date.parse(i.config.expiration), scale: i.scales.priceScale }],
+      )
       .filter((e) => e.time >= from && e.time < to)
       .sort((a, b) => a.time - b.time);
     const activity = sim.activity;
@@ -100,18 +113,33 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
     servingSince = performance.now();
     const oldest = sim.core.trades()[0];
     if (oldest !== undefined && steps > 0 && sim.core.trades().length >= 200_000) {
-      logger.warn({ kept: sim.core.trades().length, oldest: new Date(oldest.time).toISOString() }, 'the embedded exchange keeps only its most recent 200,000 trades: the start of this window is lost; fetch a shorter window');
+      logger.warn(
+        { kept: sim.core.trades().length, oldest: new Date(oldest.time).toISOString() },
+        'the embedded exchange keeps only its most recent 200,000 trades: the start of this window is lost; fetch a shorter window',
+      );
     }
     if (onboarded !== undefined) {
       const exchange = {
         apiUrl: sim.ready.api,
         authUrl: sim.ready.auth,
         gatewayUrl: sim.ready.gateway,
-        familyA: { clientId: BOT_CLIENT_ID, privateKeyFile: onboarded.privateKeyFile, participant: HISTORY_PARTICIPANT, refreshMarginSeconds: 30 },
+        familyA: {
+          clientId: BOT_CLIENT_ID,
+          privateKeyFile: onboarded.privateKeyFile,
+          participant: HISTORY_PARTICIPANT,
+          refreshMarginSeconds: 30,
+        },
       };
       const stack = createFamilyAClient(exchange, { logger, now: clock });
       const client = stack.client;
-      return { sim, source: familyASource(client, async () => { await client.close(); await close(); }), steps };
+      return {
+        sim,
+        source: familyASource(client, async () => {
+          await client.close();
+          await close();
+        }),
+        steps,
+      };
     }
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     const client = new GatewayClient({
@@ -121,7 +149,14 @@ export async function startEmbeddedHistory(simConfig: SimConfig, from: number, t
       logger: logger.child({ component: 'gateway' }),
     });
     await client.login();
-    return { sim, source: gatewaySource(client, instruments, async () => { await client.close(); await close(); }), steps };
+    return {
+      sim,
+      source: gatewaySource(client, instruments, async () => {
+        await client.close();
+        await close();
+      }),
+      steps,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -65,12 +65,19 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     pageSize: options.pageSize ?? 500,
     format,
   };
-  const encodeLine = format === 'compact' ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales)) : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
+  const encodeLine =
+    format === 'compact'
+      ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales))
+      : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
   // a fetch that failed before its first page (e.g. a page size the exchange refused) has nothing to keep
   let overwrite = options.force === true;
   if (state !== undefined && !sameRequest(state.request, request)) {
     if (state.pages > 0) {
-      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, this one: ${JSON.stringify(request)}); use --force to start over or give another --out`, { kind: 'config' });
+      throw backtestError(
+        BacktestErrorCode.HISTORY_STATE_MISMATCH,
+        `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, this one: ${JSON.stringify(request)}); use --force to start over or give another --out`,
+        { kind: 'config' },
+      );
     }
     state = undefined;
     overwrite = true;
@@ -80,16 +87,25 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     const size = await sizeOf(out);
     if (size === undefined || size < state.bytes) {
       const what = size === undefined ? `${out} is gone` : `${out} is shorter (${size} bytes) than the ${state.bytes} bytes fetched`;
-      throw backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${stateFile} says ${state.pages} page(s) were fetched, but ${what}; use --force to fetch it again from the start`, { kind: 'config' });
+      throw backtestError(
+        BacktestErrorCode.HISTORY_STATE_MISMATCH,
+        `${stateFile} says ${state.pages} page(s) were fetched, but ${what}; use --force to fetch it again from the start`,
+        { kind: 'config' },
+      );
     }
   }
   if (state?.done === true) return { state, resumed };
   // the instruments first, on a resume too: the page decoding needs their scales, and a wrong symbol leaves no file behind
   const instruments = await source.instruments(request.symbols);
   const missing = request.symbols.filter((s) => !instruments.some((i) => i.symbol === s));
-  if (missing.length > 0) throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
+  if (missing.length > 0)
+    throw backtestError(BacktestErrorCode.BAD_OPTION, `the exchange has no instrument ${missing.join(', ')}`, { kind: 'config' });
   if (state === undefined && !overwrite && (await sizeOf(out)) !== undefined) {
-    throw backtestError(BacktestErrorCode.HISTORY_EXISTS, `${out} exists and no fetch state says it was interrupted; use --force to overwrite it`, { kind: 'config' });
+    throw backtestError(
+      BacktestErrorCode.HISTORY_EXISTS,
+      `${out} exists and no fetch state says it was interrupted; use --force to overwrite it`,
+      { kind: 'config' },
+    );
   }
   const handle = await (async () => {
     if (state === undefined) return open(out, 'w');
@@ -99,17 +115,45 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
   })();
   try {
     if (state === undefined) {
-      const header = encodeHeader({ kind: 'history', format, source: source.source, symbols: request.symbols, from: options.from, to: options.to, instruments });
+      const header = encodeHeader({
+        kind: 'history',
+        format,
+        source: source.source,
+        symbols: request.symbols,
+        from: options.from,
+        to: options.to,
+        instruments,
+      });
       await handle.write(header, 0);
       await handle.datasync();
-      state = { version: 2, request, nextPageToken: '', pages: 0, trades: 0, skipped: 0, busted: 0, bytes: Buffer.byteLength(header), done: false };
+      state = {
+        version: 2,
+        request,
+        nextPageToken: '',
+        pages: 0,
+        trades: 0,
+        skipped: 0,
+        busted: 0,
+        bytes: Buffer.byteLength(header),
+        done: false,
+      };
       await writeFetchState(stateFile, state);
     }
     for (;;) {
       if (options.signal?.aborted === true) {
-        throw backtestError(BacktestErrorCode.HISTORY_ABORTED, `history fetch stopped after ${state.pages} page(s); run the same command again to resume`, { kind: 'connectivity' });
+        throw backtestError(
+          BacktestErrorCode.HISTORY_ABORTED,
+          `history fetch stopped after ${state.pages} page(s); run the same command again to resume`,
+          { kind: 'connectivity' },
+        );
       }
-      const page = await source.page({ symbols: request.symbols, from: options.from, to: options.to, pageSize: request.pageSize, pageToken: state.nextPageToken });
+      const page = await source.page({
+        symbols: request.symbols,
+        from: options.from,
+        to: options.to,
+        pageSize: request.pageSize,
+        pageToken: state.nextPageToken,
+      });
       const text = page.trades.map(encodeLine).join('');
       const bytes = Buffer.byteLength(text);
       if (bytes > 0) {

@@ -41,9 +41,17 @@ export async function readFetchState(file: string): Promise<FetchState | undefin
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the fetch state ${file}: ${(error as Error).message}`, { kind: 'config', cause: error });
+    throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the fetch state ${file}: ${(error as Error).message}`, {
+      kind: 'config',
+      cause: error,
+    });
   }
-  const damaged = (why: string) => backtestError(BacktestErrorCode.HISTORY_STATE_MISMATCH, `${file} is not a history fetch state file (${why}); run the fetch with --force to start over, or delete it`, { kind: 'config', details: { file } });
+  const damaged = (why: string) =>
+    backtestError(
+      BacktestErrorCode.HISTORY_STATE_MISMATCH,
+      `${file} is not a history fetch state file (${why}); run the fetch with --force to start over, or delete it`,
+      { kind: 'config', details: { file } },
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -59,7 +67,8 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 
 /** The shape of a state file (version 1 or 2) and of its request. */
 function isFetchState(v: unknown): v is FetchState {
-  if (!isRecord(v) || (v.version !== 1 && v.version !== 2) || typeof v.nextPageToken !== 'string' || typeof v.done !== 'boolean') return false;
+  if (!isRecord(v) || (v.version !== 1 && v.version !== 2) || typeof v.nextPageToken !== 'string' || typeof v.done !== 'boolean')
+    return false;
   if (![v.pages, v.trades, v.skipped, v.busted, v.bytes].every(isCount)) return false;
   const r = v.request;
   return (
@@ -88,5 +97,13 @@ export async function writeFetchState(file: string, state: FetchState): Promise<
 }
 
 export function sameRequest(a: FetchRequestKey, b: FetchRequestKey): boolean {
-  return a.source === b.source && (a.format ?? 'full') === (b.format ?? 'full') && a.from === b.from && a.to === b.to && a.pageSize === b.pageSize && a.symbols.length === b.symbols.length && a.symbols.every((s, i) => s === b.symbols[i]);
+  return (
+    a.source === b.source &&
+    (a.format ?? 'full') === (b.format ?? 'full') &&
+    a.from === b.from &&
+    a.to === b.to &&
+    a.pageSize === b.pageSize &&
+    a.symbols.length === b.symbols.length &&
+    a.symbols.every((s, i) => s === b.symbols[i])
+  );
 }

@@ -97,7 +97,11 @@ export function parseHeader(line: string, file: string): HistoryHeader {
   if (kind !== 'history' && kind !== 'recording') bad(file, `kind must be "history" or "recording"`);
   const version = o['version'];
   if (kind === 'history' && !HISTORY_VERSIONS.includes(version)) {
-    bad(file, `history version ${JSON.stringify(version)}: this tradebot reads versions ${HISTORY_VERSIONS.join(' and ')}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'fetch it again with this version');
+    bad(
+      file,
+      `history version ${JSON.stringify(version)}: this tradebot reads versions ${HISTORY_VERSIONS.join(' and ')}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
+      'fetch it again with this version',
+    );
   }
   let format: HistoryFormat | undefined;
   if (kind === 'history') {
@@ -114,7 +118,11 @@ export function parseHeader(line: string, file: string): HistoryHeader {
     bad(file, 'a recording has no format');
   }
   if (kind === 'recording' && !RECORDING_VERSIONS.includes(version)) {
-    bad(file, `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`, 'record the session again with this version');
+    bad(
+      file,
+      `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
+      'record the session again with this version',
+    );
   }
   const source = o['source'];
   if (source !== 'familyA' && source !== 'gateway') bad(file, 'source must be "familyA" or "gateway"');

@@ -64,14 +64,24 @@ function toPage(trades: readonly Trade[], next: string, request: PageRequest, sc
     }
     const s = scales.get(symbol);
     // never counted as skipped: that would quietly leave a requested symbol's trades out of the file
-    if (s === undefined) throw backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `a trade in ${symbol} came before its instrument's scales were loaded: call instruments() first`);
+    if (s === undefined)
+      throw backtestError(
+        BacktestErrorCode.UNKNOWN_SYMBOL,
+        `a trade in ${symbol} came before its instrument's scales were loaded: call instruments() first`,
+      );
     if (trade.state === 'TRADE_STATE_BUSTED') busted++;
     out.push({ trade, scales: s });
   }
   return { trades: out, skipped, busted, nextPageToken: next, lastTime };
 }
 
-const searchInput = (r: PageRequest) => ({ startTime: r.from, endTime: r.to, symbol: r.symbols.length === 1 ? (r.symbols[0] as string) : '', pageSize: r.pageSize, pageToken: r.pageToken });
+const searchInput = (r: PageRequest) => ({
+  startTime: r.from,
+  endTime: r.to,
+  symbol: r.symbols.length === 1 ? (r.symbols[0] as string) : '',
+  pageSize: r.pageSize,
+  pageToken: r.pageToken,
+});
 
 /** Trade search through the gateway client (snake_case lines). */
 export function gatewaySource(client: GatewayClient, instruments: readonly Instrument[], close: () => Promise<void>): TradePageSource {

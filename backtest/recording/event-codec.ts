@@ -22,7 +22,14 @@ function lifecycle(json: Json): MarketDataEvent & OrderStreamEvent {
   const attempt = typeof json['attempt'] === 'number' ? json['attempt'] : 1;
   if (json['type'] === 'connected') return { type: 'connected', attempt };
   const reason = REASONS.find((r) => r === json['reason']) ?? 'error';
-  return { type: 'disconnected', attempt, reason, error: json['error'] ?? undefined, willReconnect: json['willReconnect'] !== false, retryInMs: undefined };
+  return {
+    type: 'disconnected',
+    attempt,
+    reason,
+    error: json['error'] ?? undefined,
+    willReconnect: json['willReconnect'] !== false,
+    retryInMs: undefined,
+  };
 }
 
 export class EventCodec {
@@ -45,7 +52,10 @@ export class EventCodec {
    */
   ownOrders(event: OrderStreamEvent): OrderStreamEvent | undefined {
     if (event.type === 'execution') return this.knows(event.execution.order.symbol) ? event : undefined;
-    if (event.type === 'snapshot') return event.orders.every((o) => this.knows(o.symbol)) ? event : { ...event, orders: event.orders.filter((o) => this.knows(o.symbol)) };
+    if (event.type === 'snapshot')
+      return event.orders.every((o) => this.knows(o.symbol))
+        ? event
+        : { ...event, orders: event.orders.filter((o) => this.knows(o.symbol)) };
     return event;
   }
 
@@ -54,7 +64,13 @@ export class EventCodec {
       case 'book':
         return { type: 'book', book: familyA.orderBook.encode(event, this.lookup) };
       case 'disconnected':
-        return { type: 'disconnected', attempt: event.attempt, reason: event.reason, willReconnect: event.willReconnect, error: event.error === undefined ? null : describeError(event.error) };
+        return {
+          type: 'disconnected',
+          attempt: event.attempt,
+          reason: event.reason,
+          willReconnect: event.willReconnect,
+          error: event.error === undefined ? null : describeError(event.error),
+        };
       case 'invalidMessage':
         return { type: 'invalidMessage', error: describeError(event.error) };
       default:
@@ -71,7 +87,13 @@ export class EventCodec {
       case 'cancelReject':
         return { type: 'cancelReject', sessionId: event.sessionId, cancelReject: familyA.cancelReject.encode(event.cancelReject) };
       case 'disconnected':
-        return { type: 'disconnected', attempt: event.attempt, reason: event.reason, willReconnect: event.willReconnect, error: event.error === undefined ? null : describeError(event.error) };
+        return {
+          type: 'disconnected',
+          attempt: event.attempt,
+          reason: event.reason,
+          willReconnect: event.willReconnect,
+          error: event.error === undefined ? null : describeError(event.error),
+        };
       case 'invalidMessage':
         return { type: 'invalidMessage', error: describeError(event.error) };
       default:
@@ -109,7 +131,9 @@ export class EventCodec {
       case 'snapshot': {
         const orders = json['orders'];
         if (!Array.isArray(orders)) throw new Error('snapshot.orders is not a list');
-        const known = orders.map((o, i) => object(o, `snapshot.orders[${i}]`)).filter((o) => typeof o['symbol'] !== 'string' || this.knows(o['symbol']));
+        const known = orders
+          .map((o, i) => object(o, `snapshot.orders[${i}]`))
+          .filter((o) => typeof o['symbol'] !== 'string' || this.knows(o['symbol']));
         return { type: 'snapshot', sessionId, orders: known.map((o) => familyA.order.decode(o, this.lookup)) };
       }
       case 'cancelReject':

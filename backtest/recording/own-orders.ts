@@ -87,7 +87,12 @@ export class OwnOrders {
       const states = o.states;
       let at = -1;
       while (at + 1 < states.length && (states[at + 1] as OwnState).time < asOf) at++;
-      while (at + 1 < states.length && (states[at + 1] as OwnState).time === asOf && (delta === undefined || shown(states[at], states[at + 1] as OwnState, (p) => delta(o.buy, p)))) at++;
+      while (
+        at + 1 < states.length &&
+        (states[at + 1] as OwnState).time === asOf &&
+        (delta === undefined || shown(states[at], states[at + 1] as OwnState, (p) => delta(o.buy, p)))
+      )
+        at++;
       if (at < 0) continue; // not at the exchange yet as of this book
       if (at > 0) o.states = states.slice(at);
       const state = o.states[0] as OwnState;
@@ -123,7 +128,8 @@ export class OwnOrders {
     if (scales === undefined || order.id === '') return;
     const price = raw(order.price, scales, 'price');
     const leaves = raw(order.leavesQty, scales, 'qty');
-    const resting = RESTING.has(order.state) && BOOK_TYPES.has(order.type) && price !== undefined && price > 0 && leaves !== undefined && leaves > 0;
+    const resting =
+      RESTING.has(order.state) && BOOK_TYPES.has(order.type) && price !== undefined && price > 0 && leaves !== undefined && leaves > 0;
     const state: OwnState = { time, price: price ?? 0, leaves: resting ? (leaves ?? 0) : 0 };
     const known = this.orders.get(order.id);
     if (known === undefined) {

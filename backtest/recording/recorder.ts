@@ -45,7 +45,16 @@ export function openRecorder(file: string, context: RecorderContext): Recorder {
   const instruments = context.instruments.filter((i) => context.symbols.includes(i.symbol));
   const codec = new EventCodec(instruments);
   const now = context.now ?? (() => Date.now());
-  out.write(encodeHeader({ kind: 'recording', source: 'familyA', symbols: context.symbols, from: context.startTime, to: context.startTime, instruments }));
+  out.write(
+    encodeHeader({
+      kind: 'recording',
+      source: 'familyA',
+      symbols: context.symbols,
+      from: context.startTime,
+      to: context.startTime,
+      instruments,
+    }),
+  );
   let events = 0;
   let last = context.startTime;
   let closed = false;

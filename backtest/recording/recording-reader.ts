@@ -57,13 +57,20 @@ function decodeLine(codec: EventCodec, text: string): RecordedItem | undefined |
 }
 
 /** The recording's remaining events, batch by batch (the first batch's header line skipped). */
-export async function* recordedEvents(file: string, header: HistoryHeader, first: LineBatch, rest: AsyncGenerator<LineBatch, void, undefined>, stats: RecordingStats): AsyncGenerator<RecordedBatch, void, undefined> {
+export async function* recordedEvents(
+  file: string,
+  header: HistoryHeader,
+  first: LineBatch,
+  rest: AsyncGenerator<LineBatch, void, undefined>,
+  stats: RecordingStats,
+): AsyncGenerator<RecordedBatch, void, undefined> {
   const codec = new EventCodec(header.instruments);
   let batch: LineBatch | undefined = first;
   let skip = 1;
   // a line that does not decode is an error once another line follows it; the file's last one is a cut line
   let bad: { line: number; error: unknown } | undefined;
-  const badLine = (b: { line: number; error: unknown }) => backtestError(BacktestErrorCode.BAD_LINE, `${file}:${b.line}: not a recorded event: ${describeError(b.error)}`, { cause: b.error });
+  const badLine = (b: { line: number; error: unknown }) =>
+    backtestError(BacktestErrorCode.BAD_LINE, `${file}:${b.line}: not a recorded event: ${describeError(b.error)}`, { cause: b.error });
   while (batch !== undefined) {
     const out: RecordedItem[] = [];
     for (let i = skip; i < batch.count; i++) {

@@ -42,7 +42,11 @@ export async function replayRecording(o: RecordingReplayOptions): Promise<Replay
   let last = Number.NEGATIVE_INFINITY;
   for await (const batch of o.tape.recordings(o.stats)) {
     for (const item of batch.items) {
-      if (item.time < last) throw backtestError(BacktestErrorCode.OUT_OF_ORDER, `${o.tape.file}:${item.line}: an event at ${new Date(item.time).toISOString()} comes after one at ${new Date(last).toISOString()}; a recording is written in the order events were received`);
+      if (item.time < last)
+        throw backtestError(
+          BacktestErrorCode.OUT_OF_ORDER,
+          `${o.tape.file}:${item.line}: an event at ${new Date(item.time).toISOString()} comes after one at ${new Date(last).toISOString()}; a recording is written in the order events were received`,
+        );
       last = item.time;
       if (item.kind === 'end') {
         counts.endTime = item.time;

@@ -153,7 +153,16 @@ export class FillEngine {
 
   private tapeOrder(symbol: string, buy: boolean, price: number, qty: number, timeInForce: OrderRequest['timeInForce']): OrderRequest {
     this.tapeSeq += 1;
-    return { symbol, side: buy ? 'SIDE_BUY' : 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', price, orderQty: qty, timeInForce, account: TAPE_ACCOUNT, clordId: `tape-${this.tapeSeq}` };
+    return {
+      symbol,
+      side: buy ? 'SIDE_BUY' : 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      price,
+      orderQty: qty,
+      timeInForce,
+      account: TAPE_ACCOUNT,
+      clordId: `tape-${this.tapeSeq}`,
+    };
   }
 
   /** Keeps RestingOrders in step with the engine and returns the bot's share of the result. */

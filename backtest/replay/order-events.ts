@@ -19,7 +19,13 @@ export interface Commissions {
 }
 
 export function executionEvent(execution: Execution, scales: InstrumentScales, commissions: Commissions): ExecutionEvent {
-  const fee = execution.lastQty > 0 ? domainPrice(execution.lastPx, scales).times(domainQty(execution.lastQty, scales)).times(execution.aggressor ? commissions.takerBps : commissions.makerBps).div(10_000) : ZERO;
+  const fee =
+    execution.lastQty > 0
+      ? domainPrice(execution.lastPx, scales)
+          .times(domainQty(execution.lastQty, scales))
+          .times(execution.aggressor ? commissions.takerBps : commissions.makerBps)
+          .div(10_000)
+      : ZERO;
   // the fee goes into the execution as it is built (a spread of the 16-field execution costs microseconds)
   return { type: 'execution', execution: toDomainExecution(execution, scales, {}, fee), sessionId: SESSION_ID };
 }

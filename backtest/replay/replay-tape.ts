@@ -65,7 +65,11 @@ export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {
       }
       const t = time[i] as number;
       if (t !== last) {
-        if (t < last) throw backtestError(BacktestErrorCode.OUT_OF_ORDER, `${o.tape.file}:${line[i]}: a trade at ${new Date(t).toISOString()} comes after one at ${new Date(last).toISOString()}; the tape must be in time order`);
+        if (t < last)
+          throw backtestError(
+            BacktestErrorCode.OUT_OF_ORDER,
+            `${o.tape.file}:${line[i]}: a trade at ${new Date(t).toISOString()} comes after one at ${new Date(last).toISOString()}; the tape must be in time order`,
+          );
         last = t;
         // a new timestamp: the books of the last one are complete
         if (!Number.isNaN(venue.pendingBookTime)) {

@@ -62,7 +62,8 @@ export class RestingOrders {
   /** Adds an order starting to rest; its queue estimate is raised to the highest ahead of it at the price. */
   add(order: RestingOrder): void {
     for (const other of this.orders) {
-      if (other.buy === order.buy && other.price === order.price && other.priority < order.priority) order.queueAhead = Math.max(order.queueAhead, other.queueAhead);
+      if (other.buy === order.buy && other.price === order.price && other.priority < order.priority)
+        order.queueAhead = Math.max(order.queueAhead, other.queueAhead);
     }
     this.orders.push(order);
   }
@@ -93,7 +94,8 @@ export class RestingOrders {
     const orders = this.orders;
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i] as RestingOrder;
-      if (o.buy ? o.price > price || (o.price === price && !aggressorBuys) : o.price < price || (o.price === price && aggressorBuys)) return true;
+      if (o.buy ? o.price > price || (o.price === price && !aggressorBuys) : o.price < price || (o.price === price && aggressorBuys))
+        return true;
     }
     return false;
   }

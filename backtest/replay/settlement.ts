@@ -23,7 +23,11 @@ export function expiriesOf(instruments: readonly Instrument[], symbols: readonly
 }
 
 /** Settlement price 0 or 1: configured, else the last trade (raw, with its scale) rounded; undefined without either. */
-export function settlementPrice(configured: Decimal | undefined, lastRaw: number | undefined, priceScale: number): { price: 0 | 1; source: 'config' | 'lastTrade' } | undefined {
+export function settlementPrice(
+  configured: Decimal | undefined,
+  lastRaw: number | undefined,
+  priceScale: number,
+): { price: 0 | 1; source: 'config' | 'lastTrade' } | undefined {
   if (configured !== undefined) return { price: configured.gte('0.5') ? 1 : 0, source: 'config' };
   if (lastRaw === undefined) return undefined;
   return { price: lastRaw * 2 >= priceScale ? 1 : 0, source: 'lastTrade' };

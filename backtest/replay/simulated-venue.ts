@@ -13,7 +13,14 @@ import { decimalToRawInt, scalesOf } from '../../src/domain/index.ts';
 import { TradebotError } from '../../src/errors.ts';
 import type { Clock } from '../../src/engine/clock.ts';
 import type { BookEvent, MarketDataEvent, OrderStreamEvent } from '../../src/domain/stream-events.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../src/engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueCrossRequest,
+  VenueOrderRequest,
+  VenueReplaceRequest,
+  VenueSnapshot,
+} from '../../src/engine/venue.ts';
 import { WIRE_ORDER_TYPE, WIRE_SIDE, WIRE_TIME_IN_FORCE } from '../../src/bot/venues/order-input.ts';
 import type { OrderRequest } from '../../src/sim/matching/types.ts';
 import { toDomainOrder } from '../../src/sim/exchange/to-domain.ts';
@@ -84,7 +91,10 @@ export class SimulatedVenue implements Venue {
       this.scales.set(i.symbol, scales);
       this.feeds.set(i.symbol, new SymbolFeed(i.symbol, scales.priceScale, scales.qtyScale));
     }
-    this.commissionBps = { makerCommissionBasisPoints: options.commissions.makerBps.toNumber(), commissionBasisPoints: options.commissions.takerBps.toNumber() };
+    this.commissionBps = {
+      makerCommissionBasisPoints: options.commissions.makerBps.toNumber(),
+      commissionBasisPoints: options.commissions.takerBps.toNumber(),
+    };
   }
 
   feed(symbol: string): SymbolFeed | undefined {
@@ -143,9 +153,16 @@ export class SimulatedVenue implements Venue {
   cross(request: VenueCrossRequest): Promise<readonly string[]> {
     return this.send(this.options.latency.insertMs, () => {
       const legs = [this.toEngineOrder(request.buy), this.toEngineOrder(request.sell)];
-      const outcome = this.apply(this.options.fills.cross({ crossId: request.crossId, crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED', requests: legs }));
+      const outcome = this.apply(
+        this.options.fills.cross({
+          crossId: request.crossId,
+          crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED',
+          requests: legs,
+        }),
+      );
       const ids = new Map<string, string>();
-      for (const e of outcome.executions) if (e.order.clordId !== undefined && !ids.has(e.order.clordId)) ids.set(e.order.clordId, e.order.orderId);
+      for (const e of outcome.executions)
+        if (e.order.clordId !== undefined && !ids.has(e.order.clordId)) ids.set(e.order.clordId, e.order.orderId);
       return legs.map((l) => ids.get(l.clordId ?? '') ?? '');
     });
   }
@@ -186,7 +203,15 @@ export class SimulatedVenue implements Venue {
   lane(symbol: string, model: TapeModel): TapeLane {
     let lane = this.lanes.get(symbol);
     if (lane === undefined || lane.model !== model) {
-      lane = { symbol, model, feed: this.feeds.get(symbol), resting: this.options.fills.restingOf(symbol), pending: false, checkedStamp: Number.NaN, checkedEvents: Number.NaN };
+      lane = {
+        symbol,
+        model,
+        feed: this.feeds.get(symbol),
+        resting: this.options.fills.restingOf(symbol),
+        pending: false,
+        checkedStamp: Number.NaN,
+        checkedEvents: Number.NaN,
+      };
       this.lanes.set(symbol, lane);
     }
     return lane;
@@ -305,7 +330,8 @@ export class SimulatedVenue implements Venue {
 
   private scalesOf(symbol: string): InstrumentScales {
     const scales = this.scales.get(symbol);
-    if (scales === undefined) throw new TradebotError('BACKTEST_UNKNOWN_SYMBOL', `no instrument ${symbol} in the data`, { kind: 'rejection' });
+    if (scales === undefined)
+      throw new TradebotError('BACKTEST_UNKNOWN_SYMBOL', `no instrument ${symbol} in the data`, { kind: 'rejection' });
     return scales;
   }
 
@@ -326,7 +352,10 @@ export class SimulatedVenue implements Venue {
         ...this.commissionBps,
       };
     } catch (error) {
-      throw new TradebotError('BACKTEST_ORDER_INVALID', `order ${r.clordId}: ${error instanceof Error ? error.message : String(error)}`, { kind: 'validation', cause: error });
+      throw new TradebotError('BACKTEST_ORDER_INVALID', `order ${r.clordId}: ${error instanceof Error ? error.message : String(error)}`, {
+        kind: 'validation',
+        cause: error,
+      });
     }
   }
 }

@@ -72,7 +72,9 @@ function carryForward(changes: readonly ChartPoint[], times: readonly number[], 
 function capped(points: ChartPoint[], maxPoints: number): ChartPoint[] {
   const first = points[0];
   const last = points[points.length - 1];
-  return first === undefined || last === undefined || points.length <= maxPoints ? points : bucketize(points, bucketWidth(first.time, last.time, maxPoints), 'last');
+  return first === undefined || last === undefined || points.length <= maxPoints
+    ? points
+    : bucketize(points, bucketWidth(first.time, last.time, maxPoints), 'last');
 }
 
 const union = (...lists: readonly (readonly number[])[]): number[] => [...new Set(lists.flat())].sort((a, b) => a - b);
@@ -84,7 +86,14 @@ const union = (...lists: readonly (readonly number[])[]): number[] => [...new Se
  */
 function positionLine(symbol: string, series: readonly SeriesPoint[], grid: readonly number[], maxPoints: number): SymbolLine {
   const changes = bucketize(toChartPoints(series), 1, 'last');
-  const points = carryForward(changes, union(grid, changes.map((p) => p.time)), 0);
+  const points = carryForward(
+    changes,
+    union(
+      grid,
+      changes.map((p) => p.time),
+    ),
+    0,
+  );
   return { symbol, points: capped(points, maxPoints), precision: precisionOf(valuesOf(series), 0, 4) };
 }
 
@@ -104,7 +113,12 @@ function spanOf(series: BacktestSeries): ChartData['span'] {
   return Number.isFinite(from) ? { from, to } : undefined;
 }
 
-function priceChart(symbol: string, priceSeries: readonly SeriesPoint[], fills: readonly FillPoint[], options: Required<ChartDataOptions>): PriceChart {
+function priceChart(
+  symbol: string,
+  priceSeries: readonly SeriesPoint[],
+  fills: readonly FillPoint[],
+  options: Required<ChartDataOptions>,
+): PriceChart {
   // Without a price series, the fills' own prices draw the line.
   const source = priceSeries.length > 0 ? priceSeries : fills.map((f) => ({ t: f.t, v: f.price }));
   const sampled = line(source, options.maxPoints, 2, 6);
@@ -112,7 +126,20 @@ function priceChart(symbol: string, priceSeries: readonly SeriesPoint[], fills: 
   // marker sits at its own time even when prices are sampled once a minute.
   const fillTimes = fills.filter((f) => Number.isFinite(f.t)).map((f) => Math.floor(f.t / 1000));
   const first = sampled.points[0];
-  const points = first === undefined ? [] : capped(carryForward(sampled.points, union(sampled.points.map((p) => p.time), fillTimes.filter((t) => t >= first.time)), first.value), options.maxPoints);
+  const points =
+    first === undefined
+      ? []
+      : capped(
+          carryForward(
+            sampled.points,
+            union(
+              sampled.points.map((p) => p.time),
+              fillTimes.filter((t) => t >= first.time),
+            ),
+            first.value,
+          ),
+          options.maxPoints,
+        );
   const markers = fillMarkers(fills, points, { maxMarkers: options.maxMarkers, labelUpTo: options.labelMarkersUpTo });
   return { symbol, points, precision: sampled.precision, markers, fills: fills.length };
 }
@@ -134,7 +161,10 @@ export function chartData(series: BacktestSeries, options: ChartDataOptions = {}
   const positionSymbols = Object.keys(series.position).sort();
   const equity = line(series.equity, o.maxPoints, 2, 2);
   const span = spanOf(series);
-  const grid = [...(span === undefined ? [] : [Math.floor(span.from / 1000), Math.floor(span.to / 1000)]), ...equity.points.map((p) => p.time)];
+  const grid = [
+    ...(span === undefined ? [] : [Math.floor(span.from / 1000), Math.floor(span.to / 1000)]),
+    ...equity.points.map((p) => p.time),
+  ];
   return {
     equity,
     drawdown: drawdownLine,

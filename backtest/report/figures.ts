@@ -54,7 +54,12 @@ function toneOf(value: Figure | undefined): Tone {
   return n > 0 ? 'positive' : 'negative';
 }
 
-const figure = (label: string, value: string, tone: Tone = 'neutral', details: readonly string[] = []): KeyFigure => ({ label, value, tone, details });
+const figure = (label: string, value: string, tone: Tone = 'neutral', details: readonly string[] = []): KeyFigure => ({
+  label,
+  value,
+  tone,
+  details,
+});
 
 /** Refusal counts, largest first, as `CODE: n` lines. */
 export function refusalLines(refusals: Readonly<Record<string, number>>): string[] {
@@ -67,7 +72,11 @@ export function refusalLines(refusals: Readonly<Record<string, number>>): string
 function refusalCounts(report: BacktestReport): Record<string, number> {
   const value = readPath(report, 'refusals');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(
+      (e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]),
+    ),
+  );
 }
 
 /** `431,035 events/s`, with 2 decimals below 10 (a slow tape: `0.2 events/s`). */

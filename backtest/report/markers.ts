@@ -48,7 +48,12 @@ export function fillMarkers(fills: readonly FillPoint[], price: readonly ChartPo
   const seconds = (f: FillPoint) => Math.floor(f.t / 1000);
   if (sorted.length <= options.maxMarkers) {
     const label = sorted.length <= options.labelUpTo;
-    return sorted.map((f) => ({ time: snapTime(times, seconds(f)), side: f.side, text: label ? `${sideLetter(f.side)} ${f.qty} @ ${f.price}` : '', count: 1 }));
+    return sorted.map((f) => ({
+      time: snapTime(times, seconds(f)),
+      side: f.side,
+      text: label ? `${sideLetter(f.side)} ${f.qty} @ ${f.price}` : '',
+      count: 1,
+    }));
   }
   const first = sorted[0];
   const last = sorted[sorted.length - 1];
@@ -62,7 +67,5 @@ export function fillMarkers(fills: readonly FillPoint[], price: readonly ChartPo
     if (group === undefined) groups.set(key, { time: snapTime(times, seconds(f)), side: f.side, count: 1 });
     else group.count++;
   }
-  return [...groups.values()]
-    .sort((a, b) => a.time - b.time)
-    .map((g) => ({ time: g.time, side: g.side, text: '', count: g.count }));
+  return [...groups.values()].sort((a, b) => a.time - b.time).map((g) => ({ time: g.time, side: g.side, text: '', count: g.count }));
 }

@@ -47,7 +47,8 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
   const marketSeconds = i.firstEventTime === undefined || i.lastEventTime === undefined ? 0 : (i.lastEventTime - i.firstEventTime) / 1000;
   const positions: Record<string, string> = {};
   for (const account of i.portfolio.accounts) {
-    for (const p of account.positions) positions[p.symbol] = (positions[p.symbol] === undefined ? p.qty : p.qty.plus(positions[p.symbol] as string)).toString();
+    for (const p of account.positions)
+      positions[p.symbol] = (positions[p.symbol] === undefined ? p.qty : p.qty.plus(positions[p.symbol] as string)).toString();
   }
   return {
     strategy: i.strategy,
@@ -82,7 +83,12 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
     maxDrawdownFraction: fixed(i.sampler.drawdown.maxFraction),
     sharpe: fixed(sharpe(i.sampler.returns, ppy), 4),
     sortino: fixed(sortino(i.sampler.returns, ppy), 4),
-    returns: { intervalMs: i.metricsIntervalMs, count: i.sampler.returns.count, losing: i.sampler.returns.losing, periodsPerYear: ppy.toDecimalPlaces(4).toString() },
+    returns: {
+      intervalMs: i.metricsIntervalMs,
+      count: i.sampler.returns.count,
+      losing: i.sampler.returns.losing,
+      periodsPerYear: ppy.toDecimalPlaces(4).toString(),
+    },
     events: i.events,
     bookEvents: i.bookEvents,
     marketSeconds,

@@ -48,7 +48,13 @@ export class SeriesCollector {
     }
   }
 
-  sample(t: number, equity: Decimal, drawdown: Decimal, positions: ReadonlyMap<string, Decimal>, prices: ReadonlyMap<string, Decimal>): void {
+  sample(
+    t: number,
+    equity: Decimal,
+    drawdown: Decimal,
+    positions: ReadonlyMap<string, Decimal>,
+    prices: ReadonlyMap<string, Decimal>,
+  ): void {
     this.equity.add({ t, v: equity.toString() });
     this.drawdown.add({ t, v: drawdown.toString() });
     for (const s of this.symbols) {
@@ -65,6 +71,12 @@ export class SeriesCollector {
 
   result(): BacktestSeries {
     const record = (map: Map<string, Decimator<SeriesPoint>>) => Object.fromEntries([...map].map(([s, d]) => [s, d.values()]));
-    return { equity: this.equity.values(), drawdown: this.drawdown.values(), position: record(this.position), price: record(this.price), fills: this.fills.values() };
+    return {
+      equity: this.equity.values(),
+      drawdown: this.drawdown.values(),
+      position: record(this.position),
+      price: record(this.price),
+      fills: this.fills.values(),
+    };
   }
 }

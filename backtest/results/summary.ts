@@ -6,18 +6,25 @@
  */
 import type { WallStats } from '../run-backtest.ts';
 
-const text = (value: unknown): string => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const text = (value: unknown): string =>
+  value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 function get(report: Readonly<Record<string, unknown>>, path: string): unknown {
   let value: unknown = report;
-  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
 export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
   const r = (path: string) => text(get(report, path));
   const refusals = (get(report, 'refusals') ?? {}) as Record<string, number>;
-  const refusalText = Object.keys(refusals).length === 0 ? 'none' : Object.entries(refusals).map(([code, n]) => `${code} ${n}`).join(', ');
+  const refusalText =
+    Object.keys(refusals).length === 0
+      ? 'none'
+      : Object.entries(refusals)
+          .map(([code, n]) => `${code} ${n}`)
+          .join(', ');
   const lines = [
     `backtest  ${r('strategy')} on ${r('data.file')} (${r('data.symbols')}) ${r('data.from')} .. ${r('data.to')}`,
     `  PnL        total ${r('pnl.total')}   realized ${r('pnl.realized')}   unrealized ${r('pnl.unrealized')}   fees ${r('fees')}`,

@@ -22,7 +22,9 @@ type HtmlWriter = (dir: string, result: BacktestResult) => Promise<string>;
 async function htmlWriter(): Promise<HtmlWriter | string> {
   try {
     const module = (await import(siblingModule('../report/write-report.ts', import.meta.url).href)) as { writeHtmlReport?: unknown };
-    return typeof module.writeHtmlReport === 'function' ? (module.writeHtmlReport as HtmlWriter) : 'backtest/report/write-report.ts exports no writeHtmlReport';
+    return typeof module.writeHtmlReport === 'function'
+      ? (module.writeHtmlReport as HtmlWriter)
+      : 'backtest/report/write-report.ts exports no writeHtmlReport';
   } catch (error) {
     return `the HTML report writer is not available (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)})`;
   }

@@ -23,9 +23,18 @@ function configFor(file: string): BacktestConfig {
 }
 
 export async function runSweepJob(job: SweepJob): Promise<SweepJobResult> {
-  if (job.config === undefined) throw new TradebotError('SWEEP_NO_CONFIG', 'a sweep job needs a backtest config file (job.config)', { kind: 'config' });
+  if (job.config === undefined)
+    throw new TradebotError('SWEEP_NO_CONFIG', 'a sweep job needs a backtest config file (job.config)', { kind: 'config' });
   const result = await runBacktest({ data: job.data, config: configFor(job.config), strategy: job.strategy, params: job.params });
   // as `tradebot backtest`: without the HTML writer (a stripped install) report.html is skipped, the rest written
-  await writeResults(job.dir, result, { command: 'sweep', run: job.id, strategy: job.strategy, data: job.data, config: job.config, combo: job.combo, finishedAt: new Date().toISOString() });
+  await writeResults(job.dir, result, {
+    command: 'sweep',
+    run: job.id,
+    strategy: job.strategy,
+    data: job.data,
+    config: job.config,
+    combo: job.combo,
+    finishedAt: new Date().toISOString(),
+  });
   return { report: result.report };
 }

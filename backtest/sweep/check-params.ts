@@ -23,7 +23,8 @@ export function checkSweepParams(strategy: AnyStrategy, grid: Grid, runs: readon
   const known = paramNames(strategy);
   if (known !== undefined) {
     for (const name of Object.keys(grid)) {
-      if (!known.includes(name)) problems.push({ path: name, message: `not a param of strategy ${strategy.name} (its params: ${known.join(', ')})` });
+      if (!known.includes(name))
+        problems.push({ path: name, message: `not a param of strategy ${strategy.name} (its params: ${known.join(', ')})` });
     }
   }
   const seen = new Set<string>();

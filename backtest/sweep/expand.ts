@@ -17,8 +17,14 @@ export function gridSize(grid: Grid): number {
 export function expandGrid(grid: Grid, maxRuns = DEFAULT_MAX_RUNS): ParamSet[] {
   const size = gridSize(grid);
   if (size > maxRuns) {
-    const shape = Object.entries(grid).map(([name, values]) => `${name}: ${values.length}`).join(' × ');
-    throw new TradebotError('SWEEP_GRID_TOO_LARGE', `the grid makes ${size} runs (${shape}), more than the limit of ${maxRuns}: trim the value lists`, { kind: 'config' });
+    const shape = Object.entries(grid)
+      .map(([name, values]) => `${name}: ${values.length}`)
+      .join(' × ');
+    throw new TradebotError(
+      'SWEEP_GRID_TOO_LARGE',
+      `the grid makes ${size} runs (${shape}), more than the limit of ${maxRuns}: trim the value lists`,
+      { kind: 'config' },
+    );
   }
   let combos: Record<string, unknown>[] = [{}];
   for (const [name, values] of Object.entries(grid)) {

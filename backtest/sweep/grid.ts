@@ -23,8 +23,16 @@ export function parseGrid(text: string, file = 'grid'): Grid {
       const entries = Object.entries(tree as Record<string, unknown>);
       if (entries.length === 0) problems.push({ path: '', message: 'the grid is empty: give at least one param with a list of values' });
       for (const [name, values] of entries) {
-        if (name.trim() === '') problems.push({ path: '', message: `a mapping key is empty: name the param each list of values is for, e.g. "halfSpread: [0.01, 0.02]"` });
-        else if (!Array.isArray(values)) problems.push({ path: name, message: `expected a list of values, got ${JSON.stringify(values)} (write a single value as [${JSON.stringify(values)}])` });
+        if (name.trim() === '')
+          problems.push({
+            path: '',
+            message: `a mapping key is empty: name the param each list of values is for, e.g. "halfSpread: [0.01, 0.02]"`,
+          });
+        else if (!Array.isArray(values))
+          problems.push({
+            path: name,
+            message: `expected a list of values, got ${JSON.stringify(values)} (write a single value as [${JSON.stringify(values)}])`,
+          });
         else if (values.length === 0) problems.push({ path: name, message: 'the list of values is empty' });
       }
     }
@@ -38,7 +46,11 @@ export function loadGrid(file: string): Grid {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new TradebotError('SWEEP_GRID_UNREADABLE', `cannot read the grid file ${file}: ${error instanceof Error ? error.message : String(error)}`, { kind: 'config', cause: error });
+    throw new TradebotError(
+      'SWEEP_GRID_UNREADABLE',
+      `cannot read the grid file ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      { kind: 'config', cause: error },
+    );
   }
   return parseGrid(text, file);
 }

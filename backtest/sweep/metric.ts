@@ -11,7 +11,14 @@ import { readPath } from '../report/read-path.ts';
  */
 export function metricValue(report: unknown, path: string): number | null {
   const raw = readPath(report, path);
-  if (path === 'sortino' && raw === null && readPath(report, 'returns.losing') === 0 && Number(readPath(report, 'returns.count')) >= 2 && Number(readPath(report, 'pnl.total')) > 0) return Number.POSITIVE_INFINITY;
+  if (
+    path === 'sortino' &&
+    raw === null &&
+    readPath(report, 'returns.losing') === 0 &&
+    Number(readPath(report, 'returns.count')) >= 2 &&
+    Number(readPath(report, 'pnl.total')) > 0
+  )
+    return Number.POSITIVE_INFINITY;
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : null;
   if (typeof raw === 'string' && raw.trim() !== '') {
     const n = Number(raw);

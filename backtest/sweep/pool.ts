@@ -30,10 +30,17 @@ export interface WorkerRunner {
 
 export function createWorkerRunner(options: WorkerRunnerOptions): WorkerRunner {
   if (!Number.isInteger(options.workers) || options.workers < 1) {
-    throw new TradebotError('SWEEP_INVALID_WORKERS', `workers must be a whole number of at least 1, got ${options.workers}`, { kind: 'config' });
+    throw new TradebotError('SWEEP_INVALID_WORKERS', `workers must be a whole number of at least 1, got ${options.workers}`, {
+      kind: 'config',
+    });
   }
   const jobModule = options.jobModule ?? DEFAULT_JOB_MODULE;
-  const pool = new Piscina<WorkerTask, WorkerReply>({ filename: WORKER_ENTRY, minThreads: options.workers, maxThreads: options.workers, idleTimeout: 30_000 });
+  const pool = new Piscina<WorkerTask, WorkerReply>({
+    filename: WORKER_ENTRY,
+    minThreads: options.workers,
+    maxThreads: options.workers,
+    idleTimeout: 30_000,
+  });
   const threadIds = new Set<number>();
   return {
     threads: options.workers,

@@ -70,7 +70,11 @@ const SORT_SCRIPT = `
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 function cell(text: string, column: string, metricColumn: string, link: string): string {
-  const classes = [NUMERIC.test(text) && column !== 'run' ? 'num' : '', column === metricColumn ? 'metric' : '', column === 'error' ? 'error' : ''].filter((c) => c !== '');
+  const classes = [
+    NUMERIC.test(text) && column !== 'run' ? 'num' : '',
+    column === metricColumn ? 'metric' : '',
+    column === 'error' ? 'error' : '',
+  ].filter((c) => c !== '');
   // The run id links to its report too, so the link is on screen however wide the table is.
   const linked = (column === 'report' || column === 'run') && link !== '';
   // Long decimals are shown to 6 places, the exact value (as in ranking.csv) on hover.

@@ -26,14 +26,31 @@ export function rankRuns(outcomes: readonly RunOutcome[], options: RankOptions):
   const withMetric = outcomes.map((outcome) => ({ outcome, metric: outcome.ok ? metricValue(outcome.report, options.rankBy) : null }));
   const order = (a: (typeof withMetric)[number], b: (typeof withMetric)[number]): number => {
     const group = (x: typeof a) => (!x.outcome.ok ? 2 : x.metric === null ? 1 : 0);
-    return group(a) - group(b) || (a.metric !== null && b.metric !== null ? sign * (a.metric - b.metric) : 0) || a.outcome.job.run - b.outcome.job.run;
+    return (
+      group(a) - group(b) ||
+      (a.metric !== null && b.metric !== null ? sign * (a.metric - b.metric) : 0) ||
+      a.outcome.job.run - b.outcome.job.run
+    );
   };
   let rank = 0;
   return [...withMetric].sort(order).map(({ outcome, metric }) => ({ outcome, metric, rank: outcome.ok ? ++rank : null }));
 }
 
 /** Report fields every ranking shows, after the ranking metric. */
-export const FIGURE_COLUMNS = ['pnl.total', 'pnl.realized', 'pnl.unrealized', 'fees', 'maxDrawdown', 'sharpe', 'sortino', 'turnover', 'fills', 'orders', 'refusals', 'events'] as const;
+export const FIGURE_COLUMNS = [
+  'pnl.total',
+  'pnl.realized',
+  'pnl.unrealized',
+  'fees',
+  'maxDrawdown',
+  'sharpe',
+  'sortino',
+  'turnover',
+  'fills',
+  'orders',
+  'refusals',
+  'events',
+] as const;
 
 export interface RankingTable {
   readonly columns: readonly string[];

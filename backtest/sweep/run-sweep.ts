@@ -52,13 +52,21 @@ function failureOf(error: unknown): RunFailure {
   if (isTradebotError(error)) return { code: error.code, message: error.message };
   const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   if (error instanceof Error && typeof code === 'string') return { code, message: error.message };
-  return { code: 'SWEEP_RUN_FAILED', message: error instanceof Error ? describeError(error) : inspect(error, { depth: 4, breakLength: Infinity }) };
+  return {
+    code: 'SWEEP_RUN_FAILED',
+    message: error instanceof Error ? describeError(error) : inspect(error, { depth: 4, breakLength: Infinity }),
+  };
 }
 
 async function prepareOut(out: string, overwrite: boolean): Promise<string> {
   const runsDir = path.join(out, 'runs');
   if (existsSync(runsDir) && readdirSync(runsDir).length > 0) {
-    if (!overwrite) throw new TradebotError('SWEEP_OUT_NOT_EMPTY', `${runsDir} holds runs of an earlier sweep: choose another --out, delete it, or pass --force to replace them`, { kind: 'config' });
+    if (!overwrite)
+      throw new TradebotError(
+        'SWEEP_OUT_NOT_EMPTY',
+        `${runsDir} holds runs of an earlier sweep: choose another --out, delete it, or pass --force to replace them`,
+        { kind: 'config' },
+      );
     await rm(runsDir, { recursive: true, force: true });
   }
   await mkdir(runsDir, { recursive: true });
@@ -140,11 +148,24 @@ export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   const ranking = rankRuns(outcomes, { rankBy, ascending: options.ascending === true });
   const table = rankingTable(ranking, Object.keys(options.grid), rankBy);
   const failed = outcomes.filter((o) => !o.ok).length;
-  const files = { csv: path.join(options.out, 'ranking.csv'), html: path.join(options.out, 'ranking.html'), json: path.join(options.out, 'sweep.json') };
+  const files = {
+    csv: path.join(options.out, 'ranking.csv'),
+    html: path.join(options.out, 'ranking.html'),
+    json: path.join(options.out, 'sweep.json'),
+  };
   await writeFile(files.csv, toCsv(table.columns, table.rows), 'utf8');
   await writeFile(
     files.html,
-    renderRankingHtml({ strategy: options.strategy, data: options.data, rankBy, ascending: options.ascending === true, runs: jobs.length, failed, gridSummary: gridSummary(options.grid), table }),
+    renderRankingHtml({
+      strategy: options.strategy,
+      data: options.data,
+      rankBy,
+      ascending: options.ascending === true,
+      runs: jobs.length,
+      failed,
+      gridSummary: gridSummary(options.grid),
+      table,
+    }),
     'utf8',
   );
   const sweep = {

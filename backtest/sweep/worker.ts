@@ -39,7 +39,11 @@ export default async function runTask(task: WorkerTask): Promise<WorkerReply> {
   } catch (error) {
     const code = isTradebotError(error) ? error.code : 'SWEEP_RUN_FAILED';
     // Not every thrown value is an Error: inspect shows a plain object's fields instead of "[object Object]".
-    const message = isTradebotError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : inspect(error, { depth: 4, breakLength: Infinity });
+    const message = isTradebotError(error)
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : inspect(error, { depth: 4, breakLength: Infinity });
     return { ok: false, error: { code, message }, threadId };
   }
 }

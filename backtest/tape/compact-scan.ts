@@ -61,7 +61,9 @@ const STATE = needle('","state":"TRADE_STATE_');
 /** Each trade state's name after `TRADE_STATE_` with the line's closing `"}`, and whether a trade in it stands (NEW first). */
 const STATES: readonly (readonly [Needle, boolean])[] = [...TRADE_STATES]
   .sort((a, b) => (a === 'TRADE_STATE_NEW' ? -1 : b === 'TRADE_STATE_NEW' ? 1 : 0))
-  .map((name) => [needle(`${name.slice('TRADE_STATE_'.length)}"}`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const);
+  .map(
+    (name) => [needle(`${name.slice('TRADE_STATE_'.length)}"}`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const,
+  );
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 /** The shortest line there can be (one-byte id, symbol, price and quantity, a 20-byte time, state NEW). */
 const MIN_LENGTH = 120;
@@ -102,7 +104,7 @@ export class CompactScanner implements LineScanner {
     let a = 0x811c9dc5;
     let b = 0x1f3d5b79;
     let i = start + PREFIX.length;
-    for (;; i++) {
+    for (; ; i++) {
       if (i >= end) return Scan.NOT_SURE;
       const c = buf[i] as number;
       if (c === 34) break;
@@ -116,7 +118,7 @@ export class CompactScanner implements LineScanner {
     // the symbol: one of the header's, compared on its UTF-8 bytes (no escapes)
     const symbolStart = i + SYMBOL.length;
     let symbolEnd = symbolStart;
-    for (;; symbolEnd++) {
+    for (; ; symbolEnd++) {
       if (symbolEnd >= end) return Scan.NOT_SURE;
       const c = buf[symbolEnd] as number;
       if (c === 34) break;
@@ -148,7 +150,7 @@ export class CompactScanner implements LineScanner {
     let time = timeEnd < end && buf[timeEnd] === 34 ? this.canonicalTime(buf, timeStart) : Number.NaN;
     if (time !== time) {
       // another length of fraction (or a quote 24 bytes on by chance)
-      for (timeEnd = timeStart; timeEnd < end && buf[timeEnd] !== 34; ) timeEnd++;
+      for (timeEnd = timeStart; timeEnd < end && buf[timeEnd] !== 34;) timeEnd++;
       time = parseIsoUtcBytes(buf, timeStart, timeEnd);
     }
     if (time !== time || timeEnd + STATE.length > end || !matchAt(dv, buf, timeEnd, STATE)) return Scan.NOT_SURE;
@@ -186,7 +188,9 @@ export class CompactScanner implements LineScanner {
       minute[2] = m2;
       minute[3] = m3;
       const seconds = ((buf[at + 17] as number) - 48) * 10 + (buf[at + 18] as number) - 48;
-      this.minuteMs = time - (seconds * 1000 + ((buf[at + 20] as number) - 48) * 100 + ((buf[at + 21] as number) - 48) * 10 + (buf[at + 22] as number) - 48);
+      this.minuteMs =
+        time -
+        (seconds * 1000 + ((buf[at + 20] as number) - 48) * 100 + ((buf[at + 21] as number) - 48) * 10 + (buf[at + 22] as number) - 48);
       return time;
     }
     // `:SS.sssZ` after the minute

@@ -38,7 +38,14 @@ function dayStart(year: number, month: number, day: number): number {
 
 /** Epoch ms of the timestamp starting at `at` in `s`, ending with `Z` at the end of `s` or before `"`; NaN otherwise. */
 export function parseIsoUtcAt(s: string, at: number): number {
-  if (s.charCodeAt(at + 4) !== 45 || s.charCodeAt(at + 7) !== 45 || s.charCodeAt(at + 10) !== 84 || s.charCodeAt(at + 13) !== 58 || s.charCodeAt(at + 16) !== 58) return NaN;
+  if (
+    s.charCodeAt(at + 4) !== 45 ||
+    s.charCodeAt(at + 7) !== 45 ||
+    s.charCodeAt(at + 10) !== 84 ||
+    s.charCodeAt(at + 13) !== 58 ||
+    s.charCodeAt(at + 16) !== 58
+  )
+    return NaN;
   const year = two(s, at) * 100 + two(s, at + 2);
   const hour = two(s, at + 11);
   const minute = two(s, at + 14);

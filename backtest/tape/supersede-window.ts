@@ -118,14 +118,30 @@ export class SupersedeWindow {
   /** The window's state (its own arrays: the window must not be used afterwards). */
   state(): SupersedeState {
     const s = this.slots;
-    return { capacity: this.capacity, head: this.head, size: this.size, stats: { ...this.stats }, keys: this.keys, removed: this.removed, sym: s.sym, price: s.price, qty: s.qty, buy: s.buy, time: s.time, line: s.line, indexKeys: this.index.keys, indexValues: this.index.values };
+    return {
+      capacity: this.capacity,
+      head: this.head,
+      size: this.size,
+      stats: { ...this.stats },
+      keys: this.keys,
+      removed: this.removed,
+      sym: s.sym,
+      price: s.price,
+      qty: s.qty,
+      buy: s.buy,
+      time: s.time,
+      line: s.line,
+      indexKeys: this.index.keys,
+      indexValues: this.index.values,
+    };
   }
 
   /** A window carrying on from `state`. */
   static restore(state: SupersedeState): SupersedeWindow {
     const w = new SupersedeWindow(state.capacity);
     const same = <T extends Float64Array | Int32Array | Uint8Array>(into: T, from: T) => {
-      if (from.length !== into.length) throw new RangeError(`a supersede window of ${state.capacity} records cannot restore ${from.length}`);
+      if (from.length !== into.length)
+        throw new RangeError(`a supersede window of ${state.capacity} records cannot restore ${from.length}`);
       into.set(from);
     };
     same(w.keys, state.keys);
@@ -193,6 +209,13 @@ export class SupersedeWindow {
     this.index.deleteIf(key, slot);
     if (this.removed[slot] === 1) return;
     const s = this.slots;
-    out.push(s.sym[slot] as number, s.price[slot] as number, s.qty[slot] as number, s.buy[slot] as number, s.time[slot] as number, s.line[slot] as number);
+    out.push(
+      s.sym[slot] as number,
+      s.price[slot] as number,
+      s.qty[slot] as number,
+      s.buy[slot] as number,
+      s.time[slot] as number,
+      s.line[slot] as number,
+    );
   }
 }

@@ -58,24 +58,80 @@ export type SyntheticDetail = 'full' | 'minimal';
 
 const pad = (n: number) => String(n).padStart(16, '0');
 
-function order(form: SyntheticDetail, id: number, account: string, symbol: string, side: string, tif: string, state: string, qty: number, price: number, time: string): string {
-  if (form === 'minimal') return `{"id":"O${pad(id)}","account":"${account}","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","priceScale":"100","fractionalQuantityScale":"1"}`;
+function order(
+  form: SyntheticDetail,
+  id: number,
+  account: string,
+  symbol: string,
+  side: string,
+  tif: string,
+  state: string,
+  qty: number,
+  price: number,
+  time: string,
+): string {
+  if (form === 'minimal')
+    return `{"id":"O${pad(id)}","account":"${account}","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","priceScale":"100","fractionalQuantityScale":"1"}`;
   return `{"id":"O${pad(id)}","clordId":"sim-${id}","account":"${account}","participant":"firms/sim-liquidity/users/activity","submittingParticipant":"firms/sim-liquidity/users/activity","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","timeInForce":"${tif}","state":"${state}","orderQty":"${qty}","cumQty":"${qty}","price":"${price}","avgPx":"${price}","createTime":"${time}","insertTime":"${time}","lastTransactTime":"${time}","priceScale":"100","fractionalQuantityScale":"1"}`;
 }
 
 /** One full-format trade line (n: the trade's sequence, which makes its ids; price in ticks of 0.01). */
-export function syntheticTradeLine(form: SyntheticDetail, n: number, symbol: string, buy: boolean, price: number, qty: number, time: string, state: string): string {
+export function syntheticTradeLine(
+  form: SyntheticDetail,
+  n: number,
+  symbol: string,
+  buy: boolean,
+  price: number,
+  qty: number,
+  time: string,
+  state: string,
+): string {
   const aggSide = buy ? 'SIDE_BUY' : 'SIDE_SELL';
   const pasSide = buy ? 'SIDE_SELL' : 'SIDE_BUY';
   const tid = `T${pad(n)}`;
-  const agg = order(form, 2 * n, `firms/sim-liquidity/accounts/taker-${symbol}`, symbol, aggSide, 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL', 'ORDER_STATE_FILLED', qty, price, time);
-  const pas = order(form, 2 * n + 1, `firms/sim-liquidity/accounts/maker-0-${symbol}`, symbol, pasSide, 'TIME_IN_FORCE_DAY', 'ORDER_STATE_PARTIALLY_FILLED', qty * 2, price, time);
+  const agg = order(
+    form,
+    2 * n,
+    `firms/sim-liquidity/accounts/taker-${symbol}`,
+    symbol,
+    aggSide,
+    'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+    'ORDER_STATE_FILLED',
+    qty,
+    price,
+    time,
+  );
+  const pas = order(
+    form,
+    2 * n + 1,
+    `firms/sim-liquidity/accounts/maker-0-${symbol}`,
+    symbol,
+    pasSide,
+    'TIME_IN_FORCE_DAY',
+    'ORDER_STATE_PARTIALLY_FILLED',
+    qty * 2,
+    price,
+    time,
+  );
   return `{"type":"trade","trade":{"id":"${tid}","aggressor":{"id":"E${pad(2 * n)}","order":${agg},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}","aggressor":true,"type":"EXECUTION_TYPE_FILL","transactTime":"${time}"},"passive":{"id":"E${pad(2 * n + 1)}","order":${pas},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}","type":"EXECUTION_TYPE_PARTIAL_FILL","transactTime":"${time}"},"tradeType":"TRADE_TYPE_REGULAR","state":"${state}","reportingCounterparty":"${aggSide}"}}\n`;
 }
 
 /** The same trade as a compact line (history/compact-trade.ts): price in ticks of 0.01 at price scale 100. */
-export function syntheticCompactLine(n: number, symbol: string, buy: boolean, price: number, qty: number, time: string, state: string): string {
-  const px = price % 100 === 0 ? String(price / 100) : `${Math.floor(price / 100)}.${String(price % 100).padStart(2, '0').replace(/0$/, '')}`;
+export function syntheticCompactLine(
+  n: number,
+  symbol: string,
+  buy: boolean,
+  price: number,
+  qty: number,
+  time: string,
+  state: string,
+): string {
+  const px =
+    price % 100 === 0
+      ? String(price / 100)
+      : `${Math.floor(price / 100)}.${String(price % 100)
+          .padStart(2, '0')
+          .replace(/0$/, '')}`;
   return `{"type":"trade","id":"T${pad(n)}","symbol":"${symbol}","price":"${px}","qty":"${qty}","side":"${buy ? 'BUY' : 'SELL'}","time":"${time}","state":"${state}"}\n`;
 }
 
@@ -89,7 +145,9 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
   const format = options.format ?? 'compact';
   const detail = options.detail ?? 'full';
   const line = (n: number, symbol: string, buy: boolean, price: number, qty: number, time: string, state: string) =>
-    format === 'compact' ? syntheticCompactLine(n, symbol, buy, price, qty, time, state) : syntheticTradeLine(detail, n, symbol, buy, price, qty, time, state);
+    format === 'compact'
+      ? syntheticCompactLine(n, symbol, buy, price, qty, time, state)
+      : syntheticTradeLine(detail, n, symbol, buy, price, qty, time, state);
   const mids = symbols.map(() => random.int(30, 70));
   const pendingBusts: { at: number; line: string }[] = [];
   const out = createWriteStream(file);
@@ -118,7 +176,8 @@ export async function writeSyntheticHistory(file: string, options: SyntheticOpti
     const qty = random.int(1, 10);
     const iso = new Date(time).toISOString();
     chunk += line(n, symbol, buy, price, qty, iso, 'TRADE_STATE_NEW');
-    if (options.bustEvery !== undefined && n % options.bustEvery === 0) pendingBusts.push({ at: n + 3, line: line(n, symbol, buy, price, qty, iso, 'TRADE_STATE_BUSTED') });
+    if (options.bustEvery !== undefined && n % options.bustEvery === 0)
+      pendingBusts.push({ at: n + 3, line: line(n, symbol, buy, price, qty, iso, 'TRADE_STATE_BUSTED') });
     while (pendingBusts.length > 0 && (pendingBusts[0] as { at: number }).at <= n) chunk += (pendingBusts.shift() as { line: string }).line;
     if (chunk.length > 1 << 20) {
       await write(chunk);

@@ -47,7 +47,12 @@ export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 type Source =
   | { readonly kind: 'lines'; readonly lines: AsyncGenerator<LineBatch, void, undefined>; readonly first: LineBatch }
-  | { readonly kind: 'thread'; readonly thread: TapeThread; readonly readerOptions: LineReaderOptions; readonly handover: number | undefined };
+  | {
+      readonly kind: 'thread';
+      readonly thread: TapeThread;
+      readonly readerOptions: LineReaderOptions;
+      readonly handover: number | undefined;
+    };
 
 /** Line 1 of `file` (UTF-8, without its line break); undefined when the file is empty. */
 async function readFirstLine(file: string): Promise<string | undefined> {
@@ -97,7 +102,10 @@ export class TapeReader {
     try {
       size = (await stat(file)).size;
     } catch (error) {
-      throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the history file ${file}: ${(error as Error).message}`, { kind: 'config', cause: error });
+      throw backtestError(BacktestErrorCode.DATA_UNREADABLE, `cannot read the history file ${file}: ${(error as Error).message}`, {
+        kind: 'config',
+        cause: error,
+      });
     }
     const window = options.supersedeWindow ?? 10_000;
     const empty = () => backtestError(BacktestErrorCode.BAD_HEADER, `${file} is empty: expected a header line and trade lines`);
@@ -109,8 +117,17 @@ export class TapeReader {
       const header = parseHeader(headerLine, file);
       if (header.kind === 'history') {
         if (!Number.isInteger(window) || window < 1) throw new RangeError(`supersede window must be a positive integer, got ${window}`);
-        const worker = new TapeThread(file, headerLine, header, { supersedeWindow: window, ...(options.readerOptions?.chunkBytes === undefined ? {} : { chunkBytes: options.readerOptions.chunkBytes }) });
-        return new TapeReader(file, header, size, { kind: 'thread', thread: worker, readerOptions: options.readerOptions ?? {}, handover: options.handover }, window);
+        const worker = new TapeThread(file, headerLine, header, {
+          supersedeWindow: window,
+          ...(options.readerOptions?.chunkBytes === undefined ? {} : { chunkBytes: options.readerOptions.chunkBytes }),
+        });
+        return new TapeReader(
+          file,
+          header,
+          size,
+          { kind: 'thread', thread: worker, readerOptions: options.readerOptions ?? {}, handover: options.handover },
+          window,
+        );
       }
     }
     const lines = (options.reader ?? readLineBatches)(file, options.readerOptions);
@@ -148,7 +165,12 @@ export class TapeReader {
    * up (or at line `handover`, waiting for it), tells it to carry on from the next line with this
    * extractor's state, and returns true.
    */
-  private async *fromLines(lines: AsyncGenerator<LineBatch, void, undefined>, first: LineBatch | undefined, thread?: TapeThread, handover?: number): AsyncGenerator<TradeBatch, boolean, undefined> {
+  private async *fromLines(
+    lines: AsyncGenerator<LineBatch, void, undefined>,
+    first: LineBatch | undefined,
+    thread?: TapeThread,
+    handover?: number,
+  ): AsyncGenerator<TradeBatch, boolean, undefined> {
     const parser = new TradeLineParser(this.header.source, this.header.instruments, this.file, this.header.format ?? 'full');
     const extractor = new TradeExtractor(parser.scanner, new SupersedeWindow(this.supersedeWindow), this.file, parser);
     const out = new TradeBatch();
@@ -159,7 +181,14 @@ export class TapeReader {
     }
   }
 
-  private async *extract(lines: AsyncGenerator<LineBatch, void, undefined>, first: LineBatch | undefined, extractor: TradeExtractor, out: TradeBatch, thread?: TapeThread, handover?: number): AsyncGenerator<TradeBatch, boolean, undefined> {
+  private async *extract(
+    lines: AsyncGenerator<LineBatch, void, undefined>,
+    first: LineBatch | undefined,
+    extractor: TradeExtractor,
+    out: TradeBatch,
+    thread?: TapeThread,
+    handover?: number,
+  ): AsyncGenerator<TradeBatch, boolean, undefined> {
     let batch = first ?? (await lines.next()).value ?? undefined;
     while (batch !== undefined) {
       this.bytesRead = batch.bytesRead;
@@ -188,7 +217,8 @@ export class TapeReader {
 
   /** The events of a recording (header kind "recording"), batch by batch. */
   async *recordings(stats: RecordingStats): AsyncGenerator<RecordedBatch, void, undefined> {
-    if (this.header.kind !== 'recording' || this.source.kind !== 'lines') throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
+    if (this.header.kind !== 'recording' || this.source.kind !== 'lines')
+      throw backtestError(BacktestErrorCode.BAD_HEADER, `${this.file} is a trade history, not a recording`);
     for await (const batch of recordedEvents(this.file, this.header, this.source.first, this.source.lines, stats)) {
       this.bytesRead = batch.bytesRead;
       yield batch;

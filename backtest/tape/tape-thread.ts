@@ -65,9 +65,22 @@ export class TapeThread {
   private released = false;
   private readonly listeners = {
     message: (m: TapeWorkerError) => this.onError(new TradebotError(m.code, m.message, { kind: m.kind })),
-    error: (error: Error) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} failed: ${error.message}`, { kind: 'internal', cause: error })),
+    error: (error: Error) =>
+      this.fail(
+        new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} failed: ${error.message}`, {
+          kind: 'internal',
+          cause: error,
+        }),
+      ),
     exit: (exitCode: number) => {
-      if (!this.closed) this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} stopped (exit code ${exitCode}) before the end of the file`, { kind: 'internal' }));
+      if (!this.closed)
+        this.fail(
+          new TradebotError(
+            'BACKTEST_DATA_UNREADABLE',
+            `the tape worker for ${this.file} stopped (exit code ${exitCode}) before the end of the file`,
+            { kind: 'internal' },
+          ),
+        );
       this.onExit();
     },
   };
@@ -99,7 +112,15 @@ export class TapeThread {
     } else {
       tapeWorkerBundle()
         .then((code) => this.launch(code === undefined ? 'tsx' : 'bundle', code))
-        .catch((error: unknown) => this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${file} did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'internal', cause: error })));
+        .catch((error: unknown) =>
+          this.fail(
+            new TradebotError(
+              'BACKTEST_DATA_UNREADABLE',
+              `the tape worker for ${file} did not start: ${error instanceof Error ? error.message : String(error)}`,
+              { kind: 'internal', cause: error },
+            ),
+          ),
+        );
     }
   }
 
@@ -113,7 +134,13 @@ export class TapeThread {
     try {
       worker = acquireTapeWorker(entry, code);
     } catch (error) {
-      this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', `the tape worker for ${this.file} did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'internal', cause: error }));
+      this.fail(
+        new TradebotError(
+          'BACKTEST_DATA_UNREADABLE',
+          `the tape worker for ${this.file} did not start: ${error instanceof Error ? error.message : String(error)}`,
+          { kind: 'internal', cause: error },
+        ),
+      );
       this.onExit();
       return;
     }
@@ -206,7 +233,15 @@ export class TapeThread {
     // A read or whenReady() still waiting (close from outside the replay loop: a signal handler, say) fails
     // at once instead of waiting for a worker that will never commit again; closed before the worker
     // existed, it never will.
-    this.fail(new TradebotError('BACKTEST_DATA_UNREADABLE', worker === undefined ? `the tape worker for ${this.file} was closed before it started` : `the tape of ${this.file} was closed before the end of the file`, { kind: 'internal' }));
+    this.fail(
+      new TradebotError(
+        'BACKTEST_DATA_UNREADABLE',
+        worker === undefined
+          ? `the tape worker for ${this.file} was closed before it started`
+          : `the tape of ${this.file} was closed before the end of the file`,
+        { kind: 'internal' },
+      ),
+    );
     if (worker !== undefined) await discardTapeWorker(worker);
   }
 

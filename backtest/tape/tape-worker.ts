@@ -60,9 +60,12 @@ async function runJob(data: TapeWorkerData, ring: RingWriter): Promise<void> {
   if (start.state !== undefined) extractor.restoreStats(start.state.stats);
   const out = new TradeBatch(8192);
   let bytesRead = start.offset;
-  for await (const lines of readLineBatches(data.file, { chunkBytes: data.chunkBytes, start: { offset: start.offset, line: start.line } })) {
+  for await (const lines of readLineBatches(data.file, {
+    chunkBytes: data.chunkBytes,
+    start: { offset: start.offset, line: start.line },
+  })) {
     bytesRead = lines.bytesRead;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       i = extractor.process(lines, i, out);
       if (i >= lines.count) break;
       extractor.full = await loadFullParser(data);
@@ -85,7 +88,9 @@ async function serve(): Promise<void> {
       await runJob(data, ring);
     } catch (error) {
       const code = isTradebotError(error) ? error.code : BacktestErrorCode.DATA_UNREADABLE;
-      const text = isTradebotError(error) ? error.message : `cannot read the history file ${data.file}: ${error instanceof Error ? error.message : String(error)}`;
+      const text = isTradebotError(error)
+        ? error.message
+        : `cannot read the history file ${data.file}: ${error instanceof Error ? error.message : String(error)}`;
       const posted: TapeWorkerError = { type: 'error', code, message: text, kind: isTradebotError(error) ? error.kind : 'config' };
       port.postMessage(posted);
       ring.fail();

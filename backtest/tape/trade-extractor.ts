@@ -82,7 +82,11 @@ export class TradeExtractor {
       const line = firstLine + i;
       const scan = scanner.scan(buf, start, end, fields);
       if (scan !== Scan.OK) {
-        if (scan === Scan.UNKNOWN_SYMBOL) throw backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `${this.file}:${line}: trade in ${scanner.unknownSymbol}, which has no instrument in the header`);
+        if (scan === Scan.UNKNOWN_SYMBOL)
+          throw backtestError(
+            BacktestErrorCode.UNKNOWN_SYMBOL,
+            `${this.file}:${line}: trade in ${scanner.unknownSymbol}, which has no instrument in the header`,
+          );
         const full = this.full;
         if (full === undefined) break;
         full.full(buf.toString('utf8', start, end), line, fields);

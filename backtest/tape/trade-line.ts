@@ -111,7 +111,9 @@ export class TradeLineParser {
     try {
       trade = decodeCompactTrade(JSON.parse(text));
     } catch (error) {
-      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, { cause: error });
+      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, {
+        cause: error,
+      });
     }
     const scales = this.scales.get(trade.symbol);
     const sym = this.index.get(trade.symbol);
@@ -122,7 +124,9 @@ export class TradeLineParser {
       price = decimalToRawInt(trade.price, scales, 'price', 'price');
       qty = decimalToRawInt(trade.qty, scales, 'qty', 'qty');
     } catch (error) {
-      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, { cause: error });
+      throw backtestError(BacktestErrorCode.BAD_LINE, `${this.file}:${lineNo}: not a compact trade line: ${describeError(error)}`, {
+        cause: error,
+      });
     }
     out.key = idKey(trade.id);
     out.sym = sym;
@@ -134,6 +138,9 @@ export class TradeLineParser {
   }
 
   private unknownSymbol(lineNo: number, symbol: string) {
-    return backtestError(BacktestErrorCode.UNKNOWN_SYMBOL, `${this.file}:${lineNo}: trade in ${symbol}, which has no instrument in the header`);
+    return backtestError(
+      BacktestErrorCode.UNKNOWN_SYMBOL,
+      `${this.file}:${lineNo}: trade in ${symbol}, which has no instrument in the header`,
+    );
   }
 }

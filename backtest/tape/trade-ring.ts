@@ -24,7 +24,15 @@ const DONE = 1;
 const FAILED = 2;
 
 /** A commit's record: end position, bytes read, then the TapeStats in STAT_KEYS order. */
-const STAT_KEYS = ['lines', 'records', 'fullParses', 'empty', 'busted', 'lateBusts', 'duplicates'] as const satisfies readonly (keyof TapeStats)[];
+const STAT_KEYS = [
+  'lines',
+  'records',
+  'fullParses',
+  'empty',
+  'busted',
+  'lateBusts',
+  'duplicates',
+] as const satisfies readonly (keyof TapeStats)[];
 const RECORD = 2 + STAT_KEYS.length;
 
 export interface TradeRingBuffers {
@@ -91,7 +99,7 @@ export class RingWriter {
   /** Copies the batch's trades in and commits them with these counts (waits for room as needed). */
   write(batch: TradeBatch, stats: TapeStats, bytesRead: number): void {
     const capacity = this.buffers.capacity;
-    for (let from = 0; from < batch.count; ) {
+    for (let from = 0; from < batch.count;) {
       let room = 0;
       for (;;) {
         // READ first: the reader stores `released` before it, so this is at least that recent
@@ -133,7 +141,12 @@ export class RingWriter {
   }
 
   private commit(stats: TapeStats, bytesRead: number): void {
-    for (let read = Atomics.load(this.control, READ); this.commitCount - read >= this.buffers.slots; read = Atomics.load(this.control, READ)) this.wait(read);
+    for (
+      let read = Atomics.load(this.control, READ);
+      this.commitCount - read >= this.buffers.slots;
+      read = Atomics.load(this.control, READ)
+    )
+      this.wait(read);
     const at = (this.commitCount % this.buffers.slots) * RECORD;
     const c = this.commits;
     c[at] = this.written;
@@ -186,7 +199,9 @@ export class RingWriter {
 }
 
 /** Atomics.waitAsync (Node >= 16; not in this TypeScript lib yet). */
-const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string } }).waitAsync;
+const waitAsync = (
+  Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { value: Promise<string> | string } }
+).waitAsync;
 
 /** What one commit hands the replay thread: its trades (one or two views, the ring may wrap) and counts. */
 export interface RingCommit {
@@ -236,7 +251,8 @@ export class RingReader {
 
   /** Resolves once the writer has waited for room `times` times in all. */
   async writerWaited(times: number): Promise<void> {
-    for (let seen = Atomics.load(this.control, WAITS); seen < times; seen = Atomics.load(this.control, WAITS)) await waitAsync(this.control, WAITS, seen).value;
+    for (let seen = Atomics.load(this.control, WAITS); seen < times; seen = Atomics.load(this.control, WAITS))
+      await waitAsync(this.control, WAITS, seen).value;
   }
 
   /**

@@ -86,7 +86,9 @@ const KEYS = {
   gateway: { px: key('"last_px":"', 'x'), shares: ascii('","last_shares":"'), time: key('"transact_time":"', 'c') },
 } as const;
 /** Each trade state's name after `TRADE_STATE_` and its closing quote, and whether a trade in it stands. */
-const STATES: readonly (readonly [Buffer, boolean])[] = TRADE_STATES.map((name) => [ascii(`${name.slice('TRADE_STATE_'.length)}"`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const);
+const STATES: readonly (readonly [Buffer, boolean])[] = TRADE_STATES.map(
+  (name) => [ascii(`${name.slice('TRADE_STATE_'.length)}"`), name !== 'TRADE_STATE_BUSTED' && name !== 'TRADE_STATE_REJECTED'] as const,
+);
 
 function matchAt(u: Uint8Array, at: number, needle: Uint8Array): boolean {
   for (let k = 0; k < needle.length; k++) if (u[at + k] !== needle[k]) return false;
@@ -94,7 +96,16 @@ function matchAt(u: Uint8Array, at: number, needle: Uint8Array): boolean {
 }
 
 /** Fills `out` with one line's facts (both fast paths): Scan.OK. */
-export function setTradeFields(out: TradeFields, key: number, sym: number, price: number, qty: number, buy: boolean, time: number, stands: boolean): Scan {
+export function setTradeFields(
+  out: TradeFields,
+  key: number,
+  sym: number,
+  price: number,
+  qty: number,
+  buy: boolean,
+  time: number,
+  stands: boolean,
+): Scan {
   out.key = key;
   out.sym = sym;
   out.price = price;
@@ -171,7 +182,7 @@ export class TradeScanner implements LineScanner {
     let a = 0x811c9dc5;
     let b = 0x1f3d5b79;
     let i = start + PREFIX.length;
-    for (;; i++) {
+    for (; ; i++) {
       const c = buf[i] as number;
       if (c === 34) break;
       if (c < 32 || c > 126 || c === 92 || i >= end) return Scan.NOT_SURE;
@@ -201,7 +212,7 @@ export class TradeScanner implements LineScanner {
       if (symbolAt < 0 || !keyPosition(buf, symbolAt)) return Scan.NOT_SURE;
       symbolStart = symbolAt + SYMBOL.bytes.length;
       symbolEnd = symbolStart;
-      for (;; symbolEnd++) {
+      for (; ; symbolEnd++) {
         const c = buf[symbolEnd] as number;
         if (c === 34) break;
         if (c < 32 || c === 92 || symbolEnd >= end) return Scan.NOT_SURE;
@@ -212,7 +223,8 @@ export class TradeScanner implements LineScanner {
     const sideAt = symbolEnd + SIDE_KEY.bytes.length;
     let buy: boolean;
     if (buf[sideAt] === 66 && buf[sideAt + 1] === 85 && buf[sideAt + 2] === 89 && buf[sideAt + 3] === 34) buy = true;
-    else if (buf[sideAt] === 83 && buf[sideAt + 1] === 69 && buf[sideAt + 2] === 76 && buf[sideAt + 3] === 76 && buf[sideAt + 4] === 34) buy = false;
+    else if (buf[sideAt] === 83 && buf[sideAt + 1] === 69 && buf[sideAt + 2] === 76 && buf[sideAt + 3] === 76 && buf[sideAt + 4] === 34)
+      buy = false;
     else return Scan.NOT_SURE;
 
     // the execution: lastPx, lastShares
@@ -239,7 +251,7 @@ export class TradeScanner implements LineScanner {
     // one backward pass from before the closing `}}`: no brace or bracket until the state key
     if (buf[end - 1] !== 125 || buf[end - 2] !== 125) return Scan.NOT_SURE;
     let stateAt = end - 3;
-    for (;; stateAt--) {
+    for (; ; stateAt--) {
       if (stateAt < execEnd) return Scan.NOT_SURE;
       const c = buf[stateAt] as number;
       if (c === 34) {
@@ -288,4 +300,3 @@ export function scanText(scanner: LineScanner, line: string, out: TradeFields): 
   const buf = Buffer.from(line, 'utf8');
   return scanner.scan(buf, 0, buf.length, out);
 }
-

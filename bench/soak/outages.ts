@@ -34,7 +34,8 @@ export class OutageLog {
         }
         return;
       }
-      if (open === undefined || open.endMs !== undefined) this.outages.push({ startMs: at, cause: change.cause, state: change.to, reason: change.reason, endMs: undefined });
+      if (open === undefined || open.endMs !== undefined)
+        this.outages.push({ startMs: at, cause: change.cause, state: change.to, reason: change.reason, endMs: undefined });
     });
   }
 
@@ -44,8 +45,12 @@ export class OutageLog {
     for (const o of this.outages) {
       const lasted = (o.endMs ?? nowMs) - o.startMs;
       if (o.cause !== 'feed') problems.push(`trading went ${o.state} at ${Math.round(o.startMs / 1000)} s for ${o.cause}: ${o.reason}`);
-      if (o.endMs === undefined) problems.push(`trading still ${o.state} at the end (since ${Math.round(o.startMs / 1000)} s: ${o.reason})`);
-      else if (lasted > maxMs) problems.push(`trading was ${o.state} for ${Math.round(lasted / 100) / 10} s from ${Math.round(o.startMs / 1000)} s (allowed ${maxMs / 1000} s)`);
+      if (o.endMs === undefined)
+        problems.push(`trading still ${o.state} at the end (since ${Math.round(o.startMs / 1000)} s: ${o.reason})`);
+      else if (lasted > maxMs)
+        problems.push(
+          `trading was ${o.state} for ${Math.round(lasted / 100) / 10} s from ${Math.round(o.startMs / 1000)} s (allowed ${maxMs / 1000} s)`,
+        );
     }
     return problems;
   }

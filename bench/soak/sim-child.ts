@@ -71,13 +71,18 @@ export interface SimChild {
 }
 
 export async function startSimChild(configFile: string): Promise<SimChild> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'sim', '--config', configFile], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'sim', '--config', configFile], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const tail: string[] = [];
   createInterface({ input: child.stderr }).on('line', (line) => {
     tail.push(line);
     if (tail.length > 20) tail.shift();
   });
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal === null ? `exit code ${code}` : `signal ${signal}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal === null ? `exit code ${code}` : `signal ${signal}`)),
+  );
   const lines = createInterface({ input: child.stdout });
   const ready = await new Promise<SimReady>((resolve, reject) => {
     lines.once('line', (line) => {

@@ -36,7 +36,10 @@ function streamsField() {
     if (raw === undefined) return undefined;
     if (isTransport(raw)) return { marketData: raw, orders: raw };
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      ctx.addIssue({ code: 'custom', message: `expected ${allowed} for both streams, or a mapping { marketData: ${allowed}, orders: ${allowed} }, got ${JSON.stringify(raw)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${allowed} for both streams, or a mapping { marketData: ${allowed}, orders: ${allowed} }, got ${JSON.stringify(raw)}`,
+      });
       return z.NEVER;
     }
     const out: Partial<Record<(typeof STREAM_KEYS)[number], StreamTransport>> = {};
@@ -62,7 +65,10 @@ export function resolveStreams(configured: Partial<StreamTransports> | undefined
 }
 
 const ACCOUNT = /^firms\/[A-Za-z0-9_.-]+\/accounts\/[A-Za-z0-9_.-]+$/;
-const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
+const account = () =>
+  z
+    .string({ error: 'expected an account such as "firms/demo/accounts/alice-main"' })
+    .regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 
 export function botSection(context: ConfigContext = { baseDir: process.cwd() }) {
   return z
@@ -101,7 +107,12 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
        * At stop, how long (engine ms) the intents `onStop` sent may take to complete before the engine cancels
        * what is left (absent: 1000; 0: cancel at once). Ends early once nothing is in flight.
        */
-      stopGraceMs: z.number({ error: 'expected milliseconds such as 1000' }).int('expected whole milliseconds').min(0, 'expected milliseconds >= 0').max(60_000, 'at most 60000 ms').optional(),
+      stopGraceMs: z
+        .number({ error: 'expected milliseconds such as 1000' })
+        .int('expected whole milliseconds')
+        .min(0, 'expected milliseconds >= 0')
+        .max(60_000, 'at most 60000 ms')
+        .optional(),
       fees: z.strictObject({ takerBps: decimal({ min: '0' }).prefault('0'), makerBps: decimal({ min: '0' }).prefault('0') }).prefault({}),
       /** Prometheus metrics on 127.0.0.1:<port> (0 picks a free port). */
       metrics: z.strictObject({ port: port() }).optional(),
@@ -114,7 +125,8 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
           host: z
             .string({ error: 'expected a loopback address such as "127.0.0.1"' })
             .refine((host) => LOOPBACK_HOSTS.includes(host), {
-              error: (issue) => `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(issue.input)}: reach a remote bot through an SSH tunnel`,
+              error: (issue) =>
+                `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(issue.input)}: reach a remote bot through an SSH tunnel`,
             })
             .default('127.0.0.1'),
           port: port(),

@@ -20,7 +20,8 @@ export const invalidOption = (message: string): TradebotError => new TradebotErr
 /** Seconds greater than 0 (`--duration`). */
 export function parseSeconds(text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new TradebotError('CLI_INVALID_DURATION', `--duration expects seconds greater than 0, got "${text}"`, { kind: 'config' });
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TradebotError('CLI_INVALID_DURATION', `--duration expects seconds greater than 0, got "${text}"`, { kind: 'config' });
   return value;
 }
 

@@ -24,7 +24,9 @@ function packageVersion(): string {
 
 export function buildProgram(): Command {
   const program = new Command('tradebot')
-    .description('Algorithmic trading on an event-contract exchange: strategies, risk, execution, backtests, and an embedded exchange simulator.')
+    .description(
+      'Algorithmic trading on an event-contract exchange: strategies, risk, execution, backtests, and an embedded exchange simulator.',
+    )
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: true });

@@ -19,7 +19,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       process.stderr.write(`tradebot: ${redactString(error.message)} [${error.code}]\n`);
       return error.kind === 'config' || error.kind === 'validation' ? 2 : 1;
     }
-    process.stderr.write(`tradebot: unexpected error (a bug; please report it)\n${redactString(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+    process.stderr.write(
+      `tradebot: unexpected error (a bug; please report it)\n${redactString(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+    );
     return 1;
   }
 }

@@ -17,7 +17,12 @@ export function interpolateEnv(tree: unknown, env: Environment, problems: Config
     const out: Record<string, unknown> = {};
     // defineProperty keeps a `__proto__` key an own (unknown, reported) key instead of setting the prototype.
     for (const [key, value] of Object.entries(tree)) {
-      Object.defineProperty(out, key, { value: interpolateEnv(value, env, problems, [...path, key]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: interpolateEnv(value, env, problems, [...path, key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

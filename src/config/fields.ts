@@ -16,26 +16,24 @@ export interface ConfigContext {
 
 /** A decimal written as a string (`"0.55"`) or a plain YAML number (kept exact by the loader). */
 export function decimal(options: { min?: string; max?: string; positive?: boolean } = {}) {
-  return z
-    .union([z.string(), z.number()], { error: 'expected a decimal string such as "0.55"' })
-    .transform((raw, ctx) => {
-      const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw.trim();
-      if (!DECIMAL_TEXT.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `expected a decimal string such as "0.55", got ${JSON.stringify(raw)}` });
-        return z.NEVER;
-      }
-      const value = new Decimal(text);
-      if (options.positive === true && value.lte(0)) {
-        ctx.addIssue({ code: 'custom', message: `must be greater than 0, got ${text}` });
-      }
-      if (options.min !== undefined && value.lt(options.min)) {
-        ctx.addIssue({ code: 'custom', message: `must be at least ${options.min}, got ${text}` });
-      }
-      if (options.max !== undefined && value.gt(options.max)) {
-        ctx.addIssue({ code: 'custom', message: `must be at most ${options.max}, got ${text}` });
-      }
-      return value;
-    });
+  return z.union([z.string(), z.number()], { error: 'expected a decimal string such as "0.55"' }).transform((raw, ctx) => {
+    const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw.trim();
+    if (!DECIMAL_TEXT.test(text)) {
+      ctx.addIssue({ code: 'custom', message: `expected a decimal string such as "0.55", got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    }
+    const value = new Decimal(text);
+    if (options.positive === true && value.lte(0)) {
+      ctx.addIssue({ code: 'custom', message: `must be greater than 0, got ${text}` });
+    }
+    if (options.min !== undefined && value.lt(options.min)) {
+      ctx.addIssue({ code: 'custom', message: `must be at least ${options.min}, got ${text}` });
+    }
+    if (options.max !== undefined && value.gt(options.max)) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${options.max}, got ${text}` });
+    }
+    return value;
+  });
 }
 
 /** A path in the config, resolved against the folder of the YAML file that holds it. */
@@ -69,7 +67,10 @@ export function port() {
 }
 
 export function positiveInt(what = 'a positive whole number') {
-  return z.number({ error: `expected ${what}` }).int(`expected ${what}`).positive(`expected ${what}`);
+  return z
+    .number({ error: `expected ${what}` })
+    .int(`expected ${what}`)
+    .positive(`expected ${what}`);
 }
 
 /** Durations as seconds (number) — what operators write in YAML. */

@@ -26,7 +26,12 @@ export function describeIssue(issue: Issue, root: z.ZodType): ConfigProblem[] {
       const inner = issue.errors.flat()[0];
       if (inner === undefined || inner.code === 'invalid_type') {
         const expected = [...new Set(issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [noun(e.expected)] : [])))];
-        return [{ path, message: `expected ${expected.length > 0 ? expected.join(' or ') : 'another kind of value'}, got ${gotValue(issue.input, secretAt(issue.path))}` }];
+        return [
+          {
+            path,
+            message: `expected ${expected.length > 0 ? expected.join(' or ') : 'another kind of value'}, got ${gotValue(issue.input, secretAt(issue.path))}`,
+          },
+        ];
       }
       return [{ path, message: readable(inner, secretAt(issue.path)) }];
     }

@@ -36,7 +36,10 @@ const MAX_ALIAS_COUNT = 100;
 export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
   const doc = parseDocument(text, { customTags: keepExactNumbers, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.some((error) => error instanceof Error && /Maximum call stack size exceeded/.test(error.message))) {
-    problems.push({ path: '', message: 'the YAML nests too deeply to read; flatten the structure (a config file needs only a few levels)' });
+    problems.push({
+      path: '',
+      message: 'the YAML nests too deeply to read; flatten the structure (a config file needs only a few levels)',
+    });
     return undefined;
   }
   for (const error of doc.errors) {
@@ -48,16 +51,20 @@ export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
   try {
     const tree: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     if (containsItself(tree, new Set())) {
-      problems.push({ path: '', message: 'an alias (*name) refers to a node that contains it, a value without end; write the value out instead' });
+      problems.push({
+        path: '',
+        message: 'an alias (*name) refers to a node that contains it, a value without end; write the value out instead',
+      });
       return undefined;
     }
     return tree;
   } catch (error) {
-    const reason = error instanceof ReferenceError && /alias/i.test(error.message)
-      ? `aliases (*name) expand to too many nodes (limit ${MAX_ALIAS_COUNT}); write the values out instead of nesting anchors`
-      : error instanceof RangeError
-        ? 'the YAML nests too deeply to read; flatten the structure'
-        : `the YAML cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const reason =
+      error instanceof ReferenceError && /alias/i.test(error.message)
+        ? `aliases (*name) expand to too many nodes (limit ${MAX_ALIAS_COUNT}); write the values out instead of nesting anchors`
+        : error instanceof RangeError
+          ? 'the YAML nests too deeply to read; flatten the structure'
+          : `the YAML cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     problems.push({ path: '', message: reason });
     return undefined;
   }

@@ -34,13 +34,13 @@ function comparedTo(this: DecimalJs, y: DecimalJs.Value): number {
       const ys = v.s;
       if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -ys : 0;
       if (xs !== ys) return xs;
-      if (x.e !== v.e) return (x.e > v.e) !== xs < 0 ? 1 : -1;
+      if (x.e !== v.e) return x.e > v.e !== xs < 0 ? 1 : -1;
       const xdL = xd.length;
       const ydL = yd.length;
       for (let i = 0, j = xdL < ydL ? xdL : ydL; i < j; ++i) {
-        if (xd[i] !== yd[i]) return ((xd[i] as number) > (yd[i] as number)) !== xs < 0 ? 1 : -1;
+        if (xd[i] !== yd[i]) return (xd[i] as number) > (yd[i] as number) !== xs < 0 ? 1 : -1;
       }
-      return xdL === ydL ? 0 : (xdL > ydL) !== xs < 0 ? 1 : -1;
+      return xdL === ydL ? 0 : xdL > ydL !== xs < 0 ? 1 : -1;
     }
   }
   return decimalJsCmp.call(this, y);
@@ -173,7 +173,7 @@ function addMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly number[], 
   for (let i = 0; i < xL; i++) w[ox + i] = xd[i] as number;
   for (let i = 0; i < yL; i++) w[oy + i] = (w[oy + i] as number) + (yd[i] as number);
   let carry = 0;
-  for (let i = n; i--; ) {
+  for (let i = n; i--;) {
     const t = (w[i] as number) + carry;
     carry = t >= BASE ? 1 : 0;
     w[i] = carry ? t - BASE : t;
@@ -189,7 +189,13 @@ function addMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly number[], 
 }
 
 /** decimal.js's minus of two finite values of sign s (x.s === s, y taken with sign s): x - y. */
-function subtractMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly number[], yd: readonly number[], s: number): DecimalJs | undefined {
+function subtractMagnitudes(
+  x: DecimalParts,
+  y: DecimalParts,
+  xd: readonly number[],
+  yd: readonly number[],
+  s: number,
+): DecimalJs | undefined {
   if (!xd[0] || !yd[0]) {
     if (yd[0]) return copyOf(-s, y.e, yd); // 0 - y: y negated
     if (xd[0]) return copyOf(s, x.e, xd); // x - 0: x
@@ -232,7 +238,7 @@ function subtractMagnitudes(x: DecimalParts, y: DecimalParts, xd: readonly numbe
   for (let i = 0; i < n; i++) w[i] = i < bL ? (big[i] as number) : 0;
   for (let i = 0; i < sL; i++) w[os + i] = (w[os + i] as number) - (small[i] as number);
   let borrow = 0;
-  for (let i = n; i--; ) {
+  for (let i = n; i--;) {
     const t = (w[i] as number) - borrow;
     borrow = t < 0 ? 1 : 0;
     w[i] = borrow ? t + BASE : t;
@@ -301,19 +307,19 @@ function multiply(xd: readonly number[], yd: readonly number[], xe: number, ye: 
   }
   const r: number[] = [];
   let rL = aL + bL;
-  for (let i = rL; i--; ) r.push(0);
+  for (let i = rL; i--;) r.push(0);
   let carry = 0;
-  for (let i = bL; --i >= 0; ) {
+  for (let i = bL; --i >= 0;) {
     carry = 0;
     let k = aL + i;
-    for (; k > i; ) {
+    for (; k > i;) {
       const t = (r[k] as number) + (b[i] as number) * (a[k - i - 1] as number) + carry;
-      r[k--] = t % BASE | 0;
+      r[k--] = (t % BASE) | 0;
       carry = (t / BASE) | 0;
     }
-    r[k] = ((r[k] as number) + carry) % BASE | 0;
+    r[k] = (((r[k] as number) + carry) % BASE) | 0;
   }
-  for (; !r[--rL]; ) r.pop();
+  for (; !r[--rL];) r.pop();
   if (carry) ++e;
   else r.shift();
   const first = r[0] as number;

@@ -95,11 +95,7 @@ export function sumDecimals(values: Iterable<Decimal>): Decimal {
 
 function requirePositiveTick(tick: Decimal): void {
   if (!tick.isFinite() || tick.isNegative() || tick.isZero()) {
-    throw domainError(
-      DomainErrorCode.TICK_INVALID,
-      `tick: expected a positive decimal, got ${tick.toString()}`,
-      { tick: tick.toString() },
-    );
+    throw domainError(DomainErrorCode.TICK_INVALID, `tick: expected a positive decimal, got ${tick.toString()}`, { tick: tick.toString() });
   }
 }
 
@@ -128,7 +124,9 @@ function tenthPlaces(tick: Decimal): number {
   const d = (tick as unknown as DecimalParts).d;
   if (d === null || d.length !== 1 || tick.e > 0) return -1;
   const word = d[0] as number;
-  return word === 1 || word === 10 || word === 100 || word === 1000 || word === 10000 || word === 100000 || word === 1000000 ? tick.decimalPlaces() : -1;
+  return word === 1 || word === 10 || word === 100 || word === 1000 || word === 10000 || word === 100000 || word === 1000000
+    ? tick.decimalPlaces()
+    : -1;
 }
 
 /** down = towards -infinity, up = towards +infinity, nearest = closest multiple, ties to the even multiple. */
@@ -146,7 +144,10 @@ export function roundToTick(value: Decimal, tick: Decimal, mode: TickRounding): 
       // tick 10^-places and a value of at most 35 significant digits: the arithmetic below is exact, and
       // gives what rounding to `places` decimals towards -/+ infinity gives (a zero result is +0 either way)
       if (value.decimalPlaces() <= places) return value;
-      return cutAtPlaces(value as unknown as DecimalParts, places, mode === 'up') ?? value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+      return (
+        cutAtPlaces(value as unknown as DecimalParts, places, mode === 'up') ??
+        value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL)
+      );
     }
   }
   const remainder = value.mod(tick); // EUCLID: 0 <= remainder < tick

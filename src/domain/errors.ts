@@ -46,28 +46,24 @@ export function describeValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-export function domainError(
-  code: DomainErrorCode,
-  message: string,
-  details: Record<string, unknown>,
-): TradebotError {
+export function domainError(code: DomainErrorCode, message: string, details: Record<string, unknown>): TradebotError {
   return new TradebotError(code, message, { kind: 'validation', details });
 }
 
 /** `executions[0].order.price: expected an integer string, got "abc"` */
 export function invalidField(path: string, expected: string, got: unknown): TradebotError {
-  return domainError(
-    DomainErrorCode.WIRE_INVALID_FIELD,
-    `${path}: expected ${expected}, got ${describeValue(got)}`,
-    { path, expected, got: describeValue(got) },
-  );
+  return domainError(DomainErrorCode.WIRE_INVALID_FIELD, `${path}: expected ${expected}, got ${describeValue(got)}`, {
+    path,
+    expected,
+    got: describeValue(got),
+  });
 }
 
 /** An encoder was given a domain value it cannot write (a programming error on the caller's side). */
 export function invalidValue(path: string, expected: string, got: unknown): TradebotError {
-  return domainError(
-    DomainErrorCode.DOMAIN_INVALID_VALUE,
-    `${path}: cannot encode ${describeValue(got)}, expected ${expected}`,
-    { path, expected, got: describeValue(got) },
-  );
+  return domainError(DomainErrorCode.DOMAIN_INVALID_VALUE, `${path}: cannot encode ${describeValue(got)}, expected ${expected}`, {
+    path,
+    expected,
+    got: describeValue(got),
+  });
 }

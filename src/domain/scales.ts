@@ -196,16 +196,14 @@ export function tryDecimalToRaw(value: Decimal, digits: number): string | { read
 }
 
 /** The error for a failed decimal -> raw conversion, naming the field and the scale. */
-export function scaleFailure(
-  failure: RawFailure,
-  value: Decimal,
-  path: string,
-  scales: InstrumentScales,
-  kind: ScaledKind,
-): TradebotError {
+export function scaleFailure(failure: RawFailure, value: Decimal, path: string, scales: InstrumentScales, kind: ScaledKind): TradebotError {
   const digits = scaleDigits(scales, kind);
-  const scaleText = kind === 'price' ? `price scale ${scales.priceScale}` : kind === 'qty'
-    ? `quantity scale ${scales.qtyScale}` : `commission scale ${scales.priceScale}x${scales.qtyScale}`;
+  const scaleText =
+    kind === 'price'
+      ? `price scale ${scales.priceScale}`
+      : kind === 'qty'
+        ? `quantity scale ${scales.qtyScale}`
+        : `commission scale ${scales.priceScale}x${scales.qtyScale}`;
   if (failure === 'inexact') {
     return domainError(
       DomainErrorCode.SCALE_NOT_REPRESENTABLE,
@@ -213,11 +211,12 @@ export function scaleFailure(
       { path, value: value.toFixed(), kind, digits },
     );
   }
-  return domainError(
-    DomainErrorCode.SCALE_OUT_OF_RANGE,
-    `${path}: ${value.toString()} at ${scaleText} does not fit a 64-bit integer`,
-    { path, value: value.toString(), kind, digits },
-  );
+  return domainError(DomainErrorCode.SCALE_OUT_OF_RANGE, `${path}: ${value.toString()} at ${scaleText} does not fit a 64-bit integer`, {
+    path,
+    value: value.toString(),
+    kind,
+    digits,
+  });
 }
 
 /** Raw wire integer -> decimal; throws WIRE_INVALID_FIELD naming `path`. */
@@ -297,12 +296,10 @@ export function roundToScale(value: Decimal, scales: InstrumentScales, kind: Sca
 
 export const priceFromRaw = (raw: string | number, scales: InstrumentScales, path?: string): Decimal =>
   decimalFromRaw(raw, scales, 'price', path);
-export const priceToRaw = (value: Decimal, scales: InstrumentScales, path?: string): string =>
-  decimalToRaw(value, scales, 'price', path);
+export const priceToRaw = (value: Decimal, scales: InstrumentScales, path?: string): string => decimalToRaw(value, scales, 'price', path);
 export const qtyFromRaw = (raw: string | number, scales: InstrumentScales, path?: string): Decimal =>
   decimalFromRaw(raw, scales, 'qty', path);
-export const qtyToRaw = (value: Decimal, scales: InstrumentScales, path?: string): string =>
-  decimalToRaw(value, scales, 'qty', path);
+export const qtyToRaw = (value: Decimal, scales: InstrumentScales, path?: string): string => decimalToRaw(value, scales, 'qty', path);
 export const commissionFromRaw = (raw: string | number, scales: InstrumentScales, path?: string): Decimal =>
   decimalFromRaw(raw, scales, 'commission', path);
 export const commissionToRaw = (value: Decimal, scales: InstrumentScales, path?: string): string =>

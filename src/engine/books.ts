@@ -103,4 +103,3 @@ export class BookStore {
     return view?.mid ?? view?.lastTradePrice;
   }
 }
-

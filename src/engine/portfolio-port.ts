@@ -66,7 +66,11 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
       if (account !== undefined) return portfolio.quantity(account, symbol);
       let qty = net.get(symbol);
       if (qty === undefined) {
-        qty = sumDecimals(held().filter((p) => p.symbol === symbol).map((p) => p.qty));
+        qty = sumDecimals(
+          held()
+            .filter((p) => p.symbol === symbol)
+            .map((p) => p.qty),
+        );
         net.set(symbol, qty);
       }
       return qty;
@@ -83,7 +87,9 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
     reconcile: (positions, balances) => {
       const result = portfolio.reconcile(positions, balances);
       return [
-        ...result.positions.map((d) => `${d.account} ${d.symbol}: local position ${d.localQty.toString()}, exchange ${d.exchangeQty.toString()}`),
+        ...result.positions.map(
+          (d) => `${d.account} ${d.symbol}: local position ${d.localQty.toString()}, exchange ${d.exchangeQty.toString()}`,
+        ),
         ...result.cash.map((d) => `${d.account}: local cash ${d.localCash.toString()}, exchange ${d.exchangeCash.toString()}`),
       ];
     },

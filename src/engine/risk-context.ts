@@ -43,7 +43,17 @@ function worstTerms(order: TrackedOrder): RiskOpenOrder {
   const newQty = order.pendingReplace?.qty;
   if (newQty === undefined) return order;
   const newLeaves = newQty.minus(order.filledQty);
-  return newLeaves.lte(order.leavesQty) ? order : { clordId: order.clordId, symbol: order.symbol, side: order.side, price: order.price, leavesQty: newLeaves, account: order.account, pendingReplace: order.pendingReplace };
+  return newLeaves.lte(order.leavesQty)
+    ? order
+    : {
+        clordId: order.clordId,
+        symbol: order.symbol,
+        side: order.side,
+        price: order.price,
+        leavesQty: newLeaves,
+        account: order.account,
+        pendingReplace: order.pendingReplace,
+      };
 }
 
 export function engineRiskContext(deps: RiskContextDeps): RiskContext {

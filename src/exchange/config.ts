@@ -36,10 +36,14 @@ export function exchangeUrl(what: string) {
     }
     const loopback = LOOPBACK_HOSTS.has(parsed.hostname);
     if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
-      ctx.addIssue({ code: 'custom', message: `must be an https URL (plain http is allowed only for localhost / 127.0.0.1), got ${JSON.stringify(text)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an https URL (plain http is allowed only for localhost / 127.0.0.1), got ${JSON.stringify(text)}`,
+      });
     }
     if (parsed.search !== '' || parsed.hash !== '') ctx.addIssue({ code: 'custom', message: 'must not have a query string or fragment' });
-    if (parsed.username !== '' || parsed.password !== '') ctx.addIssue({ code: 'custom', message: 'must not carry credentials; use the familyA / gateway sections' });
+    if (parsed.username !== '' || parsed.password !== '')
+      ctx.addIssue({ code: 'custom', message: 'must not carry credentials; use the familyA / gateway sections' });
   });
 }
 
@@ -78,7 +82,10 @@ function kycWebhookSection(context: ConfigContext) {
     /** 0 picks a free port (tests). */
     port: port(),
     /** Path the notifications are POSTed to (the registered URL's path). */
-    path: z.string({ error: 'expected a path such as "/kyc/webhook"' }).regex(/^\/[A-Za-z0-9._~/-]*$/, 'expected a path starting with "/"').default('/kyc/webhook'),
+    path: z
+      .string({ error: 'expected a path such as "/kyc/webhook"' })
+      .regex(/^\/[A-Za-z0-9._~/-]*$/, 'expected a path starting with "/"')
+      .default('/kyc/webhook'),
     /** TLS certificate chain (PEM) and its private key: the exchange only calls HTTPS URLs. */
     certFile: filePath(context),
     keyFile: filePath(context),
@@ -94,7 +101,10 @@ export function exchangeSection(context: ConfigContext) {
     gatewayUrl: exchangeUrl('the trading gateway URL'),
     privateLinkUrl: exchangeUrl('the private link URL').optional(),
     /** host:port of the exchange's gRPC streaming endpoint (needed when bot.streams is grpc). */
-    grpcAddress: z.string().regex(/^[A-Za-z0-9.-]+:[0-9]{1,5}$/, 'expected host:port such as grpc.dev.exchange.example:443').optional(),
+    grpcAddress: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:[0-9]{1,5}$/, 'expected host:port such as grpc.dev.exchange.example:443')
+      .optional(),
     familyA: familyASection(context).optional(),
     gateway: gatewaySection().optional(),
     kyc: z.strictObject({ webhook: kycWebhookSection(context) }).optional(),

@@ -6,7 +6,14 @@
  * callers' own; the lookups' defaults are functions, so no two requests share an array.
  */
 import { ZERO } from '../domain/index.ts';
-import type { CancelOrderRequest, OpenOrdersRequest, OrderRequest, ReplaceOrderRequest, SearchOrdersRequest, SearchTradesRequest } from '../domain/index.ts';
+import type {
+  CancelOrderRequest,
+  OpenOrdersRequest,
+  OrderRequest,
+  ReplaceOrderRequest,
+  SearchOrdersRequest,
+  SearchTradesRequest,
+} from '../domain/index.ts';
 
 /** An order's optional fields at their zero values (all but account, clordId, symbol, side, type, orderQty). */
 export const ORDER_ZEROS: Omit<OrderRequest, 'account' | 'clordId' | 'symbol' | 'side' | 'type' | 'orderQty'> = {
@@ -53,11 +60,33 @@ export const REPLACE_ZEROS: Omit<ReplaceOrderRequest, 'orderId' | 'symbol' | 'cl
 };
 
 export function searchTradesZeros(): SearchTradesRequest {
-  return { accounts: [], startTime: undefined, endTime: undefined, execId: '', orderId: '', tradeId: '', tradeLinkId: '', symbol: '', states: [], pageSize: 0, pageToken: '' };
+  return {
+    accounts: [],
+    startTime: undefined,
+    endTime: undefined,
+    execId: '',
+    orderId: '',
+    tradeId: '',
+    tradeLinkId: '',
+    symbol: '',
+    states: [],
+    pageSize: 0,
+    pageToken: '',
+  };
 }
 
 export function searchOrdersZeros(): SearchOrdersRequest {
-  return { accounts: [], symbol: '', orderId: '', clordId: '', startTime: undefined, endTime: undefined, states: [], pageSize: 0, pageToken: '' };
+  return {
+    accounts: [],
+    symbol: '',
+    orderId: '',
+    clordId: '',
+    startTime: undefined,
+    endTime: undefined,
+    states: [],
+    pageSize: 0,
+    pageToken: '',
+  };
 }
 
 export function openOrdersZeros(): OpenOrdersRequest {

@@ -23,8 +23,13 @@ export function orderStreamItems(message: OrderStreamMessage): readonly OrderStr
     case 'snapshot':
       return [{ type: 'snapshot', orders: message.orders, sessionId: message.sessionId }];
     case 'update': {
-      const items: OrderStreamItem[] = message.executions.map((execution) => ({ type: 'execution', execution, sessionId: message.sessionId }));
-      if (message.cancelReject !== undefined) items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
+      const items: OrderStreamItem[] = message.executions.map((execution) => ({
+        type: 'execution',
+        execution,
+        sessionId: message.sessionId,
+      }));
+      if (message.cancelReject !== undefined)
+        items.push({ type: 'cancelReject', cancelReject: message.cancelReject, sessionId: message.sessionId });
       return items;
     }
     case 'error':
@@ -47,7 +52,9 @@ export function instrumentStateItems(message: InstrumentStateMessage): readonly 
 
 /** The last order snapshot a snapshot_only order stream delivered (undefined: none). */
 export function lastOrderSnapshot(events$: Observable<OrderStreamEvent>): Promise<readonly Order[] | undefined> {
-  return lastValueFrom(events$.pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)));
+  return lastValueFrom(
+    events$.pipe(reduce<OrderStreamEvent, readonly Order[] | undefined>((acc, e) => (e.type === 'snapshot' ? e.orders : acc), undefined)),
+  );
 }
 
 /** The last book of each symbol a snapshot_only market data stream delivered, by symbol. */
@@ -55,7 +62,15 @@ export function booksBySymbol(events$: Observable<MarketDataEvent>): Promise<Rea
   return lastValueFrom(
     events$.pipe(
       reduce((books, e) => {
-        if (e.type === 'book') books.set(e.symbol, { symbol: e.symbol, bids: e.bids, offers: e.offers, state: e.state, stats: e.stats, transactTime: e.transactTime });
+        if (e.type === 'book')
+          books.set(e.symbol, {
+            symbol: e.symbol,
+            bids: e.bids,
+            offers: e.offers,
+            state: e.state,
+            stats: e.stats,
+            transactTime: e.transactTime,
+          });
         return books;
       }, new Map<string, OrderBook>()),
     ),

@@ -74,7 +74,12 @@ export class KycProcessor {
   }
 
   private async process(notification: KycNotification, receivedAt: number): Promise<void> {
-    const fields = { externalId: notification.externalId, status: notification.status, decision: notification.decision, subStatus: notification.subStatus };
+    const fields = {
+      externalId: notification.externalId,
+      status: notification.status,
+      decision: notification.decision,
+      subStatus: notification.subStatus,
+    };
     const verdict = this.store.classify(notification);
     if (verdict === 'duplicate') {
       this.counts.duplicates++;
@@ -85,7 +90,10 @@ export class KycProcessor {
     if (verdict === 'stale') {
       this.counts.stale++;
       this.store.remember(notification);
-      this.logger.warn({ ...fields, latestStatus: previous?.status, latestDecision: previous?.decision }, 'stale KYC notification (an earlier step than the latest recorded) dropped');
+      this.logger.warn(
+        { ...fields, latestStatus: previous?.status, latestDecision: previous?.decision },
+        'stale KYC notification (an earlier step than the latest recorded) dropped',
+      );
       await this.save(fields, 'stale KYC notification not remembered');
       return;
     }

@@ -52,7 +52,10 @@ export interface KycReceiver {
 }
 
 function unreadable(file: string, what: string, systemCode: string | undefined, cause: unknown): KycError {
-  return new KycError(KycErrorCode.TlsInvalid, `KYC webhook: cannot read the TLS ${what} file ${file} (${systemCode ?? 'error'})`, { cause, details: { file } });
+  return new KycError(KycErrorCode.TlsInvalid, `KYC webhook: cannot read the TLS ${what} file ${file} (${systemCode ?? 'error'})`, {
+    cause,
+    details: { file },
+  });
 }
 
 async function readCertificate(file: string): Promise<string> {
@@ -67,7 +70,9 @@ async function readCertificate(file: string): Promise<string> {
 function readTlsKey(file: string): string {
   return readSecretFile(file, (problem) =>
     problem.kind === 'permissions'
-      ? new KycError(KycErrorCode.TlsKeyPermissions, `KYC webhook: TLS key ${file}: ${permissionsFix(file, problem.mode)}`, { details: { file, mode: problem.mode } })
+      ? new KycError(KycErrorCode.TlsKeyPermissions, `KYC webhook: TLS key ${file}: ${permissionsFix(file, problem.mode)}`, {
+          details: { file, mode: problem.mode },
+        })
       : unreadable(file, 'key', problem.systemCode, problem.cause),
   );
 }

@@ -58,9 +58,13 @@ function isEarlierStep(status: string, than: string): boolean {
 
 function parseState(text: string, file: string): Map<string, UserEntry> {
   const corrupt = (why: string) =>
-    new KycError(KycErrorCode.StateCorrupt, `KYC state file ${file}: ${why}; move it aside to start with an empty state (past notifications may then be emitted again)`, {
-      details: { file },
-    });
+    new KycError(
+      KycErrorCode.StateCorrupt,
+      `KYC state file ${file}: ${why}; move it aside to start with an empty state (past notifications may then be emitted again)`,
+      {
+        details: { file },
+      },
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -87,7 +91,8 @@ function parseState(text: string, file: string): Map<string, UserEntry> {
       receivedAt: str('receivedAt'),
     };
     const handled = e['handled'] ?? [];
-    if (!Array.isArray(handled) || !handled.every((k) => typeof k === 'string')) throw corrupt(`users.${externalId}.handled must be an array of strings`);
+    if (!Array.isArray(handled) || !handled.every((k) => typeof k === 'string'))
+      throw corrupt(`users.${externalId}.handled must be an array of strings`);
     out.set(externalId, { latest, handled: new Set([...(handled as string[]), factsKey(latest)]) });
   }
   return out;
@@ -109,7 +114,10 @@ export class KycStateStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return new KycStateStore(file, new Map());
-      throw new KycError(KycErrorCode.StateUnreadable, `KYC state file ${file}: cannot read it (${code ?? 'error'})`, { cause: error, details: { file } });
+      throw new KycError(KycErrorCode.StateUnreadable, `KYC state file ${file}: cannot read it (${code ?? 'error'})`, {
+        cause: error,
+        details: { file },
+      });
     }
     return new KycStateStore(file, parseState(text, file));
   }
@@ -164,10 +172,14 @@ export class KycStateStore {
       await rename(temp, this.file);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
-      throw new KycError(KycErrorCode.StateWriteFailed, `KYC state file ${this.file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
-        cause: error,
-        details: { file: this.file },
-      });
+      throw new KycError(
+        KycErrorCode.StateWriteFailed,
+        `KYC state file ${this.file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        {
+          cause: error,
+          details: { file: this.file },
+        },
+      );
     }
   }
 }

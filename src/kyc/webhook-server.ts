@@ -38,7 +38,12 @@ export interface RunningWebhookServer {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -103,19 +108,30 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       });
     });
   } catch (error) {
-    throw new KycError(KycErrorCode.TlsInvalid, `KYC webhook: the TLS certificate or key is not usable (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new KycError(
+      KycErrorCode.TlsInvalid,
+      `KYC webhook: the TLS certificate or key is not usable (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
   server.on('tlsClientError', (error) => logger.debug({ err: error }, 'KYC webhook TLS handshake failed'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new KycError(KycErrorCode.ListenFailed, `KYC webhook: cannot listen on ${options.host}:${options.port} (${error.code ?? error.message})`, { cause: error })),
+      reject(
+        new KycError(
+          KycErrorCode.ListenFailed,
+          `KYC webhook: cannot listen on ${options.host}:${options.port} (${error.code ?? error.message})`,
+          { cause: error },
+        ),
+      ),
     );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+  const host =
+    options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     port,
     url: `https://${host}:${port}${options.path}`,

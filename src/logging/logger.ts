@@ -28,7 +28,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const isTty = (destination as { isTTY?: boolean }).isTTY === true;
   const pretty = options.pretty ?? isTty;
   const stream = pretty
-    ? PinoPretty({ destination: destination as NodeJS.WritableStream, colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true })
+    ? PinoPretty({
+        destination: destination as NodeJS.WritableStream,
+        colorize: isTty,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        sync: true,
+      })
     : destination;
   return pino(
     {

@@ -24,9 +24,31 @@ export const REDACTED = '[REDACTED]';
 
 /** Words that make a key a secret wherever they appear in its name. */
 const SECRET_WORDS = new Set([
-  'secret', 'secrets', 'password', 'passwords', 'passwd', 'passphrase', 'pwd', 'pass',
-  'token', 'tokens', 'otp', 'totp', 'hotp', 'otpauth', 'seed', 'jwt', 'bearer',
-  'authorization', 'assertion', 'cookie', 'cookies', 'credential', 'credentials', 'signature', 'apikey',
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'pass',
+  'token',
+  'tokens',
+  'otp',
+  'totp',
+  'hotp',
+  'otpauth',
+  'seed',
+  'jwt',
+  'bearer',
+  'authorization',
+  'assertion',
+  'cookie',
+  'cookies',
+  'credential',
+  'credentials',
+  'signature',
+  'apikey',
 ]);
 
 /** `<first> <second>` word pairs that name a secret (`privateKey`, `x-api-key`, `mfaCode`). */
@@ -38,9 +60,41 @@ const SECRET_PAIRS: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** Words after the secret part that make the value metadata about the secret (its type, lifetime, file...). */
 const METADATA = new Set([
-  'type', 'types', 'kind', 'ttl', 'seconds', 'secs', 'ms', 'millis', 'minutes', 'expiry', 'expires',
-  'expiration', 'lifetime', 'length', 'len', 'count', 'size', 'url', 'uri', 'endpoint', 'file', 'path', 'dir',
-  'id', 'ids', 'enabled', 'required', 'policy', 'rules', 'strength', 'hint', 'hints', 'name', 'format', 'algorithm',
+  'type',
+  'types',
+  'kind',
+  'ttl',
+  'seconds',
+  'secs',
+  'ms',
+  'millis',
+  'minutes',
+  'expiry',
+  'expires',
+  'expiration',
+  'lifetime',
+  'length',
+  'len',
+  'count',
+  'size',
+  'url',
+  'uri',
+  'endpoint',
+  'file',
+  'path',
+  'dir',
+  'id',
+  'ids',
+  'enabled',
+  'required',
+  'policy',
+  'rules',
+  'strength',
+  'hint',
+  'hints',
+  'name',
+  'format',
+  'algorithm',
   'alg',
 ]);
 
@@ -76,11 +130,7 @@ const BEARER = /\bBearer\s+[A-Za-z0-9._~+/-]+=*/g;
 /** Masks secret-looking substrings (JWTs, PEM private keys, otpauth URLs, bearer credentials). */
 export function redactString(text: string): string {
   if (text.length < 16) return text;
-  return text
-    .replace(PEM_BLOCK, REDACTED)
-    .replace(JWT, REDACTED)
-    .replace(OTPAUTH_URL, REDACTED)
-    .replace(BEARER, `Bearer ${REDACTED}`);
+  return text.replace(PEM_BLOCK, REDACTED).replace(JWT, REDACTED).replace(OTPAUTH_URL, REDACTED).replace(BEARER, `Bearer ${REDACTED}`);
 }
 
 /**

@@ -21,18 +21,29 @@ export interface InitResult {
 
 /** The dev dependencies a project's tests and type-check need, at the versions tradebot is tested with. */
 function projectVersions(): ProjectVersions {
-  const own = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string; devDependencies?: Record<string, string> };
+  const own = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as {
+    version: string;
+    devDependencies?: Record<string, string>;
+  };
   const dev = own.devDependencies ?? {};
   const range = (name: string, fallback: string) => `^${dev[name] ?? fallback}`;
   return {
     tradebot: own.version,
-    devDependencies: { vitest: range('vitest', '4.1.12'), typescript: range('typescript', '6.0.3'), '@types/node': range('@types/node', '20.19.0') },
+    devDependencies: {
+      vitest: range('vitest', '4.1.12'),
+      typescript: range('typescript', '6.0.3'),
+      '@types/node': range('@types/node', '20.19.0'),
+    },
   };
 }
 
 /** A package name from a folder name: lower case, letters, digits, dots, dashes and underscores. */
 function packageNameOf(dir: string): string {
-  const name = path.basename(path.resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '');
+  const name = path
+    .basename(path.resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '');
   return name === '' ? 'strategies' : name;
 }
 

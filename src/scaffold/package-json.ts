@@ -35,7 +35,11 @@ type Json = Record<string, unknown>;
 function record(value: unknown, where: string): Json {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TradebotError('INIT_BAD_PACKAGE_JSON', `package.json: ${where} must be an object; fix it by hand, then run tradebot init again`, { kind: 'config' });
+    throw new TradebotError(
+      'INIT_BAD_PACKAGE_JSON',
+      `package.json: ${where} must be an object; fix it by hand, then run tradebot init again`,
+      { kind: 'config' },
+    );
   }
   return { ...(value as Json) };
 }
@@ -47,7 +51,11 @@ export function planPackageJson(existing: string | undefined, name: string, vers
     pkg = existing === undefined ? {} : record(JSON.parse(existing) as unknown, 'the file');
   } catch (error) {
     if (error instanceof TradebotError) throw error;
-    throw new TradebotError('INIT_BAD_PACKAGE_JSON', `package.json is not valid JSON (${(error as Error).message}); fix it by hand, then run tradebot init again`, { kind: 'config' });
+    throw new TradebotError(
+      'INIT_BAD_PACKAGE_JSON',
+      `package.json is not valid JSON (${(error as Error).message}); fix it by hand, then run tradebot init again`,
+      { kind: 'config' },
+    );
   }
   const changes: string[] = [];
   const set = (target: Json, key: string, value: unknown, label: string) => {
@@ -61,7 +69,8 @@ export function planPackageJson(existing: string | undefined, name: string, vers
   const scripts = record(pkg['scripts'], 'scripts');
   for (const [key, command] of Object.entries(SCRIPTS)) {
     const current = scripts[key];
-    if (current === undefined || (key === 'test' && typeof current === 'string' && NPM_PLACEHOLDER_TEST.test(current))) set(scripts, key, command, `scripts.${key}`);
+    if (current === undefined || (key === 'test' && typeof current === 'string' && NPM_PLACEHOLDER_TEST.test(current)))
+      set(scripts, key, command, `scripts.${key}`);
   }
   pkg['scripts'] = scripts;
   const dependencies = record(pkg['dependencies'], 'dependencies');

@@ -43,7 +43,8 @@ function configFor(name: string, params: unknown): ProjectFile {
   doc.setIn(['bot', 'strategy'], '../strategies/example.ts');
   doc.setIn(['bot', 'params'], doc.createNode(params));
   const bot = isMap(doc.contents) ? doc.contents.items.find((pair) => isScalar(pair.key) && pair.key.value === 'bot') : undefined;
-  if (bot !== undefined && isScalar(bot.key)) bot.key.commentBefore = ' The bot: strategies/example.ts (a path relative to this file) with the params of params/example.yaml.';
+  if (bot !== undefined && isScalar(bot.key))
+    bot.key.commentBefore = ' The bot: strategies/example.ts (a path relative to this file) with the params of params/example.yaml.';
   // the comment over tradebot's own demo bot no longer describes this one
   const text = doc.toString({ lineWidth: 0 }).replace(/^[ \t]*# The demo bot \(`npm start`\).*\n/m, '');
   return { path: `config/${name}`, text };

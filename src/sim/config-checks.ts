@@ -64,24 +64,40 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
     tickOk = tick.mul(priceScale).isInteger();
     if (!tickOk) {
       const step = new Decimal(1).div(priceScale).toString();
-      issue(ctx, ['tickSize'], `${tick.toString()} is finer than priceScale ${priceScale} can express (steps of ${step}); use a multiple of ${step} or set priceScale to ${scaleFor(tick)}`);
+      issue(
+        ctx,
+        ['tickSize'],
+        `${tick.toString()} is finer than priceScale ${priceScale} can express (steps of ${step}); use a multiple of ${step} or set priceScale to ${scaleFor(tick)}`,
+      );
     }
   }
   const lot = dec(inst['lotSize']);
   if (lot !== undefined && lot.gt(0) && qtyOk && qtyScale !== undefined && !lot.mul(qtyScale).isInteger()) {
     const step = new Decimal(1).div(qtyScale).toString();
-    issue(ctx, ['lotSize'], `${lot.toString()} is finer than fractionalQtyScale ${qtyRaw ?? ''} can express (steps of ${step}); use a multiple of ${step} or set fractionalQtyScale to ${scaleFor(lot)}`);
+    issue(
+      ctx,
+      ['lotSize'],
+      `${lot.toString()} is finer than fractionalQtyScale ${qtyRaw ?? ''} can express (steps of ${step}); use a multiple of ${step} or set fractionalQtyScale to ${scaleFor(lot)}`,
+    );
   }
 
   const onTick = (price: Decimal, path: Path): void => {
     if (!priceOk || priceScale === undefined) return;
     if (!price.mul(priceScale).isInteger()) {
-      issue(ctx, path, `${price.toString()} has more decimals than priceScale ${priceScale} allows; round it to ${new Decimal(1).div(priceScale).toString()} steps`);
+      issue(
+        ctx,
+        path,
+        `${price.toString()} has more decimals than priceScale ${priceScale} allows; round it to ${new Decimal(1).div(priceScale).toString()} steps`,
+      );
       return;
     }
     if (tick !== undefined && tickOk && !price.mod(tick).isZero()) {
       const below = price.div(tick).floor().mul(tick);
-      issue(ctx, path, `${price.toString()} is not a multiple of the tickSize ${tick.toString()}; use ${below.toString()} or ${below.plus(tick).toString()}`);
+      issue(
+        ctx,
+        path,
+        `${price.toString()} is not a multiple of the tickSize ${tick.toString()}; use ${below.toString()} or ${below.plus(tick).toString()}`,
+      );
     }
   };
   const limits = record(inst['priceLimits']);
@@ -93,7 +109,11 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
   if (fair !== undefined) {
     onTick(fair, ['fairValue']);
     if (low !== undefined && high !== undefined && low.lt(high) && (fair.lt(low) || fair.gt(high))) {
-      issue(ctx, ['fairValue'], `${fair.toString()} is outside the price limits ${low.toString()} to ${high.toString()}; pick a value within them`);
+      issue(
+        ctx,
+        ['fairValue'],
+        `${fair.toString()} is outside the price limits ${low.toString()} to ${high.toString()}; pick a value within them`,
+      );
     }
   }
 }
@@ -134,15 +154,27 @@ function checkClients(list: unknown, ctx: Ctx): void {
     const earlier = record(list[earlierIndex]) ?? {};
     const where = `clients[${earlierIndex}]`;
     if (earlier['publicKeyFile'] === client['publicKeyFile']) {
-      issue(ctx, ['clients', index, 'clientId'], `${JSON.stringify(id)} repeats ${where} with the same publicKeyFile; remove the duplicate entry`);
+      issue(
+        ctx,
+        ['clients', index, 'clientId'],
+        `${JSON.stringify(id)} repeats ${where} with the same publicKeyFile; remove the duplicate entry`,
+      );
       return;
     }
     const differs: string[] = [];
     if (earlier['participant'] !== client['participant']) differs.push('participant');
     if (sortedList(earlier['scopes']) !== sortedList(client['scopes'])) differs.push('scopes');
-    if (sortedList(earlier['allowlist']) !== sortedList(client['allowlist']) || (earlier['allowlist'] === undefined) !== (client['allowlist'] === undefined)) differs.push('allowlist');
+    if (
+      sortedList(earlier['allowlist']) !== sortedList(client['allowlist']) ||
+      (earlier['allowlist'] === undefined) !== (client['allowlist'] === undefined)
+    )
+      differs.push('allowlist');
     if (differs.length > 0) {
-      issue(ctx, ['clients', index, 'clientId'], `${JSON.stringify(id)} is also the clientId of ${where} with different ${differs.join(', ')}; entries of one client (key rotation) must agree, or give this client its own clientId`);
+      issue(
+        ctx,
+        ['clients', index, 'clientId'],
+        `${JSON.stringify(id)} is also the clientId of ${where} with different ${differs.join(', ')}; entries of one client (key rotation) must agree, or give this client its own clientId`,
+      );
     }
   });
 }
@@ -159,7 +191,8 @@ export function checkSimSection(value: unknown, ctx: Ctx): void {
       const accounts = record(user)?.['accounts'];
       if (!Array.isArray(accounts)) return;
       accounts.forEach((account, k) => {
-        if (accounts.indexOf(account) < k) issue(ctx, ['users', index, 'accounts', k], `${JSON.stringify(account)} is listed twice; remove the repeat`);
+        if (accounts.indexOf(account) < k)
+          issue(ctx, ['users', index, 'accounts', k], `${JSON.stringify(account)} is listed twice; remove the repeat`);
       });
     });
   }

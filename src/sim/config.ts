@@ -18,9 +18,20 @@ const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 export const INSTRUMENT_STATES = ['OPEN', 'PREOPEN', 'HALTED', 'SUSPENDED', 'CLOSED', 'EXPIRED', 'TERMINATED'] as const;
 export const SCOPES = [
-  'read:marketdata', 'read:l2marketdata', 'read:instruments', 'read:orders', 'write:orders', 'read:reports',
-  'read:positions', 'read:dropcopy', 'read:accounts', 'write:accounts', 'read:funding', 'write:funding',
-  'read:kyc', 'write:kyc',
+  'read:marketdata',
+  'read:l2marketdata',
+  'read:instruments',
+  'read:orders',
+  'write:orders',
+  'read:reports',
+  'read:positions',
+  'read:dropcopy',
+  'read:accounts',
+  'write:accounts',
+  'read:funding',
+  'write:funding',
+  'read:kyc',
+  'write:kyc',
 ] as const;
 
 /**
@@ -38,8 +49,14 @@ function seconds(what = 'a duration in seconds') {
   });
 }
 
-const participant = () => z.string({ error: 'expected a participant such as "firms/demo/users/alice"' }).regex(PARTICIPANT, 'expected the form firms/<firm>/users/<user>');
-const account = () => z.string({ error: 'expected an account such as "firms/demo/accounts/alice-1"' }).regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
+const participant = () =>
+  z
+    .string({ error: 'expected a participant such as "firms/demo/users/alice"' })
+    .regex(PARTICIPANT, 'expected the form firms/<firm>/users/<user>');
+const account = () =>
+  z
+    .string({ error: 'expected an account such as "firms/demo/accounts/alice-1"' })
+    .regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 
 function simUser() {
   return z.strictObject({
@@ -49,7 +66,11 @@ function simUser() {
     participant: participant(),
     accounts: z.array(account()).min(1, 'a user needs at least one account'),
     /** Base32 TOTP secret: when set, MFA is on and login needs `otp`. */
-    mfaSecret: z.string().regex(/^[A-Z2-7]+=*$/, 'expected a base32 secret (A-Z, 2-7)').min(16, 'a TOTP secret needs at least 16 base32 characters').optional(),
+    mfaSecret: z
+      .string()
+      .regex(/^[A-Z2-7]+=*$/, 'expected a base32 secret (A-Z, 2-7)')
+      .min(16, 'a TOTP secret needs at least 16 base32 characters')
+      .optional(),
     /** false: the user must first call /auth/v1beta1/register with a registration token. */
     registered: z.boolean({ error: 'expected true or false' }).default(true),
   });
@@ -67,28 +88,33 @@ function simClient(context: ConfigContext) {
 }
 
 function simInstrument() {
-  return z
-    .strictObject({
-      symbol: z.string({ error: 'expected a symbol' }).regex(SYMBOL, 'a symbol is 1-64 letters, digits, _ . : -'),
-      description: z.string().default(''),
-      /** Event group for risk limits (e.g. all strikes of one event). */
-      eventGroup: z.string().optional(),
-      priceScale: positiveInt('a price scale such as 100'),
-      /** Quantity scale; 0 means 1 (whole contracts). */
-      fractionalQtyScale: z.number({ error: 'expected a quantity scale such as 1 (0 means 1)' }).int().min(0).default(1),
-      tickSize: decimal({ positive: true }),
-      /** Smallest quantity step (decimal contracts); default 1 / fractionalQtyScale. */
-      lotSize: decimal({ positive: true }).optional(),
-      priceLimits: z.strictObject({ low: decimal(), high: decimal() }),
-      state: oneOf(INSTRUMENT_STATES).default('OPEN'),
-      /** Starting fair value for synthetic activity; default mid of the price limits. */
-      fairValue: decimal().optional(),
-      /** ISO time when the contract expires and settles (optional). */
-      expiration: z.iso.datetime({ error: 'expected an ISO 8601 UTC time such as 2026-12-31T21:00:00Z' }).optional(),
-    })
-    .refine((i) => i.priceLimits.low.lt(i.priceLimits.high), { error: 'priceLimits.low must be below priceLimits.high', path: ['priceLimits'] })
-    // scales, tick, lot, limits and fair value against each other (src/sim/config-checks.ts)
-    .superRefine(checkInstrument, ALWAYS);
+  return (
+    z
+      .strictObject({
+        symbol: z.string({ error: 'expected a symbol' }).regex(SYMBOL, 'a symbol is 1-64 letters, digits, _ . : -'),
+        description: z.string().default(''),
+        /** Event group for risk limits (e.g. all strikes of one event). */
+        eventGroup: z.string().optional(),
+        priceScale: positiveInt('a price scale such as 100'),
+        /** Quantity scale; 0 means 1 (whole contracts). */
+        fractionalQtyScale: z.number({ error: 'expected a quantity scale such as 1 (0 means 1)' }).int().min(0).default(1),
+        tickSize: decimal({ positive: true }),
+        /** Smallest quantity step (decimal contracts); default 1 / fractionalQtyScale. */
+        lotSize: decimal({ positive: true }).optional(),
+        priceLimits: z.strictObject({ low: decimal(), high: decimal() }),
+        state: oneOf(INSTRUMENT_STATES).default('OPEN'),
+        /** Starting fair value for synthetic activity; default mid of the price limits. */
+        fairValue: decimal().optional(),
+        /** ISO time when the contract expires and settles (optional). */
+        expiration: z.iso.datetime({ error: 'expected an ISO 8601 UTC time such as 2026-12-31T21:00:00Z' }).optional(),
+      })
+      .refine((i) => i.priceLimits.low.lt(i.priceLimits.high), {
+        error: 'priceLimits.low must be below priceLimits.high',
+        path: ['priceLimits'],
+      })
+      // scales, tick, lot, limits and fair value against each other (src/sim/config-checks.ts)
+      .superRefine(checkInstrument, ALWAYS)
+  );
 }
 
 function simActivity() {
@@ -168,7 +194,11 @@ function simKyc(context: ConfigContext) {
       maxStepSeconds: seconds().default(10),
       /** Relative weights of the final decision. */
       decisionWeights: z
-        .strictObject({ accept: decimal({ min: '0' }).prefault('0.8'), reject: decimal({ min: '0' }).prefault('0.1'), review: decimal({ min: '0' }).prefault('0.1') })
+        .strictObject({
+          accept: decimal({ min: '0' }).prefault('0.8'),
+          reject: decimal({ min: '0' }).prefault('0.1'),
+          review: decimal({ min: '0' }).prefault('0.1'),
+        })
         .refine((w) => w.accept.plus(w.reject).plus(w.review).gt(0), { error: 'at least one decision weight must be above 0' })
         .prefault({}),
       /** Probability that a verification goes ON_HOLD before it is CLOSED. */
@@ -190,7 +220,10 @@ function simKyc(context: ConfigContext) {
       /** Wall-clock period of the timer that moves verifications and deliveries along in `tradebot sim`. */
       tickMs: positiveInt('an interval in milliseconds').default(250),
     })
-    .refine((k) => k.minStepSeconds <= k.maxStepSeconds, { error: 'minStepSeconds must not exceed maxStepSeconds', path: ['minStepSeconds'] })
+    .refine((k) => k.minStepSeconds <= k.maxStepSeconds, {
+      error: 'minStepSeconds must not exceed maxStepSeconds',
+      path: ['minStepSeconds'],
+    })
     .prefault({});
 }
 
@@ -240,36 +273,40 @@ function simFaults() {
 }
 
 export function simSection(context: ConfigContext) {
-  return z
-    .strictObject({
-    ports: z.strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() }).prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
-    /** Secret that signs the sim's gateway tokens; default is random per start (tokens die with the process). */
-    signingSecret: z.string().min(32, 'the signing secret needs at least 32 characters').optional(),
-    /** Cash credited to every account at start. */
-    startingBalance: decimal({ min: '0' }).prefault('100000'),
-    currency: z.string().default('USD'),
-    gateway: simGateway(),
-    familyA: simFamilyA(),
-    grpc: simGrpc(),
-    kyc: simKyc(context),
-    users: z.array(simUser()).default([]),
-    clients: z.array(simClient(context)).default([]),
-    instruments: z.array(simInstrument()).min(1, 'the sim needs at least one instrument'),
-    activity: simActivity(),
-    faults: simFaults(),
-    /**
-     * JSON file of the exchange state (working orders, ledger, recent order history and trades): loaded at
-     * start when present, written atomically every `stateIntervalSeconds` and on close (SIGINT/SIGTERM).
-     */
-    stateFile: filePath(context).optional(),
-    stateIntervalSeconds: seconds().default(5),
-    /** Finished orders kept for lookups and idempotent retries (oldest dropped first); working orders always stay. */
-    maxOrderHistory: positiveInt().default(50_000),
-    /** Trades kept on the tape for trade search and trade stats (oldest dropped first). */
-    maxTrades: positiveInt().default(200_000),
-  })
-    // duplicated symbols, usernames, participants and clients (src/sim/config-checks.ts)
-    .superRefine(checkSimSection, ALWAYS);
+  return (
+    z
+      .strictObject({
+        ports: z
+          .strictObject({ api: port(), auth: port(), gateway: port(), grpc: port() })
+          .prefault({ api: 0, auth: 0, gateway: 0, grpc: 0 }),
+        /** Secret that signs the sim's gateway tokens; default is random per start (tokens die with the process). */
+        signingSecret: z.string().min(32, 'the signing secret needs at least 32 characters').optional(),
+        /** Cash credited to every account at start. */
+        startingBalance: decimal({ min: '0' }).prefault('100000'),
+        currency: z.string().default('USD'),
+        gateway: simGateway(),
+        familyA: simFamilyA(),
+        grpc: simGrpc(),
+        kyc: simKyc(context),
+        users: z.array(simUser()).default([]),
+        clients: z.array(simClient(context)).default([]),
+        instruments: z.array(simInstrument()).min(1, 'the sim needs at least one instrument'),
+        activity: simActivity(),
+        faults: simFaults(),
+        /**
+         * JSON file of the exchange state (working orders, ledger, recent order history and trades): loaded at
+         * start when present, written atomically every `stateIntervalSeconds` and on close (SIGINT/SIGTERM).
+         */
+        stateFile: filePath(context).optional(),
+        stateIntervalSeconds: seconds().default(5),
+        /** Finished orders kept for lookups and idempotent retries (oldest dropped first); working orders always stay. */
+        maxOrderHistory: positiveInt().default(50_000),
+        /** Trades kept on the tape for trade search and trade stats (oldest dropped first). */
+        maxTrades: positiveInt().default(200_000),
+      })
+      // duplicated symbols, usernames, participants and clients (src/sim/config-checks.ts)
+      .superRefine(checkSimSection, ALWAYS)
+  );
 }
 
 export type SimConfig = z.output<ReturnType<typeof simSection>>;

@@ -97,7 +97,14 @@ function monotonicWallClock(): SimClock {
 export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
   const clock = options.clock ?? monotonicWallClock();
   const logger = options.logger;
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: config.maxOrderHistory, maxTrades: config.maxTrades });
+  const core = new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+    maxOrderHistory: config.maxOrderHistory,
+    maxTrades: config.maxTrades,
+  });
   if (config.stateFile !== undefined) {
     const restored = await loadState(core, config.stateFile);
     if (restored !== undefined) logger.info({ file: config.stateFile, ...restored }, 'simulator state restored');
@@ -118,9 +125,25 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
   const closers: (() => Promise<void>)[] = [() => kyc.close(), async () => faults.stop()];
   let persister: StatePersister | undefined;
   try {
-    const gateway = await startGatewayServer({ config, core, users, tokens: gatewayTokens, clock, logger: logger.child({ server: 'gateway' }), faults: faults.httpHooks });
+    const gateway = await startGatewayServer({
+      config,
+      core,
+      users,
+      tokens: gatewayTokens,
+      clock,
+      logger: logger.child({ server: 'gateway' }),
+      faults: faults.httpHooks,
+    });
     closers.push(gateway.close);
-    const api = await startFamilyAApi({ config, core, clients, tokens: accessTokens, directory, kyc, logger: logger.child({ server: 'api' }) });
+    const api = await startFamilyAApi({
+      config,
+      core,
+      clients,
+      tokens: accessTokens,
+      directory,
+      kyc,
+      logger: logger.child({ server: 'api' }),
+    });
     closers.push(api.close);
     const auth = await startTokenServer({
       port: config.ports.auth,
@@ -147,10 +170,16 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       gateway.streams.dropAll();
       grpc.dropAll();
     });
-    const activity = config.activity.enabled ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false }) : undefined;
+    const activity = config.activity.enabled
+      ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false })
+      : undefined;
     if (activity) closers.push(async () => activity.stop());
     if (config.stateFile !== undefined) {
-      persister = startStatePersister(core, { file: config.stateFile, intervalMs: config.stateIntervalSeconds * 1000, logger: logger.child({ component: 'state' }) });
+      persister = startStatePersister(core, {
+        file: config.stateFile,
+        intervalMs: config.stateIntervalSeconds * 1000,
+        logger: logger.child({ component: 'state' }),
+      });
     }
     logger.info({ firm: ACTIVITY_FIRM, instruments: core.instruments().length, activity: config.activity.enabled }, 'simulator started');
     return {
@@ -203,6 +232,9 @@ async function readExtraCa(file: string | undefined): Promise<string | undefined
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new TradebotError('SIM_KYC_CA_UNREADABLE', `sim.kyc.extraCaFile: cannot read ${file}; point it at a PEM CA certificate`, { kind: 'config', cause: error });
+    throw new TradebotError('SIM_KYC_CA_UNREADABLE', `sim.kyc.extraCaFile: cannot read ${file}; point it at a PEM CA certificate`, {
+      kind: 'config',
+      cause: error,
+    });
   }
 }

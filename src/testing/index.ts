@@ -11,14 +11,39 @@
  * Nothing here depends on a test framework: helpers return promises and throw TradebotErrors with a stable
  * `code` (`TESTING_*`, see TestingErrorCode).
  */
-export { startScriptedMarket, settleVenue, SCRIPTED_ACCOUNT, SCRIPTED_START, type ScriptedMarket, type ScriptedMarketOptions, type TradingStateInfo } from './scripted-market.ts';
-export { ScriptedVenue, DEFAULT_POLICY, type CallAnswer, type InsertAnswer, type ScriptedVenuePolicy, type HeldCall, type StartingPosition } from './scripted-venue.ts';
+export {
+  startScriptedMarket,
+  settleVenue,
+  SCRIPTED_ACCOUNT,
+  SCRIPTED_START,
+  type ScriptedMarket,
+  type ScriptedMarketOptions,
+  type TradingStateInfo,
+} from './scripted-market.ts';
+export {
+  ScriptedVenue,
+  DEFAULT_POLICY,
+  type CallAnswer,
+  type InsertAnswer,
+  type ScriptedVenuePolicy,
+  type HeldCall,
+  type StartingPosition,
+} from './scripted-venue.ts';
 export type { BookInput, BookLevelInput } from './scripted-book.ts';
 export type { ScriptedOrderView, ScriptedOrderStatus } from './venue-orders.ts';
 export { scriptedInstrument, type ScriptedInstrument } from './instruments.ts';
 export type { OrderRef } from './order-ref.ts';
 export { recordStrategy, StrategyRecorder } from './recorder.ts';
-export type { RecordedIntent, RecordedRefusal, RecordedFill, PlaceRecord, CancelRecord, ReplaceRecord, CancelAllRecord, CrossRecord } from './records.ts';
+export type {
+  RecordedIntent,
+  RecordedRefusal,
+  RecordedFill,
+  PlaceRecord,
+  CancelRecord,
+  ReplaceRecord,
+  CancelAllRecord,
+  CrossRecord,
+} from './records.ts';
 export { testingError, type TestingErrorCode } from './errors.ts';
 export {
   startSimBot,

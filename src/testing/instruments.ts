@@ -2,7 +2,7 @@
  * Reference data for scripted markets: an event contract with the exchange's usual terms (prices in cents from
  * 0.01 to 0.99, whole contracts, USD), any of which a test can override with decimal strings.
  */
-import type { Decimal} from '../domain/decimal.ts';
+import type { Decimal } from '../domain/decimal.ts';
 import { parseDecimal } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
 
@@ -26,7 +26,8 @@ export interface ScriptedInstrument {
 /** The domain Instrument of `spec` (a symbol alone: a cent-priced, whole-contract event contract). */
 export function scriptedInstrument(spec: ScriptedInstrument | string): Instrument {
   const s: ScriptedInstrument = typeof spec === 'string' ? { symbol: spec } : spec;
-  const dec = (value: string | undefined, fallback: string, what: string): Decimal => parseDecimal(value ?? fallback, `${s.symbol}.${what}`);
+  const dec = (value: string | undefined, fallback: string, what: string): Decimal =>
+    parseDecimal(value ?? fallback, `${s.symbol}.${what}`);
   return {
     symbol: s.symbol,
     description: `scripted contract ${s.symbol}`,

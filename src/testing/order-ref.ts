@@ -23,14 +23,27 @@ export function resolveOrder(ref: OrderRef, orders: readonly ScriptedOrderView[]
     found = orders.filter((o) => o.orderId === ref || o.clordIds.includes(ref) || o.clordIds.some((id) => recorder.nameOf(id) === ref));
   } else {
     const price = ref.price === undefined ? undefined : parseDecimal(ref.price, 'order price');
-    found = orders.filter((o) => o.status === 'open' && (ref.symbol === undefined || o.symbol === ref.symbol) && (ref.side === undefined || o.side === ref.side) && (price === undefined || (o.price !== undefined && o.price.eq(price))));
+    found = orders.filter(
+      (o) =>
+        o.status === 'open' &&
+        (ref.symbol === undefined || o.symbol === ref.symbol) &&
+        (ref.side === undefined || o.side === ref.side) &&
+        (price === undefined || (o.price !== undefined && o.price.eq(price))),
+    );
   }
   const open = orders.filter((o) => o.status === 'open' || o.status === 'held').map((o) => describe(o, recorder));
   const what = typeof ref === 'string' ? ref : JSON.stringify(ref);
-  if (found.length === 0) throw testingError('TESTING_NO_ORDER', `no order of the venue fits ${what} (open or held: ${open.join('; ') || 'none'})`, { ref: what });
+  if (found.length === 0)
+    throw testingError('TESTING_NO_ORDER', `no order of the venue fits ${what} (open or held: ${open.join('; ') || 'none'})`, {
+      ref: what,
+    });
   const [only, ...more] = found;
   if (only === undefined || more.length > 0) {
-    throw testingError('TESTING_AMBIGUOUS_ORDER', `${found.length} orders fit ${what}: ${found.map((o) => describe(o, recorder)).join('; ')}; name one by #n or add side/price`, { ref: what });
+    throw testingError(
+      'TESTING_AMBIGUOUS_ORDER',
+      `${found.length} orders fit ${what}: ${found.map((o) => describe(o, recorder)).join('; ')}; name one by #n or add side/price`,
+      { ref: what },
+    );
   }
   return only;
 }

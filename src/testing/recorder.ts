@@ -14,7 +14,8 @@ type Ctx = StrategyContext<unknown, unknown>;
 type Change = Parameters<Ctx['replace']>[1];
 type Unnumbered = RecordedIntent extends infer R ? (R extends RecordedIntent ? Omit<R, 'seq' | 'time' | 'text'> : never) : never;
 
-const toDecimal = (value: Decimal | string | number, what: string): Decimal => (value instanceof Decimal ? value : parseDecimal(value, what));
+const toDecimal = (value: Decimal | string | number, what: string): Decimal =>
+  value instanceof Decimal ? value : parseDecimal(value, what);
 
 /** A string field of a value of unknown shape (refusal updates gain fields as the engine evolves). */
 function field(value: unknown, key: string): string | undefined {
@@ -71,11 +72,46 @@ export class StrategyRecorder {
     if (known !== undefined) return known;
     this.places = (symbol) => (symbol === undefined ? undefined : ctx.instrument(symbol)?.tickSize.decimalPlaces());
     const wrapped = Object.create(ctx, {
-      place: { value: (o: PlaceOptions) => this.call(ctx, () => ctx.place(o), (clordId) => this.placed(o, clordId)) },
-      cancel: { value: (clordId: string) => this.call(ctx, () => ctx.cancel(clordId), () => ({ kind: 'cancel', order: this.nameOf(clordId), clordId, symbol: this.symbols.get(clordId) })) },
-      replace: { value: (clordId: string, change: Change) => this.call(ctx, () => ctx.replace(clordId, change), (next) => this.replaced(clordId, next, change)) },
-      cancelAll: { value: (symbol?: string) => this.call(ctx, () => ctx.cancelAll(symbol), () => ({ kind: 'cancelAll', symbol })) },
-      cross: { value: (o: CrossOptions) => this.call(ctx, () => ctx.cross(o), (crossId) => this.crossed(o, crossId)) },
+      place: {
+        value: (o: PlaceOptions) =>
+          this.call(
+            ctx,
+            () => ctx.place(o),
+            (clordId) => this.placed(o, clordId),
+          ),
+      },
+      cancel: {
+        value: (clordId: string) =>
+          this.call(
+            ctx,
+            () => ctx.cancel(clordId),
+            () => ({ kind: 'cancel', order: this.nameOf(clordId), clordId, symbol: this.symbols.get(clordId) }),
+          ),
+      },
+      replace: {
+        value: (clordId: string, change: Change) =>
+          this.call(
+            ctx,
+            () => ctx.replace(clordId, change),
+            (next) => this.replaced(clordId, next, change),
+          ),
+      },
+      cancelAll: {
+        value: (symbol?: string) =>
+          this.call(
+            ctx,
+            () => ctx.cancelAll(symbol),
+            () => ({ kind: 'cancelAll', symbol }),
+          ),
+      },
+      cross: {
+        value: (o: CrossOptions) =>
+          this.call(
+            ctx,
+            () => ctx.cross(o),
+            (crossId) => this.crossed(o, crossId),
+          ),
+      },
     }) as Ctx;
     this.contexts.set(ctx, wrapped);
     return wrapped;
@@ -112,7 +148,12 @@ export class StrategyRecorder {
       this.frames.pop();
     }
     const described = describe(result);
-    const intent = { ...described, seq: this.intents.length + 1, time: ctx.now(), text: intentText(described, this.places) } as RecordedIntent;
+    const intent = {
+      ...described,
+      seq: this.intents.length + 1,
+      time: ctx.now(),
+      text: intentText(described, this.places),
+    } as RecordedIntent;
     this.intents.push(intent);
     for (const r of frame.refusals) this.refusal(r.update, r.time, intent);
     return result;
@@ -123,7 +164,19 @@ export class StrategyRecorder {
     this.names.set(clordId, order);
     this.symbols.set(clordId, o.symbol);
     const price = o.price === undefined ? undefined : toDecimal(o.price, 'place.price');
-    return { kind: 'place', order, clordId, symbol: o.symbol, side: o.side, qty: toDecimal(o.qty, 'place.qty'), price, timeInForce: o.timeInForce ?? 'GOOD_TILL_CANCEL', postOnly: o.postOnly ?? false, label: o.label, account: o.account };
+    return {
+      kind: 'place',
+      order,
+      clordId,
+      symbol: o.symbol,
+      side: o.side,
+      qty: toDecimal(o.qty, 'place.qty'),
+      price,
+      timeInForce: o.timeInForce ?? 'GOOD_TILL_CANCEL',
+      postOnly: o.postOnly ?? false,
+      label: o.label,
+      account: o.account,
+    };
   }
 
   private replaced(clordId: string, newClordId: string, change: Change): Unnumbered {
@@ -137,7 +190,15 @@ export class StrategyRecorder {
   }
 
   private crossed(o: CrossOptions, crossId: string): Unnumbered {
-    return { kind: 'cross', crossId, symbol: o.symbol, qty: toDecimal(o.qty, 'cross.qty'), price: toDecimal(o.price, 'cross.price'), buyAccount: o.buyAccount, sellAccount: o.sellAccount };
+    return {
+      kind: 'cross',
+      crossId,
+      symbol: o.symbol,
+      qty: toDecimal(o.qty, 'cross.qty'),
+      price: toDecimal(o.price, 'cross.price'),
+      buyAccount: o.buyAccount,
+      sellAccount: o.sellAccount,
+    };
   }
 
   /** The newest intent not refused yet that the refusal names (by the id the call returned, or the order it names). */
@@ -157,7 +218,14 @@ export class StrategyRecorder {
     if (intent !== undefined) this.refused.add(intent);
     const code = field(update, 'code') ?? 'UNKNOWN';
     const symbol = field(update, 'symbol') ?? (intent !== undefined && 'symbol' in intent ? intent.symbol : undefined);
-    this.refusals.push({ time, code, message: field(update, 'message') ?? '', symbol, intent, text: `${code} ${intent?.text ?? '(intent not recorded)'}` });
+    this.refusals.push({
+      time,
+      code,
+      message: field(update, 'message') ?? '',
+      symbol,
+      intent,
+      text: `${code} ${intent?.text ?? '(intent not recorded)'}`,
+    });
   }
 }
 

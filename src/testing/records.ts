@@ -116,8 +116,18 @@ type Unnumbered<T> = T extends RecordBase ? Omit<T, 'seq' | 'time' | 'text'> : n
 export function intentText(intent: Unnumbered<RecordedIntent>, places: (symbol: string | undefined) => number | undefined): string {
   switch (intent.kind) {
     case 'place': {
-      const extras = [TIF[intent.timeInForce], intent.postOnly ? 'post' : undefined, intent.label, intent.account === undefined ? undefined : `account=${intent.account}`];
-      return [`place ${intent.order} ${intent.side} ${intent.qty.toFixed()} ${intent.symbol}@${priceText(intent.price, places(intent.symbol))}`, ...extras].filter((part) => part !== undefined && part !== '').join(' ');
+      const extras = [
+        TIF[intent.timeInForce],
+        intent.postOnly ? 'post' : undefined,
+        intent.label,
+        intent.account === undefined ? undefined : `account=${intent.account}`,
+      ];
+      return [
+        `place ${intent.order} ${intent.side} ${intent.qty.toFixed()} ${intent.symbol}@${priceText(intent.price, places(intent.symbol))}`,
+        ...extras,
+      ]
+        .filter((part) => part !== undefined && part !== '')
+        .join(' ');
     }
     case 'cancel':
       return `cancel ${intent.order}`;

@@ -5,7 +5,7 @@
  * copy (the next book the test sets replaces it); the engine sees a change only when the test sets a book or
  * prints a trade. The levels the engine sees also hold the bot's own resting orders, as an exchange's book does.
  */
-import type { Decimal} from '../domain/decimal.ts';
+import type { Decimal } from '../domain/decimal.ts';
 import { ZERO, parseDecimal } from '../domain/decimal.ts';
 import type { PriceQty } from '../domain/index.ts';
 import type { BookEvent } from '../domain/stream-events.ts';
@@ -21,17 +21,36 @@ export interface BookInput {
 }
 
 function level(input: BookLevelInput, symbol: string, side: string): PriceQty {
-  const [price, qty] = Array.isArray(input) ? (input as readonly [string, string | number]) : [(input as { price: string }).price, (input as { qty: string | number }).qty];
-  if (typeof price !== 'string') throw testingError('TESTING_INVALID_LEVEL', `${symbol} ${side}: a price is a decimal string such as "0.41" (never a JS number), got ${String(price)}`, { symbol });
-  if (typeof qty === 'number' && !Number.isInteger(qty)) throw testingError('TESTING_INVALID_LEVEL', `${symbol} ${side} ${price}: a fractional quantity is written as a string ("1.5"), got ${qty}`, { symbol });
+  const [price, qty] = Array.isArray(input)
+    ? (input as readonly [string, string | number])
+    : [(input as { price: string }).price, (input as { qty: string | number }).qty];
+  if (typeof price !== 'string')
+    throw testingError(
+      'TESTING_INVALID_LEVEL',
+      `${symbol} ${side}: a price is a decimal string such as "0.41" (never a JS number), got ${String(price)}`,
+      { symbol },
+    );
+  if (typeof qty === 'number' && !Number.isInteger(qty))
+    throw testingError(
+      'TESTING_INVALID_LEVEL',
+      `${symbol} ${side} ${price}: a fractional quantity is written as a string ("1.5"), got ${qty}`,
+      { symbol },
+    );
   const px = parseDecimal(price, `${symbol} ${side} price`);
   const q = parseDecimal(qty, `${symbol} ${side} qty`);
-  if (!px.isPositive() || px.isZero() || !q.isPositive() || q.isZero()) throw testingError('TESTING_INVALID_LEVEL', `${symbol} ${side} ${price} x ${String(qty)}: price and quantity must be above zero`, { symbol });
+  if (!px.isPositive() || px.isZero() || !q.isPositive() || q.isZero())
+    throw testingError('TESTING_INVALID_LEVEL', `${symbol} ${side} ${price} x ${String(qty)}: price and quantity must be above zero`, {
+      symbol,
+    });
   return { px, qty: q };
 }
 
 /** `levels` with `own` quantities added at their prices, sorted by `order`. */
-function merged(levels: readonly PriceQty[], own: readonly { price: Decimal; qty: Decimal }[], order: (a: PriceQty, b: PriceQty) => number): PriceQty[] {
+function merged(
+  levels: readonly PriceQty[],
+  own: readonly { price: Decimal; qty: Decimal }[],
+  order: (a: PriceQty, b: PriceQty) => number,
+): PriceQty[] {
   const byPrice = new Map(levels.map((l) => [l.px.toFixed(), l]));
   for (const o of own) {
     const key = o.price.toFixed();
@@ -74,16 +93,37 @@ export class ScriptedBooks {
   /** The current book of `symbol` as the engine receives it, with `own` resting orders added to its levels. */
   event(symbol: string, time: number, own: readonly { side: 'BUY' | 'SELL'; price: Decimal; qty: Decimal }[] = []): BookEvent {
     const book = this.book(symbol);
-    const stats = { openPx: ZERO, closePx: ZERO, lowPx: ZERO, highPx: ZERO, lastTradePx: book.lastTrade, indicativeOpenPx: ZERO, settlementPx: ZERO, sharesTraded: book.traded, notionalTraded: ZERO, openInterest: ZERO };
-    const bids = merged(book.bids, own.filter((o) => o.side === 'BUY'), (a, b) => b.px.comparedTo(a.px));
-    const offers = merged(book.offers, own.filter((o) => o.side === 'SELL'), (a, b) => a.px.comparedTo(b.px));
+    const stats = {
+      openPx: ZERO,
+      closePx: ZERO,
+      lowPx: ZERO,
+      highPx: ZERO,
+      lastTradePx: book.lastTrade,
+      indicativeOpenPx: ZERO,
+      settlementPx: ZERO,
+      sharesTraded: book.traded,
+      notionalTraded: ZERO,
+      openInterest: ZERO,
+    };
+    const bids = merged(
+      book.bids,
+      own.filter((o) => o.side === 'BUY'),
+      (a, b) => b.px.comparedTo(a.px),
+    );
+    const offers = merged(
+      book.offers,
+      own.filter((o) => o.side === 'SELL'),
+      (a, b) => a.px.comparedTo(b.px),
+    );
     return { type: 'book', symbol, bids, offers, state: 'INSTRUMENT_STATE_OPEN', stats, transactTime: time };
   }
 
   /** The levels a `side` order at `limit` (undefined: any price) could take, best first, and their total. */
   takeable(symbol: string, side: 'BUY' | 'SELL', limit: Decimal | undefined): { levels: PriceQty[]; total: Decimal } {
     const book = this.book(symbol);
-    const levels = (side === 'BUY' ? book.offers : book.bids).filter((l) => limit === undefined || (side === 'BUY' ? l.px.lte(limit) : l.px.gte(limit)));
+    const levels = (side === 'BUY' ? book.offers : book.bids).filter(
+      (l) => limit === undefined || (side === 'BUY' ? l.px.lte(limit) : l.px.gte(limit)),
+    );
     return { levels, total: levels.reduce((sum, l) => sum.plus(l.qty), ZERO) };
   }
 
@@ -101,7 +141,10 @@ export class ScriptedBooks {
 
   private book(symbol: string): SymbolBook {
     const book = this.books.get(symbol);
-    if (book === undefined) throw testingError('TESTING_UNKNOWN_SYMBOL', `${symbol} is not a symbol of this market (it has ${this.symbols.join(', ')})`, { symbol });
+    if (book === undefined)
+      throw testingError('TESTING_UNKNOWN_SYMBOL', `${symbol} is not a symbol of this market (it has ${this.symbols.join(', ')})`, {
+        symbol,
+      });
     return book;
   }
 }

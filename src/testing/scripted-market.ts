@@ -135,7 +135,8 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 function epoch(time: number | string): number {
   const ms = typeof time === 'number' ? time : Date.parse(time);
-  if (!Number.isFinite(ms)) throw testingError('TESTING_TIME_BACKWARDS', `not a time: ${String(time)} (give epoch ms or an ISO time such as 2026-01-15T14:00:00Z)`);
+  if (!Number.isFinite(ms))
+    throw testingError('TESTING_TIME_BACKWARDS', `not a time: ${String(time)} (give epoch ms or an ISO time such as 2026-01-15T14:00:00Z)`);
   return ms;
 }
 
@@ -153,14 +154,21 @@ export async function settleVenue(venue: ScriptedVenue): Promise<void> {
     quiet = venue.activity === before ? quiet + 1 : 0;
     if (quiet >= 2) return;
   }
-  throw testingError('TESTING_NOT_SETTLED', `the engine and the scripted venue kept exchanging messages for ${MAX_ROUNDS} rounds (a strategy that answers every order update with a new intent?)`);
+  throw testingError(
+    'TESTING_NOT_SETTLED',
+    `the engine and the scripted venue kept exchanging messages for ${MAX_ROUNDS} rounds (a strategy that answers every order update with a new intent?)`,
+  );
 }
 
 /** Starts the pipeline with `options.strategy` on a scripted venue and a virtual clock; see ScriptedMarket. */
 export async function startScriptedMarket(options: ScriptedMarketOptions): Promise<ScriptedMarket> {
   const params = validateParams(options.strategy, options.params, { path: '' });
   const symbols = symbolsOf(options.strategy, params);
-  if (symbols.length === 0) throw testingError('TESTING_NO_SYMBOLS', `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`);
+  if (symbols.length === 0)
+    throw testingError(
+      'TESTING_NO_SYMBOLS',
+      `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`,
+    );
   const start = epoch(options.startTime ?? SCRIPTED_START);
   const clock = new VirtualClock(start);
   const account = options.account ?? SCRIPTED_ACCOUNT;
@@ -190,7 +198,11 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
   };
   const advanceTo = async (target: number) => {
     live('advance');
-    if (target < clock.now()) throw testingError('TESTING_TIME_BACKWARDS', `cannot move virtual time back from ${new Date(clock.now()).toISOString()} to ${new Date(target).toISOString()}`);
+    if (target < clock.now())
+      throw testingError(
+        'TESTING_TIME_BACKWARDS',
+        `cannot move virtual time back from ${new Date(clock.now()).toISOString()} to ${new Date(target).toISOString()}`,
+      );
     while (clock.nextActionTime() <= target) {
       clock.runNextAction();
       await settle();
@@ -226,7 +238,8 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
       live('fill');
       const order = resolveOrder(ref, venue.allOrders(), recorder);
       const price = fill.price === undefined ? order.price : parseDecimal(fill.price, 'fill price');
-      if (price === undefined) throw testingError('TESTING_INVALID_FILL', `order ${recorder.nameOf(order.clordId)} has no limit price: give the fill's price`);
+      if (price === undefined)
+        throw testingError('TESTING_INVALID_FILL', `order ${recorder.nameOf(order.clordId)} has no limit price: give the fill's price`);
       venue.fill(order, fill.qty === undefined ? order.leavesQty : parseDecimal(fill.qty, 'fill qty'), price);
       await settle();
     },
@@ -238,7 +251,16 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
     async answer(ref, answer, kind) {
       const order = resolveOrder(ref, venue.allOrders(), recorder);
       const call = venue.heldCalls().find((c) => c.order.orderId === order.orderId && (kind === undefined || c.kind === kind));
-      if (call === undefined) throw testingError('TESTING_NO_HELD_CALL', `no held ${kind ?? 'call'} for ${recorder.nameOf(order.clordId)} (held: ${venue.heldCalls().map((c) => `${c.kind} ${recorder.nameOf(c.order.clordId)}`).join(', ') || 'none'})`);
+      if (call === undefined)
+        throw testingError(
+          'TESTING_NO_HELD_CALL',
+          `no held ${kind ?? 'call'} for ${recorder.nameOf(order.clordId)} (held: ${
+            venue
+              .heldCalls()
+              .map((c) => `${c.kind} ${recorder.nameOf(c.order.clordId)}`)
+              .join(', ') || 'none'
+          })`,
+        );
       if (answer === 'accept') call.accept();
       else call.reject(answer.reject);
       await settle();
@@ -249,7 +271,14 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
     },
     order: (ref) => resolveOrder(ref, venue.allOrders(), recorder),
     venueOrders: (filter = {}) =>
-      venue.allOrders().filter((o) => (filter.symbol === undefined || o.symbol === filter.symbol) && (filter.side === undefined || o.side === filter.side) && (filter.openOnly !== true || o.status === 'open')),
+      venue
+        .allOrders()
+        .filter(
+          (o) =>
+            (filter.symbol === undefined || o.symbol === filter.symbol) &&
+            (filter.side === undefined || o.side === filter.side) &&
+            (filter.openOnly !== true || o.status === 'open'),
+        ),
     intents: recorder.intents,
     refusals: recorder.refusals,
     fills: recorder.fills,
@@ -281,7 +310,8 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
       let done = false;
       const stopping = pipeline.stop().finally(() => (done = true));
       for (let round = 0; !done; round += 1) {
-        if (round >= 100) throw testingError('TESTING_NOT_SETTLED', 'stop: the pipeline did not finish stopping (a venue call left unanswered?)');
+        if (round >= 100)
+          throw testingError('TESTING_NOT_SETTLED', 'stop: the pipeline did not finish stopping (a venue call left unanswered?)');
         await settle();
       }
       await stopping;

@@ -17,7 +17,14 @@ import { Subject, type Observable } from 'rxjs';
 import { Decimal, ZERO, isMultipleOf } from '../domain/decimal.ts';
 import type { CxlRejReason, Instrument, Position } from '../domain/index.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../domain/stream-events.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueCrossRequest,
+  VenueOrderRequest,
+  VenueReplaceRequest,
+  VenueSnapshot,
+} from '../engine/venue.ts';
 import { testingError } from './errors.ts';
 import { ScriptedBooks, type BookInput } from './scripted-book.ts';
 import { ReportFactory, SCRIPTED_SESSION, VenueOrder, type ScriptedOrderView } from './venue-orders.ts';
@@ -31,7 +38,9 @@ export type InsertAnswer = 'match' | CallAnswer;
 export interface ScriptedVenuePolicy {
   readonly insert: InsertAnswer | ((order: ScriptedOrderView) => InsertAnswer);
   readonly cancel: CallAnswer | ((order: ScriptedOrderView) => CallAnswer);
-  readonly replace: CallAnswer | ((order: ScriptedOrderView, change: { readonly price: Decimal | undefined; readonly qty: Decimal | undefined }) => CallAnswer);
+  readonly replace:
+    | CallAnswer
+    | ((order: ScriptedOrderView, change: { readonly price: Decimal | undefined; readonly qty: Decimal | undefined }) => CallAnswer);
 }
 
 /** A call the venue holds (policy `hold`): the test answers it. */
@@ -80,7 +89,12 @@ export class ScriptedVenue implements Venue {
     this.books = new ScriptedBooks(instrumentList.map((i) => i.symbol));
     for (const p of starting) {
       const account = p.account ?? defaultAccount;
-      this.positions.set(`${account}|${p.symbol}`, { account, symbol: p.symbol, qty: new Decimal(p.qty), price: new Decimal(p.price ?? '0') });
+      this.positions.set(`${account}|${p.symbol}`, {
+        account,
+        symbol: p.symbol,
+        qty: new Decimal(p.qty),
+        price: new Decimal(p.price ?? '0'),
+      });
     }
   }
 
@@ -104,36 +118,68 @@ export class ScriptedVenue implements Venue {
   insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
     this.activity += 1;
     const orders = requests.map((r) => this.newOrder(r));
-    return this.batch(orders, (order, done) => this.answerInsert(order, done), () => orders.map((o) => o.orderId));
+    return this.batch(
+      orders,
+      (order, done) => this.answerInsert(order, done),
+      () => orders.map((o) => o.orderId),
+    );
   }
 
   cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
     this.activity += 1;
-    return this.batch(requests, (r, done) => {
-      const order = this.find(r.orderId, r.clordId);
-      if (order === undefined || order.status !== 'open') return this.refuse(r.clordId, r.orderId, order, false, done);
-      const answer = typeof this.policy.cancel === 'function' ? this.policy.cancel(order) : this.policy.cancel;
-      this.answerCall('cancel', order, answer, done, () => this.cancelOrder(order), (text) => this.emitOrder(this.reports.cancelReject(r.clordId, order.orderId, 'CXL_REJ_REASON_EXCHANGE_OPTION', text, false, this.now())));
-    }, () => undefined);
+    return this.batch(
+      requests,
+      (r, done) => {
+        const order = this.find(r.orderId, r.clordId);
+        if (order === undefined || order.status !== 'open') return this.refuse(r.clordId, r.orderId, order, false, done);
+        const answer = typeof this.policy.cancel === 'function' ? this.policy.cancel(order) : this.policy.cancel;
+        this.answerCall(
+          'cancel',
+          order,
+          answer,
+          done,
+          () => this.cancelOrder(order),
+          (text) =>
+            this.emitOrder(this.reports.cancelReject(r.clordId, order.orderId, 'CXL_REJ_REASON_EXCHANGE_OPTION', text, false, this.now())),
+        );
+      },
+      () => undefined,
+    );
   }
 
   replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
     this.activity += 1;
-    return this.batch(requests, (r, done) => {
-      const order = this.find(r.orderId, undefined);
-      if (order === undefined || order.status !== 'open') return this.refuse(r.clordId, r.orderId, order, true, done);
-      const p = this.policy.replace;
-      const answer = typeof p === 'function' ? p(order, { price: r.price, qty: r.qty }) : p;
-      const apply = () => {
-        if (order.status !== 'open') return this.emitOrder(this.reports.cancelReject(r.clordId, order.orderId, 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL', 'the order is no longer working', true, this.now()));
-        if (r.price !== undefined) order.price = r.price;
-        if (r.qty !== undefined) order.qty = r.qty;
-        order.clordIds.push(r.clordId);
-        if (order.filledQty.gte(order.qty)) order.status = 'filled';
-        this.emitOrder(this.reports.execution(order, 'EXECUTION_TYPE_REPLACE', this.now()));
-      };
-      this.answerCall('replace', order, answer, done, apply, (text) => this.emitOrder(this.reports.cancelReject(r.clordId, order.orderId, 'CXL_REJ_REASON_EXCHANGE_OPTION', text, true, this.now())));
-    }, () => undefined);
+    return this.batch(
+      requests,
+      (r, done) => {
+        const order = this.find(r.orderId, undefined);
+        if (order === undefined || order.status !== 'open') return this.refuse(r.clordId, r.orderId, order, true, done);
+        const p = this.policy.replace;
+        const answer = typeof p === 'function' ? p(order, { price: r.price, qty: r.qty }) : p;
+        const apply = () => {
+          if (order.status !== 'open')
+            return this.emitOrder(
+              this.reports.cancelReject(
+                r.clordId,
+                order.orderId,
+                'CXL_REJ_REASON_TOO_LATE_TO_CANCEL',
+                'the order is no longer working',
+                true,
+                this.now(),
+              ),
+            );
+          if (r.price !== undefined) order.price = r.price;
+          if (r.qty !== undefined) order.qty = r.qty;
+          order.clordIds.push(r.clordId);
+          if (order.filledQty.gte(order.qty)) order.status = 'filled';
+          this.emitOrder(this.reports.execution(order, 'EXECUTION_TYPE_REPLACE', this.now()));
+        };
+        this.answerCall('replace', order, answer, done, apply, (text) =>
+          this.emitOrder(this.reports.cancelReject(r.clordId, order.orderId, 'CXL_REJ_REASON_EXCHANGE_OPTION', text, true, this.now())),
+        );
+      },
+      () => undefined,
+    );
   }
 
   /** A cross between two of the firm's accounts: both legs acknowledged and filled in full at the cross price. */
@@ -156,8 +202,22 @@ export class ScriptedVenue implements Venue {
     const time = this.now();
     const positions: Position[] = [...this.positions.values()]
       .filter((p) => accounts.includes(p.account) && !p.qty.isZero())
-      .map((p) => ({ account: p.account, symbol: p.symbol, netPosition: p.qty, openBuyQty: ZERO, openSellQty: ZERO, avgEntryPx: p.price, costBasis: p.qty.times(p.price), realizedPnl: ZERO, updateTime: time }));
-    return { openOrders: this.orders.filter((o) => o.status === 'open' && accounts.includes(o.account)).map((o) => o.toDomain(time)), positions, balances: [] };
+      .map((p) => ({
+        account: p.account,
+        symbol: p.symbol,
+        netPosition: p.qty,
+        openBuyQty: ZERO,
+        openSellQty: ZERO,
+        avgEntryPx: p.price,
+        costBasis: p.qty.times(p.price),
+        realizedPnl: ZERO,
+        updateTime: time,
+      }));
+    return {
+      openOrders: this.orders.filter((o) => o.status === 'open' && accounts.includes(o.account)).map((o) => o.toDomain(time)),
+      positions,
+      balances: [],
+    };
   }
 
   async close(): Promise<void> {
@@ -185,7 +245,9 @@ export class ScriptedVenue implements Venue {
   }
 
   private publishBook(symbol: string): void {
-    const own = this.orders.filter((o) => o.symbol === symbol && o.status === 'open' && o.price !== undefined).map((o) => ({ side: o.side, price: o.price ?? ZERO, qty: o.leavesQty }));
+    const own = this.orders
+      .filter((o) => o.symbol === symbol && o.status === 'open' && o.price !== undefined)
+      .map((o) => ({ side: o.side, price: o.price ?? ZERO, qty: o.leavesQty }));
     this.publish(this.books.event(symbol, this.now(), own));
   }
 
@@ -211,9 +273,18 @@ export class ScriptedVenue implements Venue {
   /** Fills `order` (open at the venue) by `qty` at `price`, as a resting order taken by someone else. */
   fill(view: ScriptedOrderView, qty: Decimal, price: Decimal): void {
     const order = this.own(view);
-    if (order.status !== 'open') throw testingError('TESTING_ORDER_NOT_OPEN', `order ${order.clordId} (${order.orderId}) is ${order.status} at the venue: only an open order can be filled`, { clordId: order.clordId });
+    if (order.status !== 'open')
+      throw testingError(
+        'TESTING_ORDER_NOT_OPEN',
+        `order ${order.clordId} (${order.orderId}) is ${order.status} at the venue: only an open order can be filled`,
+        { clordId: order.clordId },
+      );
     if (!qty.isPositive() || qty.isZero() || qty.gt(order.leavesQty)) {
-      throw testingError('TESTING_INVALID_FILL', `order ${order.clordId}: a fill of ${qty.toFixed()} does not fit its ${order.leavesQty.toFixed()} left`, { clordId: order.clordId });
+      throw testingError(
+        'TESTING_INVALID_FILL',
+        `order ${order.clordId}: a fill of ${qty.toFixed()} does not fit its ${order.leavesQty.toFixed()} left`,
+        { clordId: order.clordId },
+      );
     }
     this.fillOrder(order, qty, price, false);
   }
@@ -221,7 +292,12 @@ export class ScriptedVenue implements Venue {
   /** Cancels `order` on the venue's own initiative (an unsolicited cancel). */
   cancelUnsolicited(view: ScriptedOrderView): void {
     const order = this.own(view);
-    if (order.status !== 'open') throw testingError('TESTING_ORDER_NOT_OPEN', `order ${order.clordId} is ${order.status} at the venue: only an open order can be cancelled`, { clordId: order.clordId });
+    if (order.status !== 'open')
+      throw testingError(
+        'TESTING_ORDER_NOT_OPEN',
+        `order ${order.clordId} is ${order.status} at the venue: only an open order can be cancelled`,
+        { clordId: order.clordId },
+      );
     this.cancelOrder(order);
   }
 
@@ -247,7 +323,14 @@ export class ScriptedVenue implements Venue {
     this.answerCall('insert', order, answer === 'match' ? 'accept' : answer, done, accept, (text) => this.rejectInsert(order, text));
   }
 
-  private answerCall(kind: HeldCall['kind'], order: VenueOrder, answer: CallAnswer, done: () => void, accept: () => void, reject: (text: string) => void): void {
+  private answerCall(
+    kind: HeldCall['kind'],
+    order: VenueOrder,
+    answer: CallAnswer,
+    done: () => void,
+    accept: () => void,
+    reject: (text: string) => void,
+  ): void {
     if (answer === 'hold') {
       const call: HeldCall = {
         kind,
@@ -269,7 +352,10 @@ export class ScriptedVenue implements Venue {
 
   private release(call: HeldCall, answer: () => void): void {
     const index = this.held.indexOf(call);
-    if (index < 0) throw testingError('TESTING_NO_HELD_CALL', `the held ${call.kind} of ${call.order.clordId} was answered already`, { clordId: call.order.clordId });
+    if (index < 0)
+      throw testingError('TESTING_NO_HELD_CALL', `the held ${call.kind} of ${call.order.clordId} was answered already`, {
+        clordId: call.order.clordId,
+      });
     this.held.splice(index, 1);
     this.heldDone.get(call)?.();
     this.heldDone.delete(call);
@@ -303,31 +389,50 @@ export class ScriptedVenue implements Venue {
   private refuse(clordId: string, orderId: string, order: VenueOrder | undefined, isReplace: boolean, done: () => void): void {
     const reason: CxlRejReason = order === undefined ? 'CXL_REJ_REASON_UNKNOWN_ORDER' : 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL';
     done();
-    this.jobs.push(() => this.emitOrder(this.reports.cancelReject(clordId, orderId, reason, order === undefined ? 'unknown order' : `the order is ${order.status}`, isReplace, this.now())));
+    this.jobs.push(() =>
+      this.emitOrder(
+        this.reports.cancelReject(
+          clordId,
+          orderId,
+          reason,
+          order === undefined ? 'unknown order' : `the order is ${order.status}`,
+          isReplace,
+          this.now(),
+        ),
+      ),
+    );
   }
 
   private invalid(order: VenueOrder): string | undefined {
     const instrument = this.instrumentList.find((i) => i.symbol === order.symbol);
     if (instrument === undefined) return `unknown symbol ${order.symbol}`;
     if (order.price === undefined) return undefined;
-    if (!isMultipleOf(order.price, instrument.tickSize)) return `price ${order.price.toFixed()} is not a multiple of the tick ${instrument.tickSize.toFixed()}`;
-    if (order.price.lt(instrument.lowPriceLimit) || order.price.gt(instrument.highPriceLimit)) return `price ${order.price.toFixed()} is outside ${instrument.lowPriceLimit.toFixed()}..${instrument.highPriceLimit.toFixed()}`;
+    if (!isMultipleOf(order.price, instrument.tickSize))
+      return `price ${order.price.toFixed()} is not a multiple of the tick ${instrument.tickSize.toFixed()}`;
+    if (order.price.lt(instrument.lowPriceLimit) || order.price.gt(instrument.highPriceLimit))
+      return `price ${order.price.toFixed()} is outside ${instrument.lowPriceLimit.toFixed()}..${instrument.highPriceLimit.toFixed()}`;
     return undefined;
   }
 
   /** Takes the scripted book's crossing levels for a just-acknowledged order (see the module comment). */
   private match(order: VenueOrder): void {
     const { levels, total } = this.books.takeable(order.symbol, order.side, order.price);
-    if (levels.length > 0 && order.postOnly) return this.finish(order, 'EXECUTION_TYPE_REJECTED', 'rejected', 'post-only order would take liquidity');
-    if (order.timeInForce === 'TIME_IN_FORCE_FILL_OR_KILL' && total.lt(order.qty)) return this.finish(order, 'EXECUTION_TYPE_CANCELED', 'canceled', 'fill-or-kill: not enough liquidity');
+    if (levels.length > 0 && order.postOnly)
+      return this.finish(order, 'EXECUTION_TYPE_REJECTED', 'rejected', 'post-only order would take liquidity');
+    if (order.timeInForce === 'TIME_IN_FORCE_FILL_OR_KILL' && total.lt(order.qty))
+      return this.finish(order, 'EXECUTION_TYPE_CANCELED', 'canceled', 'fill-or-kill: not enough liquidity');
     for (const level of levels) {
       const qty = Decimal.min(level.qty, order.leavesQty);
       if (qty.isZero()) break;
       this.books.consume(order.symbol, order.side, level.px, qty);
       this.fillOrder(order, qty, level.px, true);
     }
-    const immediate = order.timeInForce === 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' || order.timeInForce === 'TIME_IN_FORCE_FILL_OR_KILL' || order.price === undefined;
-    if (order.status === 'open' && immediate) this.finish(order, 'EXECUTION_TYPE_CANCELED', 'canceled', 'immediate order: remainder cancelled');
+    const immediate =
+      order.timeInForce === 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' ||
+      order.timeInForce === 'TIME_IN_FORCE_FILL_OR_KILL' ||
+      order.price === undefined;
+    if (order.status === 'open' && immediate)
+      this.finish(order, 'EXECUTION_TYPE_CANCELED', 'canceled', 'immediate order: remainder cancelled');
   }
 
   private fillOrder(order: VenueOrder, qty: Decimal, price: Decimal, aggressor: boolean): void {
@@ -335,11 +440,26 @@ export class ScriptedVenue implements Venue {
     const key = `${order.account}|${order.symbol}`;
     const held = this.positions.get(key) ?? { account: order.account, symbol: order.symbol, qty: ZERO, price: ZERO };
     this.positions.set(key, { ...held, qty: order.side === 'BUY' ? held.qty.plus(qty) : held.qty.minus(qty), price });
-    this.emitOrder(this.reports.execution(order, order.status === 'filled' ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL', this.now(), { last: { px: price, qty }, aggressor }));
+    this.emitOrder(
+      this.reports.execution(order, order.status === 'filled' ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL', this.now(), {
+        last: { px: price, qty },
+        aggressor,
+      }),
+    );
   }
 
   private cancelOrder(order: VenueOrder): void {
-    if (order.status !== 'open') return this.emitOrder(this.reports.cancelReject(order.clordId, order.orderId, 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL', `the order is ${order.status}`, false, this.now()));
+    if (order.status !== 'open')
+      return this.emitOrder(
+        this.reports.cancelReject(
+          order.clordId,
+          order.orderId,
+          'CXL_REJ_REASON_TOO_LATE_TO_CANCEL',
+          `the order is ${order.status}`,
+          false,
+          this.now(),
+        ),
+      );
     this.finish(order, 'EXECUTION_TYPE_CANCELED', 'canceled', '');
   }
 
@@ -347,7 +467,12 @@ export class ScriptedVenue implements Venue {
     this.finish(order, 'EXECUTION_TYPE_REJECTED', 'rejected', text);
   }
 
-  private finish(order: VenueOrder, type: 'EXECUTION_TYPE_CANCELED' | 'EXECUTION_TYPE_REJECTED', status: 'canceled' | 'rejected', text: string): void {
+  private finish(
+    order: VenueOrder,
+    type: 'EXECUTION_TYPE_CANCELED' | 'EXECUTION_TYPE_REJECTED',
+    status: 'canceled' | 'rejected',
+    text: string,
+  ): void {
     order.status = status;
     this.emitOrder(this.reports.execution(order, type, this.now(), { text }));
   }
@@ -358,7 +483,8 @@ export class ScriptedVenue implements Venue {
 
   private own(view: ScriptedOrderView): VenueOrder {
     const order = this.orders.find((o) => o.orderId === view.orderId);
-    if (order === undefined) throw testingError('TESTING_NO_ORDER', `order ${view.orderId} is not an order of this venue`, { orderId: view.orderId });
+    if (order === undefined)
+      throw testingError('TESTING_NO_ORDER', `order ${view.orderId} is not an order of this venue`, { orderId: view.orderId });
     return order;
   }
 

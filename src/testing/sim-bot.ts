@@ -95,7 +95,10 @@ export type PipelineSimOptions = SimBotOptions;
 export type PipelineSim = SimBot;
 
 function configYaml(options: SimBotOptions): string {
-  const activity = options.activity === false ? '{ enabled: false }' : `{ enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 1000}, makersPerInstrument: 3, takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }`;
+  const activity =
+    options.activity === false
+      ? '{ enabled: false }'
+      : `{ enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 1000}, makersPerInstrument: 3, takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }`;
   return `
 logging: { level: error }
 sim:
@@ -117,10 +120,14 @@ ${options.riskYaml ?? '  maxMessagesPerSecond: 50'}
 export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   const params = validateParams(options.strategy, options.params, { path: '' });
   const symbols = symbolsOf(options.strategy, params);
-  if (symbols.length === 0) throw testingError('TESTING_NO_SYMBOLS', `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`);
+  if (symbols.length === 0)
+    throw testingError(
+      'TESTING_NO_SYMBOLS',
+      `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`,
+    );
   const { strategy, recorder } = recordStrategy(options.strategy);
   const config = parseConfigText(configYaml(options), configSchema, { env: {} });
-  if (config.sim === undefined) throw testingError('TESTING_SIM_CONFIG', 'the sim bot\'s config has no sim section');
+  if (config.sim === undefined) throw testingError('TESTING_SIM_CONFIG', "the sim bot's config has no sim section");
   const timer = options.activityMs !== undefined;
   const sim = await startSim(config.sim, { logger: silentLogger(), activityTimer: timer });
   const log = silentLogger();
@@ -177,13 +184,22 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
           }
         });
         const deadline = setTimeout(() => {
-          const pending = [...venue.pending].filter(([, n]) => n > 0).map(([k, n]) => `${k} x${n}`).join(', ');
-          finish(testingError('TESTING_TIMEOUT', `timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`));
+          const pending = [...venue.pending]
+            .filter(([, n]) => n > 0)
+            .map(([k, n]) => `${k} x${n}`)
+            .join(', ');
+          finish(
+            testingError(
+              'TESTING_TIMEOUT',
+              `timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
+            ),
+          );
         }, timeoutMs);
       });
 
     const step = () => {
-      if (sim.activity === undefined) throw testingError('TESTING_SIM_CONFIG', 'step(): synthetic activity is disabled in this sim bot (activity: false)');
+      if (sim.activity === undefined)
+        throw testingError('TESTING_SIM_CONFIG', 'step(): synthetic activity is disabled in this sim bot (activity: false)');
       sim.activity.step();
     };
 
@@ -223,7 +239,10 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
           });
           step();
           counting.unsubscribe();
-          await waitUntil(() => running.counters.bookUpdates >= seen + changes && venue.inFlight === 0, `the engine handled activity step ${i + 1} (${changes} book updates)`);
+          await waitUntil(
+            () => running.counters.bookUpdates >= seen + changes && venue.inFlight === 0,
+            `the engine handled activity step ${i + 1} (${changes} book updates)`,
+          );
         }
         if (!predicate()) throw testingError('TESTING_TIMEOUT', `${what}: not reached after ${maxSteps} activity steps`);
       },

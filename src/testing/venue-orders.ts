@@ -168,7 +168,12 @@ export class ReportFactory {
   private executions = 0;
 
   /** An execution of `type` reporting `order` as it is now (`last`: the fill it reports, if any). */
-  execution(order: VenueOrder, type: ExecutionType, time: number, options: { last?: PriceQty; aggressor?: boolean; text?: string } = {}): ExecutionEvent {
+  execution(
+    order: VenueOrder,
+    type: ExecutionType,
+    time: number,
+    options: { last?: PriceQty; aggressor?: boolean; text?: string } = {},
+  ): ExecutionEvent {
     this.executions += 1;
     return {
       type: 'execution',
@@ -196,6 +201,10 @@ export class ReportFactory {
 
   /** A cancel (or replace, `isReplace`) the venue refuses for `order`. */
   cancelReject(clordId: string, orderId: string, reason: CxlRejReason, text: string, isReplace: boolean, time: number): CancelRejectEvent {
-    return { type: 'cancelReject', sessionId: SCRIPTED_SESSION, cancelReject: { clordId, orderId, text, isReplace, rejectReason: reason, transactTime: time } };
+    return {
+      type: 'cancelReject',
+      sessionId: SCRIPTED_SESSION,
+      cancelReject: { clordId, orderId, text, isReplace, rejectReason: reason, transactTime: time },
+    };
   }
 }

@@ -37,7 +37,12 @@ describe('backtest accounts', () => {
       params: { symbol: SYMBOL, buyAccount: BUYER, sellAccount: SELLER, qty: '2', everyMs: 60000, maxCrosses: 2 },
     });
     expect(seen).toEqual([{ accounts: [BUYER, SELLER], account: BUYER, venue: { name: 'backtest', canCross: true } }]);
-    const report = result.report as { fills: number; refusals: Record<string, number>; config: { account: string; accounts?: string[] }; positions: Record<string, string> };
+    const report = result.report as {
+      fills: number;
+      refusals: Record<string, number>;
+      config: { account: string; accounts?: string[] };
+      positions: Record<string, string>;
+    };
     expect(report.config.account).toBe(BUYER);
     expect(report.config.accounts).toEqual([BUYER, SELLER]);
     expect(report.refusals).toEqual({});

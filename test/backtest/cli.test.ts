@@ -16,10 +16,37 @@ describe('tradebot backtest', () => {
   it('replays the sample with the demo market maker and writes report.json, run.json and report.html', async () => {
     const out = path.join(tempDir(), 'out');
     const io = captureOutput();
-    const code = await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--out', out, '--log-level', 'error']);
+    const code = await runCli([
+      'backtest',
+      '--strategy',
+      'market-maker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--out',
+      out,
+      '--log-level',
+      'error',
+    ]);
     expect(code, io.err()).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Record<string, unknown>;
-    for (const key of ['pnl', 'fees', 'fills', 'orders', 'refusals', 'maxDrawdown', 'sharpe', 'sortino', 'turnover', 'events', 'eventsPerSecond', 'strategy', 'params', 'data', 'config']) expect(report).toHaveProperty(key);
+    for (const key of [
+      'pnl',
+      'fees',
+      'fills',
+      'orders',
+      'refusals',
+      'maxDrawdown',
+      'sharpe',
+      'sortino',
+      'turnover',
+      'events',
+      'eventsPerSecond',
+      'strategy',
+      'params',
+      'data',
+      'config',
+    ])
+      expect(report).toHaveProperty(key);
     expect(report['strategy']).toBe('market-maker');
     expect(report['data']).toMatchObject({ file: 'sample.jsonl', source: 'gateway' });
     expect(report['settlements']).toHaveLength(1);
@@ -36,7 +63,23 @@ describe('tradebot backtest', () => {
   it('takes latency, commissions and the queue model from flags over the config', async () => {
     const out = path.join(tempDir(), 'out');
     const io = captureOutput();
-    const code = await runCli(['backtest', '--data', 'backtest/data/sample.jsonl', '--out', out, '--insert-latency-ms', '250', '--cancel-latency-ms', '120', '--taker-bps', '7.5', '--maker-bps', '1', '--queue-model', 'none']);
+    const code = await runCli([
+      'backtest',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--out',
+      out,
+      '--insert-latency-ms',
+      '250',
+      '--cancel-latency-ms',
+      '120',
+      '--taker-bps',
+      '7.5',
+      '--maker-bps',
+      '1',
+      '--queue-model',
+      'none',
+    ]);
     expect(code, io.err()).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { config: Record<string, unknown> };
     expect(report.config).toMatchObject({
@@ -49,23 +92,73 @@ describe('tradebot backtest', () => {
   it("runs another strategy than the config's with that strategy's defaults (the config's params are not for it), or with --params", async () => {
     const dir = tempDir();
     const io = captureOutput();
-    const code = await runCli(['backtest', '--strategy', 'momentum-taker', '--data', 'backtest/data/sample.jsonl', '--config', 'config/backtest.yaml', '--out', path.join(dir, 'defaults')]);
+    const code = await runCli([
+      'backtest',
+      '--strategy',
+      'momentum-taker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--config',
+      'config/backtest.yaml',
+      '--out',
+      path.join(dir, 'defaults'),
+    ]);
     expect(code, io.err()).toBe(0);
-    expect(io.err()).toContain("the config's bot.params are for market-maker, not momentum-taker: running momentum-taker with its defaults on the data's symbols");
-    const report = JSON.parse(readFileSync(path.join(dir, 'defaults', 'report.json'), 'utf8')) as { strategy: string; params: Record<string, unknown> };
+    expect(io.err()).toContain(
+      "the config's bot.params are for market-maker, not momentum-taker: running momentum-taker with its defaults on the data's symbols",
+    );
+    const report = JSON.parse(readFileSync(path.join(dir, 'defaults', 'report.json'), 'utf8')) as {
+      strategy: string;
+      params: Record<string, unknown>;
+    };
     expect(report.strategy).toBe('momentum-taker');
-    expect(report.params).toMatchObject({ symbols: ['RAIN-NYC-2026-12-01', 'SNOW-CHI-2026-12-01', 'FED-CUT-2026-12'], lookback: 10, threshold: '0.02' });
+    expect(report.params).toMatchObject({
+      symbols: ['RAIN-NYC-2026-12-01', 'SNOW-CHI-2026-12-01', 'FED-CUT-2026-12'],
+      lookback: 10,
+      threshold: '0.02',
+    });
 
     writeFileSync(path.join(dir, 'p.yaml'), 'symbols: [FED-CUT-2026-12]\nlookback: 4\n');
-    expect(await runCli(['backtest', '--strategy', 'momentum-taker', '--data', 'backtest/data/sample.jsonl', '--params', path.join(dir, 'p.yaml'), '--out', path.join(dir, 'given')]), io.err()).toBe(0);
+    expect(
+      await runCli([
+        'backtest',
+        '--strategy',
+        'momentum-taker',
+        '--data',
+        'backtest/data/sample.jsonl',
+        '--params',
+        path.join(dir, 'p.yaml'),
+        '--out',
+        path.join(dir, 'given'),
+      ]),
+      io.err(),
+    ).toBe(0);
     const given = JSON.parse(readFileSync(path.join(dir, 'given', 'report.json'), 'utf8')) as { params: Record<string, unknown> };
     expect(given.params).toMatchObject({ symbols: ['FED-CUT-2026-12'], lookback: 4 });
 
     // the configured strategy still gets the config's params; a strategy whose required params have no default says what to give
-    expect(await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--out', path.join(dir, 'configured')]), io.err()).toBe(0);
-    expect((JSON.parse(readFileSync(path.join(dir, 'configured', 'report.json'), 'utf8')) as { params: { halfSpread: string } }).params.halfSpread).toBe('0.01');
-    expect(await runCli(['backtest', '--strategy', 'cross-demo', '--data', 'backtest/data/sample.jsonl', '--out', path.join(dir, 'cross')])).toBe(2);
-    expect(io.err()).toContain("params of strategy cross-demo (the config's bot.params are for market-maker and were not used: give --params <yaml>)");
+    expect(
+      await runCli([
+        'backtest',
+        '--strategy',
+        'market-maker',
+        '--data',
+        'backtest/data/sample.jsonl',
+        '--out',
+        path.join(dir, 'configured'),
+      ]),
+      io.err(),
+    ).toBe(0);
+    expect(
+      (JSON.parse(readFileSync(path.join(dir, 'configured', 'report.json'), 'utf8')) as { params: { halfSpread: string } }).params
+        .halfSpread,
+    ).toBe('0.01');
+    expect(
+      await runCli(['backtest', '--strategy', 'cross-demo', '--data', 'backtest/data/sample.jsonl', '--out', path.join(dir, 'cross')]),
+    ).toBe(2);
+    expect(io.err()).toContain(
+      "params of strategy cross-demo (the config's bot.params are for market-maker and were not used: give --params <yaml>)",
+    );
     expect(io.err()).toContain('strategy.params.symbol');
   });
 
@@ -82,9 +175,30 @@ describe('tradebot history fetch', () => {
     const dir = tempDir();
     const file = path.join(dir, 'h.jsonl');
     const io = captureOutput();
-    const code = await runCli(['history', 'fetch', '--config', 'backtest/data/sample-sim.yaml', '--symbol', 'RAIN-NYC-2026-12-01', '--from', '2026-11-30T14:00:00Z', '--to', '2026-11-30T14:05:00Z', '--out', file, '--page-size', '40', '--pause-ms', '0']);
+    const code = await runCli([
+      'history',
+      'fetch',
+      '--config',
+      'backtest/data/sample-sim.yaml',
+      '--symbol',
+      'RAIN-NYC-2026-12-01',
+      '--from',
+      '2026-11-30T14:00:00Z',
+      '--to',
+      '2026-11-30T14:05:00Z',
+      '--out',
+      file,
+      '--page-size',
+      '40',
+      '--pause-ms',
+      '0',
+    ]);
     expect(code, io.err()).toBe(0);
-    const line = JSON.parse(await io.waitForLine((l) => l.includes('history.fetched'))) as { trades: number; pages: number; busted: number };
+    const line = JSON.parse(await io.waitForLine((l) => l.includes('history.fetched'))) as {
+      trades: number;
+      pages: number;
+      busted: number;
+    };
     expect(line.trades).toBeGreaterThan(10);
     expect(line.pages).toBe(Math.ceil(line.trades / 40) + (line.trades % 40 === 0 ? 1 : 0));
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(line.trades + 1);
@@ -92,7 +206,10 @@ describe('tradebot history fetch', () => {
     writeFileSync(params, 'symbols: [RAIN-NYC-2026-12-01]\nhalfSpread: "0.02"\n');
     const replay = await runCli(['backtest', '--data', file, '--params', params, '--out', path.join(dir, 'out')]);
     expect(replay, io.err()).toBe(0);
-    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8')) as { events: number; params: { halfSpread: string } };
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8')) as {
+      events: number;
+      params: { halfSpread: string };
+    };
     expect(report.events).toBe(line.trades);
     expect(report.params.halfSpread).toBe('0.02');
   });

@@ -18,8 +18,17 @@ import { TRADE_STATES, type Instrument } from '../../src/domain/index.ts';
 import { isTradebotError } from '../../src/errors.ts';
 
 /** Price scale 100 / quantity scale 1, a non-ASCII symbol, and one at price scale 10^4 / quantity scale 100. */
-const instruments: Instrument[] = [syntheticInstrument('SYN-A'), syntheticInstrument('ÉTÉ-B'), { ...syntheticInstrument('FRAC'), priceScale: 10_000, fractionalQtyScale: 100 }];
-const digits: Record<string, { price: number; qty: number }> = { 'SYN-A': { price: 2, qty: 0 }, 'ÉTÉ-B': { price: 2, qty: 0 }, FRAC: { price: 4, qty: 2 }, 'NOT-IN-HEADER': { price: 2, qty: 0 } };
+const instruments: Instrument[] = [
+  syntheticInstrument('SYN-A'),
+  syntheticInstrument('ÉTÉ-B'),
+  { ...syntheticInstrument('FRAC'), priceScale: 10_000, fractionalQtyScale: 100 },
+];
+const digits: Record<string, { price: number; qty: number }> = {
+  'SYN-A': { price: 2, qty: 0 },
+  'ÉTÉ-B': { price: 2, qty: 0 },
+  FRAC: { price: 4, qty: 2 },
+  'NOT-IN-HEADER': { price: 2, qty: 0 },
+};
 const parser = new TradeLineParser('familyA', instruments, 'data.jsonl', 'compact');
 
 type Outcome = { scan: Scan; fast: TradeFields; full: TradeFields | undefined; error: unknown };
@@ -66,7 +75,15 @@ type TradeCase = typeof tradeArb extends fc.Arbitrary<infer T> ? T : never;
 
 function build(c: TradeCase): { trade: CompactTrade; plain: boolean } {
   const d = digits[c.symbol] as { price: number; qty: number };
-  const trade: CompactTrade = { id: c.id, symbol: c.symbol, price: new Decimal(c.price).div(10 ** d.price), qty: new Decimal(c.qty).div(10 ** d.qty), side: c.buy ? 'BUY' : 'SELL', time: c.time, state: c.state };
+  const trade: CompactTrade = {
+    id: c.id,
+    symbol: c.symbol,
+    price: new Decimal(c.price).div(10 ** d.price),
+    qty: new Decimal(c.qty).div(10 ** d.qty),
+    side: c.buy ? 'BUY' : 'SELL',
+    time: c.time,
+    state: c.state,
+  };
   const plain = /^[ -~]+$/.test(c.id) && !c.id.includes('\\') && !c.id.includes('"') && c.symbol !== 'NOT-IN-HEADER';
   return { trade, plain };
 }
@@ -80,7 +97,14 @@ describe('compact line fast path (bytes) against the full path', () => {
         expectAgreement(outcome);
         if (plain) {
           expect(outcome.scan).toBe(Scan.OK);
-          expect(outcome.fast).toMatchObject({ sym: instruments.findIndex((i) => i.symbol === c.symbol), price: c.price, qty: c.qty, buy: c.buy, time: c.time, stands: c.state !== 'TRADE_STATE_BUSTED' && c.state !== 'TRADE_STATE_REJECTED' });
+          expect(outcome.fast).toMatchObject({
+            sym: instruments.findIndex((i) => i.symbol === c.symbol),
+            price: c.price,
+            qty: c.qty,
+            buy: c.buy,
+            time: c.time,
+            stands: c.state !== 'TRADE_STATE_BUSTED' && c.state !== 'TRADE_STATE_REJECTED',
+          });
         }
         if (c.symbol === 'NOT-IN-HEADER') expect(isTradebotError(outcome.error) && outcome.error.code).toBe('BACKTEST_UNKNOWN_SYMBOL');
       }),
@@ -88,13 +112,30 @@ describe('compact line fast path (bytes) against the full path', () => {
     );
   });
 
-  it('reads the synthetic writer\'s lines (bench and tests) like the history writer\'s', () => {
+  it("reads the synthetic writer's lines (bench and tests) like the history writer's", () => {
     const line = syntheticCompactLine(7, 'SYN-A', false, 41, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_BUSTED').trimEnd();
-    expect(line).toBe(encodeCompactTradeLine({ id: 'T0000000000000007', symbol: 'SYN-A', price: new Decimal('0.41'), qty: new Decimal(3), side: 'SELL', time: Date.UTC(2026, 10, 30, 14, 0, 1, 250), state: 'TRADE_STATE_BUSTED' }).trimEnd());
+    expect(line).toBe(
+      encodeCompactTradeLine({
+        id: 'T0000000000000007',
+        symbol: 'SYN-A',
+        price: new Decimal('0.41'),
+        qty: new Decimal(3),
+        side: 'SELL',
+        time: Date.UTC(2026, 10, 30, 14, 0, 1, 250),
+        state: 'TRADE_STATE_BUSTED',
+      }).trimEnd(),
+    );
     const outcome = both(line);
     expect(outcome.scan).toBe(Scan.OK);
     expectAgreement(outcome);
-    expect(outcome.fast).toMatchObject({ sym: 0, price: 41, qty: 3, buy: false, time: Date.UTC(2026, 10, 30, 14, 0, 1, 250), stands: false });
+    expect(outcome.fast).toMatchObject({
+      sym: 0,
+      price: 41,
+      qty: 3,
+      buy: false,
+      time: Date.UTC(2026, 10, 30, 14, 0, 1, 250),
+      stands: false,
+    });
   });
 
   it('steps aside for other layouts, which the full path reads the same', () => {
@@ -111,7 +152,14 @@ describe('compact line fast path (bytes) against the full path', () => {
     for (const variant of variants) {
       const outcome = both(variant);
       expect(outcome.error).toBeUndefined();
-      expect(outcome.full).toMatchObject({ sym: 2, price: 4100, qty: 300, buy: true, time: Date.UTC(2026, 10, 30, 14, 0, 1, 250), stands: true });
+      expect(outcome.full).toMatchObject({
+        sym: 2,
+        price: 4100,
+        qty: 300,
+        buy: true,
+        time: Date.UTC(2026, 10, 30, 14, 0, 1, 250),
+        stands: true,
+      });
       if (variant !== variants[2]) expect(outcome.scan).toBe(Scan.NOT_SURE);
       else expectAgreement(outcome);
     }
@@ -121,7 +169,13 @@ describe('compact line fast path (bytes) against the full path', () => {
   });
 
   it('agrees on timestamps with 0 to 9 fractional digits', () => {
-    for (const stamp of ['2026-11-30T14:00:01Z', '2026-11-30T14:00:01.5Z', '2026-11-30T14:00:01.25Z', '2026-11-30T14:00:01.2501Z', '2026-11-30T14:00:01.123456789Z']) {
+    for (const stamp of [
+      '2026-11-30T14:00:01Z',
+      '2026-11-30T14:00:01.5Z',
+      '2026-11-30T14:00:01.25Z',
+      '2026-11-30T14:00:01.2501Z',
+      '2026-11-30T14:00:01.123456789Z',
+    ]) {
       const outcome = both(syntheticCompactLine(7, 'SYN-A', false, 41, 3, stamp, 'TRADE_STATE_NEW').trimEnd());
       expect(outcome.scan).toBe(Scan.OK);
       expectAgreement(outcome);
@@ -131,20 +185,31 @@ describe('compact line fast path (bytes) against the full path', () => {
   it('agrees on runs of times in one minute and across minutes, days and years (the minute it keeps)', () => {
     const own = new TradeLineParser('familyA', instruments, 'data.jsonl', 'compact');
     fc.assert(
-      fc.property(fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(2999, 0, 1) }), fc.array(fc.integer({ min: 0, max: 90_000 }), { minLength: 1, maxLength: 40 }), (from, steps) => {
-        let time = from;
-        for (const step of steps) {
-          time += step;
-          const line = syntheticCompactLine(1, 'SYN-A', true, 41, 3, new Date(time).toISOString(), 'TRADE_STATE_NEW').trimEnd();
-          const bytes = Buffer.from(line);
-          const fast = newTradeFields();
-          expect(own.scanner.scan(bytes, 0, bytes.length, fast)).toBe(Scan.OK);
-          expect(fast.time).toBe(time);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(2999, 0, 1) }),
+        fc.array(fc.integer({ min: 0, max: 90_000 }), { minLength: 1, maxLength: 40 }),
+        (from, steps) => {
+          let time = from;
+          for (const step of steps) {
+            time += step;
+            const line = syntheticCompactLine(1, 'SYN-A', true, 41, 3, new Date(time).toISOString(), 'TRADE_STATE_NEW').trimEnd();
+            const bytes = Buffer.from(line);
+            const fast = newTradeFields();
+            expect(own.scanner.scan(bytes, 0, bytes.length, fast)).toBe(Scan.OK);
+            expect(fast.time).toBe(time);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
-    for (const iso of ['1969-12-31T23:59:58.500Z', '1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2026-12-31T23:59:59.999Z', '2027-01-01T00:00:00.000Z', '2027-01-01T00:00:59.001Z']) {
+    for (const iso of [
+      '1969-12-31T23:59:58.500Z',
+      '1969-12-31T23:59:59.999Z',
+      '1970-01-01T00:00:00.000Z',
+      '2026-12-31T23:59:59.999Z',
+      '2027-01-01T00:00:00.000Z',
+      '2027-01-01T00:00:59.001Z',
+    ]) {
       const outcome = both(syntheticCompactLine(1, 'SYN-A', true, 41, 3, iso, 'TRADE_STATE_NEW').trimEnd());
       expect(outcome.scan).toBe(Scan.OK);
       expect(outcome.fast.time).toBe(Date.parse(iso));
@@ -159,11 +224,16 @@ describe('compact line fast path (bytes) against the full path', () => {
   it('agrees on damaged lines whenever both paths read them', () => {
     const line = syntheticCompactLine(7, 'FRAC', true, 4101, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW').trimEnd();
     let agreed = 0;
-    const edit = fc.record({ at: fc.nat({ max: line.length }), cut: fc.nat({ max: 12 }), insert: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '{', '}', ',"x":"1"', '0', '.', '9', ' ', '-')) });
+    const edit = fc.record({
+      at: fc.nat({ max: line.length }),
+      cut: fc.nat({ max: 12 }),
+      insert: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '{', '}', ',"x":"1"', '0', '.', '9', ' ', '-')),
+    });
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
         let damaged = line;
-        for (const e of edits) damaged = damaged.slice(0, Math.min(e.at, damaged.length)) + e.insert + damaged.slice(Math.min(e.at, damaged.length) + e.cut);
+        for (const e of edits)
+          damaged = damaged.slice(0, Math.min(e.at, damaged.length)) + e.insert + damaged.slice(Math.min(e.at, damaged.length) + e.cut);
         const o = both(damaged);
         // the compact fast path checks every byte of the line's layout: what it reads, the full path reads too
         if (o.scan === Scan.OK) {

@@ -25,7 +25,14 @@ describe('passive fills', () => {
     h.tape(43, 5, 'buy');
     h.order('BUY', 40, 5);
     h.order('SELL', 45, 5);
-    for (const [p, side] of [[41, 'sell'], [42, 'buy'], [43, 'buy'], [44, 'buy'], [41, 'sell']] as const) expect(fillsOf(h.tape(p, 20, side))).toEqual([]);
+    for (const [p, side] of [
+      [41, 'sell'],
+      [42, 'buy'],
+      [43, 'buy'],
+      [44, 'buy'],
+      [41, 'sell'],
+    ] as const)
+      expect(fillsOf(h.tape(p, 20, side))).toEqual([]);
     // at our price but the aggressor on our side (a buyer lifting an offer at 40): does not reach a bid at 40
     expect(fillsOf(h.tape(40, 20, 'buy'))).toEqual([]);
   });
@@ -55,10 +62,16 @@ describe('passive fills', () => {
     h.order('BUY', 41, 100);
     h.order('BUY', 40, 100);
     expect(fillsOf(h.tape(39, 1, 'sell'))).toEqual([[41, 1]]);
-    expect(fillsOf(h.tape(39, 150, 'sell'))).toEqual([[41, 99], [40, 51]]);
+    expect(fillsOf(h.tape(39, 150, 'sell'))).toEqual([
+      [41, 99],
+      [40, 51],
+    ]);
     // at the print's price the orders there get what the orders traded through leave of it
     h.order('BUY', 38, 10);
-    expect(fillsOf(h.tape(38, 60, 'sell'))).toEqual([[40, 49], [38, 10]]);
+    expect(fillsOf(h.tape(38, 60, 'sell'))).toEqual([
+      [40, 49],
+      [38, 10],
+    ]);
     const full = fillHarness({ model: 'none' });
     full.tape(45, 1, 'buy');
     full.order('BUY', 41, 100);
@@ -75,7 +88,12 @@ describe('passive fills', () => {
     expect(a?.queueAhead).toBeLessThanOrEqual(b?.queueAhead ?? -1);
     const fills = h.tape(40, 8, 'sell').filter((e) => e.lastQty > 0);
     expect(fills.map((e) => [e.order.orderId, e.lastQty])).toEqual([[first, 3]]);
-    expect(h.tape(40, 6, 'sell').filter((e) => e.lastQty > 0).map((e) => [e.order.orderId, e.lastQty])).toEqual([[second, 3]]);
+    expect(
+      h
+        .tape(40, 6, 'sell')
+        .filter((e) => e.lastQty > 0)
+        .map((e) => [e.order.orderId, e.lastQty]),
+    ).toEqual([[second, 3]]);
   });
 
   it('estimates the queue from the tape volume at the price over the window', () => {
@@ -96,7 +114,10 @@ describe('passive fills', () => {
   });
 
   it('does not put an order that joins behind the best first at its price (every model but none)', () => {
-    for (const model of [{ model: 'volume', windowMs: 30_000 }, { model: 'level', fraction: 1 }] as const) {
+    for (const model of [
+      { model: 'volume', windowMs: 30_000 },
+      { model: 'level', fraction: 1 },
+    ] as const) {
       const h = fillHarness(model);
       h.tape(50, 20, 'sell'); // a bid of (at least) 20 at 50
       h.tape(55, 1, 'buy');
@@ -137,7 +158,10 @@ describe('aggressive fills', () => {
     h.tape(43, 1, 'sell');
     h.tape(46, 5, 'buy'); // lifts 46: the offer at 45 is gone
     h.tape(45, 2, 'buy'); // a new offer at 45
-    expect(h.book.levels('ask', h.now).map((l) => [l.price, l.qty])).toEqual([[45, 2], [46, 5]]);
+    expect(h.book.levels('ask', h.now).map((l) => [l.price, l.qty])).toEqual([
+      [45, 2],
+      [46, 5],
+    ]);
     expect(fillsOf(h.order('BUY', 45, 5).executions)).toEqual([[45, 2]]);
     expect(fillsOf(h.order('BUY', 46, 10).executions)).toEqual([[46, 5]]);
     expect(h.book.levels('ask', h.now)).toEqual([]);

@@ -44,7 +44,10 @@ afterAll(async () => {
   await embedded?.source.close();
 });
 
-const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void; format?: HistoryFormat; force?: boolean; pageSize?: number } = {}) =>
+const fetch = (
+  out: string,
+  extra: { signal?: AbortSignal; onPage?: (pages: number) => void; format?: HistoryFormat; force?: boolean; pageSize?: number } = {},
+) =>
   fetchHistory({
     source: embedded.source,
     symbols: SYMBOLS,
@@ -60,30 +63,33 @@ const fetch = (out: string, extra: { signal?: AbortSignal; onPage?: (pages: numb
   });
 
 describe('history fetch', () => {
-  it.each(['compact', 'full'] as const)('writes the header and every page of the trade search, busted trades kept (%s format)', async (format) => {
-    const out = path.join(tempDir(), 'h.jsonl');
-    const result = await fetch(out, format === 'full' ? { format } : {});
-    const expected = embedded.sim.core.trades().filter((t) => SYMBOLS.includes(t.symbol) && t.time >= FROM && t.time < TO);
-    expect(expected.length).toBeGreaterThan(60);
-    expect(result.state).toMatchObject({ done: true, trades: expected.length, busted: 1, nextPageToken: '' });
-    expect(result.state.pages).toBeGreaterThan(2);
-    const [first, ...lines] = readFileSync(out, 'utf8').trimEnd().split('\n');
-    const header = parseHeader(first as string, out);
-    expect(header).toMatchObject({ kind: 'history', format, source: 'gateway', symbols: SYMBOLS, from: FROM, to: TO });
-    expect(JSON.parse(first as string)).toMatchObject({ version: 2, format });
-    expect(header.instruments.map((i) => i.symbol)).toEqual(SYMBOLS);
-    const trades = lines.map((l) => {
-      const line = JSON.parse(l) as { type: string; trade?: { id: string; state?: string }; id?: string; state?: string };
-      return format === 'full' ? (line.trade as { id: string; state?: string }) : line;
-    });
-    expect(trades.map((t) => t.id)).toEqual(expected.map((t) => t.id));
-    expect(trades.filter((t) => t.id === bustedId).map((t) => t.state)).toEqual(['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED']);
-    const tape = await TapeReader.open(out);
-    let replayed = 0;
-    for await (const batch of tape.batches()) replayed += batch.count;
-    expect(replayed).toBe(expected.length - 2);
-    expect(tape.stats).toMatchObject({ busted: 1, fullParses: 0 });
-  });
+  it.each(['compact', 'full'] as const)(
+    'writes the header and every page of the trade search, busted trades kept (%s format)',
+    async (format) => {
+      const out = path.join(tempDir(), 'h.jsonl');
+      const result = await fetch(out, format === 'full' ? { format } : {});
+      const expected = embedded.sim.core.trades().filter((t) => SYMBOLS.includes(t.symbol) && t.time >= FROM && t.time < TO);
+      expect(expected.length).toBeGreaterThan(60);
+      expect(result.state).toMatchObject({ done: true, trades: expected.length, busted: 1, nextPageToken: '' });
+      expect(result.state.pages).toBeGreaterThan(2);
+      const [first, ...lines] = readFileSync(out, 'utf8').trimEnd().split('\n');
+      const header = parseHeader(first as string, out);
+      expect(header).toMatchObject({ kind: 'history', format, source: 'gateway', symbols: SYMBOLS, from: FROM, to: TO });
+      expect(JSON.parse(first as string)).toMatchObject({ version: 2, format });
+      expect(header.instruments.map((i) => i.symbol)).toEqual(SYMBOLS);
+      const trades = lines.map((l) => {
+        const line = JSON.parse(l) as { type: string; trade?: { id: string; state?: string }; id?: string; state?: string };
+        return format === 'full' ? (line.trade as { id: string; state?: string }) : line;
+      });
+      expect(trades.map((t) => t.id)).toEqual(expected.map((t) => t.id));
+      expect(trades.filter((t) => t.id === bustedId).map((t) => t.state)).toEqual(['TRADE_STATE_NEW', 'TRADE_STATE_BUSTED']);
+      const tape = await TapeReader.open(out);
+      let replayed = 0;
+      for await (const batch of tape.batches()) replayed += batch.count;
+      expect(replayed).toBe(expected.length - 2);
+      expect(tape.stats).toMatchObject({ busted: 1, fullParses: 0 });
+    },
+  );
 
   it('writes in compact lines the aggressor execution of the full records, and both replay to the same report.json', async () => {
     const dir = tempDir();
@@ -98,7 +104,13 @@ describe('history fetch', () => {
     expect({ ...parseHeader(compactHeader as string, 'c'), format: 'full' }).toEqual(parseHeader(fullHeader as string, 'f'));
     expect(compact).toHaveLength(full.length);
     full.forEach((line, i) => {
-      const { trade } = JSON.parse(line) as { trade: { id: string; state?: string; aggressor: { order: { symbol: string; side: string }; last_px: string; last_shares: string; transact_time: string } } };
+      const { trade } = JSON.parse(line) as {
+        trade: {
+          id: string;
+          state?: string;
+          aggressor: { order: { symbol: string; side: string }; last_px: string; last_shares: string; transact_time: string };
+        };
+      };
       const a = trade.aggressor;
       // the sample instruments: price scale 100, quantity scale 1
       const expected = `{"type":"trade","id":"${trade.id}","symbol":"${a.order.symbol}","price":"${new Decimal(a.last_px).div(100).toFixed()}","qty":"${a.last_shares}","side":"${a.order.side.slice('SIDE_'.length)}","time":"${a.transact_time}","state":"${trade.state ?? 'TRADE_STATE_UNDEFINED'}"}`;
@@ -121,7 +133,9 @@ describe('history fetch', () => {
     await fetch(whole);
     const out = path.join(dir, 'resumed.jsonl');
     const abort = new AbortController();
-    await expect(fetch(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetch(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_ABORTED',
+    });
     const state = JSON.parse(readFileSync(`${out}.state.json`, 'utf8')) as { pages: number; done: boolean; bytes: number };
     expect(state).toMatchObject({ pages: 2, done: false });
     appendFileSync(out, '{"type":"trade","trade":{"id":"half a page written when the pro'); // died mid-page
@@ -138,7 +152,9 @@ describe('history fetch', () => {
   it('refuses to resume an interrupted fetch in another format', async () => {
     const out = path.join(tempDir(), 'format.jsonl');
     const abort = new AbortController();
-    await expect(fetch(out, { signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetch(out, { signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_ABORTED',
+    });
     await expect(fetch(out, { format: 'full' })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH' });
     expect((await fetch(out)).state.done).toBe(true);
   });
@@ -150,7 +166,9 @@ describe('history fetch', () => {
     for (const legacy of [false, true]) {
       const out = path.join(dir, `resume-full-${legacy}.jsonl`);
       const abort = new AbortController();
-      await expect(fetch(out, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+      await expect(fetch(out, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({
+        code: 'BACKTEST_HISTORY_ABORTED',
+      });
       if (legacy) {
         // what an older tradebot left: version 1, no format in the request
         const stateFile = `${out}.state.json`;
@@ -184,14 +202,19 @@ describe('history fetch', () => {
     await fetch(out);
     rmSync(out);
     // the state says done: without --force nothing would be written, so it says the file is gone
-    await expect(fetch(out)).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH', message: expect.stringContaining('--force') });
+    await expect(fetch(out)).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_STATE_MISMATCH',
+      message: expect.stringContaining('--force'),
+    });
     const forced = await fetch(out, { force: true });
     expect(forced).toMatchObject({ resumed: false, state: { done: true } });
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(whole, 'utf8'));
     // an interrupted fetch of another format: forced, it starts over in the one asked for
     const abort = new AbortController();
     const other = path.join(dir, 'other.jsonl');
-    await expect(fetch(other, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetch(other, { format: 'full', signal: abort.signal, onPage: () => abort.abort() })).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_ABORTED',
+    });
     expect((await fetch(other, { force: true })).resumed).toBe(false);
     expect(readFileSync(other, 'utf8')).toBe(readFileSync(whole, 'utf8'));
   });
@@ -210,7 +233,11 @@ describe('history fetch', () => {
 
   it('names a damaged state file and how to start over, and a history file cut shorter than its state says', async () => {
     const dir = tempDir();
-    const damaged = { empty: '', text: 'not json at all', 'no request': JSON.stringify({ version: 2, nextPageToken: 'x', pages: 1, trades: 1, skipped: 0, busted: 0, bytes: 10, done: false }) };
+    const damaged = {
+      empty: '',
+      text: 'not json at all',
+      'no request': JSON.stringify({ version: 2, nextPageToken: 'x', pages: 1, trades: 1, skipped: 0, busted: 0, bytes: 10, done: false }),
+    };
     for (const [name, text] of Object.entries(damaged)) {
       const out = path.join(dir, `${name.replace(' ', '-')}.jsonl`);
       writeFileSync(out, '{"type":"header"}\n');
@@ -222,10 +249,15 @@ describe('history fetch', () => {
     }
     const out = path.join(dir, 'cut.jsonl');
     const abort = new AbortController();
-    await expect(fetch(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetch(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_ABORTED',
+    });
     const { bytes } = JSON.parse(readFileSync(`${out}.state.json`, 'utf8')) as { bytes: number };
     truncateSync(out, bytes - 10);
-    await expect(fetch(out)).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_STATE_MISMATCH', message: expect.stringContaining('shorter') });
+    await expect(fetch(out)).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_STATE_MISMATCH',
+      message: expect.stringContaining('shorter'),
+    });
   });
 
   it('gets through more pages than the venue allows a second, rate-limited under it (the exchange clock moves on after the window)', async () => {
@@ -241,7 +273,9 @@ describe('history fetch', () => {
 
   it('writes nothing for a symbol the exchange does not list', async () => {
     const out = path.join(tempDir(), 'typo.jsonl');
-    await expect(fetchHistory({ source: embedded.source, symbols: ['RAIN-NYC-2026-12-1'], from: FROM, to: TO, out, pauseMs: 0 })).rejects.toMatchObject({ code: 'BACKTEST_BAD_OPTION' });
+    await expect(
+      fetchHistory({ source: embedded.source, symbols: ['RAIN-NYC-2026-12-1'], from: FROM, to: TO, out, pauseMs: 0 }),
+    ).rejects.toMatchObject({ code: 'BACKTEST_BAD_OPTION' });
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.state.json`)).toBe(false);
   });
@@ -256,7 +290,17 @@ describe('history fetch through family A', () => {
     const fetchFrom = async (out: string, extra: { signal?: AbortSignal; onPage?: (pages: number) => void } = {}) => {
       const history = await startEmbeddedHistory(sim, FROM, TO, silentLogger(), 'familyA');
       try {
-        return await fetchHistory({ source: history.source, symbols: SYMBOLS, from: FROM, to: TO, out, pageSize: 25, pauseMs: 0, ...(extra.signal === undefined ? {} : { signal: extra.signal }), onPage: (state) => extra.onPage?.(state.pages) });
+        return await fetchHistory({
+          source: history.source,
+          symbols: SYMBOLS,
+          from: FROM,
+          to: TO,
+          out,
+          pageSize: 25,
+          pauseMs: 0,
+          ...(extra.signal === undefined ? {} : { signal: extra.signal }),
+          onPage: (state) => extra.onPage?.(state.pages),
+        });
       } finally {
         await history.source.close();
       }
@@ -266,7 +310,9 @@ describe('history fetch through family A', () => {
     expect(complete.state.trades).toBeGreaterThan(60);
     const out = path.join(dir, 'resumed.jsonl');
     const abort = new AbortController();
-    await expect(fetchFrom(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({ code: 'BACKTEST_HISTORY_ABORTED' });
+    await expect(fetchFrom(out, { signal: abort.signal, onPage: (pages) => pages === 2 && abort.abort() })).rejects.toMatchObject({
+      code: 'BACKTEST_HISTORY_ABORTED',
+    });
     const resumed = await fetchFrom(out);
     expect(resumed.resumed).toBe(true);
     expect(resumed.state).toMatchObject({ done: true, trades: complete.state.trades, skipped: complete.state.skipped });

@@ -24,7 +24,15 @@ afterEach(() => {
   dir = undefined;
 });
 
-const header: HistoryHeader = { kind: 'history', format: 'compact', source: 'gateway', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] };
+const header: HistoryHeader = {
+  kind: 'history',
+  format: 'compact',
+  source: 'gateway',
+  symbols: ['SYN-A'],
+  from: T0,
+  to: T0 + 60_000,
+  instruments: [syntheticInstrument('SYN-A')],
+};
 
 function headerError(json: Record<string, unknown>): string {
   try {
@@ -63,7 +71,9 @@ describe('history headers', () => {
 
   it('refuse an unknown version or format, naming what is read', () => {
     const v2 = JSON.parse(encodeHeader(header)) as Record<string, unknown>;
-    expect(headerError({ ...v2, version: 3 })).toContain('history version 3: this tradebot reads versions 1 and 2 (the file is newer: update tradebot)');
+    expect(headerError({ ...v2, version: 3 })).toContain(
+      'history version 3: this tradebot reads versions 1 and 2 (the file is newer: update tradebot)',
+    );
     expect(headerError({ ...v2, format: 'tiny' })).toContain('format must be "compact" or "full", got "tiny"');
     const { format: _format, ...noFormat } = v2;
     expect(headerError(noFormat)).toContain('format must be "compact" or "full", got undefined');
@@ -89,7 +99,9 @@ describe('the same trades in both formats', () => {
     const converted = fullLines.map((line) => {
       if (line === '') return '';
       const trade = familyA.trade.decode((JSON.parse(line) as { trade: unknown }).trade, (s) => scales.get(s));
-      return encodeCompactTradeLine(compactTradeOf(trade, scales.get(trade.aggressor.order.symbol) ?? scalesOf(syntheticInstrument('X')))).trimEnd();
+      return encodeCompactTradeLine(
+        compactTradeOf(trade, scales.get(trade.aggressor.order.symbol) ?? scalesOf(syntheticInstrument('X'))),
+      ).trimEnd();
     });
     expect(converted.filter((l) => l.includes('BUSTED')).length).toBeGreaterThan(50);
     expect(converted).toEqual(compactLines);
@@ -109,7 +121,8 @@ describe('the same trades in both formats', () => {
     const strategy = await loadStrategy('market-maker');
     const config = testConfig({ latency: { insertMs: 20, cancelMs: 20 } });
     const params = { symbols: ['SYN-A', 'SYN-B'], halfSpread: '0.01', quoteQty: '2', maxInventory: '20' };
-    const run = async (data: string, tapeThread: 'main' | 'worker') => stableStringify((await runBacktest({ data, config, strategy, params, tapeThread })).report);
+    const run = async (data: string, tapeThread: 'main' | 'worker') =>
+      stableStringify((await runBacktest({ data, config, strategy, params, tapeThread })).report);
     const reference = await run(compact, 'main');
     const report = JSON.parse(reference) as { fills: number; data: { busted: number; fullParses: number; records: number } };
     expect(report.fills).toBeGreaterThan(0);

@@ -14,7 +14,18 @@ import { tempDir } from './helpers/history-file.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
-const WINDOW = ['--symbol', 'RAIN-NYC-2026-12-01', '--from', '2026-11-30T14:00:00Z', '--to', '2026-11-30T14:04:00Z', '--page-size', '50', '--pause-ms', '0'];
+const WINDOW = [
+  '--symbol',
+  'RAIN-NYC-2026-12-01',
+  '--from',
+  '2026-11-30T14:00:00Z',
+  '--to',
+  '2026-11-30T14:04:00Z',
+  '--page-size',
+  '50',
+  '--pause-ms',
+  '0',
+];
 
 interface Fetched {
   readonly source: string;
@@ -29,7 +40,10 @@ async function fetchWith(dir: string, name: string, args: readonly string[]): Pr
   expect(code, io.err()).toBe(0);
   const summary = JSON.parse(await io.waitForLine((l) => l.includes('history.fetched'))) as { source: string; trades: number };
   vi.restoreAllMocks();
-  const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync(out, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(lines[0]).toMatchObject({ type: 'header', source: summary.source });
   return { source: summary.source, trades: summary.trades, lines };
 }
@@ -61,7 +75,15 @@ describe('history fetch sources against the embedded exchange', () => {
     writeFileSync(params, 'symbols: [RAIN-NYC-2026-12-01]\n');
     const io = captureOutput();
     for (const file of ['a', 'g']) {
-      const code = await runCli(['backtest', '--data', path.join(dir, `${file}.jsonl`), '--params', params, '--out', path.join(dir, `out-${file}`)]);
+      const code = await runCli([
+        'backtest',
+        '--data',
+        path.join(dir, `${file}.jsonl`),
+        '--params',
+        params,
+        '--out',
+        path.join(dir, `out-${file}`),
+      ]);
       expect(code, io.err()).toBe(0);
       const report = JSON.parse(readFileSync(path.join(dir, `out-${file}`, 'report.json'), 'utf8')) as { events: number };
       expect(report.events).toBe(viaA.trades);
@@ -72,10 +94,12 @@ describe('history fetch sources against the embedded exchange', () => {
     expect(compactA.lines[0]).toMatchObject({ format: 'compact', source: 'familyA' });
     expect(compactGateway.lines[0]).toMatchObject({ format: 'compact', source: 'gateway' });
     expect(compactA.lines.slice(1)).toEqual(compactGateway.lines.slice(1));
-    expect(compactA.lines.slice(1).map((l) => `${String(l['id'])} ${String(l['price'])} ${String(l['qty'])}`)).toEqual(tradesOf(viaA).map((t) => {
-      const [id, px, qty] = t.split(' ');
-      return `${id} ${new Decimal(px as string).div(100).toFixed()} ${qty}`; // RAIN-NYC's price scale is 100
-    }));
+    expect(compactA.lines.slice(1).map((l) => `${String(l['id'])} ${String(l['price'])} ${String(l['qty'])}`)).toEqual(
+      tradesOf(viaA).map((t) => {
+        const [id, px, qty] = t.split(' ');
+        return `${id} ${new Decimal(px as string).div(100).toFixed()} ${qty}`; // RAIN-NYC's price scale is 100
+      }),
+    );
   }, 180_000);
 
   it("takes the family from the config's bot.venue, the flag overriding it", async () => {

@@ -52,10 +52,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function probe(strategy: string): Promise<Probe> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, strategy, file, ...SYMBOLS], { cwd: ROOT, timeout: 240_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error !== null) return reject(new Error(`memory probe failed: ${error.message}\n${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Probe);
-    });
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', PROBE, strategy, file, ...SYMBOLS],
+      { cwd: ROOT, timeout: 240_000, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error !== null) return reject(new Error(`memory probe failed: ${error.message}\n${stderr}`));
+        resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Probe);
+      },
+    );
   });
 }
 
@@ -69,7 +74,12 @@ function growth(result: Probe): { n: number; kn: number; grewMB: number; describ
   const grewMB = Math.round((mean(late) - mean(early)) * 100) / 100;
   const n = early[1]?.trades ?? 0;
   const kn = late[1]?.trades ?? 0;
-  return { n, kn, grewMB, describe: `retained heap ${mean(early).toFixed(2)} MB around ${n} trades, ${mean(late).toFixed(2)} MB around ${kn} (orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}` };
+  return {
+    n,
+    kn,
+    grewMB,
+    describe: `retained heap ${mean(early).toFixed(2)} MB around ${n} trades, ${mean(late).toFixed(2)} MB around ${kn} (orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}`,
+  };
 }
 
 describe('memory over the length of the history', () => {
@@ -77,12 +87,16 @@ describe('memory over the length of the history', () => {
     ['reading books and trades, no orders', 'test/backtest/helpers/book-watcher.ts', 0],
     ['with orders flowing (cancel and place on every move)', 'test/backtest/helpers/requoter.ts', 5_000],
     ['the demo market maker (quotes replaced)', 'market-maker', 500],
-  ])('replaying ~2.4x the trades retains no more heap: %s', async (_name, strategy, minOrders) => {
-    const result = await probe(strategy);
-    expect(result.events).toBe(TRADES);
-    expect(result.orders).toBeGreaterThanOrEqual(minOrders);
-    const g = growth(result);
-    expect(g.kn / g.n).toBeGreaterThan(2);
-    expect(g.grewMB, g.describe).toBeLessThanOrEqual(NOISE_MB);
-  }, 240_000);
+  ])(
+    'replaying ~2.4x the trades retains no more heap: %s',
+    async (_name, strategy, minOrders) => {
+      const result = await probe(strategy);
+      expect(result.events).toBe(TRADES);
+      expect(result.orders).toBeGreaterThanOrEqual(minOrders);
+      const g = growth(result);
+      expect(g.kn / g.n).toBeGreaterThan(2);
+      expect(g.grewMB, g.describe).toBeLessThanOrEqual(NOISE_MB);
+    },
+    240_000,
+  );
 });

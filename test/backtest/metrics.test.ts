@@ -42,7 +42,11 @@ describe('metrics', () => {
     expect(stats.downsideSquares.toString()).toBe('0');
     const again = new ReturnStats();
     for (const e of d([100, 110, 121])) again.addEquity(e);
-    expect({ count: again.count, sum: again.sum.toString(), sumSquares: again.sumSquares.toString() }).toEqual({ count: 2, sum: '0.2', sumSquares: '0.02' });
+    expect({ count: again.count, sum: again.sum.toString(), sumSquares: again.sumSquares.toString() }).toEqual({
+      count: 2,
+      sum: '0.2',
+      sumSquares: '0.02',
+    });
     const first = new ReturnStats();
     first.extendLastInterval(new Decimal(100)); // nothing to stretch: the first equity
     first.extendLastInterval(new Decimal(90)); // one short run: its only return
@@ -59,7 +63,12 @@ describe('metrics', () => {
   });
 
   it('sums traded notional for turnover', () => {
-    expect(turnover([{ qty: new Decimal(2), price: new Decimal('0.4') }, { qty: new Decimal(3), price: new Decimal('0.5') }]).toString()).toBe('2.3');
+    expect(
+      turnover([
+        { qty: new Decimal(2), price: new Decimal('0.4') },
+        { qty: new Decimal(3), price: new Decimal('0.5') },
+      ]).toString(),
+    ).toBe('2.3');
   });
 });
 
@@ -72,7 +81,12 @@ describe('Decimator', () => {
     expect(values.length).toBeGreaterThan(50);
     expect(values[0]).toBe(0);
     expect(values.at(-1)).toBe(99_999);
-    const gaps = new Set(values.slice(0, -1).map((v, i) => (values[i + 1] as number) - v).slice(0, -1));
+    const gaps = new Set(
+      values
+        .slice(0, -1)
+        .map((v, i) => (values[i + 1] as number) - v)
+        .slice(0, -1),
+    );
     expect(gaps.size).toBe(1);
   });
 });

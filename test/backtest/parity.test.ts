@@ -64,7 +64,8 @@ function tradeFollower() {
       const bid = Decimal.min(trade.price.minus(TICK), before);
       const offer = Decimal.max(trade.price.plus(TICK), before);
       if (bid.gte('0.01')) ctx.place({ symbol: trade.symbol, side: 'BUY', qty: ctx.params.qty, price: bid, postOnly: true, label: 'bid' });
-      if (offer.lte('0.99')) ctx.place({ symbol: trade.symbol, side: 'SELL', qty: ctx.params.qty, price: offer, postOnly: true, label: 'offer' });
+      if (offer.lte('0.99'))
+        ctx.place({ symbol: trade.symbol, side: 'SELL', qty: ctx.params.qty, price: offer, postOnly: true, label: 'offer' });
     },
     onStop(ctx) {
       ctx.cancelAll();
@@ -94,7 +95,11 @@ function recordedBooks(file: string, symbol: string): { trades: RecordedBook[]; 
   const received = new Set<number>();
   let shares: number | undefined;
   for (const line of readFileSync(file, 'utf8').trimEnd().split('\n').slice(1)) {
-    const record = JSON.parse(line) as { type: string; time: number; event?: { type: string; book?: { symbol?: string; transactTime?: string; stats?: { sharesTraded?: string } } } };
+    const record = JSON.parse(line) as {
+      type: string;
+      time: number;
+      event?: { type: string; book?: { symbol?: string; transactTime?: string; stats?: { sharesTraded?: string } } };
+    };
     const book = record.event?.book;
     if (record.type !== 'market' || record.event?.type !== 'book' || book?.symbol !== symbol) continue;
     received.add(record.time);
@@ -105,9 +110,16 @@ function recordedBooks(file: string, symbol: string): { trades: RecordedBook[]; 
   return { trades, received };
 }
 
-async function replay(recording: string, config: TradebotConfig, queueAheadModel: Record<string, unknown>): Promise<Capture & { reportFills: unknown }> {
+async function replay(
+  recording: string,
+  config: TradebotConfig,
+  queueAheadModel: Record<string, unknown>,
+): Promise<Capture & { reportFills: unknown }> {
   const { strategy, capture } = capturing(tradeFollower());
-  const backtest: BacktestConfig = { ...config, backtest: backtestSection().parse({ latency: { insertMs: 1, cancelMs: 1, replaceMs: 1 }, queueAheadModel }) };
+  const backtest: BacktestConfig = {
+    ...config,
+    backtest: backtestSection().parse({ latency: { insertMs: 1, cancelMs: 1, replaceMs: 1 }, queueAheadModel }),
+  };
   const result = await runBacktest({ data: recording, config: backtest, strategy, params: PARAMS });
   return { ...capture, reportFills: result.report['fills'] };
 }
@@ -153,8 +165,12 @@ describe('parity: live with recording, then the recording replayed', () => {
     const exact = [...orders].filter((o) => (low.get(o) ?? 0) === (high.get(o) ?? 0));
     for (const order of orders) {
       const filled = actual.get(order) ?? 0;
-      expect(filled, `${order}: live ${filled}, replay between ${low.get(order) ?? 0} and ${high.get(order) ?? 0}`).toBeGreaterThanOrEqual(low.get(order) ?? 0);
-      expect(filled, `${order}: live ${filled}, replay between ${low.get(order) ?? 0} and ${high.get(order) ?? 0}`).toBeLessThanOrEqual(high.get(order) ?? 0);
+      expect(filled, `${order}: live ${filled}, replay between ${low.get(order) ?? 0} and ${high.get(order) ?? 0}`).toBeGreaterThanOrEqual(
+        low.get(order) ?? 0,
+      );
+      expect(filled, `${order}: live ${filled}, replay between ${low.get(order) ?? 0} and ${high.get(order) ?? 0}`).toBeLessThanOrEqual(
+        high.get(order) ?? 0,
+      );
     }
     const exactLive = live.capture.fills.filter((f) => exact.includes(f.order));
     const exactReplay = pessimistic.fills.filter((f) => exact.includes(f.order));
@@ -163,10 +179,16 @@ describe('parity: live with recording, then the recording replayed', () => {
     exactLive.forEach((fill, i) => {
       const at = exactReplay[i]?.time ?? Number.NaN;
       // the update the replay filled on: received at `at`, showing a trade at or after the live fill's, and the trade update before it was earlier
-      const k = books.trades.findIndex((b, j) => b.received === at && b.exchange >= fill.time && (j === 0 || (books.trades[j - 1] as RecordedBook).exchange <= fill.time));
+      const k = books.trades.findIndex(
+        (b, j) => b.received === at && b.exchange >= fill.time && (j === 0 || (books.trades[j - 1] as RecordedBook).exchange <= fill.time),
+      );
       expect(k, `${describeFill(fill)}: replayed at ${at}, the live trade at exchange time ${fill.time}`).toBeGreaterThanOrEqual(0);
     });
-    for (const f of [...pessimistic.fills, ...optimistic.fills]) expect(books.trades.some((b) => b.received === f.time), describeFill(f)).toBe(true);
+    for (const f of [...pessimistic.fills, ...optimistic.fills])
+      expect(
+        books.trades.some((b) => b.received === f.time),
+        describeFill(f),
+      ).toBe(true);
     expect(pessimistic.reportFills).toBe(pessimistic.fills.length);
     console.info(
       `parity: ${live.capture.intents.length} intents (${places} places) identical; live ${live.capture.fills.length} fills on ${actual.size} orders; ` +

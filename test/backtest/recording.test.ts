@@ -30,8 +30,16 @@ afterEach(() => vi.restoreAllMocks());
 
 const px = (raw: number) => new Decimal(raw).div(100);
 const stats = (last: number, shares: number): InstrumentStats => ({
-  openPx: ZERO, closePx: ZERO, lowPx: ZERO, highPx: ZERO, lastTradePx: px(last), indicativeOpenPx: ZERO,
-  settlementPx: ZERO, sharesTraded: new Decimal(shares), notionalTraded: ZERO, openInterest: ZERO,
+  openPx: ZERO,
+  closePx: ZERO,
+  lowPx: ZERO,
+  highPx: ZERO,
+  lastTradePx: px(last),
+  indicativeOpenPx: ZERO,
+  settlementPx: ZERO,
+  sharesTraded: new Decimal(shares),
+  notionalTraded: ZERO,
+  openInterest: ZERO,
 });
 const book = (bid: [number, number], ask: [number, number], last: number, shares: number, at: number): BookEvent => ({
   type: 'book',
@@ -61,7 +69,15 @@ function liveExecutions(): { newOffer: Execution; passiveFill: Execution; aggres
   const engine = new MatchingEngine({ clock: { now: () => T0 }, idPrefix: 'LV' });
   engine.addInstrument(engineDefinition(instrument));
   const order = (account: string, side: 'SIDE_BUY' | 'SIDE_SELL', price: number, qty: number, ioc = false) =>
-    engine.submit({ symbol: 'SYN-A', side, type: 'ORDER_TYPE_LIMIT', price, orderQty: qty, account, timeInForce: ioc ? 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' : 'TIME_IN_FORCE_DAY' }).executions;
+    engine.submit({
+      symbol: 'SYN-A',
+      side,
+      type: 'ORDER_TYPE_LIMIT',
+      price,
+      orderQty: qty,
+      account,
+      timeInForce: ioc ? 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' : 'TIME_IN_FORCE_DAY',
+    }).executions;
   const bots = (executions: readonly Execution[]) => executions.filter((e) => e.order.account === LIVE_BOT);
   const newOffer = bots(order(LIVE_BOT, 'SIDE_SELL', 45, 5))[0] as Execution;
   const passiveFill = bots(order('firms/other/accounts/taker', 'SIDE_BUY', 45, 3, true))[0] as Execution;
@@ -97,7 +113,12 @@ describe('recordings', () => {
         ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 9, price: '0.46', timeInForce: 'IMMEDIATE_OR_CANCEL' });
       },
     });
-    const result = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 10, cancelMs: 10 }, queueAheadModel: { model: 'level', fraction: '1' } }), strategy, params: { symbols: ['SYN-A'] } });
+    const result = await runBacktest({
+      data: file,
+      config: testConfig({ latency: { insertMs: 10, cancelMs: 10 }, queueAheadModel: { model: 'level', fraction: '1' } }),
+      strategy,
+      params: { symbols: ['SYN-A'] },
+    });
     expect(seen).toEqual(['0.4/0.45', '0.41/0.45', '0.4/0.45']);
     expect(result.series.fills.map((f) => [f.t - T0, f.qty, f.price])).toEqual([
       [1010, '7', '0.45'],
@@ -129,7 +150,12 @@ describe('recordings', () => {
         ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 5, price: '0.41' });
       },
     });
-    const result = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 10, cancelMs: 10 }, queueAheadModel: { model: 'level', fraction: '1' } }), strategy, params: { symbols: ['SYN-A'] } });
+    const result = await runBacktest({
+      data: file,
+      config: testConfig({ latency: { insertMs: 10, cancelMs: 10 }, queueAheadModel: { model: 'level', fraction: '1' } }),
+      strategy,
+      params: { symbols: ['SYN-A'] },
+    });
     // only the 2 of others at 0.45 can be taken; the live bot's own sale at 0.40 is not a trade through our bid, the later one is
     expect(result.series.fills.map((f) => [f.t - T0, f.side, f.qty, f.price])).toEqual([
       [1010, 'BUY', '2', '0.45'],
@@ -166,14 +192,20 @@ describe('recordings', () => {
     writeFileSync(v3, [JSON.stringify({ ...header, version: 3 }), ...lines.slice(1)].join('\n') + '\n');
     await expect(runBacktest({ data: v3, config: testConfig(), strategy: timed, params: { symbols: ['SYN-A'] } })).rejects.toMatchObject({
       code: 'BACKTEST_BAD_HEADER',
-      message: expect.stringMatching(/recording version 3: this tradebot reads versions 1 and 2 \(the file is newer: update tradebot\)/) as unknown,
+      message: expect.stringMatching(
+        /recording version 3: this tradebot reads versions 1 and 2 \(the file is newer: update tradebot\)/,
+      ) as unknown,
     });
   });
 
   it('replays a recording cut off mid-line up to its last whole line, and still refuses a bad line inside one', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'whole.jsonl');
-    await writeRecording(file, [book([40, 10], [45, 7], 42, 100, 1000), book([41, 10], [45, 7], 42, 100, 2000), book([41, 10], [44, 7], 42, 100, 3000)], 10_000);
+    await writeRecording(
+      file,
+      [book([40, 10], [45, 7], 42, 100, 1000), book([41, 10], [45, 7], 42, 100, 2000), book([41, 10], [44, 7], 42, 100, 3000)],
+      10_000,
+    );
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     const strategy = scripted({});
     // the process died while writing the third book: no end line, half a line last
@@ -186,7 +218,10 @@ describe('recordings', () => {
     // the same half line with more after it is a damaged file, named by its line
     const damaged = path.join(dir, 'damaged.jsonl');
     writeFileSync(damaged, [...lines.slice(0, -2), third.slice(0, third.length / 2), ...lines.slice(-1)].join('\n') + '\n');
-    await expect(runBacktest({ data: damaged, config: testConfig(), strategy, params: { symbols: ['SYN-A'] } })).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining(`damaged.jsonl:${lines.length - 1}:`) });
+    await expect(runBacktest({ data: damaged, config: testConfig(), strategy, params: { symbols: ['SYN-A'] } })).rejects.toMatchObject({
+      code: 'BACKTEST_BAD_LINE',
+      message: expect.stringContaining(`damaged.jsonl:${lines.length - 1}:`),
+    });
   });
 
   it('records only the strategy symbols, with times that never go back, and replays older recordings holding other symbols', async () => {
@@ -202,7 +237,18 @@ describe('recordings', () => {
     recorder.record({ stream: 'market', time: T0 + 2000, event: book([40, 10], [45, 7], 42, 100, 2000) });
     recorder.record({ stream: 'market', time: T0 + 1999, event: book([41, 10], [45, 7], 42, 100, 1999) }); // the wall clock stepped back
     await recorder.close();
-    const records = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; time?: number; event?: { type: string; orders?: { symbol: string }[] }; instruments?: { symbol: string }[] });
+    const records = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            type: string;
+            time?: number;
+            event?: { type: string; orders?: { symbol: string }[] };
+            instruments?: { symbol: string }[];
+          },
+      );
     expect(records[0]?.instruments?.map((i) => i.symbol)).toEqual(['SYN-A']);
     expect(records.slice(1).map((r) => [r.type, r.event?.type, (r.time ?? 0) - T0])).toEqual([
       ['orders', 'snapshot', 0],
@@ -215,14 +261,25 @@ describe('recordings', () => {
     expect(replayed.report['events']).toBe(2);
     // a recording made before recorders left other symbols out: the reader skips what it cannot decode
     const older = path.join(dir, 'older.jsonl');
-    const wide = openRecorder(older, { instruments: [instrument, other], symbols: ['SYN-A', 'SYN-B'], startTime: T0, now: () => T0 + 5000 });
+    const wide = openRecorder(older, {
+      instruments: [instrument, other],
+      symbols: ['SYN-A', 'SYN-B'],
+      startTime: T0,
+      now: () => T0 + 5000,
+    });
     wide.record({ stream: 'orders', time: T0, event: { type: 'snapshot', orders: [mine.order, theirs.order], sessionId: 's' } });
     wide.record({ stream: 'orders', time: T0 + 1000, event: { type: 'execution', execution: theirs, sessionId: 's' } });
     wide.record({ stream: 'market', time: T0 + 2000, event: book([40, 10], [45, 7], 42, 100, 2000) });
     await wide.close();
     const [head, ...rest] = readFileSync(older, 'utf8').split('\n');
     const header = JSON.parse(head as string) as { symbols: string[]; instruments: { symbol: string }[] };
-    writeFileSync(older, [JSON.stringify({ ...header, symbols: ['SYN-A'], instruments: header.instruments.filter((i) => i.symbol === 'SYN-A') }), ...rest].join('\n'));
+    writeFileSync(
+      older,
+      [
+        JSON.stringify({ ...header, symbols: ['SYN-A'], instruments: header.instruments.filter((i) => i.symbol === 'SYN-A') }),
+        ...rest,
+      ].join('\n'),
+    );
     const result = await runBacktest({ data: older, config: testConfig(), strategy: scripted({}), params: { symbols: ['SYN-A'] } });
     expect(result.report['data']).toMatchObject({ kind: 'recording', skippedEvents: 1 });
   });
@@ -233,7 +290,10 @@ describe('recordings', () => {
     const io = captureOutput();
     const code = await runCli(['run', '--duration', '2', '--record', file, '--log-level', 'error']);
     expect(code, io.err()).toBe(0);
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; event?: { type: string } });
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; event?: { type: string } });
     expect(lines[0]?.type).toBe('header');
     expect(lines.some((l) => l.type === 'market' && l.event?.type === 'book')).toBe(true);
     expect(lines.some((l) => l.type === 'orders' && l.event?.type === 'snapshot')).toBe(true);

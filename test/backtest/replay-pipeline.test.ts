@@ -29,12 +29,14 @@ function bidOnce(price: string, options: { cancelOnFill?: boolean } = {}) {
       ctx.place({ symbol: book.symbol, side: 'BUY', qty: 5, price, timeInForce: 'GOOD_TILL_CANCEL' });
     },
     onOrderUpdate(ctx, update) {
-      if (options.cancelOnFill === true && update.type === 'fill' && update.order !== undefined && update.order.leavesQty.gt(0)) ctx.cancel(update.order.clordId);
+      if (options.cancelOnFill === true && update.type === 'fill' && update.order !== undefined && update.order.leavesQty.gt(0))
+        ctx.cancel(update.order.clordId);
     },
   });
 }
 
-const fillTimes = (series: { fills: readonly { t: number; qty: string; price: string }[] }) => series.fills.map((f) => [f.t - T0, f.qty, f.price]);
+const fillTimes = (series: { fills: readonly { t: number; qty: string; price: string }[] }) =>
+  series.fills.map((f) => [f.t - T0, f.qty, f.price]);
 
 describe('latency', () => {
   it('fills an order sent at t only from tape trades after t + the insert latency', async () => {
@@ -62,7 +64,12 @@ describe('latency', () => {
       [2600, '3', '0.41'],
       [3000, '2', '0.41'],
     ]);
-    const zero = await runBacktest({ data: file, config: testConfig({ latency: { insertMs: 500, cancelMs: 0 }, queueAheadModel: { model: 'none' } }), strategy: bidOnce('0.41', { cancelOnFill: true }), params });
+    const zero = await runBacktest({
+      data: file,
+      config: testConfig({ latency: { insertMs: 500, cancelMs: 0 }, queueAheadModel: { model: 'none' } }),
+      strategy: bidOnce('0.41', { cancelOnFill: true }),
+      params,
+    });
     expect(fillTimes(zero.series)).toEqual([[2600, '3', '0.41']]);
   });
 });
@@ -131,9 +138,17 @@ describe('busted trades', () => {
 
   it('replays a trade the tape later busts as if it never happened', async () => {
     const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' } });
-    const kept = await runBacktest({ data: writeHistory(path.join(tempDir(), 'a.jsonl'), rows), config, strategy: bidOnce('0.41'), params });
+    const kept = await runBacktest({
+      data: writeHistory(path.join(tempDir(), 'a.jsonl'), rows),
+      config,
+      strategy: bidOnce('0.41'),
+      params,
+    });
     expect(fillTimes(kept.series)).toEqual([[3000, '5', '0.41']]);
-    const busted = writeHistory(path.join(tempDir(), 'b.jsonl'), [...rows, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' }]);
+    const busted = writeHistory(path.join(tempDir(), 'b.jsonl'), [
+      ...rows,
+      { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' },
+    ]);
     const result = await runBacktest({ data: busted, config, strategy: bidOnce('0.41'), params });
     expect(result.series.fills).toEqual([]);
     expect(result.report['events']).toBe(3);
@@ -141,7 +156,11 @@ describe('busted trades', () => {
   });
 
   it('counts a bust that comes later than the supersede window as late, and keeps the trade', async () => {
-    const file = writeHistory(path.join(tempDir(), 'c.jsonl'), [...rows, { at: 4000, price: 46, qty: 1, side: 'buy', n: 5 }, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' }]);
+    const file = writeHistory(path.join(tempDir(), 'c.jsonl'), [
+      ...rows,
+      { at: 4000, price: 46, qty: 1, side: 'buy', n: 5 },
+      { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' },
+    ]);
     const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, supersedeWindow: 1 });
     const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41'), params });
     expect(fillTimes(result.series)).toEqual([[3000, '5', '0.41']]);
@@ -166,9 +185,15 @@ describe('settlement', () => {
 
   it('settles a contract expiring in the data at the configured price and ignores later trades', async () => {
     const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
-    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, commissions: { takerBps: '10', makerBps: '0' }, settlement: { 'SYN-A': '1' } });
+    const config = testConfig({
+      latency: { insertMs: 0, cancelMs: 0 },
+      commissions: { takerBps: '10', makerBps: '0' },
+      settlement: { 'SYN-A': '1' },
+    });
     const result = await runBacktest({ data: file, config, strategy: buyer(), params });
-    expect(result.report['settlements']).toEqual([{ symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '1', source: 'config' }]);
+    expect(result.report['settlements']).toEqual([
+      { symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '1', source: 'config' },
+    ]);
     expect(result.report['positions']).toEqual({ 'SYN-A': '0' });
     // bought 5 at 0.45 (fee 10 bps of 2.25), settled at 1.00
     expect(result.report['pnl']).toEqual({ total: '2.74775', realized: '2.75', unrealized: '0' });
@@ -181,7 +206,9 @@ describe('settlement', () => {
     const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
     const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 } });
     const result = await runBacktest({ data: file, config, strategy: buyer(), params });
-    expect(result.report['settlements']).toEqual([{ symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '0', source: 'lastTrade' }]);
+    expect(result.report['settlements']).toEqual([
+      { symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '0', source: 'lastTrade' },
+    ]);
     expect((result.report['pnl'] as { realized: string }).realized).toBe('-2.25');
   });
 });

@@ -73,15 +73,44 @@ class ReferenceBook {
 }
 
 const step = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('trade' as const), dt: fc.integer({ min: 0, max: 900 }), price: fc.integer({ min: 40, max: 60 }), qty: fc.integer({ min: 1, max: 20 }), buy: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('consume' as const), side: fc.constantFrom('bid' as const, 'ask' as const), price: fc.integer({ min: 40, max: 60 }), qty: fc.integer({ min: 1, max: 30 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), dt: fc.integer({ min: 0, max: 900 }), side: fc.constantFrom('bid' as const, 'ask' as const) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('trade' as const),
+      dt: fc.integer({ min: 0, max: 900 }),
+      price: fc.integer({ min: 40, max: 60 }),
+      qty: fc.integer({ min: 1, max: 20 }),
+      buy: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('consume' as const),
+      side: fc.constantFrom('bid' as const, 'ask' as const),
+      price: fc.integer({ min: 40, max: 60 }),
+      qty: fc.integer({ min: 1, max: 30 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('read' as const),
+      dt: fc.integer({ min: 0, max: 900 }),
+      side: fc.constantFrom('bid' as const, 'ask' as const),
+    }),
+  },
 );
 
-const bookOptions = fc.record({ depth: fc.integer({ min: 1, max: 6 }), sizeWindowMs: fc.integer({ min: 0, max: 2000 }), levelTtlMs: fc.integer({ min: 0, max: 3000 }) });
+const bookOptions = fc.record({
+  depth: fc.integer({ min: 1, max: 6 }),
+  sizeWindowMs: fc.integer({ min: 0, max: 2000 }),
+  levelTtlMs: fc.integer({ min: 0, max: 3000 }),
+});
 const tapes = fc.array(step, { minLength: 1, maxLength: 400 });
 
-const plain = (levels: readonly { price: number; qty: number; time: number }[]) => levels.map(({ price, qty, time }) => ({ price, qty, time }));
+const plain = (levels: readonly { price: number; qty: number; time: number }[]) =>
+  levels.map(({ price, qty, time }) => ({ price, qty, time }));
 
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 const START = 1_000_000;

@@ -15,7 +15,12 @@ import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticCompactLine, syntheticInstrument, writeSyntheticHistory } from '../../backtest/tape/synthetic-history.ts';
 import { TapeReader } from '../../backtest/tape/tape-reader.ts';
 import { TapeThread } from '../../backtest/tape/tape-thread.ts';
-import { closeTapeWorkerPool, MAX_IDLE_TAPE_WORKERS, tapeWorkerPoolStats, type TapeWorkerPoolStats } from '../../backtest/tape/tape-worker-pool.ts';
+import {
+  closeTapeWorkerPool,
+  MAX_IDLE_TAPE_WORKERS,
+  tapeWorkerPoolStats,
+  type TapeWorkerPoolStats,
+} from '../../backtest/tape/tape-worker-pool.ts';
 import { tempDir, testConfig, T0 } from './helpers/history-file.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,12 +39,29 @@ interface Read {
   readonly stats: Record<string, number>;
 }
 
-function rows(b: { count: number; sym: ArrayLike<number>; price: ArrayLike<number>; qty: ArrayLike<number>; buy: ArrayLike<number>; time: ArrayLike<number>; line: ArrayLike<number> }, into: number[][]): void {
-  for (let i = 0; i < b.count; i++) into.push([b.sym[i] as number, b.price[i] as number, b.qty[i] as number, b.buy[i] as number, b.time[i] as number, b.line[i] as number]);
+function rows(
+  b: {
+    count: number;
+    sym: ArrayLike<number>;
+    price: ArrayLike<number>;
+    qty: ArrayLike<number>;
+    buy: ArrayLike<number>;
+    time: ArrayLike<number>;
+    line: ArrayLike<number>;
+  },
+  into: number[][],
+): void {
+  for (let i = 0; i < b.count; i++)
+    into.push([b.sym[i] as number, b.price[i] as number, b.qty[i] as number, b.buy[i] as number, b.time[i] as number, b.line[i] as number]);
 }
 
 function open(file: string, thread: 'worker' | 'main', handover: number | undefined = 0): Promise<TapeReader> {
-  return TapeReader.open(file, { thread, supersedeWindow: 50, readerOptions: { chunkBytes: 64 * 1024 }, ...(handover === undefined ? {} : { handover }) });
+  return TapeReader.open(file, {
+    thread,
+    supersedeWindow: 50,
+    readerOptions: { chunkBytes: 64 * 1024 },
+    ...(handover === undefined ? {} : { handover }),
+  });
 }
 
 async function drain(tape: TapeReader): Promise<Read> {
@@ -60,7 +82,12 @@ async function readAll(file: string, thread: 'worker' | 'main', handover: number
 /** What changed in the pool's counters since `before`. */
 function since(before: TapeWorkerPoolStats): TapeWorkerPoolStats {
   const now = tapeWorkerPoolStats();
-  return { started: now.started - before.started, reused: now.reused - before.reused, discarded: now.discarded - before.discarded, idle: now.idle };
+  return {
+    started: now.started - before.started,
+    reused: now.reused - before.reused,
+    discarded: now.discarded - before.discarded,
+    idle: now.idle,
+  };
 }
 
 async function history(name: string, trades: number): Promise<string> {
@@ -103,7 +130,15 @@ describe('tape worker pool', () => {
     const controller = new AbortController();
     const config = testConfig({ latency: { insertMs: 20, cancelMs: 20 } });
     const params = { symbols: ['SYN-A', 'SYN-B'], halfSpread: '0.01', quoteQty: '2', maxInventory: '20' };
-    await runBacktest({ data: file, config, strategy: 'market-maker', params, tapeThread: 'worker', signal: controller.signal, onProgress: () => controller.abort() });
+    await runBacktest({
+      data: file,
+      config,
+      strategy: 'market-maker',
+      params,
+      tapeThread: 'worker',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
     expect(since(s0)).toEqual({ started: 1, reused: 2, discarded: 2, idle: 0 });
     expect(await readAll(file, 'worker')).toEqual(whole);
     expect(since(s0)).toEqual({ started: 2, reused: 2, discarded: 2, idle: 1 });
@@ -119,15 +154,34 @@ describe('tape worker pool', () => {
     lines[at - 1] = '{"type":"trade","id":"T9","symbol":"SYN-A","price":"0.415","qty":';
     writeFileSync(bad, lines.join('\n'));
     const s0 = tapeWorkerPoolStats();
-    await expect(readAll(bad, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_BAD_LINE', message: expect.stringContaining(`bad.jsonl:${at}:`) });
+    await expect(readAll(bad, 'worker')).rejects.toMatchObject({
+      code: 'BACKTEST_BAD_LINE',
+      message: expect.stringContaining(`bad.jsonl:${at}:`),
+    });
     expect(since(s0)).toEqual({ started: 0, reused: 1, discarded: 1, idle: 0 });
     expect(await readAll(good, 'worker')).toEqual(whole);
     expect(since(s0)).toEqual({ started: 1, reused: 1, discarded: 1, idle: 1 });
 
     const unknown = path.join(dir, 'unknown.jsonl');
     const t = new Date(T0 + 1000).toISOString();
-    writeFileSync(unknown, encodeHeader({ kind: 'history', format: 'compact', source: 'familyA', symbols: ['SYN-A'], from: T0, to: T0 + 60_000, instruments: [syntheticInstrument('SYN-A')] }) + syntheticCompactLine(1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') + syntheticCompactLine(2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'));
-    await expect(readAll(unknown, 'worker')).rejects.toMatchObject({ code: 'BACKTEST_UNKNOWN_SYMBOL', message: expect.stringContaining('unknown.jsonl:3') });
+    writeFileSync(
+      unknown,
+      encodeHeader({
+        kind: 'history',
+        format: 'compact',
+        source: 'familyA',
+        symbols: ['SYN-A'],
+        from: T0,
+        to: T0 + 60_000,
+        instruments: [syntheticInstrument('SYN-A')],
+      }) +
+        syntheticCompactLine(1, 'SYN-A', true, 41, 1, t, 'TRADE_STATE_NEW') +
+        syntheticCompactLine(2, 'SYN-Z', true, 41, 1, t, 'TRADE_STATE_NEW'),
+    );
+    await expect(readAll(unknown, 'worker')).rejects.toMatchObject({
+      code: 'BACKTEST_UNKNOWN_SYMBOL',
+      message: expect.stringContaining('unknown.jsonl:3'),
+    });
     expect(since(s0)).toEqual({ started: 1, reused: 2, discarded: 2, idle: 0 });
     expect(await readAll(good, 'worker')).toEqual(whole);
     expect(since(s0)).toEqual({ started: 2, reused: 2, discarded: 2, idle: 1 });
@@ -148,7 +202,11 @@ describe('tape worker pool', () => {
     // a worker started through tsx (tape-worker.mjs) serves only replays that asked for that entry
     const headerLine = readFileSync(file, 'utf8').split('\n', 1)[0] as string;
     const viaTsx = async (): Promise<number[][]> => {
-      const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), { supersedeWindow: 50, chunkBytes: 64 * 1024, entry: 'tsx' });
+      const thread = new TapeThread(file, headerLine, parseHeader(headerLine, file), {
+        supersedeWindow: 50,
+        chunkBytes: 64 * 1024,
+        entry: 'tsx',
+      });
       thread.start({ offset: 0, line: 1 });
       const trades: number[][] = [];
       try {
@@ -174,10 +232,15 @@ describe('tape worker pool', () => {
     const whole = await readAll(file, 'main');
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       // the timeout (a hang) kills the child: its exit code is then null
-      const child = execFile(process.execPath, ['--import', 'tsx', PROBE, file], { cwd: ROOT, timeout: 25_000 }, (_error, out, err) => resolve({ code: child.exitCode, stdout: out, stderr: err }));
+      const child = execFile(process.execPath, ['--import', 'tsx', PROBE, file], { cwd: ROOT, timeout: 25_000 }, (_error, out, err) =>
+        resolve({ code: child.exitCode, stdout: out, stderr: err }),
+      );
     });
     expect(code, stderr).toBe(0);
-    const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { stats: TapeWorkerPoolStats; reads: { trades: number; lastLine: number }[] };
+    const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+      stats: TapeWorkerPoolStats;
+      reads: { trades: number; lastLine: number }[];
+    };
     expect(result.stats).toEqual({ started: 1, reused: 1, discarded: 0, idle: 1 });
     const expected = { trades: whole.trades.length, lastLine: whole.trades.at(-1)?.[5] };
     expect(result.reads).toEqual([expected, expected]);

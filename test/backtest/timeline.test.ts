@@ -60,7 +60,11 @@ describe('settleContinuations', () => {
 /** The part of the venue a Timeline uses: its request queue (empty here), processDue and the continuation flag. */
 function venueWithoutRequests(): SimulatedVenue {
   const requests = new RequestQueue();
-  const venue: Pick<SimulatedVenue, 'requests' | 'processDue' | 'pendingContinuations'> = { requests, processDue: () => undefined, pendingContinuations: false };
+  const venue: Pick<SimulatedVenue, 'requests' | 'processDue' | 'pendingContinuations'> = {
+    requests,
+    processDue: () => undefined,
+    pendingContinuations: false,
+  };
   return venue as SimulatedVenue;
 }
 
@@ -71,7 +75,10 @@ describe('Timeline', () => {
     let nextSample = 0;
     const sampler: DueWork = { nextTime: () => nextSample, runNext: () => void (ran.push(`sample@${clock.now()}`), (nextSample += 100)) };
     let settled = false;
-    const settlement: DueWork = { nextTime: () => (settled ? Number.POSITIVE_INFINITY : 250), runNext: () => void (ran.push(`settle@${clock.now()}`), (settled = true)) };
+    const settlement: DueWork = {
+      nextTime: () => (settled ? Number.POSITIVE_INFINITY : 250),
+      runNext: () => void (ran.push(`settle@${clock.now()}`), (settled = true)),
+    };
     const timeline = new Timeline(clock, venueWithoutRequests(), [sampler, settlement]);
 
     expect(timeline.idleUntil(0)).toBe(false);

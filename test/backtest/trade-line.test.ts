@@ -39,14 +39,23 @@ describe('TradeLineParser', () => {
         expect(parser.fast(line, fast)).toBe(true);
         parser.full(line, 2, full);
         expect(fast).toEqual(full);
-        expect(fast).toMatchObject({ sym: 0, price: 41, qty: 3, buy: false, time: Date.UTC(2026, 10, 30, 14, 0, 1, 250), stands: state === 'TRADE_STATE_NEW' });
+        expect(fast).toMatchObject({
+          sym: 0,
+          price: 41,
+          qty: 3,
+          buy: false,
+          time: Date.UTC(2026, 10, 30, 14, 0, 1, 250),
+          stands: state === 'TRADE_STATE_NEW',
+        });
       }
     }
   });
 
   it('sends lines in another layout to the codec path', () => {
     const parser = new TradeLineParser('familyA', [syntheticInstrument('SYN-A')], 'f', 'full');
-    const canonical = JSON.parse(syntheticTradeLine('full', 7, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01Z', 'TRADE_STATE_NEW')) as { trade: Record<string, unknown> };
+    const canonical = JSON.parse(syntheticTradeLine('full', 7, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01Z', 'TRADE_STATE_NEW')) as {
+      trade: Record<string, unknown>;
+    };
     const { passive, ...rest } = canonical.trade;
     const reordered = JSON.stringify({ type: 'trade', trade: { passive, ...rest } });
     const numbers = JSON.stringify(canonical).replace('"lastPx":"41"', '"lastPx":41');

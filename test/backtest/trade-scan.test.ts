@@ -21,7 +21,11 @@ const SYMBOLS = ['SYN-A', 'ÉTÉ-B', 'X'];
 const instruments = SYMBOLS.map((s) => syntheticInstrument(s));
 const scales = new Map(instruments.map((i) => [i.symbol, scalesOf(i)]));
 const lookup = (symbol: string) => scales.get(symbol) ?? scales.get('SYN-A');
-const template: Trade = familyA.trade.decode((JSON.parse(syntheticTradeLine('full', 1, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW')) as { trade: unknown }).trade, lookup);
+const template: Trade = familyA.trade.decode(
+  (JSON.parse(syntheticTradeLine('full', 1, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW')) as { trade: unknown })
+    .trade,
+  lookup,
+);
 
 type Outcome = { scan: Scan; fast: TradeFields; full: TradeFields | undefined; error: unknown };
 
@@ -55,12 +59,21 @@ function expectAgreement(o: Outcome): void {
  */
 function expectAgreementWhenBothRead(o: Outcome): void {
   if (o.scan === Scan.OK && o.error === undefined) expect(o.fast).toEqual(o.full);
-  if (o.scan === Scan.UNKNOWN_SYMBOL && o.error !== undefined) expect(isTradebotError(o.error) && o.error.code).toMatch(/BACKTEST_(UNKNOWN_SYMBOL|BAD_LINE)/);
+  if (o.scan === Scan.UNKNOWN_SYMBOL && o.error !== undefined)
+    expect(isTradebotError(o.error) && o.error.code).toMatch(/BACKTEST_(UNKNOWN_SYMBOL|BAD_LINE)/);
 }
 
 const tricky = fc.oneof(
   fc.string(),
-  fc.constantFrom('"symbol":"SYN-A","side":"SIDE_BUY"', '"lastPx":"7","lastShares":"9"', '"transactTime":"2026-01-01T00:00:00Z"},"passive":{', '"state":"TRADE_STATE_BUSTED"', '\\', '}}', '{"a":['),
+  fc.constantFrom(
+    '"symbol":"SYN-A","side":"SIDE_BUY"',
+    '"lastPx":"7","lastShares":"9"',
+    '"transactTime":"2026-01-01T00:00:00Z"},"passive":{',
+    '"state":"TRADE_STATE_BUSTED"',
+    '\\',
+    '}}',
+    '{"a":[',
+  ),
 );
 
 const tradeArb = fc.record({
@@ -76,13 +89,20 @@ const tradeArb = fc.record({
   traceId: fc.option(fc.string(), { nil: undefined }),
   tradeText: fc.option(tricky, { nil: undefined }),
   legs: fc.boolean(),
-  metadata: fc.option(fc.dictionary(fc.constantFrom('state', 'symbol', 'x'), fc.constantFrom('TRADE_STATE_BUSTED', 'SYN-A', '1')), { nil: undefined }),
+  metadata: fc.option(fc.dictionary(fc.constantFrom('state', 'symbol', 'x'), fc.constantFrom('TRADE_STATE_BUSTED', 'SYN-A', '1')), {
+    nil: undefined,
+  }),
 });
 
 type TradeCase = typeof tradeArb extends fc.Arbitrary<infer T> ? T : never;
 
 function build(c: TradeCase): { trade: Trade; plain: boolean } {
-  const order = { ...template.aggressor.order, symbol: c.symbol, side: c.buy ? 'SIDE_BUY' : 'SIDE_SELL', ...(c.clordId === undefined ? {} : { clordId: c.clordId }) } as Trade['aggressor']['order'];
+  const order = {
+    ...template.aggressor.order,
+    symbol: c.symbol,
+    side: c.buy ? 'SIDE_BUY' : 'SIDE_SELL',
+    ...(c.clordId === undefined ? {} : { clordId: c.clordId }),
+  } as Trade['aggressor']['order'];
   const aggressor: Trade['aggressor'] = {
     ...template.aggressor,
     order,
@@ -91,7 +111,20 @@ function build(c: TradeCase): { trade: Trade; plain: boolean } {
     transactTime: c.time,
     ...(c.execText === undefined ? {} : { text: c.execText }),
     ...(c.traceId === undefined ? {} : { traceId: c.traceId }),
-    ...(c.legs ? { legPrices: [{ symbol: 'SYN-A', anchor: true, px: new Decimal('0.4'), qty: new Decimal(1), referencePx: new Decimal('0.4'), side: 'SIDE_BUY' as const }] } : {}),
+    ...(c.legs
+      ? {
+          legPrices: [
+            {
+              symbol: 'SYN-A',
+              anchor: true,
+              px: new Decimal('0.4'),
+              qty: new Decimal(1),
+              referencePx: new Decimal('0.4'),
+              side: 'SIDE_BUY' as const,
+            },
+          ],
+        }
+      : {}),
   };
   const passive: Trade['passive'] = { ...template.passive, order: { ...template.passive.order, symbol: c.symbol }, transactTime: c.time };
   const trade: Trade = {
@@ -103,13 +136,27 @@ function build(c: TradeCase): { trade: Trade; plain: boolean } {
     ...(c.tradeText === undefined ? {} : { text: c.tradeText }),
     ...(c.metadata === undefined ? {} : { metadata: c.metadata }),
   };
-  const plain = /^[ -~]+$/.test(c.id) && !c.id.includes('\\') && !c.id.includes('"') && c.qty > 0 && !c.legs && c.metadata === undefined && c.tradeText === undefined && c.state !== 'TRADE_STATE_UNDEFINED' && c.symbol !== 'NOT-IN-HEADER';
+  const plain =
+    /^[ -~]+$/.test(c.id) &&
+    !c.id.includes('\\') &&
+    !c.id.includes('"') &&
+    c.qty > 0 &&
+    !c.legs &&
+    c.metadata === undefined &&
+    c.tradeText === undefined &&
+    c.state !== 'TRADE_STATE_UNDEFINED' &&
+    c.symbol !== 'NOT-IN-HEADER';
   return { trade, plain };
 }
 
 function lineOf(source: 'familyA' | 'gateway', trade: Trade): string {
   const codec = source === 'gateway' ? gateway.trade : familyA.trade;
-  return encodeTradeLine(codec.encode(trade, lookup(trade.aggressor.order.symbol) ?? scalesOf(instruments[0] as (typeof instruments)[number])) as Record<string, unknown>).trimEnd();
+  return encodeTradeLine(
+    codec.encode(trade, lookup(trade.aggressor.order.symbol) ?? scalesOf(instruments[0] as (typeof instruments)[number])) as Record<
+      string,
+      unknown
+    >,
+  ).trimEnd();
 }
 
 describe('trade line fast path (bytes) against the full parser', () => {
@@ -130,7 +177,27 @@ describe('trade line fast path (bytes) against the full parser', () => {
 
   it('reads a symbol not in the header as UNKNOWN_SYMBOL, like the full path', () => {
     const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
-    const outcome = both(parser, lineOf('familyA', build({ id: 'T1', symbol: 'NOT-IN-HEADER', buy: true, price: 41, qty: 3, time: Date.UTC(2026, 0, 1), state: 'TRADE_STATE_NEW', clordId: undefined, execText: undefined, traceId: undefined, tradeText: undefined, legs: false, metadata: undefined }).trade));
+    const outcome = both(
+      parser,
+      lineOf(
+        'familyA',
+        build({
+          id: 'T1',
+          symbol: 'NOT-IN-HEADER',
+          buy: true,
+          price: 41,
+          qty: 3,
+          time: Date.UTC(2026, 0, 1),
+          state: 'TRADE_STATE_NEW',
+          clordId: undefined,
+          execText: undefined,
+          traceId: undefined,
+          tradeText: undefined,
+          legs: false,
+          metadata: undefined,
+        }).trade,
+      ),
+    );
     expect(outcome.scan).toBe(Scan.UNKNOWN_SYMBOL);
     expectAgreement(outcome);
   });
@@ -138,13 +205,27 @@ describe('trade line fast path (bytes) against the full parser', () => {
   it('agrees on timestamps with 0 to 9 fractional digits, and steps aside for offsets and bad ones', () => {
     const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
     const base = syntheticTradeLine('full', 7, 'SYN-A', false, 41, 3, '@', 'TRADE_STATE_NEW').trimEnd();
-    const stamps = ['2026-11-30T14:00:01Z', '2026-11-30T14:00:01.5Z', '2026-11-30T14:00:01.25Z', '2026-11-30T14:00:01.250Z', '2026-11-30T14:00:01.2501Z', '2026-11-30T14:00:01.123456789Z'];
+    const stamps = [
+      '2026-11-30T14:00:01Z',
+      '2026-11-30T14:00:01.5Z',
+      '2026-11-30T14:00:01.25Z',
+      '2026-11-30T14:00:01.250Z',
+      '2026-11-30T14:00:01.2501Z',
+      '2026-11-30T14:00:01.123456789Z',
+    ];
     for (const stamp of stamps) {
       const outcome = both(parser, base.replaceAll('@', stamp));
       expect(outcome.scan).toBe(Scan.OK);
       expectAgreement(outcome);
     }
-    for (const stamp of ['2026-11-30T14:00:01+01:00', '2026-11-30T14:00:01.Z', '2026-11-30T14:00:01.1234567890Z', '2026-02-30T14:00:01Z', '2026-11-30T24:00:01Z', '2026-11-30 14:00:01Z']) {
+    for (const stamp of [
+      '2026-11-30T14:00:01+01:00',
+      '2026-11-30T14:00:01.Z',
+      '2026-11-30T14:00:01.1234567890Z',
+      '2026-02-30T14:00:01Z',
+      '2026-11-30T24:00:01Z',
+      '2026-11-30 14:00:01Z',
+    ]) {
       const outcome = both(parser, base.replaceAll('@', stamp));
       expect(outcome.scan).toBe(Scan.NOT_SURE);
     }
@@ -154,11 +235,16 @@ describe('trade line fast path (bytes) against the full parser', () => {
     const parser = new TradeLineParser('familyA', instruments, 'f', 'full');
     const line = syntheticTradeLine('full', 7, 'SYN-A', true, 41, 3, '2026-11-30T14:00:01.250Z', 'TRADE_STATE_NEW').trimEnd();
     let agreed = 0;
-    const edit = fc.record({ at: fc.nat({ max: line.length }), cut: fc.nat({ max: 40 }), insert: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"', '\\', '{', '}', ',"x":1', '0', ' ')) });
+    const edit = fc.record({
+      at: fc.nat({ max: line.length }),
+      cut: fc.nat({ max: 40 }),
+      insert: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('"', '\\', '{', '}', ',"x":1', '0', ' ')),
+    });
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
         let damaged = line;
-        for (const e of edits) damaged = damaged.slice(0, Math.min(e.at, damaged.length)) + e.insert + damaged.slice(Math.min(e.at, damaged.length) + e.cut);
+        for (const e of edits)
+          damaged = damaged.slice(0, Math.min(e.at, damaged.length)) + e.insert + damaged.slice(Math.min(e.at, damaged.length) + e.cut);
         const outcome = both(parser, damaged);
         expectAgreementWhenBothRead(outcome);
         if (outcome.scan === Scan.OK && outcome.error === undefined) agreed++;

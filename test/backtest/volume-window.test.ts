@@ -8,7 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VolumeWindow } from '../../backtest/replay/volume-window.ts';
 
-const price = fc.oneof(fc.integer({ min: 0, max: 99 }), fc.constantFrom(70_000, 123_456, 0.5, 12.25), fc.integer({ min: 65_530, max: 65_540 }));
+const price = fc.oneof(
+  fc.integer({ min: 0, max: 99 }),
+  fc.constantFrom(70_000, 123_456, 0.5, 12.25),
+  fc.integer({ min: 65_530, max: 65_540 }),
+);
 const step = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), dt: fc.integer({ min: 0, max: 400 }), price, qty: fc.integer({ min: 1, max: 50 }) }),
   fc.record({ kind: fc.constant('query' as const), dt: fc.integer({ min: 0, max: 400 }), price }),
@@ -27,7 +31,9 @@ describe('VolumeWindow', () => {
             window.add(s.price, s.qty, now);
             trades.push({ time: now, price: s.price, qty: s.qty });
           } else {
-            const expected = trades.filter((t) => t.price === s.price && t.time > now - windowMs && t.time <= now).reduce((sum, t) => sum + t.qty, 0);
+            const expected = trades
+              .filter((t) => t.price === s.price && t.time > now - windowMs && t.time <= now)
+              .reduce((sum, t) => sum + t.qty, 0);
             expect(window.volumeAt(s.price, now)).toBe(expected);
           }
         }

@@ -39,7 +39,14 @@ describe('tradebot control', () => {
     const { machine, port } = await bot();
     let io = captureOutput();
     expect(await runCli(['control', 'reducing', '--port', String(port)])).toBe(0);
-    expect(lastJson(io.out())).toEqual({ event: 'control.state', requested: 'reducing', previous: 'active', state: 'reducing', cause: 'operator', reason: 'operator (HTTP control)' });
+    expect(lastJson(io.out())).toEqual({
+      event: 'control.state',
+      requested: 'reducing',
+      previous: 'active',
+      state: 'reducing',
+      cause: 'operator',
+      reason: 'operator (HTTP control)',
+    });
     expect(machine.state).toBe('reducing');
     vi.restoreAllMocks();
 
@@ -51,7 +58,12 @@ describe('tradebot control', () => {
 
     io = captureOutput();
     expect(await runCli(['control', '--port', String(port)])).toBe(0);
-    expect(lastJson(io.out())).toEqual({ event: 'control.state', state: 'halted', cause: 'operator', reason: 'operator (HTTP control): end of day' });
+    expect(lastJson(io.out())).toEqual({
+      event: 'control.state',
+      state: 'halted',
+      cause: 'operator',
+      reason: 'operator (HTTP control): end of day',
+    });
   });
 
   it('takes the port and host from the config file', async () => {

@@ -62,27 +62,40 @@ const FADE_PLUGIN = [
 ].join('\n');
 
 describe('config check: the strategy and its bot.params', () => {
-  it.for(['sim.yaml', 'backtest.yaml'])('a typo in bot.params of a %s-like config: exit 2 naming the file and bot.params.<key>', async (name) => {
-    const file = write(tempDir(), name, editedConfig(name, typoInParams));
-    const io = captureOutput();
-    expect(await runCli(['config', 'check', file])).toBe(2);
-    expect(reported(io.err())).toBe(`${file} (params of strategy market-maker) has 1 problem:\n  bot.params.halfSpred: unknown key; did you mean "halfSpread"?`);
-    expect(io.err()).toContain('[CONFIG_INVALID]');
-    expect(io.out()).toBe('');
-  });
+  it.for(['sim.yaml', 'backtest.yaml'])(
+    'a typo in bot.params of a %s-like config: exit 2 naming the file and bot.params.<key>',
+    async (name) => {
+      const file = write(tempDir(), name, editedConfig(name, typoInParams));
+      const io = captureOutput();
+      expect(await runCli(['config', 'check', file])).toBe(2);
+      expect(reported(io.err())).toBe(
+        `${file} (params of strategy market-maker) has 1 problem:\n  bot.params.halfSpred: unknown key; did you mean "halfSpread"?`,
+      );
+      expect(io.err()).toContain('[CONFIG_INVALID]');
+      expect(io.out()).toBe('');
+    },
+  );
 
   it('a bad value is named by its path too, and a good config says ok with the strategy', async () => {
     const dir = tempDir();
-    const bad = write(dir, 'bad.yaml', editedConfig('sim.yaml', (doc) => doc.setIn(['bot', 'params', 'quoteQty'], 'lots')));
+    const bad = write(
+      dir,
+      'bad.yaml',
+      editedConfig('sim.yaml', (doc) => doc.setIn(['bot', 'params', 'quoteQty'], 'lots')),
+    );
     const io = captureOutput();
     expect(await runCli(['config', 'check', bad])).toBe(2);
     expect(io.err()).toContain(`${bad} (params of strategy market-maker) has 1 problem:\n  bot.params.quoteQty: expected a decimal string`);
-    const good = write(dir, 'good.yaml', editedConfig('sim.yaml', () => undefined));
+    const good = write(
+      dir,
+      'good.yaml',
+      editedConfig('sim.yaml', () => undefined),
+    );
     expect(await runCli(['config', 'check', good])).toBe(0);
     expect(io.out()).toBe(`${good}: ok (strategy market-maker)\n`);
   });
 
-  it('resolves a relative bot.strategy against the config file\'s folder, not the working folder', async () => {
+  it("resolves a relative bot.strategy against the config file's folder, not the working folder", async () => {
     const project = tempDir();
     write(project, 'plugins/fade.ts', FADE_PLUGIN);
     const config = write(
@@ -111,16 +124,20 @@ describe('config check: the strategy and its bot.params', () => {
     expect(io.out()).toBe(`${config}: ok (strategy fade)\n`);
   });
 
-  it('a relative bot.strategy that is missing beside the config: STRATEGY_NOT_FOUND with the path resolved from the config\'s folder', async () => {
+  it("a relative bot.strategy that is missing beside the config: STRATEGY_NOT_FOUND with the path resolved from the config's folder", async () => {
     const project = tempDir();
-    const config = write(project, 'config/fade.yaml', editedConfig('sim.yaml', (doc) => doc.setIn(['bot', 'strategy'], '../plugins/gone.ts')));
+    const config = write(
+      project,
+      'config/fade.yaml',
+      editedConfig('sim.yaml', (doc) => doc.setIn(['bot', 'strategy'], '../plugins/gone.ts')),
+    );
     const io = captureOutput();
     expect(await runCli(['config', 'check', config])).toBe(2);
     expect(io.err()).toContain(`no strategy file at ${path.join(project, 'plugins', 'gone.ts')}`);
     expect(io.err()).toContain('[STRATEGY_NOT_FOUND]');
   });
 
-  it('a plugin\'s bot.params problems name the config file and bot.params.<key>', async () => {
+  it("a plugin's bot.params problems name the config file and bot.params.<key>", async () => {
     const project = tempDir();
     write(project, 'plugins/fade.ts', FADE_PLUGIN);
     const config = write(
@@ -133,19 +150,36 @@ describe('config check: the strategy and its bot.params', () => {
     );
     const io = captureOutput();
     expect(await runCli(['config', 'check', config])).toBe(2);
-    expect(reported(io.err())).toBe(`${config} (params of strategy fade) has 1 problem:\n  bot.params.zScore: expected a number, got "big"`);
+    expect(reported(io.err())).toBe(
+      `${config} (params of strategy fade) has 1 problem:\n  bot.params.zScore: expected a number, got "big"`,
+    );
   });
 });
 
 describe('a bad --params file: one form for backtest, run and sweep', () => {
   const BAD = 'symbols: [RAIN-NYC-2026-12-01]\nhalfSpred: "0.02"\n';
-  const expected = (file: string) => `${file} (params of strategy market-maker) has 1 problem:\n  halfSpred: unknown key; did you mean "halfSpread"?`;
+  const expected = (file: string) =>
+    `${file} (params of strategy market-maker) has 1 problem:\n  halfSpred: unknown key; did you mean "halfSpread"?`;
 
   it('backtest --params bad.yaml', async () => {
     const dir = tempDir();
     const bad = write(dir, 'bad.yaml', BAD);
     const io = captureOutput();
-    expect(await runCli(['backtest', '--strategy', 'market-maker', '--data', SAMPLE, '--params', bad, '--out', path.join(dir, 'out'), '--log-level', 'error'])).toBe(2);
+    expect(
+      await runCli([
+        'backtest',
+        '--strategy',
+        'market-maker',
+        '--data',
+        SAMPLE,
+        '--params',
+        bad,
+        '--out',
+        path.join(dir, 'out'),
+        '--log-level',
+        'error',
+      ]),
+    ).toBe(2);
     expect(reported(io.err())).toBe(expected(bad));
     expect(io.err()).not.toContain('strategy.params.');
     expect(io.err()).not.toContain('bot.params.');
@@ -165,7 +199,23 @@ describe('a bad --params file: one form for backtest, run and sweep', () => {
     const bad = write(dir, 'bad.yaml', BAD);
     const grid = write(dir, 'grid.yaml', 'quoteQty: ["2", "3"]\n');
     const io = captureOutput();
-    expect(await runCli(['sweep', '--strategy', 'market-maker', '--data', SAMPLE, '--grid', grid, '--params', bad, '--out', path.join(dir, 'sweep'), '--workers', '1'])).toBe(2);
+    expect(
+      await runCli([
+        'sweep',
+        '--strategy',
+        'market-maker',
+        '--data',
+        SAMPLE,
+        '--grid',
+        grid,
+        '--params',
+        bad,
+        '--out',
+        path.join(dir, 'sweep'),
+        '--workers',
+        '1',
+      ]),
+    ).toBe(2);
     expect(reported(io.err())).toBe(expected(bad));
     expect(io.err()).not.toContain('strategy.params.');
     expect(existsSync(path.join(dir, 'sweep'))).toBe(false);
@@ -175,7 +225,21 @@ describe('a bad --params file: one form for backtest, run and sweep', () => {
     const dir = tempDir();
     const bad = write(dir, 'wrapped.yaml', `params:\n${BAD.replace(/^/gm, '  ').trimEnd()}\n`);
     const io = captureOutput();
-    expect(await runCli(['backtest', '--strategy', 'market-maker', '--data', SAMPLE, '--params', bad, '--out', path.join(dir, 'out'), '--log-level', 'error'])).toBe(2);
+    expect(
+      await runCli([
+        'backtest',
+        '--strategy',
+        'market-maker',
+        '--data',
+        SAMPLE,
+        '--params',
+        bad,
+        '--out',
+        path.join(dir, 'out'),
+        '--log-level',
+        'error',
+      ]),
+    ).toBe(2);
     expect(reported(io.err())).toBe(expected(bad));
   });
 
@@ -183,9 +247,13 @@ describe('a bad --params file: one form for backtest, run and sweep', () => {
     const dir = tempDir();
     const config = write(dir, 'bt.yaml', editedConfig('backtest.yaml', typoInParams));
     const io = captureOutput();
-    expect(await runCli(['backtest', '--data', SAMPLE, '--config', config, '--out', path.join(dir, 'out'), '--log-level', 'error'])).toBe(2);
+    expect(await runCli(['backtest', '--data', SAMPLE, '--config', config, '--out', path.join(dir, 'out'), '--log-level', 'error'])).toBe(
+      2,
+    );
     const fromBacktest = reported(io.err());
-    expect(fromBacktest).toBe(`${config} (params of strategy market-maker) has 1 problem:\n  bot.params.halfSpred: unknown key; did you mean "halfSpread"?`);
+    expect(fromBacktest).toBe(
+      `${config} (params of strategy market-maker) has 1 problem:\n  bot.params.halfSpred: unknown key; did you mean "halfSpread"?`,
+    );
     vi.restoreAllMocks();
     const check = captureOutput();
     expect(await runCli(['config', 'check', config])).toBe(2);
@@ -194,26 +262,62 @@ describe('a bad --params file: one form for backtest, run and sweep', () => {
 });
 
 describe('sweep --params', () => {
-  it('runs the grid over the params file (not the config\'s bot.params): sweep.json, the ranking and each run\'s report have them', async () => {
+  it("runs the grid over the params file (not the config's bot.params): sweep.json, the ranking and each run's report have them", async () => {
     const dir = tempDir();
     // the config's bot.params trade two symbols with quoteQty "5"; the base trades one, quoteQty "3"
     const base = write(dir, 'base.yaml', 'symbols: [FED-CUT-2026-12]\nquoteQty: "3"\nmaxInventory: "12"\nrequoteTicks: 2\n');
     const grid = write(dir, 'grid.yaml', 'halfSpread: ["0.01", "0.03"]\n');
     const out = path.join(dir, 'sweep');
     const io = captureOutput();
-    const code = await runCli(['sweep', '--strategy', 'market-maker', '--data', SAMPLE, '--grid', grid, '--params', base, '--config', path.join(ROOT, 'config', 'backtest.yaml'), '--out', out, '--workers', '1', '--rank-by', 'pnl.total']);
+    const code = await runCli([
+      'sweep',
+      '--strategy',
+      'market-maker',
+      '--data',
+      SAMPLE,
+      '--grid',
+      grid,
+      '--params',
+      base,
+      '--config',
+      path.join(ROOT, 'config', 'backtest.yaml'),
+      '--out',
+      out,
+      '--workers',
+      '1',
+      '--rank-by',
+      'pnl.total',
+    ]);
     expect(code, io.err()).toBe(0);
     const summary = JSON.parse(io.out().trim()) as { runs: number; ok: number; workers: number; best: { params: Record<string, unknown> } };
     expect(summary).toMatchObject({ runs: 2, ok: 2, workers: 1 });
 
-    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as { baseParams: unknown; runs: { run: string; params: Record<string, unknown> }[] };
+    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as {
+      baseParams: unknown;
+      runs: { run: string; params: Record<string, unknown> }[];
+    };
     expect(sweep.baseParams).toEqual({ symbols: ['FED-CUT-2026-12'], quoteQty: '3', maxInventory: '12', requoteTicks: 2 });
     const byRun = new Map(sweep.runs.map((r) => [r.run, r.params]));
-    expect(byRun.get('001')).toEqual({ symbols: ['FED-CUT-2026-12'], quoteQty: '3', maxInventory: '12', requoteTicks: 2, halfSpread: '0.01' });
-    expect(byRun.get('002')).toEqual({ symbols: ['FED-CUT-2026-12'], quoteQty: '3', maxInventory: '12', requoteTicks: 2, halfSpread: '0.03' });
+    expect(byRun.get('001')).toEqual({
+      symbols: ['FED-CUT-2026-12'],
+      quoteQty: '3',
+      maxInventory: '12',
+      requoteTicks: 2,
+      halfSpread: '0.01',
+    });
+    expect(byRun.get('002')).toEqual({
+      symbols: ['FED-CUT-2026-12'],
+      quoteQty: '3',
+      maxInventory: '12',
+      requoteTicks: 2,
+      halfSpread: '0.03',
+    });
 
     // the runs themselves traded with those params
-    for (const [run, halfSpread] of [['001', '0.01'], ['002', '0.03']] as const) {
+    for (const [run, halfSpread] of [
+      ['001', '0.01'],
+      ['002', '0.03'],
+    ] as const) {
       const report = JSON.parse(readFileSync(path.join(out, 'runs', run, 'report.json'), 'utf8')) as { params: Record<string, unknown> };
       expect(report.params).toMatchObject({ symbols: ['FED-CUT-2026-12'], quoteQty: '3', maxInventory: '12', requoteTicks: 2, halfSpread });
     }
@@ -221,7 +325,12 @@ describe('sweep --params', () => {
     const header = csv[0]?.split(',') ?? [];
     const column = header.indexOf('param.halfSpread');
     expect(column).toBeGreaterThan(-1);
-    expect(csv.slice(1, 3).map((row) => row.split(',')[column]).sort()).toEqual(['0.01', '0.03']);
+    expect(
+      csv
+        .slice(1, 3)
+        .map((row) => row.split(',')[column])
+        .sort(),
+    ).toEqual(['0.01', '0.03']);
   }, 120_000);
 });
 
@@ -231,8 +340,21 @@ describe('sweep --params: a base that leaves a param to the grid', () => {
     writeFileSync(path.join(dir, 'base.yaml'), 'quoteQty: "3"\n');
     writeFileSync(path.join(dir, 'grid.yaml'), 'symbols: [[RAIN-NYC-2026-12-01], [FED-CUT-2026-12]]\n');
     const io = captureOutput();
-    const code = await runCli(['sweep', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--grid', path.join(dir, 'grid.yaml'),
-      '--params', path.join(dir, 'base.yaml'), '--out', path.join(dir, 'out'), '--workers', '1']);
+    const code = await runCli([
+      'sweep',
+      '--strategy',
+      'market-maker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--grid',
+      path.join(dir, 'grid.yaml'),
+      '--params',
+      path.join(dir, 'base.yaml'),
+      '--out',
+      path.join(dir, 'out'),
+      '--workers',
+      '1',
+    ]);
     expect(code, io.err()).toBe(0);
     const sweep = JSON.parse(readFileSync(path.join(dir, 'out', 'sweep.json'), 'utf8')) as { baseParams: Record<string, unknown> };
     expect(sweep.baseParams).toEqual({ quoteQty: '3' });

@@ -23,7 +23,10 @@ afterAll(() => {
 
 /** config/sim.yaml with info logs as JSON lines on stderr (so the test can see the pipeline start) and no fixed duration. */
 function derivedConfig(): string {
-  const config = parse(readFileSync(path.join(ROOT, 'config', 'sim.yaml'), 'utf8')) as { logging?: Record<string, unknown>; bot?: Record<string, unknown> };
+  const config = parse(readFileSync(path.join(ROOT, 'config', 'sim.yaml'), 'utf8')) as {
+    logging?: Record<string, unknown>;
+    bot?: Record<string, unknown>;
+  };
   config.logging = { ...config.logging, level: 'info', pretty: false };
   if (config.bot !== undefined) delete config.bot['durationSeconds'];
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'tradebot-run-cli-')), 'sim.yaml');
@@ -109,17 +112,21 @@ describe.concurrent('tradebot run', () => {
     expect(summary.durationSeconds).toBeGreaterThanOrEqual(5);
   });
 
-  it('trades (a fill), then stops on SIGINT before the duration, exits 0 and still prints the run.summary last, counting the fills', { timeout: 120_000 }, async ({ expect }) => {
-    const r = run(['--duration', '600', '--config', derivedConfig()]);
-    await r.stderrLine('pipeline started');
-    await r.stderrLine('"msg":"filled"');
-    r.child.kill('SIGINT');
-    await r.stderrLine('stopping');
-    expect(await r.exit, r.stderr()).toBe(0);
-    const summary = checkSummary(expect, r);
-    expect(summary.fills).toBeGreaterThan(0);
-    expect(summary.orders).toBeGreaterThan(0);
-    expect(summary.durationSeconds).toBeLessThan(600);
-    expect(r.stderr()).toMatch(/"reason":"SIGINT"/);
-  });
+  it(
+    'trades (a fill), then stops on SIGINT before the duration, exits 0 and still prints the run.summary last, counting the fills',
+    { timeout: 120_000 },
+    async ({ expect }) => {
+      const r = run(['--duration', '600', '--config', derivedConfig()]);
+      await r.stderrLine('pipeline started');
+      await r.stderrLine('"msg":"filled"');
+      r.child.kill('SIGINT');
+      await r.stderrLine('stopping');
+      expect(await r.exit, r.stderr()).toBe(0);
+      const summary = checkSummary(expect, r);
+      expect(summary.fills).toBeGreaterThan(0);
+      expect(summary.orders).toBeGreaterThan(0);
+      expect(summary.durationSeconds).toBeLessThan(600);
+      expect(r.stderr()).toMatch(/"reason":"SIGINT"/);
+    },
+  );
 });

@@ -57,7 +57,9 @@ function runSim(configFile: string): Running {
   children.push(child);
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const firstLine = new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => resolve(line));
@@ -91,10 +93,18 @@ async function checkReadyAndServing(expect: ExpectStatic, line: string): Promise
   const health = await fetch(`${ready['api']}/v1/health`);
   expect(health.status).toBe(200);
   expect(await health.json()).toEqual({ status: 'SERVING' });
-  const login = await fetch(`${ready['gateway']}/auth/v1beta1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'Demo-Alice-Pass-2026' }) });
+  const login = await fetch(`${ready['gateway']}/auth/v1beta1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'alice', password: 'Demo-Alice-Pass-2026' }),
+  });
   expect(login.status).toBe(200);
   const { accessToken } = (await login.json()) as { accessToken: string };
-  const whoami = await fetch(`${ready['gateway']}/api/v1beta1/get_who_am_i`, { method: 'POST', headers: { authorization: accessToken }, body: '{}' });
+  const whoami = await fetch(`${ready['gateway']}/api/v1beta1/get_who_am_i`, {
+    method: 'POST',
+    headers: { authorization: accessToken },
+    body: '{}',
+  });
   expect(await whoami.json()).toMatchObject({ username: 'alice', accounts: ['firms/demo/accounts/alice-main'] });
   const wrongMethod = await fetch(`${ready['gateway']}/api/v1beta1/get_who_am_i`);
   expect(wrongMethod.status).toBe(501);
@@ -103,16 +113,19 @@ async function checkReadyAndServing(expect: ExpectStatic, line: string): Promise
 }
 
 describe.concurrent('tradebot sim', () => {
-  it.for(['SIGTERM', 'SIGINT'] as const)('prints sim.ready first, serves, and exits 0 on %s with its ports released', async (signal, { expect }) => {
-    const sim = runSim(writeConfig(CONFIG));
-    const ready = await checkReadyAndServing(expect, await sim.firstLine);
-    sim.child.kill(signal);
-    const { code } = await sim.exit;
-    expect(code, sim.stderr()).toBe(0);
-    expect(sim.stderr()).not.toMatch(/error/i);
-    expect(await portOpen(String(ready['grpc']))).toBe(false);
-    await expect(fetch(`${ready['gateway']}/auth/v1beta1/login`, { method: 'POST', body: '{}' })).rejects.toThrow();
-  });
+  it.for(['SIGTERM', 'SIGINT'] as const)(
+    'prints sim.ready first, serves, and exits 0 on %s with its ports released',
+    async (signal, { expect }) => {
+      const sim = runSim(writeConfig(CONFIG));
+      const ready = await checkReadyAndServing(expect, await sim.firstLine);
+      sim.child.kill(signal);
+      const { code } = await sim.exit;
+      expect(code, sim.stderr()).toBe(0);
+      expect(sim.stderr()).not.toMatch(/error/i);
+      expect(await portOpen(String(ready['grpc']))).toBe(false);
+      await expect(fetch(`${ready['gateway']}/auth/v1beta1/login`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    },
+  );
 
   it('exits 2 with CONFIG_NO_SIM for a config without a sim section, printing nothing on stdout', async ({ expect }) => {
     const sim = runSim(writeConfig('logging:\n  level: warn\n'));

@@ -79,7 +79,9 @@ describe('tradebot token', () => {
 describe('tradebot kyc webhook', () => {
   const webhookConfig = () => {
     const state = path.join(mkdtempSync(path.join(h.keys.dir, 'state-')), 'kyc.json');
-    return writeConfig({ kyc: `  kyc:\n    webhook: { host: 127.0.0.1, port: 0, certFile: ${tls?.certFile}, keyFile: ${tls?.keyFile}, stateFile: ${state} }\n` });
+    return writeConfig({
+      kyc: `  kyc:\n    webhook: { host: 127.0.0.1, port: 0, certFile: ${tls?.certFile}, keyFile: ${tls?.keyFile}, stateFile: ${state} }\n`,
+    });
   };
 
   it('serves until SIGINT, printing a ready line and one line per new notification; register validates it', async () => {
@@ -92,7 +94,14 @@ describe('tradebot kyc webhook', () => {
     expect(await runCli(['kyc', 'webhook', 'register', ready.url, '--config', config])).toBe(0);
     expect(io.out()).toContain(`KYC webhook registered: ${ready.url}`);
 
-    const body = { externalId: 'u-7', status: 'CLOSED', decision: 'ACCEPT', subStatus: '', participantId: 'firms/demo/users/u7', account: 'firms/demo/accounts/u7' };
+    const body = {
+      externalId: 'u-7',
+      status: 'CLOSED',
+      decision: 'ACCEPT',
+      subStatus: '',
+      participantId: 'firms/demo/users/u7',
+      account: 'firms/demo/accounts/u7',
+    };
     expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
     expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
     const line = JSON.parse(await io.waitForLine((l) => l.includes('kyc.notification'))) as Record<string, unknown>;
@@ -100,7 +109,12 @@ describe('tradebot kyc webhook', () => {
 
     process.emit('SIGINT');
     expect(await serving).toBe(0);
-    expect(io.out().split('\n').filter((l) => l.includes('kyc.notification'))).toHaveLength(1);
+    expect(
+      io
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('kyc.notification')),
+    ).toHaveLength(1);
   });
 
   it('register refuses a non-https URL (exit 2) and reports an unreachable one (exit 1)', async () => {

@@ -59,7 +59,8 @@ function load(source: Source, text: string): 'valid' | ConfigError {
     parseConfigText(text, configSchema, { env: source.env, file: source.file });
     return 'valid';
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
+    if (!(error instanceof ConfigError))
+      throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
     expect(error.problems.length).toBeGreaterThan(0);
     for (const problem of error.problems) {
       const where = `${problem.path || '(file)'}: ${problem.message}`;
@@ -100,7 +101,36 @@ describe('config files under mutation', () => {
   });
 
   it('broken YAML text fails with a ConfigError, never another exception', () => {
-    const inserts = [':', ': ', '\t', '[', ']', '{', '}', '"', "'", '&a ', '*a', '*nope', '!!binary ', '!!set ', '!foo ', '- ', '\n  ', '\n\t', '%YAML 1.1\n', '---\n', '? ', '|', '>', '#', '@', '`', '<<: *a\n', 'key: &a [*a]\n'];
+    const inserts = [
+      ':',
+      ': ',
+      '\t',
+      '[',
+      ']',
+      '{',
+      '}',
+      '"',
+      "'",
+      '&a ',
+      '*a',
+      '*nope',
+      '!!binary ',
+      '!!set ',
+      '!foo ',
+      '- ',
+      '\n  ',
+      '\n\t',
+      '%YAML 1.1\n',
+      '---\n',
+      '? ',
+      '|',
+      '>',
+      '#',
+      '@',
+      '`',
+      '<<: *a\n',
+      'key: &a [*a]\n',
+    ];
     const edit = fc.oneof(
       fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...inserts), hostileString) }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
@@ -125,9 +155,17 @@ describe('config files under mutation', () => {
   });
 
   it.each([
-    ['an alias bomb', 'a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n', /aliases/],
+    [
+      'an alias bomb',
+      'a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n',
+      /aliases/,
+    ],
     ['nesting 20 000 deep', `logging: ${nestedText(20_000, false)}\n`, /nests too deeply/],
-    ['a __proto__ key (must not set values through the prototype)', 'logging:\n  __proto__: { level: debug }\nbot: {}\nrisk: {}\n', /unknown key/],
+    [
+      'a __proto__ key (must not set values through the prototype)',
+      'logging:\n  __proto__: { level: debug }\nbot: {}\nrisk: {}\n',
+      /unknown key/,
+    ],
   ])('%s is a ConfigError naming the problem', (_name, text, message) => {
     const source = SOURCES[0] as Source;
     const outcome = load(source, text);
@@ -148,9 +186,14 @@ describe('tradebot config check on bad files', () => {
 
   const run = (file: string) =>
     new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-      execFile(process.execPath, [path.join(ROOT, 'bin', 'tradebot.js'), 'config', 'check', file], { cwd: ROOT, timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'tradebot.js'), 'config', 'check', file],
+        { cwd: ROOT, timeout: 30_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+        },
+      );
     });
 
   it('exits 2 with every problem on stderr and no stack trace', async () => {
@@ -178,7 +221,8 @@ describe('tradebot config check on bad files', () => {
  * names its field and the fix, never another exception; the commands exit 2 without a stack trace.
  */
 describe('backtest config and sweep grid under mutation', () => {
-  const isTradebotError = (error: unknown): error is Error & { code: string } => error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+  const isTradebotError = (error: unknown): error is Error & { code: string } =>
+    error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
   const backtestFile = path.join(ROOT, 'config', 'backtest.yaml');
   const gridFile = path.join(ROOT, 'backtest', 'data', 'market-maker-grid.yaml');
   const backtestText = readFileSync(backtestFile, 'utf8');
@@ -188,7 +232,8 @@ describe('backtest config and sweep grid under mutation', () => {
 
   /** Checks a thrown value is a ConfigError whose problems each name a field (or the file as a whole) and a fix. */
   function expectConfigError(error: unknown, wholeFile: RegExp): ConfigError {
-    if (!(error instanceof ConfigError)) throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
+    if (!(error instanceof ConfigError))
+      throw new Error(`not a ConfigError: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { cause: error });
     expect(error.problems.length).toBeGreaterThan(0);
     for (const problem of error.problems) {
       const where = `${problem.path || '(file)'}: ${problem.message}`;
@@ -220,7 +265,14 @@ describe('backtest config and sweep grid under mutation', () => {
       const grid = parseGrid(text, gridFile);
       const base = { symbols: ['RAIN-NYC-2026-12-01'] };
       // as tradebot sweep checks a grid (every run; here the first 16, enough to meet every value)
-      checkSweepParams(marketMaker, grid, expandGrid(grid).slice(0, 16).map((combo) => mergeParams(base, combo)), gridFile);
+      checkSweepParams(
+        marketMaker,
+        grid,
+        expandGrid(grid)
+          .slice(0, 16)
+          .map((combo) => mergeParams(base, combo)),
+        gridFile,
+      );
       return 'valid';
     } catch (error) {
       // a grid too large to run is refused with its shape and the fix (not a field problem)
@@ -269,18 +321,38 @@ describe('backtest config and sweep grid under mutation', () => {
   it('tradebot backtest and tradebot sweep exit 2 on bad files, naming the field, without a stack trace', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-backtest-fuzz-'));
     const badConfig = path.join(dir, 'backtest.yaml');
-    writeFileSync(badConfig, backtestText.replace('latency: { insertMs: 50,', 'latency: { insertMs: -5,').replace('metricsIntervalMs: 60000', 'metricsIntervalMs: soon'));
+    writeFileSync(
+      badConfig,
+      backtestText
+        .replace('latency: { insertMs: 50,', 'latency: { insertMs: -5,')
+        .replace('metricsIntervalMs: 60000', 'metricsIntervalMs: soon'),
+    );
     const badGrid = path.join(dir, 'grid.yaml');
     writeFileSync(badGrid, 'halfSpread: "0.01"\nquoteQty: [2, "lots"]\n');
     const cli = (args: string[]) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        execFile(process.execPath, [path.join(ROOT, 'bin', 'tradebot.js'), ...args], { cwd: ROOT, timeout: 60_000 }, (error, _stdout, stderr) => {
-          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
-        });
+        execFile(
+          process.execPath,
+          [path.join(ROOT, 'bin', 'tradebot.js'), ...args],
+          { cwd: ROOT, timeout: 60_000 },
+          (error, _stdout, stderr) => {
+            resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr });
+          },
+        );
       });
     const [backtest, sweep] = await Promise.all([
       cli(['backtest', '--data', 'backtest/data/sample.jsonl', '--config', badConfig, '--out', path.join(dir, 'out')]),
-      cli(['sweep', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--grid', badGrid, '--out', path.join(dir, 'sweep')]),
+      cli([
+        'sweep',
+        '--strategy',
+        'market-maker',
+        '--data',
+        'backtest/data/sample.jsonl',
+        '--grid',
+        badGrid,
+        '--out',
+        path.join(dir, 'sweep'),
+      ]),
     ]);
     expect(backtest.code, backtest.stderr).toBe(2);
     expect(backtest.stderr).toContain('backtest.latency.insertMs');

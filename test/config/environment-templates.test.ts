@@ -123,7 +123,14 @@ describe.each(TEMPLATES)('environment template $name', (t) => {
 
   it('sets every risk limit', () => {
     const risk = load(t).risk;
-    for (const limit of [risk.maxOrderQty, risk.maxOrderNotional, risk.maxPosition, risk.maxEventPosition, risk.maxDailyLoss, risk.priceBand]) {
+    for (const limit of [
+      risk.maxOrderQty,
+      risk.maxOrderNotional,
+      risk.maxPosition,
+      risk.maxEventPosition,
+      risk.maxDailyLoss,
+      risk.priceBand,
+    ]) {
       expect(limit).toBeDefined();
     }
     expect(risk.maxOpenOrders).toBeDefined();
@@ -146,7 +153,13 @@ describe('production template', () => {
 
   it('has risk limits no looser than pre-production, and pre-production none looser than development', () => {
     const [dev, preprod, prod] = TEMPLATES.map((t) => load(t).risk);
-    const decimals = (r: TradebotConfig['risk']): (Decimal | undefined)[] => [r.maxOrderQty, r.maxOrderNotional, r.maxPosition, r.maxEventPosition, r.maxDailyLoss];
+    const decimals = (r: TradebotConfig['risk']): (Decimal | undefined)[] => [
+      r.maxOrderQty,
+      r.maxOrderNotional,
+      r.maxPosition,
+      r.maxEventPosition,
+      r.maxDailyLoss,
+    ];
     const numbers = (r: TradebotConfig['risk']): (number | undefined)[] => [r.maxOpenOrders, r.maxMessagesPerSecond, r.priceBand?.ticks];
     const pairs: [TradebotConfig['risk'] | undefined, TradebotConfig['risk'] | undefined][] = [
       [prod, preprod],

@@ -31,7 +31,10 @@ function problemsOf(fn: () => unknown): { path: string; message: string }[] {
 
 describe('config loader', () => {
   it('reads decimals exactly, never through a float', () => {
-    const config = parseConfigText('risk:\n  maxPosition: 0.1\n  maxOrderQty: "12345678901234567890.123456789"\n  priceBand: 3\n', riskSchema);
+    const config = parseConfigText(
+      'risk:\n  maxPosition: 0.1\n  maxOrderQty: "12345678901234567890.123456789"\n  priceBand: 3\n',
+      riskSchema,
+    );
     expect(config.risk.maxPosition).toBeInstanceOf(Decimal);
     expect(config.risk.maxPosition.toString()).toBe('0.1');
     expect(config.risk.maxOrderQty?.toFixed()).toBe('12345678901234567890.123456789');

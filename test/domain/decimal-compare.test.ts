@@ -26,7 +26,15 @@ describe('Decimal comparison', () => {
   });
 
   it('handles zeros, negative zero and values equal in other forms', () => {
-    const cases: [string, string][] = [['0', '-0'], ['0', '0.000'], ['1', '1.0000000'], ['-0.5', '-0.50'], ['0.1', '0.10000000001'], ['-3', '2'], ['100000000', '99999999.9999']];
+    const cases: [string, string][] = [
+      ['0', '-0'],
+      ['0', '0.000'],
+      ['1', '1.0000000'],
+      ['-0.5', '-0.50'],
+      ['0.1', '0.10000000001'],
+      ['-3', '2'],
+      ['100000000', '99999999.9999'],
+    ];
     for (const [a, b] of cases) {
       expect(compare(new Decimal(a), new Decimal(b))).toBe(new Decimal(a).cmp(new Decimal(b)));
       expect(compare(new Decimal(b), new Decimal(a))).toBe(new Decimal(b).cmp(new Decimal(a)));
@@ -34,7 +42,12 @@ describe('Decimal comparison', () => {
   });
 
   it('above zero (x.gt(ZERO)) and the largest (maxDecimal)', () => {
-    expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map((x) => x.gt(ZERO))).toEqual([false, false, true, false]);
+    expect([new Decimal(0), new Decimal('-0'), new Decimal('0.001'), new Decimal(-1)].map((x) => x.gt(ZERO))).toEqual([
+      false,
+      false,
+      true,
+      false,
+    ]);
     expect(maxDecimal(new Decimal(1), new Decimal('-2'), new Decimal('1.5'), new Decimal('1.50')).toString()).toBe('1.5');
   });
 

@@ -76,7 +76,12 @@ function check(x: Decimal, y: Decimal | number | string, op: Op): void {
     operands: [snapshot(x), typeof y === 'object' ? snapshot(y) : y],
     shared: digits !== null && (digits === partsOf(x).d || (typeof y === 'object' && digits === partsOf(y).d)),
   };
-  expect(outcome, `${x.toExponential()} ${op} ${typeof y === 'object' ? y.toExponential() : String(y)}`).toStrictEqual({ result: expected, alias: expected, operands: before, shared: false });
+  expect(outcome, `${x.toExponential()} ${op} ${typeof y === 'object' ? y.toExponential() : String(y)}`).toStrictEqual({
+    result: expected,
+    alias: expected,
+    operands: before,
+    shared: false,
+  });
 }
 
 // ---- values -------------------------------------------------------------------------------------------
@@ -93,7 +98,10 @@ const digitCount = (digits: bigint): number => digits.toString().length;
 
 const significand: fc.Arbitrary<bigint> = fc.oneof(
   { weight: 4, arbitrary: fc.bigInt({ min: 1n, max: 99_999n }) },
-  { weight: 4, arbitrary: fc.integer({ min: 1, max: 60 }).chain((n) => fc.bigInt({ min: 10n ** BigInt(n - 1), max: 10n ** BigInt(n) - 1n })) },
+  {
+    weight: 4,
+    arbitrary: fc.integer({ min: 1, max: 60 }).chain((n) => fc.bigInt({ min: 10n ** BigInt(n - 1), max: 10n ** BigInt(n) - 1n })),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }).map((n) => 10n ** BigInt(n) - 1n) }, // 9...9: carries
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(1n, 2n, 5n), fc.integer({ min: 0, max: 59 })).map(([d, n]) => d * 10n ** BigInt(n)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 59 }).map((n) => 10n ** BigInt(n) + 1n) }, // 10...01
@@ -107,7 +115,11 @@ const ordinarySpec: fc.Arbitrary<Spec> = fc.record({ negative: fc.boolean(), dig
 /** Exponents at maxE or minE (e = digits - 1 + power). */
 const extremeSpec: fc.Arbitrary<Spec> = fc
   .tuple(fc.boolean(), significand, fc.boolean(), fc.integer({ min: 0, max: 20 }))
-  .map(([negative, digits, high, back]) => ({ negative, digits, power: high ? MAX_E - back - (digitCount(digits) - 1) : -MAX_E + back - (digitCount(digits) - 1) }));
+  .map(([negative, digits, high, back]) => ({
+    negative,
+    digits,
+    power: high ? MAX_E - back - (digitCount(digits) - 1) : -MAX_E + back - (digitCount(digits) - 1),
+  }));
 
 const zero = fc.constantFrom('0', '-0', '0e-40', '-0e25').map((text) => new Decimal(text));
 const value: fc.Arbitrary<Decimal> = fc.oneof(
@@ -161,7 +173,13 @@ describe('plus, minus, times without copying the argument', () => {
       for (const b of [...prices, ...quantities]) {
         const x = new Decimal(a);
         const y = new Decimal(b);
-        for (const op of OPS) for (const [u, v] of [[x, y], [x.neg(), y], [x, y.neg()]] as const) check(u, v, op);
+        for (const op of OPS)
+          for (const [u, v] of [
+            [x, y],
+            [x.neg(), y],
+            [x, y.neg()],
+          ] as const)
+            check(u, v, op);
       }
     }
     expect(new Decimal('0.45').plus(new Decimal('0.01')).toString()).toBe('0.46');
@@ -193,12 +211,35 @@ describe('plus, minus, times without copying the argument', () => {
       ['1e-9000000000000000', '0.1'],
       ['5e-9000000000000000', '-4e-9000000000000000'],
     ];
-    for (const [a, b] of cases) for (const op of OPS) for (const [x, y] of [[a, b], [b, a]]) check(new Decimal(x as string), new Decimal(y as string), op);
+    for (const [a, b] of cases)
+      for (const op of OPS)
+        for (const [x, y] of [
+          [a, b],
+          [b, a],
+        ])
+          check(new Decimal(x as string), new Decimal(y as string), op);
   });
 
   test('NaN, ±Infinity, numbers, strings and other clones as arguments: decimal.js own method', () => {
-    const values = ['0', '-0', '1', '-1', '0.45', '123456789.123456789', '1e-40', '9e9000000000000000', 'NaN', 'Infinity', '-Infinity'].map((t) => new Decimal(t));
-    const others: (number | string)[] = [0, -0, 5, -1, 0.5, 1e21, -1.5e-7, Number.NaN, Number.POSITIVE_INFINITY, '0.01', '-123.456', '1e5', '-0', 'Infinity'];
+    const values = ['0', '-0', '1', '-1', '0.45', '123456789.123456789', '1e-40', '9e9000000000000000', 'NaN', 'Infinity', '-Infinity'].map(
+      (t) => new Decimal(t),
+    );
+    const others: (number | string)[] = [
+      0,
+      -0,
+      5,
+      -1,
+      0.5,
+      1e21,
+      -1.5e-7,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '0.01',
+      '-123.456',
+      '1e5',
+      '-0',
+      'Infinity',
+    ];
     for (const x of values) {
       for (const y of [...values, ...others]) for (const op of OPS) check(x, y, op);
     }
@@ -216,7 +257,15 @@ describe('plus, minus, times without copying the argument', () => {
     ];
     const values = fc.sample(value, { numRuns: 300, seed: 7 });
     // beyond maxE = 30 for the narrow range, cancelling to a small value: decimal.js copies y as ±Infinity
-    const beyond = ['1e35', '-99999999999999999999999999999999999.5', '99999999999999999999999999999999999.5', '1e31', '-9.99e30', '1e-35', '-1e-35'];
+    const beyond = [
+      '1e35',
+      '-99999999999999999999999999999999999.5',
+      '99999999999999999999999999999999999.5',
+      '1e31',
+      '-9.99e30',
+      '1e-35',
+      '-1e-35',
+    ];
     for (const a of beyond) for (const b of beyond) values.push(new Decimal(a), new Decimal(b));
     for (const config of configs) {
       Decimal.set(config);
@@ -228,7 +277,8 @@ describe('plus, minus, times without copying the argument', () => {
       // values made under the default range, now beyond minE / maxE for the narrow one
       for (let i = 0; i + 1 < values.length; i += 2) for (const op of OPS) check(values[i] as Decimal, values[i + 1] as Decimal, op);
       if (config.maxE === undefined) continue;
-      for (const x of [new Decimal('1'), new Decimal('-0.5'), new Decimal(0)]) for (const y of values) for (const op of OPS) check(x, y, op);
+      for (const x of [new Decimal('1'), new Decimal('-0.5'), new Decimal(0)])
+        for (const y of values) for (const op of OPS) check(x, y, op);
     }
   });
 
@@ -237,7 +287,11 @@ describe('plus, minus, times without copying the argument', () => {
     const values = ['5', '-3', '3', '12', '7', '0.5', '12345678', '5.0000001', '3.5', '-5.0000001', '9.9999999', '0.0000001'];
     for (const a of values) {
       for (const b of values) {
-        for (const [negativeX, negativeY] of [[true, false], [false, true], [true, true]]) {
+        for (const [negativeX, negativeY] of [
+          [true, false],
+          [false, true],
+          [true, true],
+        ]) {
           const x = new Decimal(a);
           const y = new Decimal(b);
           if (negativeX && partsOf(x).e === 0) partsOf(x).e = -0;
@@ -262,18 +316,52 @@ describe('plus, minus, times without copying the argument', () => {
         const a = x.abs();
         const ra = rx.abs();
         const same = (actual: () => Decimal, expected: () => Decimal): void => expectSame(actual(), expected());
-        same(() => x.mod(y), () => rx.mod(ry));
-        same(() => x.pow(k), () => rx.pow(k));
-        same(() => a.sqrt(), () => ra.sqrt());
-        same(() => x.cbrt(), () => rx.cbrt());
-        same(() => x.toNearest(y), () => rx.toNearest(ry));
-        same(() => x.div(y), () => rx.div(ry));
-        if (!a.isZero()) same(() => a.ln(), () => ra.ln());
+        same(
+          () => x.mod(y),
+          () => rx.mod(ry),
+        );
+        same(
+          () => x.pow(k),
+          () => rx.pow(k),
+        );
+        same(
+          () => a.sqrt(),
+          () => ra.sqrt(),
+        );
+        same(
+          () => x.cbrt(),
+          () => rx.cbrt(),
+        );
+        same(
+          () => x.toNearest(y),
+          () => rx.toNearest(ry),
+        );
+        same(
+          () => x.div(y),
+          () => rx.div(ry),
+        );
+        if (!a.isZero())
+          same(
+            () => a.ln(),
+            () => ra.ln(),
+          );
         if (a.lt(100)) {
-          same(() => x.exp(), () => rx.exp());
-          same(() => x.sin(), () => rx.sin());
-          same(() => x.atan(), () => rx.atan());
-          same(() => x.tanh(), () => rx.tanh());
+          same(
+            () => x.exp(),
+            () => rx.exp(),
+          );
+          same(
+            () => x.sin(),
+            () => rx.sin(),
+          );
+          same(
+            () => x.atan(),
+            () => rx.atan(),
+          );
+          same(
+            () => x.tanh(),
+            () => rx.tanh(),
+          );
         }
       }),
       { numRuns: Math.ceil(RUNS / 10) },

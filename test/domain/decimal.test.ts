@@ -153,8 +153,17 @@ describe('properties', () => {
 
 describe('comparisons without a copy (the project prototype)', () => {
   // decimal.js's own comparison: the argument copied into a new instance, as decimal.js does
-  const reference = (a: Decimal, b: Decimal | number | string) => Object.getPrototypeOf(Object.getPrototypeOf(a)).comparedTo.call(a, b) as number;
-  const special = [new Decimal(0), new Decimal(-0), new Decimal(NaN), new Decimal(Infinity), new Decimal(-Infinity), new Decimal('1e-9000000000000000'), new Decimal('9e9000000000000000')];
+  const reference = (a: Decimal, b: Decimal | number | string) =>
+    Object.getPrototypeOf(Object.getPrototypeOf(a)).comparedTo.call(a, b) as number;
+  const special = [
+    new Decimal(0),
+    new Decimal(-0),
+    new Decimal(NaN),
+    new Decimal(Infinity),
+    new Decimal(-Infinity),
+    new Decimal('1e-9000000000000000'),
+    new Decimal('9e9000000000000000'),
+  ];
 
   test('cmp, eq, lt, lte, gt, gte agree with decimal.js on any two decimals', () => {
     fc.assert(
@@ -164,7 +173,13 @@ describe('comparisons without a copy (the project prototype)', () => {
         const expected = reference(a, b);
         expect(a.cmp(b)).toBe(expected);
         expect(a.comparedTo(b)).toBe(expected);
-        expect([a.eq(b), a.lt(b), a.lte(b), a.gt(b), a.gte(b)]).toEqual([expected === 0, expected < 0, expected <= 0, expected > 0, expected >= 0]);
+        expect([a.eq(b), a.lt(b), a.lte(b), a.gt(b), a.gte(b)]).toEqual([
+          expected === 0,
+          expected < 0,
+          expected <= 0,
+          expected > 0,
+          expected >= 0,
+        ]);
       }),
     );
   });
@@ -196,26 +211,45 @@ describe('roundToTick on ticks 1, 0.1, 0.01, ... (decimal places instead of a mo
     return mode === 'down' ? down : down.plus(tick);
   };
   const tenths = fc.integer({ min: 0, max: 12 }).map((k) => new Decimal(10).pow(-k));
-  const longDecimal = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 45n }), fc.integer({ min: 0, max: 40 })).map(([negative, digits, places]) => {
-    const text = digits.toString().padStart(places + 1, '0');
-    const body = places === 0 ? text : `${text.slice(0, text.length - places)}.${text.slice(text.length - places)}`;
-    return new Decimal(negative ? `-${body}` : body);
-  });
+  const longDecimal = fc
+    .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 45n }), fc.integer({ min: 0, max: 40 }))
+    .map(([negative, digits, places]) => {
+      const text = digits.toString().padStart(places + 1, '0');
+      const body = places === 0 ? text : `${text.slice(0, text.length - places)}.${text.slice(text.length - places)}`;
+      return new Decimal(negative ? `-${body}` : body);
+    });
 
   test('gives exactly what the modulo gives (value, sign of zero, same instance when on the tick)', () => {
     fc.assert(
-      fc.property(fc.oneof(decimalString.map((t) => parseDecimal(t)), longDecimal), tenths, fc.constantFrom('down' as const, 'up' as const), (value, tick, mode) => {
-        const fast = roundToTick(value, tick, mode);
-        const reference = byModulo(value, tick, mode);
-        expect(fast.toFixed()).toBe(reference.toFixed());
-        expect(Object.is(fast.isNegative(), reference.isNegative())).toBe(true);
-        if (reference === value) expect(fast).toBe(value);
-      }),
+      fc.property(
+        fc.oneof(
+          decimalString.map((t) => parseDecimal(t)),
+          longDecimal,
+        ),
+        tenths,
+        fc.constantFrom('down' as const, 'up' as const),
+        (value, tick, mode) => {
+          const fast = roundToTick(value, tick, mode);
+          const reference = byModulo(value, tick, mode);
+          expect(fast.toFixed()).toBe(reference.toFixed());
+          expect(Object.is(fast.isNegative(), reference.isNegative())).toBe(true);
+          if (reference === value) expect(fast).toBe(value);
+        },
+      ),
     );
   });
 
   test('edge values: zero, -0, below one tick, 35+ digits, a tick of 10 or 0.05', () => {
-    const cases = ['0', '-0', '0.004', '-0.004', '0.995', '1', '12345678901234567890123456789012345.678', '0.1234567890123456789012345678901234567891'];
+    const cases = [
+      '0',
+      '-0',
+      '0.004',
+      '-0.004',
+      '0.995',
+      '1',
+      '12345678901234567890123456789012345.678',
+      '0.1234567890123456789012345678901234567891',
+    ];
     for (const text of cases) {
       for (const tick of ['1', '0.1', '0.01', '10', '0.05'].map((t) => new Decimal(t))) {
         for (const mode of ['down', 'up'] as const) {
@@ -231,20 +265,33 @@ describe('roundToTick on ticks 1, 0.1, 0.01, ... (decimal places instead of a mo
 
   test('roundToTick on ticks of 10^-k gives exactly what decimal.js toDecimalPlaces floor / ceil gives (digits, exponent, sign)', () => {
     // the word-level cut (and its carries) against decimal.js's own rounding on a plain clone
-    const Reference = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15, modulo: DecimalJs.EUCLID });
+    const Reference = DecimalJs.clone({
+      precision: 40,
+      rounding: DecimalJs.ROUND_HALF_EVEN,
+      toExpNeg: -9e15,
+      toExpPos: 9e15,
+      modulo: DecimalJs.EUCLID,
+    });
     const parts = (x: unknown) => {
       const { s, e, d: words } = x as { s: number; e: number; d: number[] };
       return { s, e, negativeZeroExponent: Object.is(e, -0), words: [...words] };
     };
-    const digits = (max: number) => fc.oneof(fc.stringMatching(new RegExp(`^9{1,${max}}$`)), fc.stringMatching(new RegExp(`^[0-9]{1,${max}}$`)));
+    const digits = (max: number) =>
+      fc.oneof(fc.stringMatching(new RegExp(`^9{1,${max}}$`)), fc.stringMatching(new RegExp(`^[0-9]{1,${max}}$`)));
     fc.assert(
-      fc.property(digits(20), fc.oneof(digits(20), fc.stringMatching(/^0{1,12}[0-9]{1,8}$/)), fc.integer({ min: 0, max: 16 }), fc.boolean(), (int, frac, places, up) => {
-        const text = `${int.replace(/^0+(?=.)/, '')}.${frac}`;
-        const tick = d('1').div(d('10').pow(places));
-        const got = roundToTick(d(text), tick, up ? 'up' : 'down');
-        const expected = new Reference(text).toDecimalPlaces(places, up ? Reference.ROUND_CEIL : Reference.ROUND_FLOOR);
-        expect(parts(got)).toEqual(parts(expected));
-      }),
+      fc.property(
+        digits(20),
+        fc.oneof(digits(20), fc.stringMatching(/^0{1,12}[0-9]{1,8}$/)),
+        fc.integer({ min: 0, max: 16 }),
+        fc.boolean(),
+        (int, frac, places, up) => {
+          const text = `${int.replace(/^0+(?=.)/, '')}.${frac}`;
+          const tick = d('1').div(d('10').pow(places));
+          const got = roundToTick(d(text), tick, up ? 'up' : 'down');
+          const expected = new Reference(text).toDecimalPlaces(places, up ? Reference.ROUND_CEIL : Reference.ROUND_FLOOR);
+          expect(parts(got)).toEqual(parts(expected));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

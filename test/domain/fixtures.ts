@@ -23,9 +23,7 @@ import {
 
 /** Decimals compare by value (decimal.js instances carry internal fields). */
 export function installDecimalEquality(): void {
-  expect.addEqualityTesters([
-    (a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined),
-  ]);
+  expect.addEqualityTesters([(a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined)]);
 }
 
 export const d = (text: string): Decimal => new Decimal(text);

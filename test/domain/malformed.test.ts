@@ -65,18 +65,23 @@ describe('wire errors name the field path', () => {
 
   test('list elements and nested messages carry their index', () => {
     const error = errorOf(() =>
-      familyA.orderBook.decode({ symbol: 'EVT-A', bids: [{ px: '55', qty: '1' }, { px: '54', qty: 'x' }] }, SCALES),
+      familyA.orderBook.decode(
+        {
+          symbol: 'EVT-A',
+          bids: [
+            { px: '55', qty: '1' },
+            { px: '54', qty: 'x' },
+          ],
+        },
+        SCALES,
+      ),
     );
     expect(error.message).toBe('bids[1].qty: expected an integer string, got "x"');
-    expect(errorOf(() => familyA.orderBook.decode({ symbol: 'EVT-A', bids: {} }, SCALES)).message).toBe(
-      'bids: expected an array, got {}',
-    );
+    expect(errorOf(() => familyA.orderBook.decode({ symbol: 'EVT-A', bids: {} }, SCALES)).message).toBe('bids: expected an array, got {}');
   });
 
   test('a required nested message cannot be missing', () => {
-    expect(errorOf(() => gateway.execution.decode({ id: 'e1' }, SCALES)).message).toBe(
-      'order: expected an object (Order), got nothing',
-    );
+    expect(errorOf(() => gateway.execution.decode({ id: 'e1' }, SCALES)).message).toBe('order: expected an object (Order), got nothing');
     expect(errorOf(() => gateway.trade.decode({ id: 't', aggressor: null }, SCALES)).details?.path).toBe('aggressor');
   });
 

@@ -107,12 +107,18 @@ describe('forward compatibility and scales', () => {
     });
     expect(instruments[0]?.highPriceLimit).toEqual(d('0.99'));
     const scales = scalesBySymbol(instruments);
-    expect(gateway.order.decode({ symbol: 'RAIN', price: '55', order_qty: '15' }, scales)).toMatchObject({ price: d('0.55'), orderQty: d('1.5') });
+    expect(gateway.order.decode({ symbol: 'RAIN', price: '55', order_qty: '15' }, scales)).toMatchObject({
+      price: d('0.55'),
+      orderQty: d('1.5'),
+    });
   });
 
   test('scaled values of a symbol without known scales are SCALE_UNKNOWN_SYMBOL', () => {
     expect(() => gateway.order.decode({ symbol: 'NEW', price: '5500' }, SCALES)).toThrowError(
-      expect.objectContaining({ code: 'SCALE_UNKNOWN_SYMBOL', message: expect.stringMatching(/^price: no instrument scales for symbol "NEW"/) }),
+      expect.objectContaining({
+        code: 'SCALE_UNKNOWN_SYMBOL',
+        message: expect.stringMatching(/^price: no instrument scales for symbol "NEW"/),
+      }),
     );
   });
 

@@ -67,9 +67,7 @@ describe('decimal -> raw refuses what the scale cannot represent', () => {
   });
 
   test('values beyond int64 are SCALE_OUT_OF_RANGE', () => {
-    expect(() => priceToRaw(d('1e30'), instrumentScales('100', '1'))).toThrowError(
-      expect.objectContaining({ code: 'SCALE_OUT_OF_RANGE' }),
-    );
+    expect(() => priceToRaw(d('1e30'), instrumentScales('100', '1'))).toThrowError(expect.objectContaining({ code: 'SCALE_OUT_OF_RANGE' }));
   });
 
   test('roundToScale rounds half-even when the caller asks for it', () => {
@@ -153,16 +151,25 @@ describe('properties', () => {
 
   test('decimalToRawInt (its exact fast path for short values) agrees with the Decimal path: same integer or same refusal', () => {
     // the Decimal path: decimalToRaw's canonical string, then a safe integer (or SCALE_OUT_OF_RANGE)
-    const slow = (value: ReturnType<typeof d>, scales: ReturnType<typeof instrumentScales>, kind: 'price' | 'qty' | 'commission'): number | string => {
+    const slow = (
+      value: ReturnType<typeof d>,
+      scales: ReturnType<typeof instrumentScales>,
+      kind: 'price' | 'qty' | 'commission',
+    ): number | string => {
       try {
-        const raw = kind === 'price' ? priceToRaw(value, scales) : kind === 'qty' ? qtyToRaw(value, scales) : commissionToRaw(value, scales);
+        const raw =
+          kind === 'price' ? priceToRaw(value, scales) : kind === 'qty' ? qtyToRaw(value, scales) : commissionToRaw(value, scales);
         const int = Number(raw);
         return Number.isSafeInteger(int) ? int : 'SCALE_OUT_OF_RANGE';
       } catch (error) {
         return (error as { code: string }).code;
       }
     };
-    const fast = (value: ReturnType<typeof d>, scales: ReturnType<typeof instrumentScales>, kind: 'price' | 'qty' | 'commission'): number | string => {
+    const fast = (
+      value: ReturnType<typeof d>,
+      scales: ReturnType<typeof instrumentScales>,
+      kind: 'price' | 'qty' | 'commission',
+    ): number | string => {
       try {
         return decimalToRawInt(value, scales, kind);
       } catch (error) {
@@ -179,7 +186,17 @@ describe('properties', () => {
       }),
       { numRuns: 3000 },
     );
-    for (const [text, digits] of [['0', 2], ['-0', 2], ['0.45', 2], ['12.5', 1], ['1234567.891', 3], ['99999999', 0], ['0.00001', 5], ['90071992547.40991', 5], ['90071992547.40992', 5]] as const) {
+    for (const [text, digits] of [
+      ['0', 2],
+      ['-0', 2],
+      ['0.45', 2],
+      ['12.5', 1],
+      ['1234567.891', 3],
+      ['99999999', 0],
+      ['0.00001', 5],
+      ['90071992547.40991', 5],
+      ['90071992547.40992', 5],
+    ] as const) {
       const scales = instrumentScales(digits === 0 ? '0' : `1${'0'.repeat(digits)}`, '0');
       expect(fast(d(text), scales, 'price')).toBe(slow(d(text), scales, 'price'));
     }

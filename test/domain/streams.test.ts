@@ -89,9 +89,13 @@ describe('market data stream', () => {
 
 describe('instrument state and position streams', () => {
   test('an instrument state change decodes its state', () => {
-    expect(
-      gateway.instrumentStateStream.decode({ result: { update: { symbol: 'EVT-A', state: 'INSTRUMENT_STATE_HALTED' } } }),
-    ).toEqual({ kind: 'update', symbol: 'EVT-A', state: 'INSTRUMENT_STATE_HALTED', text: '', transactTime: undefined });
+    expect(gateway.instrumentStateStream.decode({ result: { update: { symbol: 'EVT-A', state: 'INSTRUMENT_STATE_HALTED' } } })).toEqual({
+      kind: 'update',
+      symbol: 'EVT-A',
+      state: 'INSTRUMENT_STATE_HALTED',
+      text: '',
+      transactTime: undefined,
+    });
   });
 
   test('a position update decodes quantities with the symbol scales', () => {

@@ -8,7 +8,18 @@ import type { BookEvent } from '../../src/domain/stream-events.ts';
 
 const ZERO = new Decimal(0);
 function stats(traded: number): InstrumentStats {
-  return { openPx: ZERO, closePx: ZERO, lowPx: ZERO, highPx: ZERO, lastTradePx: new Decimal('0.5'), indicativeOpenPx: ZERO, settlementPx: ZERO, sharesTraded: new Decimal(traded), notionalTraded: ZERO, openInterest: ZERO };
+  return {
+    openPx: ZERO,
+    closePx: ZERO,
+    lowPx: ZERO,
+    highPx: ZERO,
+    lastTradePx: new Decimal('0.5'),
+    indicativeOpenPx: ZERO,
+    settlementPx: ZERO,
+    sharesTraded: new Decimal(traded),
+    notionalTraded: ZERO,
+    openInterest: ZERO,
+  };
 }
 function book(bid: string, time: number | undefined, traded?: number, symbol = 'S'): BookEvent {
   return {

@@ -86,7 +86,14 @@ describe('refusals tied to the call that caused them', () => {
     const { venue, pipeline } = await start(strategy, { canCross: false });
     const crossId = log[1]?.replace('cross returned ', '');
     expect(log).toEqual([`canCross=false accounts=${MAIN},${HEDGE}`, `cross returned ${crossId}`, `refused ${crossId}`]);
-    expect(refusals[0]).toMatchObject({ kind: 'cross', id: crossId, crossId, symbol: SYMBOL, code: 'RISK_CROSS_UNSUPPORTED', clordId: undefined });
+    expect(refusals[0]).toMatchObject({
+      kind: 'cross',
+      id: crossId,
+      crossId,
+      symbol: SYMBOL,
+      code: 'RISK_CROSS_UNSUPPORTED',
+      clordId: undefined,
+    });
     expect(refusals[0]?.intent.kind).toBe('cross');
     expect(refusals[0]?.intentId).not.toBe(crossId);
     expect(venue.calls).toEqual([]);

@@ -41,16 +41,24 @@ async function run(byNewId: boolean) {
 }
 
 describe('replaces waiting for an acknowledgement', () => {
-  it.each([false, true])('send one replace with both changes once the insert is acknowledged (second names the order by the first replace id: %s)', async (byNewId) => {
-    const { venue, pipeline, updates, ids } = await run(byNewId);
-    const replaces = venue.callsOf<VenueReplaceRequest>('replace');
-    expect(replaces).toHaveLength(1);
-    expect(replaces[0]?.requests).toHaveLength(1);
-    const request = replaces[0]?.requests[0];
-    expect({ orderId: request?.orderId, clordId: request?.clordId, qty: request?.qty?.toString(), price: request?.price?.toString() }).toEqual({ orderId: 'O1', clordId: ids[2], qty: '10', price: '0.41' });
-    const order = pipeline.tracker.open()[0];
-    expect(order?.pendingReplace?.clordId).toBe(ids[2]);
-    const last = updates.at(-1);
-    expect(last?.type === 'order' ? last.order.status : undefined).toBe('PENDING_REPLACE');
-  });
+  it.each([false, true])(
+    'send one replace with both changes once the insert is acknowledged (second names the order by the first replace id: %s)',
+    async (byNewId) => {
+      const { venue, pipeline, updates, ids } = await run(byNewId);
+      const replaces = venue.callsOf<VenueReplaceRequest>('replace');
+      expect(replaces).toHaveLength(1);
+      expect(replaces[0]?.requests).toHaveLength(1);
+      const request = replaces[0]?.requests[0];
+      expect({
+        orderId: request?.orderId,
+        clordId: request?.clordId,
+        qty: request?.qty?.toString(),
+        price: request?.price?.toString(),
+      }).toEqual({ orderId: 'O1', clordId: ids[2], qty: '10', price: '0.41' });
+      const order = pipeline.tracker.open()[0];
+      expect(order?.pendingReplace?.clordId).toBe(ids[2]);
+      const last = updates.at(-1);
+      expect(last?.type === 'order' ? last.order.status : undefined).toBe('PENDING_REPLACE');
+    },
+  );
 });

@@ -46,21 +46,39 @@ function selfCrosser(sameStep: boolean) {
 describe('self-match prevention against the simulator (selfMatch.action: cancelResting)', () => {
   it('sends the crossing sell only after the resting buy is confirmed cancelled: the bot never trades with itself', async () => {
     const bot = selfCrosser(false);
-    t = await startPipelineSim({ strategy: bot.strategy, params: { symbols: [SYMBOL] }, activity: false, riskYaml: '  selfMatch: { action: cancelResting }' });
+    t = await startPipelineSim({
+      strategy: bot.strategy,
+      params: { symbols: [SYMBOL] },
+      activity: false,
+      riskYaml: '  selfMatch: { action: cancelResting }',
+    });
     const { pipeline, sim, venue } = t;
-    await t.waitUntil(() => bot.ids.sell !== undefined && pipeline.tracker.get(bot.ids.sell)?.state === 'NEW', 'the sell rests on the exchange');
+    await t.waitUntil(
+      () => bot.ids.sell !== undefined && pipeline.tracker.get(bot.ids.sell)?.state === 'NEW',
+      'the sell rests on the exchange',
+    );
     expect(selfTrades(sim)).toEqual([]);
     expect(pipeline.counters.fills).toBe(0);
     expect(pipeline.tracker.get(bot.ids.buy ?? '')?.state).toBe('CANCELED');
     expect(venue.calls.map((c) => c.kind)).toEqual(['insert', 'cancel', 'insert']);
-    expect(sim.core.openOrders({ account: ALICE_MAIN }).map((o) => [o.order.clordId, o.order.side, o.order.price])).toEqual([[bot.ids.sell, 'SIDE_SELL', 30]]);
+    expect(sim.core.openOrders({ account: ALICE_MAIN }).map((o) => [o.order.clordId, o.order.side, o.order.price])).toEqual([
+      [bot.ids.sell, 'SIDE_SELL', 30],
+    ]);
   });
 
   it('a buy and a crossing sell in one step: the buy is dropped before it is sent and only the sell goes out', async () => {
     const bot = selfCrosser(true);
-    t = await startPipelineSim({ strategy: bot.strategy, params: { symbols: [SYMBOL] }, activity: false, riskYaml: '  selfMatch: { action: cancelResting }' });
+    t = await startPipelineSim({
+      strategy: bot.strategy,
+      params: { symbols: [SYMBOL] },
+      activity: false,
+      riskYaml: '  selfMatch: { action: cancelResting }',
+    });
     const { pipeline, sim, venue } = t;
-    await t.waitUntil(() => bot.ids.sell !== undefined && pipeline.tracker.get(bot.ids.sell)?.state === 'NEW', 'the sell rests on the exchange');
+    await t.waitUntil(
+      () => bot.ids.sell !== undefined && pipeline.tracker.get(bot.ids.sell)?.state === 'NEW',
+      'the sell rests on the exchange',
+    );
     expect(selfTrades(sim)).toEqual([]);
     expect(pipeline.tracker.get(bot.ids.buy ?? '')?.state).toBe('REJECTED');
     expect(pipeline.tracker.open().map((o) => o.clordId)).toEqual([bot.ids.sell]);

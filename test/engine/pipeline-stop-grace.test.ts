@@ -42,7 +42,11 @@ describe('intents sent in onStop', () => {
     const clordId = log[0]?.replace('placed ', '') ?? '';
     expect(log).toEqual([`placed ${clordId}`, 'onStop returns', `fill ${clordId}`]);
     const fill = updates.find((u) => u.type === 'fill');
-    expect(fill?.type === 'fill' ? { account: fill.fill.account, order: fill.order?.clordId, orderAccount: fill.order?.account, adopted: fill.order?.adopted } : undefined).toEqual({
+    expect(
+      fill?.type === 'fill'
+        ? { account: fill.fill.account, order: fill.order?.clordId, orderAccount: fill.order?.account, adopted: fill.order?.adopted }
+        : undefined,
+    ).toEqual({
       account: ALICE_MAIN,
       order: clordId,
       orderAccount: ALICE_MAIN,

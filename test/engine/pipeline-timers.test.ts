@@ -109,7 +109,7 @@ describe('strategy timers in the pipeline (VirtualClock)', () => {
     expect(fired).toHaveLength(9);
   });
 
-  it('live, against the simulator with no market activity, an onTimer place is sent within the timer\'s own step', async () => {
+  it("live, against the simulator with no market activity, an onTimer place is sent within the timer's own step", async () => {
     let placed: string | undefined;
     let sentWithTheTimer: boolean | undefined;
     let inserts = () => 0;
@@ -127,7 +127,10 @@ describe('strategy timers in the pipeline (VirtualClock)', () => {
     const t = await startPipelineSim({ strategy, params: { symbols: [SIM_SYMBOL] }, activity: false });
     inserts = () => t.venue.calls.filter((c) => c.kind === 'insert').length;
     try {
-      await t.waitUntil(() => placed !== undefined && t.pipeline.tracker.get(placed)?.state === 'NEW', 'the timer\'s order works on the exchange');
+      await t.waitUntil(
+        () => placed !== undefined && t.pipeline.tracker.get(placed)?.state === 'NEW',
+        "the timer's order works on the exchange",
+      );
       expect(sentWithTheTimer).toBe(true);
       expect(t.sim.core.openOrders({ account: ALICE_MAIN }).map((o) => o.order.clordId)).toEqual([placed]);
     } finally {

@@ -36,7 +36,8 @@ const quotingBothSides = (sim: RunningSim) => () => {
   return sides.includes('SIDE_BUY') && sides.includes('SIDE_SELL');
 };
 
-const noOpenOrders = (sim: RunningSim) => () => sim.core.openOrders({ account: ALICE_MAIN }).length + sim.core.openOrders({ account: ALICE_HEDGE }).length === 0;
+const noOpenOrders = (sim: RunningSim) => () =>
+  sim.core.openOrders({ account: ALICE_MAIN }).length + sim.core.openOrders({ account: ALICE_HEDGE }).length === 0;
 
 /** The market maker, throwing from onBook on its `throwAt`-th call (and only then). */
 function flakyMaker(throwAt: number) {
@@ -75,15 +76,23 @@ describe('pipeline against the simulator', () => {
     expect(quotes.every((o) => o.order.participateDontInitiate)).toBe(true);
 
     const seen: { local: number; exchange: number }[] = [];
-    pipeline.tracker.fills$.subscribe(() => seen.push({ local: port.position(SYMBOL, ALICE_MAIN).toNumber(), exchange: t?.exchangePosition(ALICE_MAIN, SYMBOL) ?? 0 }));
-    await t.driveUntil(() => pipeline.counters.fills >= 3 && (pipeline.counters.refusals['RISK_MAX_POSITION'] ?? 0) > 0, 'fills and a maxPosition refusal');
+    pipeline.tracker.fills$.subscribe(() =>
+      seen.push({ local: port.position(SYMBOL, ALICE_MAIN).toNumber(), exchange: t?.exchangePosition(ALICE_MAIN, SYMBOL) ?? 0 }),
+    );
+    await t.driveUntil(
+      () => pipeline.counters.fills >= 3 && (pipeline.counters.refusals['RISK_MAX_POSITION'] ?? 0) > 0,
+      'fills and a maxPosition refusal',
+    );
 
     expect(seen.length).toBe(pipeline.counters.fills);
     expect(Math.max(...seen.map((s) => Math.abs(s.local)))).toBeLessThanOrEqual(10);
     expect(Math.max(...seen.map((s) => Math.abs(s.exchange)))).toBeLessThanOrEqual(10);
     expect(pipeline.counters.refusalCount).toBeGreaterThanOrEqual(pipeline.counters.refusals['RISK_MAX_POSITION'] ?? 0);
     // the local view and the exchange agree once the engine has caught up
-    await t.waitUntil(() => port.position(SYMBOL, ALICE_MAIN).toNumber() === t?.exchangePosition(ALICE_MAIN, SYMBOL), 'the portfolio matches the exchange position');
+    await t.waitUntil(
+      () => port.position(SYMBOL, ALICE_MAIN).toNumber() === t?.exchangePosition(ALICE_MAIN, SYMBOL),
+      'the portfolio matches the exchange position',
+    );
     expect(pipeline.counters.orders).toBeGreaterThanOrEqual(2);
   });
 
@@ -96,7 +105,10 @@ describe('pipeline against the simulator', () => {
     const working = sim.core.openOrders({ account: ALICE_MAIN }).length;
     await t.stop();
     // the strategy's cancelAll and the engine's own cancel each order once between them
-    const cancelled = t.venue.calls.slice(callsBefore).filter((c) => c.kind === 'cancel').reduce((n, c) => n + c.count, 0);
+    const cancelled = t.venue.calls
+      .slice(callsBefore)
+      .filter((c) => c.kind === 'cancel')
+      .reduce((n, c) => n + c.count, 0);
     expect(cancelled).toBe(working);
     expect(sim.core.openOrders({ account: ALICE_MAIN })).toEqual([]);
     expect(sim.core.openOrders({ account: ALICE_HEDGE })).toEqual([]);
@@ -112,27 +124,30 @@ describe('pipeline against the simulator', () => {
     expect(pipeline.counters.orders).toBeGreaterThanOrEqual(1);
   });
 
-  it.for(['halted', 'reducing'] as const)('isolates a throwing strategy: the error is counted, trading goes %s and events keep flowing', async (onStrategyError) => {
-    const flaky = flakyMaker(15);
-    t = await startPipelineSim({ strategy: flaky.strategy, params: MM_PARAMS, riskYaml: `  onStrategyError: ${onStrategyError}` });
-    const { pipeline, sim } = t;
-    await t.driveUntil(() => pipeline.counters.strategyErrors === 1, 'the strategy threw');
-    expect(pipeline.risk.tradingState.state).toBe(onStrategyError);
-    expect(pipeline.risk.tradingState.cause).toBe('strategyError');
-    expect(pipeline.risk.tradingState.reason).toMatch(/strategy flaky-maker failed: .*simulated bug/);
+  it.for(['halted', 'reducing'] as const)(
+    'isolates a throwing strategy: the error is counted, trading goes %s and events keep flowing',
+    async (onStrategyError) => {
+      const flaky = flakyMaker(15);
+      t = await startPipelineSim({ strategy: flaky.strategy, params: MM_PARAMS, riskYaml: `  onStrategyError: ${onStrategyError}` });
+      const { pipeline, sim } = t;
+      await t.driveUntil(() => pipeline.counters.strategyErrors === 1, 'the strategy threw');
+      expect(pipeline.risk.tradingState.state).toBe(onStrategyError);
+      expect(pipeline.risk.tradingState.cause).toBe('strategyError');
+      expect(pipeline.risk.tradingState.reason).toMatch(/strategy flaky-maker failed: .*simulated bug/);
 
-    const callsAtError = flaky.state.calls();
-    const booksAtError = pipeline.counters.bookUpdates;
-    const refusal = onStrategyError === 'halted' ? 'RISK_TRADING_HALTED' : 'RISK_TRADING_REDUCING';
-    const refusedAtError = pipeline.counters.refusals[refusal] ?? 0;
-    if (onStrategyError === 'halted') await t.waitUntil(noOpenOrders(sim), 'the halt cancelled every open order');
-    // the strategy is still called and its new exposure is refused (halted: everything; reducing: what adds risk)
-    await t.driveUntil(() => (pipeline.counters.refusals[refusal] ?? 0) > refusedAtError, `a quote refused while ${onStrategyError}`);
-    expect(flaky.state.calls()).toBeGreaterThan(callsAtError);
-    expect(pipeline.counters.bookUpdates).toBeGreaterThan(booksAtError);
-    expect(pipeline.counters.strategyErrors).toBe(1);
-    expect(pipeline.risk.tradingState.state).toBe(onStrategyError);
-  });
+      const callsAtError = flaky.state.calls();
+      const booksAtError = pipeline.counters.bookUpdates;
+      const refusal = onStrategyError === 'halted' ? 'RISK_TRADING_HALTED' : 'RISK_TRADING_REDUCING';
+      const refusedAtError = pipeline.counters.refusals[refusal] ?? 0;
+      if (onStrategyError === 'halted') await t.waitUntil(noOpenOrders(sim), 'the halt cancelled every open order');
+      // the strategy is still called and its new exposure is refused (halted: everything; reducing: what adds risk)
+      await t.driveUntil(() => (pipeline.counters.refusals[refusal] ?? 0) > refusedAtError, `a quote refused while ${onStrategyError}`);
+      expect(flaky.state.calls()).toBeGreaterThan(callsAtError);
+      expect(pipeline.counters.bookUpdates).toBeGreaterThan(booksAtError);
+      expect(pipeline.counters.strategyErrors).toBe(1);
+      expect(pipeline.risk.tradingState.state).toBe(onStrategyError);
+    },
+  );
 
   it('an operator halt (the SIGUSR2 toggle) cancels every open order and refuses quotes until trading is active again', async () => {
     t = await startPipelineSim({ strategy: marketMaker, params: MM_PARAMS });
@@ -167,7 +182,10 @@ describe('pipeline against the simulator', () => {
     expect(pipeline.counters.feedDisconnects).toBe(1);
     expect(pipeline.books.get(SYMBOL)?.stale).toBe(false);
     // the order stream came back too, with a snapshot and a reconciliation; quotes are back
-    await t.waitUntil(() => pipeline.counters.reconciliations > reconciliations && pipeline.counters.orderStreamConnects >= 2, 'the order stream reconnected and reconciled');
+    await t.waitUntil(
+      () => pipeline.counters.reconciliations > reconciliations && pipeline.counters.orderStreamConnects >= 2,
+      'the order stream reconnected and reconciled',
+    );
     await t.driveUntil(quotingBothSides(sim), 'quotes back on both sides');
   });
 
@@ -195,17 +213,54 @@ describe('pipeline against the simulator', () => {
       params: { symbols: [SYMBOL] },
       activity: false,
       beforeStart: (sim) => {
-        sim.core.submit({ account: ALICE_MAIN, symbol: OTHER_SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 30, orderQty: 4, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', clordId: 'manual-1' });
-        sim.core.submit({ account: 'firms/other/accounts/seller', symbol: OTHER_SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', price: 60, orderQty: 2, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-        sim.core.submit({ account: ALICE_HEDGE, symbol: OTHER_SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 60, orderQty: 2, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+        sim.core.submit({
+          account: ALICE_MAIN,
+          symbol: OTHER_SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 30,
+          orderQty: 4,
+          timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+          clordId: 'manual-1',
+        });
+        sim.core.submit({
+          account: 'firms/other/accounts/seller',
+          symbol: OTHER_SYMBOL,
+          side: 'SIDE_SELL',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 60,
+          orderQty: 2,
+          timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+        });
+        sim.core.submit({
+          account: ALICE_HEDGE,
+          symbol: OTHER_SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 60,
+          orderQty: 2,
+          timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+        });
       },
     });
     const { pipeline, port, sim } = t;
-    await t.waitUntil(() => pipeline.counters.adopted === 1 && pipeline.counters.reconciliations >= 1, 'the order is adopted and the account reconciled');
+    await t.waitUntil(
+      () => pipeline.counters.adopted === 1 && pipeline.counters.reconciliations >= 1,
+      'the order is adopted and the account reconciled',
+    );
     const [adopted] = pipeline.tracker.open();
-    expect(adopted).toMatchObject({ clordId: 'manual-1', account: ALICE_MAIN, symbol: OTHER_SYMBOL, side: 'BUY', state: 'NEW', adopted: true });
+    expect(adopted).toMatchObject({
+      clordId: 'manual-1',
+      account: ALICE_MAIN,
+      symbol: OTHER_SYMBOL,
+      side: 'BUY',
+      state: 'NEW',
+      adopted: true,
+    });
     expect([adopted?.price?.toString(), adopted?.qty.toString()]).toEqual(['0.3', '4']);
-    expect(bot.updates).toContainEqual(expect.objectContaining({ type: 'order', order: expect.objectContaining({ clordId: 'manual-1', status: 'NEW' }) }));
+    expect(bot.updates).toContainEqual(
+      expect.objectContaining({ type: 'order', order: expect.objectContaining({ clordId: 'manual-1', status: 'NEW' }) }),
+    );
     expect(sim.core.openOrders({ account: ALICE_MAIN }).map((o) => o.order.clordId)).toEqual(['manual-1']);
     expect(port.position(OTHER_SYMBOL, ALICE_HEDGE).toString()).toBe('2');
     expect(pipeline.counters.fills).toBe(0);
@@ -219,7 +274,16 @@ describe('pipeline against the simulator', () => {
       activity: false,
       unknownOrders: 'cancel',
       beforeStart: (sim) => {
-        sim.core.submit({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', price: 70, orderQty: 3, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', clordId: 'manual-2' });
+        sim.core.submit({
+          account: ALICE_MAIN,
+          symbol: SYMBOL,
+          side: 'SIDE_SELL',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 70,
+          orderQty: 3,
+          timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+          clordId: 'manual-2',
+        });
       },
     });
     const { pipeline, sim } = t;

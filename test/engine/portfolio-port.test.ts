@@ -14,8 +14,27 @@ const ACCOUNT = 'firms/f/accounts/main';
 const SYMBOL = 'EVT-A';
 const T0 = Date.UTC(2026, 10, 25, 22, 0, 0);
 
-const held = (qty: string, cost: string): Position => ({ account: ACCOUNT, symbol: SYMBOL, netPosition: d(qty), openBuyQty: d('0'), openSellQty: d('0'), avgEntryPx: d(cost).div(d(qty)), costBasis: d(cost), realizedPnl: d('0'), updateTime: undefined });
-const cash: Balance = { account: ACCOUNT, currency: 'USD', balance: d('1000'), buyingPower: d('0'), openOrders: d('0'), unsettledFunds: d('0'), availableToWithdraw: d('0'), updateTime: undefined };
+const held = (qty: string, cost: string): Position => ({
+  account: ACCOUNT,
+  symbol: SYMBOL,
+  netPosition: d(qty),
+  openBuyQty: d('0'),
+  openSellQty: d('0'),
+  avgEntryPx: d(cost).div(d(qty)),
+  costBasis: d(cost),
+  realizedPnl: d('0'),
+  updateTime: undefined,
+});
+const cash: Balance = {
+  account: ACCOUNT,
+  currency: 'USD',
+  balance: d('1000'),
+  buyingPower: d('0'),
+  openOrders: d('0'),
+  unsettledFunds: d('0'),
+  availableToWithdraw: d('0'),
+  updateTime: undefined,
+};
 
 describe('portfolio port daily PnL', () => {
   it('leaves out what a position taken over from the exchange was worth at its first mark, and counts the moves after', () => {

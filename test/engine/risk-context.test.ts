@@ -41,10 +41,34 @@ function world(config: RiskConfigInput) {
   return {
     place(side: 'BUY' | 'SELL', qty: string, price: string): { clordId: string; verdict: string[] } {
       const clordId = `c${n + 1}`;
-      const intent: Intent = { ...base(), kind: 'place', clordId, symbol: SYMBOL, side, qty: d(qty), price: d(price), timeInForce: 'DAY', postOnly: false, account: undefined, selfMatchPrevention: undefined, label: undefined };
+      const intent: Intent = {
+        ...base(),
+        kind: 'place',
+        clordId,
+        symbol: SYMBOL,
+        side,
+        qty: d(qty),
+        price: d(price),
+        timeInForce: 'DAY',
+        postOnly: false,
+        account: undefined,
+        selfMatchPrevention: undefined,
+        label: undefined,
+      };
       const result = verdict(intent);
       if (result.every((v) => v === 'approved')) {
-        tracker.submitted({ clordId, account: ACCOUNT, symbol: SYMBOL, side, type: 'LIMIT', timeInForce: 'DAY', qty: d(qty), price: d(price), postOnly: false, selfMatchPreventionInstruction: undefined });
+        tracker.submitted({
+          clordId,
+          account: ACCOUNT,
+          symbol: SYMBOL,
+          side,
+          type: 'LIMIT',
+          timeInForce: 'DAY',
+          qty: d(qty),
+          price: d(price),
+          postOnly: false,
+          selfMatchPreventionInstruction: undefined,
+        });
         tracker.acknowledged(clordId, `o-${clordId}`);
       }
       return { clordId, verdict: result };
@@ -59,7 +83,17 @@ function world(config: RiskConfigInput) {
     },
     cancel: (clordId: string) => verdict({ ...base(), kind: 'cancel', clordId }),
     cross: (buyAccount: string, sellAccount: string) =>
-      verdict({ ...base(), kind: 'cross', crossId: `x${n}`, symbol: SYMBOL, qty: d('1'), price: d('0.5'), buy: { clordId: `b${n}`, account: buyAccount, side: 'BUY' }, sell: { clordId: `s${n}`, account: sellAccount, side: 'SELL' }, allOrNone: true }),
+      verdict({
+        ...base(),
+        kind: 'cross',
+        crossId: `x${n}`,
+        symbol: SYMBOL,
+        qty: d('1'),
+        price: d('0.5'),
+        buy: { clordId: `b${n}`, account: buyAccount, side: 'BUY' },
+        sell: { clordId: `s${n}`, account: sellAccount, side: 'SELL' },
+        allOrNone: true,
+      }),
   };
 }
 

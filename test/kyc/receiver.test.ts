@@ -1,7 +1,17 @@
 // KYC webhook receiver over real HTTPS (self-signed cert from the selfsigned package): immediate 2xx, dedupe
 // by user, state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while
 // serving on; a TLS key file that group or others can read refused before anything listens.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +42,10 @@ describe('KYC webhook receiver', () => {
     await Promise.all(running.splice(0).map((r) => r.close()));
   });
 
-  async function start(stateFile = path.join(dir, 'state.json'), now = () => 1_767_225_600_000): Promise<{ receiver: KycReceiver; events: KycEvent[] }> {
+  async function start(
+    stateFile = path.join(dir, 'state.json'),
+    now = () => 1_767_225_600_000,
+  ): Promise<{ receiver: KycReceiver; events: KycEvent[] }> {
     const receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile, now });
     running.push(receiver);
     const events: KycEvent[] = [];
@@ -49,12 +62,22 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const { receiver, events } = await start();
     expect(receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/kyc\/webhook$/);
-    const res = await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }), tls.cert);
+    const res = await postHttps(
+      receiver.url,
+      notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }),
+      tls.cert,
+    );
     expect(res).toEqual({ status: 200, body: { received: true } });
     await receiver.idle();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      notification: { externalId: 'user-1', status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' },
+      notification: {
+        externalId: 'user-1',
+        status: 'CLOSED',
+        decision: 'ACCEPT',
+        participantId: 'firms/f/users/u',
+        account: 'firms/f/accounts/a',
+      },
       receivedAt: 1_767_225_600_000,
       knownStatus: true,
       previous: undefined,
@@ -95,7 +118,10 @@ describe('KYC webhook receiver', () => {
     await postHttps(first.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
     await first.receiver.close();
     expect(first.events).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { version: number; users: Record<string, { status: string; decision: string }> };
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+      version: number;
+      users: Record<string, { status: string; decision: string }>;
+    };
     expect(saved.version).toBe(2);
     expect(saved.users['user-1']).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT', receivedAt: '2026-01-01T00:00:00.000Z' });
     expect(readdirSync(path.dirname(stateFile))).toEqual(['kyc-state.json']);
@@ -132,7 +158,11 @@ describe('KYC webhook receiver', () => {
     const { receiver, events } = await start(stateFile);
     // the OPEN delivery failed at first; the exchange retries it after the verification closed
     await postHttps(receiver.url, notification({ status: 'ON_HOLD', subStatus: 'documents' }), tls.cert);
-    await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }), tls.cert);
+    await postHttps(
+      receiver.url,
+      notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }),
+      tls.cert,
+    );
     await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
     await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
     await receiver.idle();
@@ -155,7 +185,22 @@ describe('KYC webhook receiver', () => {
   it('loads a version 1 state file (latest notification only) and keeps deduplicating against it', async () => {
     freshDir();
     const stateFile = path.join(dir, 'state.json');
-    writeFileSync(stateFile, JSON.stringify({ version: 1, users: { 'user-1': { status: 'CLOSED', decision: 'ACCEPT', subStatus: '', participantId: '', account: '', receivedAt: '2026-01-01T00:00:00.000Z' } } }));
+    writeFileSync(
+      stateFile,
+      JSON.stringify({
+        version: 1,
+        users: {
+          'user-1': {
+            status: 'CLOSED',
+            decision: 'ACCEPT',
+            subStatus: '',
+            participantId: '',
+            account: '',
+            receivedAt: '2026-01-01T00:00:00.000Z',
+          },
+        },
+      }),
+    );
     const { receiver, events } = await start(stateFile);
     await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
     await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
@@ -242,7 +287,9 @@ describe('KYC webhook receiver', () => {
   it('refuses to start without readable TLS files', async () => {
     freshDir();
     const missing = path.join(dir, 'missing.pem');
-    await expect(startKycReceiver({ port: 0, host: '127.0.0.1', certFile: missing, keyFile: tls.keyFile, stateFile: path.join(dir, 's.json') })).rejects.toMatchObject({
+    await expect(
+      startKycReceiver({ port: 0, host: '127.0.0.1', certFile: missing, keyFile: tls.keyFile, stateFile: path.join(dir, 's.json') }),
+    ).rejects.toMatchObject({
       code: KycErrorCode.TlsInvalid,
     });
     expect(existsSync(path.join(dir, 's.json'))).toBe(false);
@@ -251,7 +298,9 @@ describe('KYC webhook receiver', () => {
   it('refuses a missing key file with KYC_TLS_INVALID, naming it', async () => {
     freshDir();
     const missing = path.join(dir, 'missing-key.pem');
-    await expect(startKycReceiver({ port: 0, host: '127.0.0.1', certFile: tls.certFile, keyFile: missing, stateFile: path.join(dir, 's.json') })).rejects.toMatchObject({
+    await expect(
+      startKycReceiver({ port: 0, host: '127.0.0.1', certFile: tls.certFile, keyFile: missing, stateFile: path.join(dir, 's.json') }),
+    ).rejects.toMatchObject({
       code: KycErrorCode.TlsInvalid,
       message: expect.stringContaining(missing),
     });
@@ -268,31 +317,42 @@ describe('KYC webhook receiver', () => {
 
     it.each([0o600, 0o400])('mode %s starts', async (mode) => {
       freshDir();
-      const receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: keyWithMode('ok.pem', mode), stateFile: path.join(dir, 'state.json') });
+      const receiver = await startKycReceiver({
+        host: '127.0.0.1',
+        port: 0,
+        certFile: tls.certFile,
+        keyFile: keyWithMode('ok.pem', mode),
+        stateFile: path.join(dir, 'state.json'),
+      });
       running.push(receiver);
       expect((await postHttps(receiver.url, notification(), tls.cert)).status).toBe(200);
     });
 
-    it.each([0o644, 0o640, 0o604, 0o660, 0o606, 0o620])('mode %s is refused with KYC_TLS_KEY_PERMISSIONS and `chmod 600 <file>`, before anything listens', async (mode) => {
-      freshDir();
-      const keyFile = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
-      const stateFile = path.join(dir, 'state.json');
-      const error = (await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile, stateFile }).then(
-        () => undefined,
-        (e: unknown) => e,
-      )) as Error | undefined;
-      expect(error).toMatchObject({ code: KycErrorCode.TlsKeyPermissions, kind: 'config' });
-      expect(error?.message).toContain(`chmod 600 ${keyFile}`);
-      expect(error?.message).toContain(`mode 0${mode.toString(8)}`);
-      for (const line of keyBody()) expect(error?.message).not.toContain(line);
-      expect(existsSync(stateFile)).toBe(false);
-    });
+    it.each([0o644, 0o640, 0o604, 0o660, 0o606, 0o620])(
+      'mode %s is refused with KYC_TLS_KEY_PERMISSIONS and `chmod 600 <file>`, before anything listens',
+      async (mode) => {
+        freshDir();
+        const keyFile = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
+        const stateFile = path.join(dir, 'state.json');
+        const error = (await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile, stateFile }).then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as Error | undefined;
+        expect(error).toMatchObject({ code: KycErrorCode.TlsKeyPermissions, kind: 'config' });
+        expect(error?.message).toContain(`chmod 600 ${keyFile}`);
+        expect(error?.message).toContain(`mode 0${mode.toString(8)}`);
+        for (const line of keyBody()) expect(error?.message).not.toContain(line);
+        expect(existsSync(stateFile)).toBe(false);
+      },
+    );
 
     it("checks the file a symlink points to, not the link's own mode", async () => {
       freshDir();
       const link = path.join(dir, 'link.pem');
       symlinkSync(keyWithMode('target.pem', 0o644), link);
-      await expect(startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: link, stateFile: path.join(dir, 'state.json') })).rejects.toMatchObject({
+      await expect(
+        startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: link, stateFile: path.join(dir, 'state.json') }),
+      ).rejects.toMatchObject({
         code: KycErrorCode.TlsKeyPermissions,
       });
     });

@@ -16,8 +16,16 @@ describe('KYC receiver with the simulator', () => {
 
   beforeAll(async () => {
     const tls = await makeSelfSignedCert();
-    h = await startSimHarness({ kyc: `extraCaFile: ${tls.certFile}, duplicateProbability: "1", holdProbability: "1", minStepSeconds: 1, maxStepSeconds: 2` });
-    receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile: path.join(tls.dir, 'kyc-state.json') });
+    h = await startSimHarness({
+      kyc: `extraCaFile: ${tls.certFile}, duplicateProbability: "1", holdProbability: "1", minStepSeconds: 1, maxStepSeconds: 2`,
+    });
+    receiver = await startKycReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+      stateFile: path.join(tls.dir, 'kyc-state.json'),
+    });
     receiver.notifications$.subscribe((event) => events.push(event));
   });
   afterAll(async () => {
@@ -45,6 +53,11 @@ describe('KYC receiver with the simulator', () => {
     expect(events.every((e) => e.notification.externalId === 'kyc-e2e')).toBe(true);
     expect(receiver.stats.duplicates).toBeGreaterThanOrEqual(events.length);
     const final = await client.kycStatus('kyc-e2e');
-    expect(events[events.length - 1]?.notification).toMatchObject({ status: final.status, decision: final.decision, participantId: final.participantId, account: final.account });
+    expect(events[events.length - 1]?.notification).toMatchObject({
+      status: final.status,
+      decision: final.decision,
+      participantId: final.participantId,
+      account: final.account,
+    });
   });
 });

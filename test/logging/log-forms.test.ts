@@ -17,14 +17,30 @@ function capture() {
       callback();
     },
   });
-  const lines = () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = () =>
+    chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { stream, lines };
 }
 
 function orderView() {
   const tracker = new OrderTracker({ clock: new VirtualClock(Date.UTC(2026, 0, 15)) });
   return tracker.submitted(
-    { clordId: 'tb-1', account: 'firms/f/accounts/main', symbol: 'EVT', side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', qty: new Decimal(5), price: new Decimal('0.41'), postOnly: false, selfMatchPreventionInstruction: undefined },
+    {
+      clordId: 'tb-1',
+      account: 'firms/f/accounts/main',
+      symbol: 'EVT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GOOD_TILL_CANCEL',
+      qty: new Decimal(5),
+      price: new Decimal('0.41'),
+      postOnly: false,
+      selfMatchPreventionInstruction: undefined,
+    },
     { intentId: 'i-1', label: 'quote' },
   );
 }
@@ -40,7 +56,22 @@ describe('strategy log calls', () => {
     (log.warn as (...args: unknown[]) => void).call(log, 'message first', { order, edge: new Decimal('0.015') });
     log.warn('a %s placeholder stays pino interpolation', 'printf');
     const [first, second, third] = out.lines();
-    const expected = { clordId: 'tb-1', account: 'firms/f/accounts/main', symbol: 'EVT', side: 'BUY', price: '0.41', qty: '5', filledQty: '0', leavesQty: '5', status: 'PENDING_NEW', intentId: 'i-1', label: 'quote', adopted: false, avgPx: '0', clordIds: ['tb-1'] };
+    const expected = {
+      clordId: 'tb-1',
+      account: 'firms/f/accounts/main',
+      symbol: 'EVT',
+      side: 'BUY',
+      price: '0.41',
+      qty: '5',
+      filledQty: '0',
+      leavesQty: '5',
+      status: 'PENDING_NEW',
+      intentId: 'i-1',
+      label: 'quote',
+      adopted: false,
+      avgPx: '0',
+      clordIds: ['tb-1'],
+    };
     expect(first).toMatchObject({ level: 'warn', strategy: 'demo', msg: 'fields first', order: expected });
     expect(second).toMatchObject({ msg: 'message first', order: expected, edge: '0.015' });
     expect(third).toMatchObject({ msg: 'a printf placeholder stays pino interpolation' });
@@ -49,7 +80,10 @@ describe('strategy log calls', () => {
 
   it('redacts by the JSON form: secrets inside an object with toJSON are still masked; plain class instances show their fields', () => {
     class Holder {
-      constructor(readonly name: string, readonly password: string) {}
+      constructor(
+        readonly name: string,
+        readonly password: string,
+      ) {}
     }
     class WithJson {
       toJSON() {

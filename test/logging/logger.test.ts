@@ -19,7 +19,12 @@ function capture(): { lines: () => Record<string, unknown>[]; raw: () => string;
   return {
     stream,
     raw: () => chunks.join(''),
-    lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
 
@@ -37,7 +42,12 @@ describe('logger', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream, pretty: false, level: 'debug' });
     log.debug(
-      { user: { username: 'alice', password: 'hunter2', mfaSecret: 'JBSWY3DPEHPK3PXP' }, headers: { Authorization: 'abc' }, refresh_token: 'r1', otp: '123456' },
+      {
+        user: { username: 'alice', password: 'hunter2', mfaSecret: 'JBSWY3DPEHPK3PXP' },
+        headers: { Authorization: 'abc' },
+        refresh_token: 'r1',
+        otp: '123456',
+      },
       'login',
     );
     const text = out.raw();
@@ -83,12 +93,47 @@ describe('logger', () => {
 
   it('masks keys by the words of their name, not only exact names', () => {
     const secretNames = [
-      'signingSecret', 'apiSecret', 'secretKey', 'sessionToken', 'clientSecret', 'refresh_token', 'otpSeed',
-      'privateKeyPem', 'privateKeyPEM', 'mfaSecret', 'mfa_secret', 'OTPSeed', 'x-api-key', 'apiKey', 'apikey',
-      'client_assertion', 'clientAssertion', 'Authorization', 'proxy-authorization', 'set-cookie', 'cookie',
-      'db_passwd', 'newPassword', 'old_password', 'passphrase', 'idToken', 'accessToken', 'registrationToken',
-      'enrollmentUrl', 'otpauth_url', 'mfaCode', 'totp', 'otp', 'seed', 'walletSeed', 'jwt', 'credentials',
-      'signingKey', 'hmacKey', 'bearer', 'tokens',
+      'signingSecret',
+      'apiSecret',
+      'secretKey',
+      'sessionToken',
+      'clientSecret',
+      'refresh_token',
+      'otpSeed',
+      'privateKeyPem',
+      'privateKeyPEM',
+      'mfaSecret',
+      'mfa_secret',
+      'OTPSeed',
+      'x-api-key',
+      'apiKey',
+      'apikey',
+      'client_assertion',
+      'clientAssertion',
+      'Authorization',
+      'proxy-authorization',
+      'set-cookie',
+      'cookie',
+      'db_passwd',
+      'newPassword',
+      'old_password',
+      'passphrase',
+      'idToken',
+      'accessToken',
+      'registrationToken',
+      'enrollmentUrl',
+      'otpauth_url',
+      'mfaCode',
+      'totp',
+      'otp',
+      'seed',
+      'walletSeed',
+      'jwt',
+      'credentials',
+      'signingKey',
+      'hmacKey',
+      'bearer',
+      'tokens',
     ];
     const out = capture();
     const log = createLogger({ destination: out.stream, pretty: false });
@@ -104,9 +149,27 @@ describe('logger', () => {
 
   it('leaves keys that only describe a secret readable', () => {
     const harmless = [
-      'tokenType', 'token_type', 'expires_in', 'accessTokenTtlSeconds', 'refreshTokenTtlSeconds', 'privateKeyFile',
-      'publicKeyFile', 'mfaEnabled', 'client_assertion_type', 'tokenUrl', 'username', 'symbol', 'key', 'code',
-      'clientId', 'passwordPolicy', 'otpLength', 'keyId', 'bypass', 'passed', 'participant',
+      'tokenType',
+      'token_type',
+      'expires_in',
+      'accessTokenTtlSeconds',
+      'refreshTokenTtlSeconds',
+      'privateKeyFile',
+      'publicKeyFile',
+      'mfaEnabled',
+      'client_assertion_type',
+      'tokenUrl',
+      'username',
+      'symbol',
+      'key',
+      'code',
+      'clientId',
+      'passwordPolicy',
+      'otpLength',
+      'keyId',
+      'bypass',
+      'passed',
+      'participant',
     ];
     for (const name of harmless) expect(isSecretKey(name), name).toBe(false);
     const out = capture();

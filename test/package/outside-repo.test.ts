@@ -26,7 +26,12 @@ interface Ran {
 function run(command: string, args: readonly string[], cwd: string, timeoutMs = 240_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
     execFile(command, [...args], { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout.slice(-3000)}\n--- stderr\n${stderr.slice(-3000)}`));
+      if (error)
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout.slice(-3000)}\n--- stderr\n${stderr.slice(-3000)}`,
+          ),
+        );
       else resolve({ stdout, stderr });
     });
   });
@@ -78,7 +83,10 @@ describe('the packed tarball, installed outside the repository', () => {
     writeFileSync(path.join(project, 'strategies', 'x.ts'), TAKER);
     // ratio: a fractional YAML number into z.number()
     writeFileSync(path.join(project, 'x.yaml'), 'symbols: [RAIN-NYC-2026-12-01, FED-CUT-2026-12]\nedge: "0.01"\nqty: "1"\nratio: 0.25\n');
-    await npx(['tradebot', 'backtest', '--strategy', 'strategies/x.ts', '--params', 'x.yaml', '--data', 'data/sample.jsonl', '--out', 'out/x'], project);
+    await npx(
+      ['tradebot', 'backtest', '--strategy', 'strategies/x.ts', '--params', 'x.yaml', '--data', 'data/sample.jsonl', '--out', 'out/x'],
+      project,
+    );
     const report = JSON.parse(readFileSync(path.join(project, 'out', 'x', 'report.json'), 'utf8')) as { strategy: string; fills: number };
     expect(report.strategy).toBe('x');
     expect(report.fills).toBeGreaterThan(0);

@@ -28,7 +28,11 @@ async function trading(b: LiveBot): Promise<void> {
 async function keepsTrading(b: LiveBot): Promise<void> {
   const orders = b.pipeline.counters.orders;
   const fills = b.pipeline.counters.fills;
-  await b.waitUntil(() => b.pipeline.counters.orders > orders + 2 && b.pipeline.counters.fills > fills, 'more orders and a fill after the fault', 60_000);
+  await b.waitUntil(
+    () => b.pipeline.counters.orders > orders + 2 && b.pipeline.counters.fills > fills,
+    'more orders and a fill after the fault',
+    60_000,
+  );
 }
 
 describe('HTTP faults', () => {
@@ -83,7 +87,10 @@ describe('HTTP faults', () => {
     await b.waitUntil(quoting, 'a bid and an offer working');
     b.sim.activity?.stop(); // nothing fills the quotes from here on
     await b.waitUntil(quoting, 'a bid and an offer working, activity stopped');
-    const cancelsFailed = () => Object.entries(b.venue.failures).filter(([k]) => k.startsWith('cancel ')).reduce((n, [, v]) => n + v, 0);
+    const cancelsFailed = () =>
+      Object.entries(b.venue.failures)
+        .filter(([k]) => k.startsWith('cancel '))
+        .reduce((n, [, v]) => n + v, 0);
     b.sim.faults.failNext(1000, { status: 503, path: '/api/v1beta1/cancel_order' }); // cancel_order and cancel_order_list
     b.pipeline.risk.tradingState.setState('halted', 'test: operator halt');
     await b.waitUntil(() => cancelsFailed() >= 1 && b.venue.inFlight === 0, "the halt's cancels gave up");
@@ -92,7 +99,10 @@ describe('HTTP faults', () => {
     b.sim.faults.clear();
     b.pipeline.risk.tradingState.setState('active', 'test: resume');
     b.pipeline.risk.tradingState.setState('halted', 'test: operator halt again');
-    await b.waitUntil(() => b.pipeline.tracker.open().length === 0 && b.sim.core.openOrders({ account: ALICE_MAIN }).length === 0, 'the second halt cancelled both quotes');
+    await b.waitUntil(
+      () => b.pipeline.tracker.open().length === 0 && b.sim.core.openOrders({ account: ALICE_MAIN }).length === 0,
+      'the second halt cancelled both quotes',
+    );
     b.pipeline.risk.tradingState.setState('active', 'test: resume');
     await expectRecovered(b, { fillsMatch: true });
   }, 120_000);

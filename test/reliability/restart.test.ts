@@ -33,12 +33,19 @@ function openOrderIds(b: LiveBot): string[] {
 
 /** After a restart: the feed came back, the order stream resnapshotted, the account was reconciled and the bot trades. */
 async function backInBusiness(b: LiveBot, before: { reconciliations: number; fills: number; logins: number }): Promise<void> {
-  await b.waitUntil(() => {
-    const feed = b.stateChanges.filter((c) => c.cause === 'feed');
-    return feed.length >= 2 && feed.at(-1)?.to === 'active';
-  }, 'trading active again after the restart', 60_000);
   await b.waitUntil(
-    () => b.pipeline.counters.reconciliations > before.reconciliations && b.client.sessionInfo().logins > before.logins && b.pipeline.counters.fills > before.fills,
+    () => {
+      const feed = b.stateChanges.filter((c) => c.cause === 'feed');
+      return feed.length >= 2 && feed.at(-1)?.to === 'active';
+    },
+    'trading active again after the restart',
+    60_000,
+  );
+  await b.waitUntil(
+    () =>
+      b.pipeline.counters.reconciliations > before.reconciliations &&
+      b.client.sessionInfo().logins > before.logins &&
+      b.pipeline.counters.fills > before.fills,
     'reconciled, logged in again and trading',
     60_000,
   );
@@ -50,7 +57,11 @@ describe('simulator restarted with its state under the live bot', () => {
     bot = await startLiveBot({ sim: `  stateFile: ${stateFile}\n  stateIntervalSeconds: 1` });
     const b = bot;
     await b.waitUntil(() => b.pipeline.counters.fills >= 2 && openOrderIds(b).length > 0, 'fills with quotes working');
-    const before = { reconciliations: b.pipeline.counters.reconciliations, fills: b.pipeline.counters.fills, logins: b.client.sessionInfo().logins };
+    const before = {
+      reconciliations: b.pipeline.counters.reconciliations,
+      fills: b.pipeline.counters.fills,
+      logins: b.client.sessionInfo().logins,
+    };
     const positions = b.exchangePositions();
     // the activity stops with the old process; what rests at its close is what the new one starts with
     const restart = b.restartSim({ crash: false });
@@ -68,7 +79,11 @@ describe('simulator restarted with its state under the live bot', () => {
     bot = await startLiveBot({ sim: `  stateFile: ${stateFile}\n  stateIntervalSeconds: "0.5"` });
     const b = bot;
     await b.waitUntil(() => b.pipeline.counters.fills >= 2 && existsSync(stateFile), 'fills, and a state written');
-    const before = { reconciliations: b.pipeline.counters.reconciliations, fills: b.pipeline.counters.fills, logins: b.client.sessionInfo().logins };
+    const before = {
+      reconciliations: b.pipeline.counters.reconciliations,
+      fills: b.pipeline.counters.fills,
+      logins: b.client.sessionInfo().logins,
+    };
     await b.restartSim({ crash: true });
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { savedAt: number };
     expect(Date.now() - saved.savedAt).toBeLessThan(60_000);
@@ -141,7 +156,16 @@ async function login(base: string): Promise<string> {
 }
 
 async function insert(base: string, token: string, clordId: string, price: string): Promise<string> {
-  const order = { symbol: 'RAIN-NYC-2026-12-01', side: 'SIDE_BUY', order_qty: '3', price, type: 'ORDER_TYPE_LIMIT', time_in_force: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', account: ACCOUNT, clord_id: clordId };
+  const order = {
+    symbol: 'RAIN-NYC-2026-12-01',
+    side: 'SIDE_BUY',
+    order_qty: '3',
+    price,
+    type: 'ORDER_TYPE_LIMIT',
+    time_in_force: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    account: ACCOUNT,
+    clord_id: clordId,
+  };
   return String((await post(base, '/api/v1beta1/insert_order', order, token))['order_id']);
 }
 
@@ -162,7 +186,9 @@ async function rewrittenAfter(file: string, since: number, proc: SimProcess): Pr
         subscription.unsubscribe();
         resolve();
       });
-      void proc.process.exit.then((exit) => reject(new Error(`tradebot sim exited (${JSON.stringify(exit)}) before ${file} was rewritten`)));
+      void proc.process.exit.then((exit) =>
+        reject(new Error(`tradebot sim exited (${JSON.stringify(exit)}) before ${file} was rewritten`)),
+      );
       if (written()) resolve();
     });
   } finally {

@@ -21,10 +21,14 @@ describe('session and order stream faults', () => {
     bot = await startLiveBot({ gateway: 'accessTokenTtlSeconds: 2, refreshTokenTtlSeconds: 5' });
     const b = bot;
     const start = b.client.sessionInfo();
-    await b.waitUntil(() => {
-      const info = b.client.sessionInfo();
-      return info.refreshes >= start.refreshes + 2 && info.logins >= start.logins + 1 && b.pipeline.counters.fills >= 2;
-    }, 'two refreshes and a new login while trading', 60_000);
+    await b.waitUntil(
+      () => {
+        const info = b.client.sessionInfo();
+        return info.refreshes >= start.refreshes + 2 && info.logins >= start.logins + 1 && b.pipeline.counters.fills >= 2;
+      },
+      'two refreshes and a new login while trading',
+      60_000,
+    );
     const orders = b.pipeline.counters.orders;
     await b.waitUntil(() => b.pipeline.counters.orders > orders + 2, 'still trading after the renewals');
     // a replace may lose a race with a fill (an exchange rejection); none failed for authentication
@@ -37,7 +41,11 @@ describe('session and order stream faults', () => {
   it('duplicated and reordered order stream executions: every fill counted once', async () => {
     bot = await startLiveBot({ sim: '  faults: { orderStream: { duplicateProbability: "0.3", reorderProbability: "0.3" } }' });
     const b = bot;
-    await b.waitUntil(() => b.sim.faults.stats.duplicated >= 5 && b.sim.faults.stats.reordered >= 5 && b.pipeline.counters.fills >= 4, 'garbled executions and fills', 60_000);
+    await b.waitUntil(
+      () => b.sim.faults.stats.duplicated >= 5 && b.sim.faults.stats.reordered >= 5 && b.pipeline.counters.fills >= 4,
+      'garbled executions and fills',
+      60_000,
+    );
     // every fill counted once: the tracker's own fills (whatever a reconciliation did to the portfolio) add up to
     // the exchange's positions
     await expectRecovered(b, { fillsMatch: true });

@@ -25,7 +25,17 @@ import { GatewayClient, instrumentCatalog } from '../../src/exchange/gateway/ind
 import type { Instrument, Order } from '../../src/domain/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { killAll } from '../engine/journal/helpers/processes.ts';
-import { ALICE_HEDGE, ALICE_MAIN, BOT_ACCOUNTS, PARTICIPANT, SYMBOL, positionKey, startBotRig, type BotRig, type Positions } from './helpers/bot-rig.ts';
+import {
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOT_ACCOUNTS,
+  PARTICIPANT,
+  SYMBOL,
+  positionKey,
+  startBotRig,
+  type BotRig,
+  type Positions,
+} from './helpers/bot-rig.ts';
 import { journaledRequests } from './helpers/invariants.ts';
 import { freePorts, startSimProcess, watchFile, type SimPorts, type SimProcess } from './helpers/sim-process.ts';
 
@@ -86,14 +96,18 @@ const quiet = (bot: BotRig) => bot.venue.inFlight === 0 && !bot.pipeline.tracker
 /** Why the bot and the exchange disagree ('' when they do not). */
 function disagreement(bot: BotRig, view: ExchangeView): string {
   const problems: string[] = [];
-  if (localOpen(bot).join() !== view.open.join()) problems.push(`open orders: exchange ${view.open.join(' ')} | bot ${localOpen(bot).join(' ')}`);
-  if (positionsText(bot.localPositions()) !== positionsText(view.positions)) problems.push(`positions: exchange ${positionsText(view.positions)} | bot ${positionsText(bot.localPositions())}`);
+  if (localOpen(bot).join() !== view.open.join())
+    problems.push(`open orders: exchange ${view.open.join(' ')} | bot ${localOpen(bot).join(' ')}`);
+  if (positionsText(bot.localPositions()) !== positionsText(view.positions))
+    problems.push(`positions: exchange ${positionsText(view.positions)} | bot ${positionsText(bot.localPositions())}`);
   return problems.join('; ');
 }
 
 /** The state file's save time and clord_id index, once the sim wrote it. */
 function savedState(file: string): { savedAt: number; clordIndex: [string, string, string][] } | undefined {
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { savedAt: number; clordIndex: [string, string, string][] }) : undefined;
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { savedAt: number; clordIndex: [string, string, string][] })
+    : undefined;
 }
 
 afterAll(killAll);
@@ -110,123 +124,167 @@ describe('tradebot sim killed (SIGKILL) and restarted with its state under the l
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('trading reducing while it is down and active after; orders, fills and positions agree with the restored exchange', { timeout: 180_000 }, async () => {
-    const keys = generateKeyFiles(path.join(dir, 'keys'));
-    const stateFile = path.join(dir, 'state', 'sim-state.json');
-    const configFile = path.join(dir, 'sim.yaml');
-    const ports = await freePorts();
-    writeFileSync(configFile, simYaml(ports, keys.publicKeyFile, stateFile));
-    mkdirSync(path.dirname(stateFile)); // watched before the sim writes into it
-    const stateWrites = watchFile(stateFile);
+  it(
+    'trading reducing while it is down and active after; orders, fills and positions agree with the restored exchange',
+    { timeout: 180_000 },
+    async () => {
+      const keys = generateKeyFiles(path.join(dir, 'keys'));
+      const stateFile = path.join(dir, 'state', 'sim-state.json');
+      const configFile = path.join(dir, 'sim.yaml');
+      const ports = await freePorts();
+      writeFileSync(configFile, simYaml(ports, keys.publicKeyFile, stateFile));
+      mkdirSync(path.dirname(stateFile)); // watched before the sim writes into it
+      const stateWrites = watchFile(stateFile);
 
-    sim = await startSimProcess(configFile);
-    const ready = sim.ready;
-    expect(new URL(ready.gateway).port).toBe(String(ports.gateway));
-    // reference data as against an environment: the family A API with the bot's own key
-    const config = parseConfigText(
-      `exchange:\n  apiUrl: ${ready.api}\n  authUrl: ${ready.auth}\n  gatewayUrl: ${ready.gateway}\n  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(keys.privateKeyFile)}, participant: ${PARTICIPANT} }\nrisk:\n  maxMessagesPerSecond: 50\n  maxPosition: "30"\n`,
-      configSchema,
-      { env: {} },
-    );
-    const familyA = createFamilyAClient(config.exchange ?? (undefined as never), { logger: silentLogger() });
-    let instruments: Instrument[];
-    try {
-      instruments = [...(await familyA.client.loadInstruments([SYMBOL]))];
-    } finally {
-      await familyA.client.close();
-    }
-    const wake$ = new Subject<void>();
-    const wakeOnState = stateWrites.changes$.subscribe(() => wake$.next());
-    bot = await startBotRig({ gatewayUrl: ready.gateway, password: PASSWORD, instruments, risk: config.risk, logger: silentLogger(), journal: path.join(dir, 'journal.jsonl'), wake$ });
-    const b = bot;
+      sim = await startSimProcess(configFile);
+      const ready = sim.ready;
+      expect(new URL(ready.gateway).port).toBe(String(ports.gateway));
+      // reference data as against an environment: the family A API with the bot's own key
+      const config = parseConfigText(
+        `exchange:\n  apiUrl: ${ready.api}\n  authUrl: ${ready.auth}\n  gatewayUrl: ${ready.gateway}\n  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(keys.privateKeyFile)}, participant: ${PARTICIPANT} }\nrisk:\n  maxMessagesPerSecond: 50\n  maxPosition: "30"\n`,
+        configSchema,
+        { env: {} },
+      );
+      const familyA = createFamilyAClient(config.exchange ?? (undefined as never), { logger: silentLogger() });
+      let instruments: Instrument[];
+      try {
+        instruments = [...(await familyA.client.loadInstruments([SYMBOL]))];
+      } finally {
+        await familyA.client.close();
+      }
+      const wake$ = new Subject<void>();
+      const wakeOnState = stateWrites.changes$.subscribe(() => wake$.next());
+      bot = await startBotRig({
+        gatewayUrl: ready.gateway,
+        password: PASSWORD,
+        instruments,
+        risk: config.risk,
+        logger: silentLogger(),
+        journal: path.join(dir, 'journal.jsonl'),
+        wake$,
+      });
+      const b = bot;
 
-    // trading, and a periodic state write that happened after the bot's fills
-    await b.waitUntil(() => b.pipeline.counters.fills >= 2 && b.pipeline.tracker.open().length > 0, 'fills with quotes working', 60_000);
-    const tradedAt = Date.now();
-    await b.waitUntil(() => (savedState(stateFile)?.savedAt ?? 0) > tradedAt, 'a state write after the fills', 30_000);
-    const saved = savedState(stateFile);
-    const savedBotOrders = (saved?.clordIndex ?? []).filter(([account]) => (BOT_ACCOUNTS as readonly string[]).includes(account)).map(([, , orderId]) => orderId);
-    expect(savedBotOrders.length, "the last write holds the bot's orders").toBeGreaterThan(0);
+      // trading, and a periodic state write that happened after the bot's fills
+      await b.waitUntil(() => b.pipeline.counters.fills >= 2 && b.pipeline.tracker.open().length > 0, 'fills with quotes working', 60_000);
+      const tradedAt = Date.now();
+      await b.waitUntil(() => (savedState(stateFile)?.savedAt ?? 0) > tradedAt, 'a state write after the fills', 30_000);
+      const saved = savedState(stateFile);
+      const savedBotOrders = (saved?.clordIndex ?? [])
+        .filter(([account]) => (BOT_ACCOUNTS as readonly string[]).includes(account))
+        .map(([, , orderId]) => orderId);
+      expect(savedBotOrders.length, "the last write holds the bot's orders").toBeGreaterThan(0);
 
-    // SIGKILL: no final write
-    const before = { reconciliations: b.pipeline.counters.reconciliations, fills: b.pipeline.counters.fills, logins: b.client.sessionInfo().logins, feedChanges: b.stateChanges.length };
-    expect((await sim.stop('SIGKILL')).signal).toBe('SIGKILL');
-    await b.waitUntil(() => b.pipeline.risk.tradingState.state !== 'active', 'trading restricted while the exchange is down', 30_000);
-    const down = b.stateChanges.slice(before.feedChanges);
-    expect(down.some((c) => c.cause === 'feed' && (c.to === 'reducing' || c.to === 'halted'))).toBe(true);
-
-    // the same ports, the same state file
-    sim = await startSimProcess(configFile);
-    expect(sim.ready).toEqual(ready);
-    await b.waitUntil(() => {
-      const feed = b.stateChanges.filter((c) => c.cause === 'feed');
-      return feed.at(-1)?.to === 'active' && b.pipeline.risk.tradingState.state === 'active';
-    }, 'trading active again after the restart', 60_000);
-    await b.waitUntil(
-      () => b.pipeline.counters.reconciliations > before.reconciliations && b.client.sessionInfo().logins > before.logins && b.pipeline.counters.fills > before.fills,
-      'reconciled with the restored exchange, logged in again and trading',
-      60_000,
-    );
-
-    // while trading: open orders and positions equal the exchange's at some quiet moment (re-read on bot events)
-    auditor = new GatewayClient({ gatewayUrl: ready.gateway, credentials: { username: 'alice', password: PASSWORD }, instruments: instrumentCatalog(instruments), logger: silentLogger() });
-    await auditor.login();
-    const reader = auditor;
-    let last = 'never compared';
-    await new Promise<void>((resolve, reject) => {
-      let checking = false;
-      const check = () => {
-        if (checking || !quiet(b)) return;
-        checking = true;
-        const openBefore = localOpen(b).join();
-        void exchangeView(reader).then(
-          (view) => {
-            checking = false;
-            // the bot moved during the read: compare on the next event
-            if (!quiet(b) || localOpen(b).join() !== openBefore) return;
-            last = disagreement(b, view);
-            if (last === '') done();
-          },
-          (error: unknown) => {
-            checking = false;
-            last = String(error);
-          },
-        );
+      // SIGKILL: no final write
+      const before = {
+        reconciliations: b.pipeline.counters.reconciliations,
+        fills: b.pipeline.counters.fills,
+        logins: b.client.sessionInfo().logins,
+        feedChanges: b.stateChanges.length,
       };
-      const subscription = b.venue.changed$.subscribe(check);
-      const deadline = setTimeout(() => {
-        subscription.unsubscribe();
-        reject(new Error(`the bot never agreed with the exchange while trading: ${last}`));
-      }, 60_000);
-      const done = () => {
-        clearTimeout(deadline);
-        subscription.unsubscribe();
-        resolve();
-      };
-      check();
-    });
+      expect((await sim.stop('SIGKILL')).signal).toBe('SIGKILL');
+      await b.waitUntil(() => b.pipeline.risk.tradingState.state !== 'active', 'trading restricted while the exchange is down', 30_000);
+      const down = b.stateChanges.slice(before.feedChanges);
+      expect(down.some((c) => c.cause === 'feed' && (c.to === 'reducing' || c.to === 'halted'))).toBe(true);
 
-    // halted by the operator: every quote cancelled, nothing moves any more; then the exact comparison
-    b.pipeline.risk.tradingState.setState('halted', 'test: operator halt');
-    await b.waitUntil(() => b.pipeline.tracker.open().length === 0 && quiet(b), 'the halt cancelled every quote', 60_000);
-    const view = await exchangeView(reader);
-    expect(view.open, 'orders the exchange still works for the bot').toEqual([]);
-    expect(positionsText(b.localPositions())).toBe(positionsText(view.positions));
+      // the same ports, the same state file
+      sim = await startSimProcess(configFile);
+      expect(sim.ready).toEqual(ready);
+      await b.waitUntil(
+        () => {
+          const feed = b.stateChanges.filter((c) => c.cause === 'feed');
+          return feed.at(-1)?.to === 'active' && b.pipeline.risk.tradingState.state === 'active';
+        },
+        'trading active again after the restart',
+        60_000,
+      );
+      await b.waitUntil(
+        () =>
+          b.pipeline.counters.reconciliations > before.reconciliations &&
+          b.client.sessionInfo().logins > before.logins &&
+          b.pipeline.counters.fills > before.fills,
+        'reconciled with the restored exchange, logged in again and trading',
+        60_000,
+      );
 
-    // no clord_id on two orders; every exchange order known to the bot and journaled before it was sent
-    const byClord = new Map<string, Set<string>>();
-    for (const order of view.orders) byClord.set(`${order.account} ${order.clordId}`, (byClord.get(`${order.account} ${order.clordId}`) ?? new Set()).add(order.id));
-    expect([...byClord].filter(([, ids]) => ids.size > 1), 'a clord_id on two exchange orders').toEqual([]);
-    expect(view.orders.filter((o) => b.pipeline.tracker.get(o.clordId) === undefined).map((o) => o.clordId), 'exchange orders the bot does not know').toEqual([]);
-    const { repeatedInserts, requested } = journaledRequests(b.journalFile ?? '');
-    expect(repeatedInserts, 'an insert journaled twice').toEqual([]);
-    expect(view.orders.filter((o) => !requested.has(o.clordId)).map((o) => o.clordId), 'exchange orders with no request line in the journal').toEqual([]);
-    // the restarted exchange is the saved one: the bot's orders of the last write are there
-    const restored = new Set(view.orders.map((o) => o.id));
-    expect(savedBotOrders.filter((id) => !restored.has(id)), 'saved orders missing after the restart').toEqual([]);
+      // while trading: open orders and positions equal the exchange's at some quiet moment (re-read on bot events)
+      auditor = new GatewayClient({
+        gatewayUrl: ready.gateway,
+        credentials: { username: 'alice', password: PASSWORD },
+        instruments: instrumentCatalog(instruments),
+        logger: silentLogger(),
+      });
+      await auditor.login();
+      const reader = auditor;
+      let last = 'never compared';
+      await new Promise<void>((resolve, reject) => {
+        let checking = false;
+        const check = () => {
+          if (checking || !quiet(b)) return;
+          checking = true;
+          const openBefore = localOpen(b).join();
+          void exchangeView(reader).then(
+            (view) => {
+              checking = false;
+              // the bot moved during the read: compare on the next event
+              if (!quiet(b) || localOpen(b).join() !== openBefore) return;
+              last = disagreement(b, view);
+              if (last === '') done();
+            },
+            (error: unknown) => {
+              checking = false;
+              last = String(error);
+            },
+          );
+        };
+        const subscription = b.venue.changed$.subscribe(check);
+        const deadline = setTimeout(() => {
+          subscription.unsubscribe();
+          reject(new Error(`the bot never agreed with the exchange while trading: ${last}`));
+        }, 60_000);
+        const done = () => {
+          clearTimeout(deadline);
+          subscription.unsubscribe();
+          resolve();
+        };
+        check();
+      });
 
-    expect(b.rejections).toEqual([]);
-    wakeOnState.unsubscribe();
-    stateWrites.close();
-  });
+      // halted by the operator: every quote cancelled, nothing moves any more; then the exact comparison
+      b.pipeline.risk.tradingState.setState('halted', 'test: operator halt');
+      await b.waitUntil(() => b.pipeline.tracker.open().length === 0 && quiet(b), 'the halt cancelled every quote', 60_000);
+      const view = await exchangeView(reader);
+      expect(view.open, 'orders the exchange still works for the bot').toEqual([]);
+      expect(positionsText(b.localPositions())).toBe(positionsText(view.positions));
+
+      // no clord_id on two orders; every exchange order known to the bot and journaled before it was sent
+      const byClord = new Map<string, Set<string>>();
+      for (const order of view.orders)
+        byClord.set(`${order.account} ${order.clordId}`, (byClord.get(`${order.account} ${order.clordId}`) ?? new Set()).add(order.id));
+      expect(
+        [...byClord].filter(([, ids]) => ids.size > 1),
+        'a clord_id on two exchange orders',
+      ).toEqual([]);
+      expect(
+        view.orders.filter((o) => b.pipeline.tracker.get(o.clordId) === undefined).map((o) => o.clordId),
+        'exchange orders the bot does not know',
+      ).toEqual([]);
+      const { repeatedInserts, requested } = journaledRequests(b.journalFile ?? '');
+      expect(repeatedInserts, 'an insert journaled twice').toEqual([]);
+      expect(
+        view.orders.filter((o) => !requested.has(o.clordId)).map((o) => o.clordId),
+        'exchange orders with no request line in the journal',
+      ).toEqual([]);
+      // the restarted exchange is the saved one: the bot's orders of the last write are there
+      const restored = new Set(view.orders.map((o) => o.id));
+      expect(
+        savedBotOrders.filter((id) => !restored.has(id)),
+        'saved orders missing after the restart',
+      ).toEqual([]);
+
+      expect(b.rejections).toEqual([]);
+      wakeOnState.unsubscribe();
+      stateWrites.close();
+    },
+  );
 });

@@ -41,7 +41,10 @@ describe('stream faults', () => {
     const reconciliations = b.pipeline.counters.reconciliations;
     b.sim.faults.dropStreams();
     await b.waitUntil(feedBack(b, 1), 'trading active again after the reconnect');
-    await b.waitUntil(() => b.pipeline.counters.reconciliations > reconciliations && b.pipeline.counters.fills > fills, 'reconciled, and trading again');
+    await b.waitUntil(
+      () => b.pipeline.counters.reconciliations > reconciliations && b.pipeline.counters.fills > fills,
+      'reconciled, and trading again',
+    );
     expect(b.pipeline.counters.feedDisconnects).toBeGreaterThanOrEqual(1);
     expect(b.pipeline.counters.orderStreamConnects).toBeGreaterThanOrEqual(2);
     expectFeedCycle(b);
@@ -53,7 +56,8 @@ describe('stream faults', () => {
     const b = bot;
     // The order stream reconnects on its own backoff, so wait for its reconnections too, not only the feed's.
     await b.waitUntil(
-      () => b.sim.faults.stats.drops >= 3 && feedBack(b, 3)() && b.pipeline.counters.fills >= 2 && b.pipeline.counters.orderStreamConnects >= 4,
+      () =>
+        b.sim.faults.stats.drops >= 3 && feedBack(b, 3)() && b.pipeline.counters.fills >= 2 && b.pipeline.counters.orderStreamConnects >= 4,
       'three drops survived on both streams, with fills',
       60_000,
     );
@@ -69,7 +73,10 @@ describe('stream faults', () => {
     const fills = b.pipeline.counters.fills;
     b.sim.faults.dropStreams();
     await b.waitUntil(feedBack(b, 1), 'trading active again after the gRPC reconnect');
-    await b.waitUntil(() => b.pipeline.counters.orderStreamConnects >= 2 && b.pipeline.counters.fills > fills, 'the order stream is back, and trading again');
+    await b.waitUntil(
+      () => b.pipeline.counters.orderStreamConnects >= 2 && b.pipeline.counters.fills > fills,
+      'the order stream is back, and trading again',
+    );
     expectFeedCycle(b);
     await expectRecovered(b);
   }, 120_000);
@@ -81,7 +88,10 @@ describe('stream faults', () => {
     b.sim.activity?.stop();
     // quotes resting at the exchange, nothing in flight
     const resting = () => b.sim.core.openOrders({ account: ALICE_MAIN });
-    await b.waitUntil(() => resting().length > 0 && b.pipeline.tracker.open().every((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'), 'quotes resting, nothing in flight');
+    await b.waitUntil(
+      () => resting().length > 0 && b.pipeline.tracker.open().every((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'),
+      'quotes resting, nothing in flight',
+    );
     const lookups = b.pipeline.counters.gapLookups;
     const fills = b.pipeline.counters.fills;
     expect(b.sim.faults.stallStreams()).toBe(2);
@@ -89,7 +99,15 @@ describe('stream faults', () => {
     const quote = resting()[0];
     if (quote === undefined || quote.order.price === undefined) throw new Error('no resting quote');
     const clordId = quote.order.clordId ?? '';
-    b.sim.core.submit({ account: 'firms/other/accounts/taker', symbol: SYMBOL, side: quote.order.side === 'SIDE_BUY' ? 'SIDE_SELL' : 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: quote.order.price, orderQty: quote.leavesQty, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+    b.sim.core.submit({
+      account: 'firms/other/accounts/taker',
+      symbol: SYMBOL,
+      side: quote.order.side === 'SIDE_BUY' ? 'SIDE_SELL' : 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      price: quote.order.price,
+      orderQty: quote.leavesQty,
+      timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+    });
     expect(b.sim.core.order(quote.order.orderId)?.latest.state).toBe('ORDER_STATE_FILLED');
     await b.waitUntil(() => b.pipeline.counters.gapLookups > lookups, 'the filled quote looked up after the reconnect');
     const tracked = b.pipeline.tracker.get(clordId);
@@ -114,27 +132,48 @@ describe('stream faults', () => {
 });
 
 describe('garbled market data', () => {
-  it.each(['ndjson', 'grpc'] as const)('book updates duplicated and swapped over %s: trading stays active, the book converges, every fill counted once', async (streams) => {
-    bot = await startLiveBot({ streams, sim: '  faults: { marketData: { duplicateProbability: "0.3", reorderProbability: "0.3" } }' });
-    const b = bot;
-    const stats = b.sim.faults.stats;
-    await b.waitUntil(() => stats.marketDataDuplicated >= 10 && stats.marketDataReordered >= 10 && b.pipeline.counters.fills >= 3, 'garbled book updates, and fills', 60_000);
-    expect(stats.duplicated + stats.reordered).toBe(0); // the order stream was left alone
-    expect(b.stateChanges).toEqual([]); // a garbled feed is still a live one
-    b.sim.faults.clear();
-    // the next book update after the garbling stopped is the exchange's book (market activity goes on)
-    await b.waitUntil(() => {
-      const book = books(b);
-      return book.bot === book.exchange;
-    }, "the bot's book equals the exchange's", 30_000, () => JSON.stringify(books(b)));
-    // A pair swapped within one millisecond (same transact time, same volume) cannot be told apart by the bot
-    // (engine/books.ts): its book stays one update behind until the next one. Once market activity stops, only
-    // the bot's own requotes move the book, so one more change from someone else, far from the touch, is the
-    // update that shows the book as it is.
-    b.sim.activity?.stop();
-    b.sim.core.submit({ account: 'firms/other/accounts/late', symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 2, orderQty: 1, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-    // every fill counted once: the tracker's own fills (whatever a reconciliation did to the portfolio) add up to
-    // the exchange's positions
-    await expectRecovered(b, { fillsMatch: true });
-  }, 120_000);
+  it.each(['ndjson', 'grpc'] as const)(
+    'book updates duplicated and swapped over %s: trading stays active, the book converges, every fill counted once',
+    async (streams) => {
+      bot = await startLiveBot({ streams, sim: '  faults: { marketData: { duplicateProbability: "0.3", reorderProbability: "0.3" } }' });
+      const b = bot;
+      const stats = b.sim.faults.stats;
+      await b.waitUntil(
+        () => stats.marketDataDuplicated >= 10 && stats.marketDataReordered >= 10 && b.pipeline.counters.fills >= 3,
+        'garbled book updates, and fills',
+        60_000,
+      );
+      expect(stats.duplicated + stats.reordered).toBe(0); // the order stream was left alone
+      expect(b.stateChanges).toEqual([]); // a garbled feed is still a live one
+      b.sim.faults.clear();
+      // the next book update after the garbling stopped is the exchange's book (market activity goes on)
+      await b.waitUntil(
+        () => {
+          const book = books(b);
+          return book.bot === book.exchange;
+        },
+        "the bot's book equals the exchange's",
+        30_000,
+        () => JSON.stringify(books(b)),
+      );
+      // A pair swapped within one millisecond (same transact time, same volume) cannot be told apart by the bot
+      // (engine/books.ts): its book stays one update behind until the next one. Once market activity stops, only
+      // the bot's own requotes move the book, so one more change from someone else, far from the touch, is the
+      // update that shows the book as it is.
+      b.sim.activity?.stop();
+      b.sim.core.submit({
+        account: 'firms/other/accounts/late',
+        symbol: SYMBOL,
+        side: 'SIDE_BUY',
+        type: 'ORDER_TYPE_LIMIT',
+        price: 2,
+        orderQty: 1,
+        timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+      });
+      // every fill counted once: the tracker's own fills (whatever a reconciliation did to the portfolio) add up to
+      // the exchange's positions
+      await expectRecovered(b, { fillsMatch: true });
+    },
+    120_000,
+  );
 });

@@ -45,7 +45,9 @@ function read(dir: string, file: string): string {
 /** Every file under `dir`, relative, with forward slashes, sorted. */
 function filesUnder(dir: string, prefix = ''): string[] {
   return readdirSync(dir)
-    .flatMap((name) => (statSync(path.join(dir, name)).isDirectory() ? filesUnder(path.join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]))
+    .flatMap((name) =>
+      statSync(path.join(dir, name)).isDirectory() ? filesUnder(path.join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`],
+    )
     .sort();
 }
 
@@ -53,7 +55,14 @@ function filesUnder(dir: string, prefix = ''): string[] {
 function linkTradebotSources(project: string): void {
   const pkg = path.join(project, 'node_modules', 'tradebot');
   mkdirSync(pkg, { recursive: true });
-  writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'tradebot', type: 'module', exports: { './strategy': './src/strategy.ts', './testing': './src/testing/index.ts' } }));
+  writeFileSync(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({
+      name: 'tradebot',
+      type: 'module',
+      exports: { './strategy': './src/strategy.ts', './testing': './src/testing/index.ts' },
+    }),
+  );
   symlinkSync(path.join(ROOT, 'src'), path.join(pkg, 'src'), 'dir');
 }
 
@@ -76,9 +85,16 @@ describe('tradebot init', () => {
     expect(read(project, 'test/example.test.ts')).toBe(read(ROOT, 'templates/init/test/example.test.ts'));
     expect(read(project, '.gitignore')).toBe(read(ROOT, 'templates/init/gitignore'));
     expect(read(project, 'tsconfig.json')).toBe(read(ROOT, 'templates/init/tsconfig.json'));
-    expect(readFileSync(path.join(project, 'data', 'sample.jsonl')).equals(readFileSync(path.join(ROOT, 'backtest', 'data', 'sample.jsonl')))).toBe(true);
+    expect(
+      readFileSync(path.join(project, 'data', 'sample.jsonl')).equals(readFileSync(path.join(ROOT, 'backtest', 'data', 'sample.jsonl'))),
+    ).toBe(true);
 
-    const pkg = JSON.parse(read(project, 'package.json')) as { name: string; type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+    const pkg = JSON.parse(read(project, 'package.json')) as {
+      name: string;
+      type: string;
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(pkg.name).toBe('rain-desk');
     expect(pkg.type).toBe('module');
     expect(pkg.scripts['test']).toBe('vitest run');
@@ -93,7 +109,7 @@ describe('tradebot init', () => {
     }
   });
 
-  it('the configs load with the config loaders, bot.strategy resolving to the project\'s example from any working folder', async () => {
+  it("the configs load with the config loaders, bot.strategy resolving to the project's example from any working folder", async () => {
     const project = path.join(tempDir(), 'desk');
     initProject(project);
     const example = path.join(project, 'strategies', 'example.ts');
@@ -129,7 +145,8 @@ describe('tradebot init', () => {
     const io = captureOutput();
     expect(await runCli(['init', project])).toBe(0);
     expect(io.out()).not.toContain('wrote');
-    for (const file of PROJECT_FILES.filter((f) => f !== 'package.json')) expect(io.out()).toContain(`  kept     ${file} (it exists; not overwritten)\n`);
+    for (const file of PROJECT_FILES.filter((f) => f !== 'package.json'))
+      expect(io.out()).toContain(`  kept     ${file} (it exists; not overwritten)\n`);
     expect(io.out()).not.toContain('package.json  ');
     for (const [file, bytes] of before) expect(readFileSync(path.join(project, file)).equals(bytes), file).toBe(true);
     expect(filesUnder(project)).toEqual(PROJECT_FILES);

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { isTradebotError } from '../../src/errors.ts';
 import { planPackageJson, type ProjectVersions } from '../../src/scaffold/package-json.ts';
 
-const VERSIONS: ProjectVersions = { tradebot: '0.1.0', devDependencies: { vitest: '^4.1.12', typescript: '^6.0.3', '@types/node': '^20.19.43' } };
+const VERSIONS: ProjectVersions = {
+  tradebot: '0.1.0',
+  devDependencies: { vitest: '^4.1.12', typescript: '^6.0.3', '@types/node': '^20.19.43' },
+};
 
 /** What `npm init -y` writes (npm 10) in a folder named quant-lab. */
 const NPM_INIT = `${JSON.stringify(
@@ -51,7 +54,12 @@ describe('planPackageJson', () => {
       version: '0.1.0',
       private: true,
       type: 'module',
-      scripts: { test: 'vitest run', typecheck: 'tsc --noEmit', backtest: 'tradebot backtest --data data/sample.jsonl --out out/backtest', start: 'tradebot run' },
+      scripts: {
+        test: 'vitest run',
+        typecheck: 'tsc --noEmit',
+        backtest: 'tradebot backtest --data data/sample.jsonl --out out/backtest',
+        start: 'tradebot run',
+      },
       dependencies: { tradebot: '^0.1.0' },
       devDependencies: { vitest: '^4.1.12', typescript: '^6.0.3', '@types/node': '^20.19.43' },
     });
@@ -71,12 +79,19 @@ describe('planPackageJson', () => {
     expect(pkg['private']).toBe(true);
     expect((pkg['scripts'] as Record<string, string>)['test']).toBe('vitest run');
     expect(plan.changes).toEqual(
-      expect.arrayContaining(['type: module', 'scripts.test: vitest run', 'scripts.typecheck: tsc --noEmit', 'private: true', 'dependencies.tradebot: ^0.1.0', 'devDependencies.vitest: ^4.1.12']),
+      expect.arrayContaining([
+        'type: module',
+        'scripts.test: vitest run',
+        'scripts.typecheck: tsc --noEmit',
+        'private: true',
+        'dependencies.tradebot: ^0.1.0',
+        'devDependencies.vitest: ^4.1.12',
+      ]),
     );
     expect(plan.changes.some((change) => change.startsWith('name') || change.startsWith('version'))).toBe(false);
   });
 
-  it('keeps the author\'s own scripts, an existing tradebot dependency (file:../x.tgz) and dev dependency versions', () => {
+  it("keeps the author's own scripts, an existing tradebot dependency (file:../x.tgz) and dev dependency versions", () => {
     const existing = JSON.stringify({
       name: 'desk',
       version: '2.3.4',
@@ -89,17 +104,39 @@ describe('planPackageJson', () => {
     });
     const plan = planPackageJson(existing, 'desk', VERSIONS);
     const pkg = parsed(plan.text);
-    expect(pkg['scripts']).toEqual({ test: 'node --test', start: 'node run.js', lint: 'eslint .', typecheck: 'tsc --noEmit', backtest: 'tradebot backtest --data data/sample.jsonl --out out/backtest' });
+    expect(pkg['scripts']).toEqual({
+      test: 'node --test',
+      start: 'node run.js',
+      lint: 'eslint .',
+      typecheck: 'tsc --noEmit',
+      backtest: 'tradebot backtest --data data/sample.jsonl --out out/backtest',
+    });
     expect(pkg['dependencies']).toEqual({ tradebot: 'file:../tradebot-0.1.0.tgz', lodash: '^4.17.21' });
     expect(pkg['devDependencies']).toEqual({ vitest: '^3.0.0', typescript: '^6.0.3', '@types/node': '^20.19.43' });
     expect(pkg['engines']).toEqual({ node: '>=20' });
     expect(pkg['private']).toBe(false);
     expect(pkg['type']).toBe('module');
-    expect([...plan.changes].sort()).toEqual(['devDependencies.@types/node: ^20.19.43', 'devDependencies.typescript: ^6.0.3', 'scripts.backtest: tradebot backtest --data data/sample.jsonl --out out/backtest', 'scripts.typecheck: tsc --noEmit', 'type: module']);
+    expect([...plan.changes].sort()).toEqual([
+      'devDependencies.@types/node: ^20.19.43',
+      'devDependencies.typescript: ^6.0.3',
+      'scripts.backtest: tradebot backtest --data data/sample.jsonl --out out/backtest',
+      'scripts.typecheck: tsc --noEmit',
+      'type: module',
+    ]);
   });
 
   it('a dev tool listed under dependencies is not added again under devDependencies', () => {
-    const plan = planPackageJson(JSON.stringify({ name: 'x', type: 'module', private: true, version: '1.0.0', dependencies: { typescript: '5.9.0', tradebot: '^0.1.0' } }), 'x', VERSIONS);
+    const plan = planPackageJson(
+      JSON.stringify({
+        name: 'x',
+        type: 'module',
+        private: true,
+        version: '1.0.0',
+        dependencies: { typescript: '5.9.0', tradebot: '^0.1.0' },
+      }),
+      'x',
+      VERSIONS,
+    );
     const pkg = parsed(plan.text);
     expect(pkg['devDependencies']).toEqual({ vitest: '^4.1.12', '@types/node': '^20.19.43' });
     expect(pkg['dependencies']).toEqual({ typescript: '5.9.0', tradebot: '^0.1.0' });

@@ -12,7 +12,15 @@ import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_SCOPES } from '../../src/sim/familya/scopes.ts';
 import { ALICE, ALICE_MAIN, CAROL, CAROL_MAIN, SYMBOL } from '../sim/familya/helpers/harness.ts';
-import { SEC_ALL, SEC_NO_WRITE_ORDERS, SEC_OTHER_FIRM, SEC_READ_ONLY, reasonOf, startSecuritySim, type SecuritySim } from './helpers/security-sim.ts';
+import {
+  SEC_ALL,
+  SEC_NO_WRITE_ORDERS,
+  SEC_OTHER_FIRM,
+  SEC_READ_ONLY,
+  reasonOf,
+  startSecuritySim,
+  type SecuritySim,
+} from './helpers/security-sim.ts';
 
 let s: SecuritySim;
 let demoToken: string;
@@ -24,14 +32,30 @@ beforeAll(async () => {
   const inserted = await s.call('POST', '/v1/trading/orders', {
     token: await s.token(SEC_OTHER_FIRM),
     participant: CAROL,
-    body: { symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', orderQty: '2', price: '30', account: CAROL_MAIN },
+    body: {
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+      orderQty: '2',
+      price: '30',
+      account: CAROL_MAIN,
+    },
   });
   expect(inserted.status, inserted.text).toBe(200);
   carolOrder = String(inserted.body['orderId']);
 });
 afterAll(() => s.close());
 
-const limit = (account: string) => ({ symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', orderQty: '1', price: '20', account });
+const limit = (account: string) => ({
+  symbol: SYMBOL,
+  side: 'SIDE_BUY',
+  type: 'ORDER_TYPE_LIMIT',
+  timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+  orderQty: '1',
+  price: '20',
+  account,
+});
 
 /** The exchange state an attack must not change. */
 function snapshot(): string {
@@ -44,7 +68,9 @@ function snapshot(): string {
 
 async function publishedKeyPem(): Promise<string> {
   const jwks = (await (await fetch(`${s.sim.ready.auth}/.well-known/jwks.json`)).json()) as { keys: JsonWebKey[] };
-  return createPublicKey({ key: jwks.keys[0] as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+  return createPublicKey({ key: jwks.keys[0] as JsonWebKey, format: 'jwk' })
+    .export({ type: 'spki', format: 'pem' })
+    .toString();
 }
 
 function forgedClaims(): Record<string, unknown> {
@@ -63,7 +89,9 @@ describe('forged access tokens on /v1', () => {
   });
 
   it('HS256 keyed with the published public key (alg confusion) is 401 TOKEN_INVALID', async () => {
-    const token = await new SignJWT(forgedClaims()).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).sign(new TextEncoder().encode(await publishedKeyPem()));
+    const token = await new SignJWT(forgedClaims())
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .sign(new TextEncoder().encode(await publishedKeyPem()));
     const response = await s.call('POST', '/v1/trading/orders', { token, participant: ALICE, body: limit(ALICE_MAIN) });
     expect(response.status).toBe(401);
     expect(reasonOf(response.body)).toBe('TOKEN_INVALID');
@@ -114,7 +142,11 @@ describe('scope escalation', () => {
     const token = await s.token(SEC_READ_ONLY);
     const [method = 'GET', template = ''] = endpoint.split(' ');
     const before = snapshot();
-    const response = await s.call(method, template.replace(':symbol', SYMBOL), { token, participant: ALICE, ...(method === 'POST' ? { body: limit(ALICE_MAIN) } : {}) });
+    const response = await s.call(method, template.replace(':symbol', SYMBOL), {
+      token,
+      participant: ALICE,
+      ...(method === 'POST' ? { body: limit(ALICE_MAIN) } : {}),
+    });
     expect(response.status, response.text).toBe(403);
     expect(reasonOf(response.body)).toBe('SCOPE_MISSING');
     expect(response.text).toContain(scope);
@@ -175,7 +207,10 @@ describe("acting for another firm's participant", () => {
       expect(response.status, path).toBe(403);
       expect(reasonOf(response.body), path).toBe('ACCOUNT_NOT_PERMITTED');
     }
-    const openOrders = await s.call('GET', `/v1/trading/open-orders?accounts=${encodeURIComponent(CAROL_MAIN)}`, { token: demoToken, participant: ALICE });
+    const openOrders = await s.call('GET', `/v1/trading/open-orders?accounts=${encodeURIComponent(CAROL_MAIN)}`, {
+      token: demoToken,
+      participant: ALICE,
+    });
     expect(openOrders.status).toBe(403);
     expect(snapshot()).toBe(before);
   });
@@ -197,7 +232,11 @@ describe("acting for another firm's participant", () => {
 
   it("an order for the other firm's account is refused even with its participant's own firm client id spoofed in the body", async () => {
     const before = snapshot();
-    const response = await s.call('POST', '/v1/trading/orders', { token: demoToken, participant: ALICE, body: { ...limit(CAROL_MAIN), participant: CAROL, submittingParticipant: CAROL } });
+    const response = await s.call('POST', '/v1/trading/orders', {
+      token: demoToken,
+      participant: ALICE,
+      body: { ...limit(CAROL_MAIN), participant: CAROL, submittingParticipant: CAROL },
+    });
     expect(response.status).toBe(403);
     expect(snapshot()).toBe(before);
   });

@@ -48,15 +48,18 @@ describe.runIf(posix)('private key file permissions', () => {
     expect(loadPrivateKey(keyWithMode(`ok-${mode.toString(8)}.pem`, mode)).asymmetricKeyType).toBe('rsa');
   });
 
-  it.each([0o644, 0o640, 0o604, 0o660, 0o620, 0o602, 0o666, 0o610])('mode %s is refused with FAMILY_A_KEY_PERMISSIONS and how to fix it', (mode) => {
-    const file = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
-    const error = errorOf(() => loadPrivateKey(file));
-    expect(isTradebotError(error)).toBe(true);
-    expect(error).toMatchObject({ code: FamilyAErrorCode.KeyPermissions, kind: 'config' });
-    expect(error.message).toContain(`chmod 600 ${file}`);
-    expect(error.message).toContain(`mode 0${mode.toString(8)}`);
-    for (const line of pemBody) expect(error.message).not.toContain(line);
-  });
+  it.each([0o644, 0o640, 0o604, 0o660, 0o620, 0o602, 0o666, 0o610])(
+    'mode %s is refused with FAMILY_A_KEY_PERMISSIONS and how to fix it',
+    (mode) => {
+      const file = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
+      const error = errorOf(() => loadPrivateKey(file));
+      expect(isTradebotError(error)).toBe(true);
+      expect(error).toMatchObject({ code: FamilyAErrorCode.KeyPermissions, kind: 'config' });
+      expect(error.message).toContain(`chmod 600 ${file}`);
+      expect(error.message).toContain(`mode 0${mode.toString(8)}`);
+      for (const line of pemBody) expect(error.message).not.toContain(line);
+    },
+  );
 
   it("checks the file a symlink points to, not the link's own mode", () => {
     const target = keyWithMode('target-644.pem', 0o644);
@@ -67,7 +70,12 @@ describe.runIf(posix)('private key file permissions', () => {
 
   it('the family A client factory refuses to build a client on such a key', () => {
     const file = keyWithMode('factory-644.pem', 0o644);
-    const exchange = { apiUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', gatewayUrl: 'http://127.0.0.1:9', familyA: { clientId: 'c', privateKeyFile: file, participant: 'firms/f/users/u', refreshMarginSeconds: 30 } };
+    const exchange = {
+      apiUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9',
+      gatewayUrl: 'http://127.0.0.1:9',
+      familyA: { clientId: 'c', privateKeyFile: file, participant: 'firms/f/users/u', refreshMarginSeconds: 30 },
+    };
     expect(errorOf(() => createFamilyAClient(exchange))).toMatchObject({ code: FamilyAErrorCode.KeyPermissions });
   });
 
@@ -140,8 +148,11 @@ describe('the shared secret file rule', () => {
     expect(tooOpenMode(0o100600)).toBeUndefined();
     expect(tooOpenMode(0o100400)).toBeUndefined();
     expect(tooOpenMode(0o100700)).toBeUndefined();
-    for (const mode of [0o644, 0o640, 0o604, 0o610, 0o601, 0o620, 0o602, 0o777]) expect(tooOpenMode(0o100000 | mode, 'linux')).toBe(`0${mode.toString(8)}`);
+    for (const mode of [0o644, 0o640, 0o604, 0o610, 0o601, 0o620, 0o602, 0o777])
+      expect(tooOpenMode(0o100000 | mode, 'linux')).toBe(`0${mode.toString(8)}`);
     expect(tooOpenMode(0o100666, 'win32')).toBeUndefined();
-    expect(permissionsFix('/k/key.pem', '0644')).toBe('group or others can access it (mode 0644); restrict it to its owner with `chmod 600 /k/key.pem`');
+    expect(permissionsFix('/k/key.pem', '0644')).toBe(
+      'group or others can access it (mode 0644); restrict it to its owner with `chmod 600 /k/key.pem`',
+    );
   });
 });

@@ -112,14 +112,26 @@ describe('secrets in a debug-level session', () => {
     const simConfig = parseConfig(simYaml(keys, tls.certFile), { env: {} }).sim;
     if (simConfig === undefined) throw new Error('no sim section');
     sim = await startSim(simConfig, { logger: logger.child({ component: 'sim' }) });
-    receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile: path.join(tls.dir, 'state.json'), logger: logger.child({ component: 'kyc-receiver' }) });
+    receiver = await startKycReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+      stateFile: path.join(tls.dir, 'state.json'),
+      logger: logger.child({ component: 'kyc-receiver' }),
+    });
     // the order journal in the test's temp folder (against an environment it would default to .tradebot/ in the working directory)
     const config = parseConfig(botYaml(sim, keys, journalFile), { env: { SECRET_GATEWAY_PASSWORD: PASSWORD, SECRET_MFA: MFA_SECRET } });
 
     // run until the bot's first fill on the exchange (streams, orders, executions all logged at debug), at most RUN_SECONDS
     const filled = new Promise<string>((resolve) => {
       const subscription = sim.core.events$.subscribe((event) => {
-        if (event.kind !== 'execution' || event.execution.order.account !== 'firms/demo/accounts/alice-main' || event.execution.lastQty === 0) return;
+        if (
+          event.kind !== 'execution' ||
+          event.execution.order.account !== 'firms/demo/accounts/alice-main' ||
+          event.execution.lastQty === 0
+        )
+          return;
         subscription.unsubscribe();
         resolve('first fill');
       });
@@ -132,7 +144,12 @@ describe('secrets in a debug-level session', () => {
     try {
       const registered = await familyA.client.registerKycWebhook(receiver.url);
       expect(registered.validated, registered.message).toBe(true);
-      const closed = firstValueFrom(receiver.notifications$.pipe(filter((e) => e.notification.status === 'CLOSED'), timeout(15_000)));
+      const closed = firstValueFrom(
+        receiver.notifications$.pipe(
+          filter((e) => e.notification.status === 'CLOSED'),
+          timeout(15_000),
+        ),
+      );
       await familyA.client.kycVerify({ externalId: 'secret-kyc-1', email: 'kyc@example.com', firstName: 'K', lastName: 'Y' });
       await closed;
     } finally {

@@ -25,11 +25,24 @@ async function exchange(assertion: string, clientId = SEC_ALL) {
 }
 
 /** Signs `claims` with any JWS algorithm and key (jose refuses to sign RS256 claims with a wrong alg). */
-async function signWith(alg: string, key: Parameters<CompactSign['sign']>[0], claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+async function signWith(
+  alg: string,
+  key: Parameters<CompactSign['sign']>[0],
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
   return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ ...header, alg }).sign(key);
 }
 
-const claims = (over: Record<string, unknown> = {}) => ({ iss: SEC_ALL, sub: SEC_ALL, aud: s.sim.tokenEndpoint, iat: now(), exp: now() + 120, jti: randomUUID(), ...over });
+const claims = (over: Record<string, unknown> = {}) => ({
+  iss: SEC_ALL,
+  sub: SEC_ALL,
+  aud: s.sim.tokenEndpoint,
+  iat: now(),
+  exp: now() + 120,
+  jti: randomUUID(),
+  ...over,
+});
 
 describe('assertions signed with the right key but not RS256', () => {
   it.each(['RS384', 'RS512', 'PS256', 'PS512'])('%s is refused before any key is used (invalid_client_assertion)', async (alg) => {
@@ -119,14 +132,20 @@ describe('replays', () => {
 
 describe('scope escalation at the token endpoint', () => {
   it('asking for scopes in the token request grants only the onboarded ones', async () => {
-    const fields = { ...s.tokenFields(SEC_READ_ONLY, await s.assertion(SEC_READ_ONLY)), scope: 'write:orders read:positions write:funding' };
+    const fields = {
+      ...s.tokenFields(SEC_READ_ONLY, await s.assertion(SEC_READ_ONLY)),
+      scope: 'write:orders read:positions write:funding',
+    };
     const response = await s.tokenRequest(fields);
     expect(response.status).toBe(200);
     expect(String(decodeJwt(String(response.body['access_token']))['scope'])).toBe('read:instruments');
   });
 
   it('scope claims inside the assertion are ignored too', async () => {
-    const response = await exchange(await s.assertion(SEC_READ_ONLY, { scope: 'write:orders', participant: 'firms/other/users/carol', firm: 'other' }), SEC_READ_ONLY);
+    const response = await exchange(
+      await s.assertion(SEC_READ_ONLY, { scope: 'write:orders', participant: 'firms/other/users/carol', firm: 'other' }),
+      SEC_READ_ONLY,
+    );
     expect(response.status).toBe(200);
     const token = decodeJwt(String(response.body['access_token']));
     expect(token).toMatchObject({ scope: 'read:instruments', firm: 'demo', participant: 'firms/demo/users/alice' });

@@ -16,10 +16,14 @@ export default function ensureChromium(): void {
   if (existsSync(CHROMIUM)) return;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!root || !existsSync(APT_GET)) {
-    process.stderr.write(`test setup: ${CHROMIUM} is missing and cannot be installed here (needs root and apt-get); the browser tests will fail\n`);
+    process.stderr.write(
+      `test setup: ${CHROMIUM} is missing and cannot be installed here (needs root and apt-get); the browser tests will fail\n`,
+    );
     return;
   }
-  process.stderr.write(`test setup: ${CHROMIUM} is missing; installing Debian's chromium (apt-get update && apt-get install -y chromium)\n`);
+  process.stderr.write(
+    `test setup: ${CHROMIUM} is missing; installing Debian's chromium (apt-get update && apt-get install -y chromium)\n`,
+  );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
     execFileSync(APT_GET, ['update'], { stdio: ['ignore', 'ignore', 'inherit'], env, timeout: 600_000 });

@@ -103,7 +103,9 @@ describe('sim config checks', () => {
   it('reports every problem at once with its path and the fix', () => {
     const problems = problemsOf(BROKEN);
     const at = (p: string) => messageAt(problems, `sim.${p}`);
-    expect(at('instruments[0].tickSize')).toBe('0.001 is finer than priceScale 100 can express (steps of 0.01); use a multiple of 0.01 or set priceScale to 1000');
+    expect(at('instruments[0].tickSize')).toBe(
+      '0.001 is finer than priceScale 100 can express (steps of 0.01); use a multiple of 0.01 or set priceScale to 1000',
+    );
     expect(at('instruments[1].priceScale')).toMatch(/^250 is not a power of ten; use 1, 10, 100/);
     expect(at('instruments[1].fractionalQtyScale')).toMatch(/^3 is not 0 or a power of ten/);
     expect(at('instruments[2].lotSize')).toMatch(/^0\.5 is finer than fractionalQtyScale 1 can express/);
@@ -113,10 +115,14 @@ describe('sim config checks', () => {
     expect(at('instruments[4].priceLimits.low')).toMatch(/^0\.005 has more decimals than priceScale 100 allows/);
     expect(at('instruments[4].fairValue')).toMatch(/^0\.123 has more decimals than priceScale 100 allows/);
     expect(at('instruments[5].symbol')).toBe('"FINE-TICK" is also the symbol of instruments[0]; give each instrument its own symbol');
-    expect(at('users[1].username')).toBe('"alice" is also the username of users[0]; usernames must be unique (a later entry would replace the earlier one)');
+    expect(at('users[1].username')).toBe(
+      '"alice" is also the username of users[0]; usernames must be unique (a later entry would replace the earlier one)',
+    );
     expect(at('users[1].accounts[1]')).toMatch(/is listed twice/);
     expect(at('users[2].participant')).toMatch(/^"firms\/demo\/users\/alice" is also the participant of users\[0\]/);
-    expect(at('clients[1].clientId')).toMatch(/^"bot-1" is also the clientId of clients\[0\] with different scopes; entries of one client \(key rotation\) must agree/);
+    expect(at('clients[1].clientId')).toMatch(
+      /^"bot-1" is also the clientId of clients\[0\] with different scopes; entries of one client \(key rotation\) must agree/,
+    );
     expect(at('clients[3].clientId')).toMatch(/repeats clients\[2\] with the same publicKeyFile/);
     // key rotation (same settings, another key file) stays allowed
     expect(at('clients[5].clientId')).toBeUndefined();
@@ -137,7 +143,14 @@ describe('sim config checks', () => {
         '  startingBalance: lots',
       ),
     );
-    expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['sim.startingBalance', 'sim.instruments[1].description', 'sim.instruments[1].tickSize', 'sim.instruments[1].symbol']));
+    expect(problems.map((p) => p.path)).toEqual(
+      expect.arrayContaining([
+        'sim.startingBalance',
+        'sim.instruments[1].description',
+        'sim.instruments[1].tickSize',
+        'sim.instruments[1].symbol',
+      ]),
+    );
   });
 
   it('accepts a consistent sim section', () => {

@@ -18,7 +18,8 @@ const MARKET_DATA = methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubs
 const SYMBOL = 'RAIN-NYC-2026-12-01';
 const SYMBOL2 = 'FED-CUT-2026-12';
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
-const marketRequest = (symbols: string[], snapshotOnly = false) => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols, depth: 0, snapshotOnly });
+const marketRequest = (symbols: string[], snapshotOnly = false) =>
+  grpcCodecs.marketDataSubscriptionRequest.encode({ symbols, depth: 0, snapshotOnly });
 
 function yaml(dir: string, grpc: string): string {
   return `
@@ -125,9 +126,19 @@ describe('sim.grpc', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-simgrpc-'));
     try {
       const config = parseConfigText(yaml(dir, ''), configSchema, { env: {}, file: path.join(dir, 'sim.yaml') });
-      expect(config.sim?.grpc).toEqual({ maxStreamsPerFirm: 20, maxSymbolsPerStream: 1000, replayBufferSize: 10_000, maxQueuedMessages: 100_000, maxPageSize: 1000 });
-      expect(() => parseConfigText(yaml(dir, 'maxStreamsPerFrim: 5'), configSchema, { env: {}, file: path.join(dir, 'sim.yaml') })).toThrow(/sim\.grpc\.maxStreamsPerFrim: unknown key; did you mean "maxStreamsPerFirm"\?/);
-      expect(() => parseConfigText(yaml(dir, 'maxStreamsPerFirm: 0'), configSchema, { env: {}, file: path.join(dir, 'sim.yaml') })).toThrow(/sim\.grpc\.maxStreamsPerFirm/);
+      expect(config.sim?.grpc).toEqual({
+        maxStreamsPerFirm: 20,
+        maxSymbolsPerStream: 1000,
+        replayBufferSize: 10_000,
+        maxQueuedMessages: 100_000,
+        maxPageSize: 1000,
+      });
+      expect(() => parseConfigText(yaml(dir, 'maxStreamsPerFrim: 5'), configSchema, { env: {}, file: path.join(dir, 'sim.yaml') })).toThrow(
+        /sim\.grpc\.maxStreamsPerFrim: unknown key; did you mean "maxStreamsPerFirm"\?/,
+      );
+      expect(() => parseConfigText(yaml(dir, 'maxStreamsPerFirm: 0'), configSchema, { env: {}, file: path.join(dir, 'sim.yaml') })).toThrow(
+        /sim\.grpc\.maxStreamsPerFirm/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -15,7 +15,14 @@ import marketMaker, { fillInFlight, targetQuotes, type Touch } from '../../strat
 import { ALICE_MAIN, SYMBOL, startPipelineSim, type PipelineSim } from '../engine/helpers/pipeline-sim.ts';
 
 const params = (overrides: Record<string, unknown> = {}) =>
-  marketMaker.params.parse({ symbols: [SYMBOL], halfSpread: '0.02', quoteQty: '5', maxInventory: '50', skewPerContract: '0.001', ...overrides });
+  marketMaker.params.parse({
+    symbols: [SYMBOL],
+    halfSpread: '0.02',
+    quoteQty: '5',
+    maxInventory: '50',
+    skewPerContract: '0.001',
+    ...overrides,
+  });
 const d = (value: string | number) => new Decimal(value);
 const quotes = (q: { bid: Decimal | undefined; offer: Decimal | undefined }) => [q.bid?.toFixed(2), q.offer?.toFixed(2)];
 const CENTS = { tickSize: d('0.01'), lowPriceLimit: d('0.01'), highPriceLimit: d('0.99') };
@@ -87,7 +94,11 @@ describe('targetQuotes', () => {
         (bidCents, widthCents, inventory, halfSpread, skew, hasBid, hasOffer) => {
           const bestBid = d(bidCents).div(100);
           const bestOffer = Decimal.min(d('0.99'), bestBid.plus(d(widthCents).div(100)));
-          const touch: Touch = { mid: bestBid.plus(bestOffer).div(2), bestBid: hasBid ? bestBid : undefined, bestOffer: hasOffer ? bestOffer : undefined };
+          const touch: Touch = {
+            mid: bestBid.plus(bestOffer).div(2),
+            bestBid: hasBid ? bestBid : undefined,
+            bestOffer: hasOffer ? bestOffer : undefined,
+          };
           const p = params({ halfSpread: halfSpread.toString(), skewPerContract: skew.div(10).toString(), maxInventory: '100' });
           const { bid, offer } = targetQuotes(p, touch, d(inventory), CENTS);
           for (const q of [bid, offer]) {
@@ -170,7 +181,16 @@ describe('market-maker against the simulator', () => {
     t = await startPipelineSim({
       strategy: marketMaker,
       params: { symbols: [SYMBOL], halfSpread: '0.02', skewPerContract: '0.005' },
-      beforeStart: (sim) => void sim.core.submit({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 99, orderQty: 6, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }),
+      beforeStart: (sim) =>
+        void sim.core.submit({
+          account: ALICE_MAIN,
+          symbol: SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 99,
+          orderQty: 6,
+          timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+        }),
     });
     expect(t.exchangePosition(ALICE_MAIN, SYMBOL)).toBe(6);
     const { pipeline, port } = t;
@@ -188,7 +208,16 @@ describe('market-maker against the simulator', () => {
     t = await startPipelineSim({
       strategy: marketMaker,
       params: { symbols: [SYMBOL], halfSpread: '0.02', maxInventory: '8', skewPerContract: '0' },
-      beforeStart: (sim) => void sim.core.submit({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 99, orderQty: 6, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }),
+      beforeStart: (sim) =>
+        void sim.core.submit({
+          account: ALICE_MAIN,
+          symbol: SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 99,
+          orderQty: 6,
+          timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+        }),
     });
     const { pipeline, port, sim } = t;
     await t.waitUntil(() => pipeline.counters.reconciliations >= 1 && port.position(SYMBOL).eq(6), 'the position is reconciled');
@@ -206,9 +235,33 @@ describe('market-maker against the simulator', () => {
       params: { symbols: [SYMBOL], halfSpread: '0.01', skewPerContract: '0.01', quoteQty: '5' },
       activity: false,
       beforeStart: (sim) => {
-        sim.core.submit({ account: OTHER, symbol: SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', price: 52, orderQty: 13, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-        sim.core.submit({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 52, orderQty: 3, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
-        sim.core.submit({ account: OTHER, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 50, orderQty: 10, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+        sim.core.submit({
+          account: OTHER,
+          symbol: SYMBOL,
+          side: 'SIDE_SELL',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 52,
+          orderQty: 13,
+          timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+        });
+        sim.core.submit({
+          account: ALICE_MAIN,
+          symbol: SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 52,
+          orderQty: 3,
+          timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+        });
+        sim.core.submit({
+          account: OTHER,
+          symbol: SYMBOL,
+          side: 'SIDE_BUY',
+          type: 'ORDER_TYPE_LIMIT',
+          price: 50,
+          orderQty: 10,
+          timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+        });
       },
     });
     const { pipeline, port, sim } = t;
@@ -219,14 +272,24 @@ describe('market-maker against the simulator', () => {
     });
     await t.waitUntil(() => pipeline.counters.reconciliations >= 1 && port.position(SYMBOL).eq(3), 'the long position is reconciled');
     // the maker may have quoted the first book before it knew the position: a book change makes it requote
-    sim.core.submit({ account: OTHER, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', price: 40, orderQty: 1, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+    sim.core.submit({
+      account: OTHER,
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      price: 40,
+      orderQty: 1,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
     const quoted = () => {
       const q = restingQuotes(sim);
       return q.length === 2 && q[0]?.[0] === 'SIDE_BUY' && Number(q[0][1]) < 0.5 && q[1]?.[0] === 'SIDE_SELL' && q[1][1] === '0.51';
     };
-    await t.waitUntil(() => quoted() && t?.venue.inFlight === 0, 'a bid under 0.50 and the offer a tick above the best bid (its target 0.49 would take the 0.50 bid)');
+    await t.waitUntil(
+      () => quoted() && t?.venue.inFlight === 0,
+      'a bid under 0.50 and the offer a tick above the best bid (its target 0.49 would take the 0.50 bid)',
+    );
     expect(rejected).toEqual([]);
     expect(t.sim.core.openOrders({ account: ALICE_MAIN }).every((o) => o.order.participateDontInitiate)).toBe(true);
   });
 });
-

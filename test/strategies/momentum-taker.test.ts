@@ -47,14 +47,28 @@ describe('momentum-taker against the simulator', () => {
   async function rest(side: 'SIDE_BUY' | 'SIDE_SELL', price: number, orderQty = 10): Promise<void> {
     const sim = t?.sim;
     if (t === undefined || sim === undefined) throw new Error('no sim');
-    sim.core.submit({ account: MOVER, symbol: SYMBOL, side, type: 'ORDER_TYPE_LIMIT', price, orderQty, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+    sim.core.submit({
+      account: MOVER,
+      symbol: SYMBOL,
+      side,
+      type: 'ORDER_TYPE_LIMIT',
+      price,
+      orderQty,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
     const { pipeline, venue } = t;
     const same = (engine: { price: Decimal; qty: Decimal } | undefined, core: { price: number; qty: number } | undefined) =>
       engine === undefined ? core === undefined : core !== undefined && engine.price.times(100).eq(core.price) && engine.qty.eq(core.qty);
     await t.waitUntil(() => {
       const book = pipeline.books.get(SYMBOL);
       const bbo = sim.core.engine.bbo(SYMBOL);
-      return book !== undefined && same(book.bids[0], bbo.bid) && same(book.offers[0], bbo.offer) && venue.inFlight === 0 && pipeline.tracker.open().length === 0;
+      return (
+        book !== undefined &&
+        same(book.bids[0], bbo.bid) &&
+        same(book.offers[0], bbo.offer) &&
+        venue.inFlight === 0 &&
+        pipeline.tracker.open().length === 0
+      );
     }, `the engine caught up after a ${side} at ${price}`);
   }
 

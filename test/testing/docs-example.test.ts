@@ -52,7 +52,11 @@ describe('bidder', () => {
   });
 
   it('risk refuses an order over maxOrderQty; the refusal names the intent', async () => {
-    market = await startScriptedMarket({ strategy: bidder, params: { symbol: 'RAIN', qty: '5', maxPosition: '10' }, risk: { maxOrderQty: '3' } });
+    market = await startScriptedMarket({
+      strategy: bidder,
+      params: { symbol: 'RAIN', qty: '5', maxPosition: '10' },
+      risk: { maxOrderQty: '3' },
+    });
     await market.book('RAIN', { bids: [['0.40', 10]] });
     expect(market.refusalLog()).toEqual(['RISK_MAX_ORDER_QTY place #1 BUY 5 RAIN@0.40 GTC post join']);
     expect(market.refusals[0]).toMatchObject({ code: 'RISK_MAX_ORDER_QTY', symbol: 'RAIN' });

@@ -76,6 +76,11 @@ describe('market-maker in a scripted market', () => {
     expect(market.refusals.map((r) => r.code)).toContain('RISK_TRADING_HALTED');
     await market.setTradingState('active');
     await market.book('RAIN', BOOK);
-    expect(market.venueOrders({ openOnly: true }).map((o) => o.side).sort()).toEqual(['BUY', 'SELL']);
+    expect(
+      market
+        .venueOrders({ openOnly: true })
+        .map((o) => o.side)
+        .sort(),
+    ).toEqual(['BUY', 'SELL']);
   });
 });

@@ -30,7 +30,7 @@ const pinger = defineStrategy({
 });
 
 describe('scripted market: time, symbols and the venue', () => {
-  it('trades the symbols of the plugin\'s own symbols(params), and only those', async () => {
+  it("trades the symbols of the plugin's own symbols(params), and only those", async () => {
     market = await startScriptedMarket({ strategy: pinger, params: { market: 'ELECTION' } });
     expect(market.symbols).toEqual(['ELECTION-YES']);
     await expect(market.book('OTHER', { bids: [['0.50', 1]] })).rejects.toMatchObject({ code: 'TESTING_UNKNOWN_SYMBOL' });
@@ -63,8 +63,12 @@ describe('scripted market: time, symbols and the venue', () => {
     expect(market.openOrders().map((o) => o.status)).toEqual(['NEW']);
   });
 
-  it('an order off the instrument\'s tick is refused by risk (RISK_TICK_SIZE): nothing reaches the venue', async () => {
-    market = await startScriptedMarket({ strategy: pinger, params: { market: 'E' }, instruments: [{ symbol: 'E-YES', tickSize: '0.05', lowPriceLimit: '0.05', highPriceLimit: '0.95' }] });
+  it("an order off the instrument's tick is refused by risk (RISK_TICK_SIZE): nothing reaches the venue", async () => {
+    market = await startScriptedMarket({
+      strategy: pinger,
+      params: { market: 'E' },
+      instruments: [{ symbol: 'E-YES', tickSize: '0.05', lowPriceLimit: '0.05', highPriceLimit: '0.95' }],
+    });
     await market.book('E-YES', { bids: [['0.50', 10]] });
     await market.advance(1000);
     expect(market.refusalLog()).toEqual(['RISK_TICK_SIZE place #1 BUY 1 E-YES@0.49 GTC']);
@@ -72,7 +76,11 @@ describe('scripted market: time, symbols and the venue', () => {
   });
 
   it('a venue policy decides per order: this one rejects bids under 0.45 and acknowledges the rest', async () => {
-    market = await startScriptedMarket({ strategy: pinger, params: { market: 'E' }, policy: { insert: (o) => (o.price !== undefined && o.price.lt('0.45') ? { reject: 'too low' } : 'match') } });
+    market = await startScriptedMarket({
+      strategy: pinger,
+      params: { market: 'E' },
+      policy: { insert: (o) => (o.price !== undefined && o.price.lt('0.45') ? { reject: 'too low' } : 'match') },
+    });
     await market.book('E-YES', { bids: [['0.44', 10]] });
     await market.advance(1000);
     await market.book('E-YES', { bids: [['0.50', 10]] });
@@ -92,12 +100,16 @@ describe('scripted market: time, symbols and the venue', () => {
     await expect(market.advance(-1)).rejects.toMatchObject({ code: 'TESTING_TIME_BACKWARDS' });
   });
 
-  it('a position held before the start is the engine\'s from its first reconciliation', async () => {
-    market = await startScriptedMarket({ strategy: pinger, params: { market: 'E' }, positions: [{ symbol: 'E-YES', qty: '-3', price: '0.40' }] });
+  it("a position held before the start is the engine's from its first reconciliation", async () => {
+    market = await startScriptedMarket({
+      strategy: pinger,
+      params: { market: 'E' },
+      positions: [{ symbol: 'E-YES', qty: '-3', price: '0.40' }],
+    });
     expect(market.position('E-YES').toFixed()).toBe('-3');
   });
 
-  it('params the plugin\'s schema refuses are an error listing the problem, before anything starts', async () => {
+  it("params the plugin's schema refuses are an error listing the problem, before anything starts", async () => {
     await expect(startScriptedMarket({ strategy: pinger, params: { market: 7 } })).rejects.toThrow(/market/);
   });
 });

@@ -14,12 +14,18 @@ afterEach(async () => {
 });
 
 describe('sim bot', () => {
-  it('the market maker quotes, gets filled by the synthetic market, and the recorded fills are the exchange\'s', async () => {
-    bot = await startSimBot({ strategy: marketMaker, params: { symbols: [SIM_SYMBOL], halfSpread: '0.01', quoteQty: '2', skewPerContract: '0' } });
+  it("the market maker quotes, gets filled by the synthetic market, and the recorded fills are the exchange's", async () => {
+    bot = await startSimBot({
+      strategy: marketMaker,
+      params: { symbols: [SIM_SYMBOL], halfSpread: '0.01', quoteQty: '2', skewPerContract: '0' },
+    });
     const { pipeline } = bot;
     expect(new URL(bot.sim.ready.gateway).hostname).toBe('127.0.0.1');
     await bot.driveUntil(() => pipeline.counters.fills >= 2, 'two fills');
-    expect(bot.intentLog().slice(0, 2)).toEqual([expect.stringMatching(/^place #1 BUY 2 RAIN-NYC-2026-12-01@0\.\d\d GTC post quote$/), expect.stringMatching(/^place #2 SELL 2 RAIN-NYC-2026-12-01@0\.\d\d GTC post quote$/)]);
+    expect(bot.intentLog().slice(0, 2)).toEqual([
+      expect.stringMatching(/^place #1 BUY 2 RAIN-NYC-2026-12-01@0\.\d\d GTC post quote$/),
+      expect.stringMatching(/^place #2 SELL 2 RAIN-NYC-2026-12-01@0\.\d\d GTC post quote$/),
+    ]);
     expect(bot.fills).toHaveLength(pipeline.counters.fills);
     const signed = bot.fills.reduce((sum, f) => (f.side === 'BUY' ? sum + f.qty.toNumber() : sum - f.qty.toNumber()), 0);
     expect(bot.position(SIM_SYMBOL).toNumber()).toBe(signed);
@@ -28,7 +34,7 @@ describe('sim bot', () => {
     expect(bot.sim.core.openOrders({ account: SIM_ACCOUNT })).toEqual([]);
   });
 
-  it('trades the symbols a plugin\'s symbols(params) names, as tradebot run does', async () => {
+  it("trades the symbols a plugin's symbols(params) names, as tradebot run does", async () => {
     const oneContract = defineStrategy({
       name: 'one-contract',
       params: z.object({ contract: z.string() }),

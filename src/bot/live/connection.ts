@@ -77,7 +77,10 @@ async function openEmbedded(config: TradebotConfig, plan: RunPlan, logger: Logge
   if (config.sim === undefined) throw configError('no sim section');
   const wanted = config.bot.simUser;
   const user = wanted === undefined ? config.sim.users[0] : config.sim.users.find((u) => u.username === wanted);
-  if (user === undefined) throw configError(wanted === undefined ? 'sim.users is empty: add a user for the bot to log in as' : `bot.simUser: no user "${wanted}" in sim.users`);
+  if (user === undefined)
+    throw configError(
+      wanted === undefined ? 'sim.users is empty: add a user for the bot to log in as' : `bot.simUser: no user "${wanted}" in sim.users`,
+    );
   const onboarded = plan.needsFamilyA ? onboardEphemeralClient(config.sim, user.participant) : undefined;
   const sim = await startSim(onboarded?.sim ?? config.sim, { logger: logger.child({ component: 'sim' }) });
   let gateway: GatewayClient | undefined;
@@ -86,7 +89,12 @@ async function openEmbedded(config: TradebotConfig, plan: RunPlan, logger: Logge
   try {
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
     if (plan.needsGateway) {
-      gateway = new GatewayClient({ gatewayUrl: sim.ready.gateway, credentials: gatewayCredentials(user), instruments: instrumentCatalog(instruments), logger: logger.child({ component: 'gateway' }) });
+      gateway = new GatewayClient({
+        gatewayUrl: sim.ready.gateway,
+        credentials: gatewayCredentials(user),
+        instruments: instrumentCatalog(instruments),
+        logger: logger.child({ component: 'gateway' }),
+      });
       await gateway.login();
     }
     if (onboarded !== undefined) {
@@ -95,11 +103,25 @@ async function openEmbedded(config: TradebotConfig, plan: RunPlan, logger: Logge
         authUrl: sim.ready.auth,
         gatewayUrl: sim.ready.gateway,
         grpcAddress: sim.ready.grpc,
-        familyA: { clientId: BOT_CLIENT_ID, privateKeyFile: onboarded.privateKeyFile, participant: user.participant, refreshMarginSeconds: 30 },
+        familyA: {
+          clientId: BOT_CLIENT_ID,
+          privateKeyFile: onboarded.privateKeyFile,
+          participant: user.participant,
+          refreshMarginSeconds: 30,
+        },
       };
       familyA = createFamilyAClient(exchange, { logger });
     }
-    logger.info({ gateway: sim.ready.gateway, grpc: plan.needsGrpc ? sim.ready.grpc : undefined, user: user.username, venue: plan.venue, streams: plan.streams }, 'connected to the embedded exchange');
+    logger.info(
+      {
+        gateway: sim.ready.gateway,
+        grpc: plan.needsGrpc ? sim.ready.grpc : undefined,
+        user: user.username,
+        venue: plan.venue,
+        streams: plan.streams,
+      },
+      'connected to the embedded exchange',
+    );
     return { sim, instruments, accounts: user.accounts, gateway, familyA, grpcAddress: sim.ready.grpc, close };
   } catch (error) {
     await close().catch(() => undefined);
@@ -111,7 +133,8 @@ async function openEnvironment(config: TradebotConfig, plan: RunPlan, symbols: r
   const exchange = config.exchange;
   if (exchange === undefined) throw configError('no exchange section');
   const gatewayConfig = exchange.gateway;
-  if (plan.needsGateway && gatewayConfig === undefined) throw configError('exchange.gateway is missing: give username, password (${ENV_VAR}) and, with MFA, mfaSecret');
+  if (plan.needsGateway && gatewayConfig === undefined)
+    throw configError('exchange.gateway is missing: give username, password (${ENV_VAR}) and, with MFA, mfaSecret');
   const familyA = createFamilyAClient(exchange, { logger });
   let gateway: GatewayClient | undefined;
   const close = () => closeAll([() => gateway?.close(), () => familyA.client.close()]);
@@ -128,7 +151,15 @@ async function openEnvironment(config: TradebotConfig, plan: RunPlan, symbols: r
       await gateway.login();
     }
     const accounts = gateway !== undefined ? (await gateway.getWhoAmI()).accounts : (await familyA.client.whoAmI()).accounts;
-    logger.info({ gateway: gateway === undefined ? undefined : exchange.gatewayUrl, grpc: plan.needsGrpc ? exchange.grpcAddress : undefined, venue: plan.venue, streams: plan.streams }, 'connected to the exchange');
+    logger.info(
+      {
+        gateway: gateway === undefined ? undefined : exchange.gatewayUrl,
+        grpc: plan.needsGrpc ? exchange.grpcAddress : undefined,
+        venue: plan.venue,
+        streams: plan.streams,
+      },
+      'connected to the exchange',
+    );
     return { sim: undefined, instruments, accounts, gateway, familyA, grpcAddress: exchange.grpcAddress, close };
   } catch (error) {
     await close().catch(() => undefined);
@@ -141,7 +172,12 @@ function openSession(config: TradebotConfig, plan: RunPlan, symbols: readonly st
 }
 
 /** The live runner's connection: the venue of `bot.venue`, each stream on its configured transport. */
-export async function connectVenue(config: TradebotConfig, symbols: readonly string[], logger: Logger, options: { configFile?: string } = {}): Promise<VenueConnection> {
+export async function connectVenue(
+  config: TradebotConfig,
+  symbols: readonly string[],
+  logger: Logger,
+  options: { configFile?: string } = {},
+): Promise<VenueConnection> {
   const plan = assertRunPlan(config, options.configFile);
   const session = await openSession(config, plan, symbols, logger);
   let closeGrpc: (() => Promise<void>) | undefined;
@@ -149,7 +185,8 @@ export async function connectVenue(config: TradebotConfig, symbols: readonly str
     const { gateway, familyA } = session;
     let grpc: ReturnType<typeof grpcStreamsOf> | undefined;
     if (plan.needsGrpc) {
-      if (familyA === undefined || session.grpcAddress === undefined) throw configError('gRPC streams need exchange.grpcAddress and exchange.familyA');
+      if (familyA === undefined || session.grpcAddress === undefined)
+        throw configError('gRPC streams need exchange.grpcAddress and exchange.familyA');
       grpc = grpcStreamsOf(session.grpcAddress, familyA, session.instruments, logger);
       closeGrpc = grpc.close;
     }
@@ -160,7 +197,12 @@ export async function connectVenue(config: TradebotConfig, symbols: readonly str
       venue = new FamilyAVenue({ client: familyA.client, marketData: streams.marketData, orderUpdates: streams.orderUpdates });
     } else {
       if (gateway === undefined) throw configError('bot.venue: gateway needs exchange.gateway');
-      venue = new GatewayVenue({ client: gateway, instruments: session.instruments, marketData: streams.marketData, orderUpdates: streams.orderUpdates });
+      venue = new GatewayVenue({
+        client: gateway,
+        instruments: session.instruments,
+        marketData: streams.marketData,
+        orderUpdates: streams.orderUpdates,
+      });
     }
     return {
       venue,
@@ -181,9 +223,18 @@ export async function connect(config: TradebotConfig, symbols: readonly string[]
   if (config.exchange === undefined && config.sim === undefined) {
     throw configError('the config has neither an exchange section (an environment) nor a sim section (the embedded exchange); add one');
   }
-  const plan: RunPlan = { venue: 'gateway', streams: { marketData: 'ndjson', orders: 'ndjson' }, embedded: config.exchange === undefined, needsGateway: true, needsFamilyA: config.exchange !== undefined, needsGrpc: false };
+  const plan: RunPlan = {
+    venue: 'gateway',
+    streams: { marketData: 'ndjson', orders: 'ndjson' },
+    embedded: config.exchange === undefined,
+    needsGateway: true,
+    needsFamilyA: config.exchange !== undefined,
+    needsGrpc: false,
+  };
   if (config.exchange !== undefined && config.exchange.familyA === undefined) {
-    throw configError('exchange.familyA is missing: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant');
+    throw configError(
+      'exchange.familyA is missing: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant',
+    );
   }
   const session = await openSession(config, plan, symbols, logger);
   const client = session.gateway;

@@ -97,7 +97,8 @@ export function parseCommand(text: string): Parsed {
   } catch {
     return { ok: false, message: `the body is not JSON: ${EXAMPLE}` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected a JSON object: ${EXAMPLE}` };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, message: `expected a JSON object: ${EXAMPLE}` };
   const body = value as Record<string, unknown>;
   const unknown = Object.keys(body).filter((key) => key !== 'state' && key !== 'reason');
   if (unknown.length > 0) return { ok: false, message: `unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: ${EXAMPLE}` };
@@ -119,7 +120,11 @@ function stateBody(target: ControlTarget): ControlStateBody {
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) {
-    throw new TradebotError('CONTROL_NOT_LOOPBACK', `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(host)}: it changes the trading state without authentication; reach a remote bot through an SSH tunnel`, { kind: 'config' });
+    throw new TradebotError(
+      'CONTROL_NOT_LOOPBACK',
+      `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(host)}: it changes the trading state without authentication; reach a remote bot through an SSH tunnel`,
+      { kind: 'config' },
+    );
   }
   const { log } = options;
   let commands = 0;
@@ -132,22 +137,32 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return refuse(response, 403, 'CONTROL_FORBIDDEN_HOST', `the Host header must name a loopback address (${LOOPBACK_HOSTS.join(', ')})`);
     }
     const target = options.target();
-    if (target === undefined) return refuse(response, 503, 'CONTROL_STARTING', 'the bot is still starting; try again in a moment', { 'retry-after': '1' });
+    if (target === undefined)
+      return refuse(response, 503, 'CONTROL_STARTING', 'the bot is still starting; try again in a moment', { 'retry-after': '1' });
     if (request.method === 'GET' || request.method === 'HEAD') return send(response, 200, stateBody(target));
-    if (request.method !== 'POST') return refuse(response, 405, 'CONTROL_METHOD', 'method not allowed: GET reads the state, POST sets it', { allow: 'GET, HEAD, POST' });
+    if (request.method !== 'POST')
+      return refuse(response, 405, 'CONTROL_METHOD', 'method not allowed: GET reads the state, POST sets it', { allow: 'GET, HEAD, POST' });
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') return refuse(response, 415, 'CONTROL_CONTENT_TYPE', `send the command as content-type application/json: ${EXAMPLE}`);
+    if (type !== 'application/json')
+      return refuse(response, 415, 'CONTROL_CONTENT_TYPE', `send the command as content-type application/json: ${EXAMPLE}`);
     const text = await readBody(request);
-    if (text === undefined) return refuse(response, 413, 'CONTROL_BODY_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes: ${EXAMPLE}`);
+    if (text === undefined)
+      return refuse(response, 413, 'CONTROL_BODY_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes: ${EXAMPLE}`);
     const command = parseCommand(text);
     if (!command.ok) {
       log?.warn({ status: 400 }, `operator control: refused a command: ${command.message}`);
       return refuse(response, 400, 'CONTROL_BAD_REQUEST', command.message);
     }
     const previous = target.state;
-    target.setState(command.state, `operator (HTTP control)${command.reason === undefined || command.reason === '' ? '' : `: ${command.reason}`}`);
+    target.setState(
+      command.state,
+      `operator (HTTP control)${command.reason === undefined || command.reason === '' ? '' : `: ${command.reason}`}`,
+    );
     commands += 1;
-    log?.warn({ requested: command.state, from: previous, to: target.state }, `operator control: ${command.state} requested; trading state now ${target.state}`);
+    log?.warn(
+      { requested: command.state, from: previous, to: target.state },
+      `operator control: ${command.state} requested; trading state now ${target.state}`,
+    );
     return send(response, 200, { requested: command.state, previous, ...stateBody(target) });
   };
 
@@ -160,7 +175,13 @@ export async function startControlServer(options: ControlServerOptions): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new TradebotError('CONTROL_LISTEN_FAILED', `control endpoint cannot listen on ${host}:${options.port} (${error.code ?? error.message}); change bot.control.port`, { kind: 'config', cause: error })),
+      reject(
+        new TradebotError(
+          'CONTROL_LISTEN_FAILED',
+          `control endpoint cannot listen on ${host}:${options.port} (${error.code ?? error.message}); change bot.control.port`,
+          { kind: 'config', cause: error },
+        ),
+      ),
     );
     server.listen(options.port, host, () => resolve());
   });

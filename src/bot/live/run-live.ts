@@ -10,7 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
-import type { Decimal} from '../../domain/decimal.ts';
+import type { Decimal } from '../../domain/decimal.ts';
 import { ZERO } from '../../domain/decimal.ts';
 import { liveClock } from '../../engine/clock.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
@@ -77,13 +77,23 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const params = validateParams(
     strategy,
     config.bot.params,
-    options.paramsFile !== undefined ? { file: options.paramsFile, path: '' } : { path: 'bot.params', ...(options.configFile === undefined ? {} : { file: options.configFile }) },
+    options.paramsFile !== undefined
+      ? { file: options.paramsFile, path: '' }
+      : { path: 'bot.params', ...(options.configFile === undefined ? {} : { file: options.configFile }) },
   );
   const symbols = symbolsOf(strategy, params);
-  if (symbols.length === 0) throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, { kind: 'config' });
+  if (symbols.length === 0)
+    throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, {
+      kind: 'config',
+    });
   const clock = liveClock();
   const started = clock.now();
-  const connection = await connectVenue(config, symbols, logger, options.configFile === undefined ? {} : { configFile: options.configFile });
+  const connection = await connectVenue(
+    config,
+    symbols,
+    logger,
+    options.configFile === undefined ? {} : { configFile: options.configFile },
+  );
   const account = config.bot.account ?? connection.accounts[0];
   if (account === undefined) {
     await connection.close();
@@ -103,8 +113,16 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     logger.info({ journal: journal.description }, 'order journal opened');
     metrics = await startRunMetrics(config.bot.metrics, logger);
     if (config.bot.control !== undefined) {
-      control = await startControlServer({ port: config.bot.control.port, host: config.bot.control.host, log: logger, target: () => pipeline?.risk.tradingState });
-      logger.info({ url: control.url }, `operator control at ${control.url} (tradebot control <active|reducing|halted> --port ${control.port})`);
+      control = await startControlServer({
+        port: config.bot.control.port,
+        host: config.bot.control.host,
+        log: logger,
+        target: () => pipeline?.risk.tradingState,
+      });
+      logger.info(
+        { url: control.url },
+        `operator control at ${control.url} (tradebot control <active|reducing|halted> --port ${control.port})`,
+      );
     }
     pipeline = await startPipeline({
       venue,
@@ -149,7 +167,12 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
   };
   const pnl = () => portfolio.snapshot().totals.netPnl;
-  metrics?.bind({ counters: running.counters, netPnl: pnl, openOrders: () => running.tracker.open().length, tradingState: () => running.risk.tradingState.state });
+  metrics?.bind({
+    counters: running.counters,
+    netPnl: pnl,
+    openOrders: () => running.tracker.open().length,
+    tradingState: () => running.risk.tradingState.state,
+  });
   const draw = () =>
     options.statusStream?.write(
       `\r\x1b[2K${formatStatusLine({
@@ -200,7 +223,13 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     tradingStateReason: running.risk.tradingState.reason,
     operatorCommands: control?.commands ?? 0,
     openOrders: running.tracker.open().length,
-    journal: { file: openJournal.description, restored: running.counters.restored, appended: openJournal.stats.appended, syncs: openJournal.stats.syncs, syncMicros: openJournal.stats.syncMicros },
+    journal: {
+      file: openJournal.description,
+      restored: running.counters.restored,
+      appended: openJournal.stats.appended,
+      syncs: openJournal.stats.syncs,
+      syncMicros: openJournal.stats.syncMicros,
+    },
   };
   await metrics?.close();
   await recorder?.close();
@@ -212,4 +241,3 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   await connection.close();
   return summary;
 }
-

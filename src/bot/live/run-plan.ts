@@ -42,17 +42,26 @@ export function runPlan(config: TradebotConfig): RunPlan {
 export function runPlanProblems(config: TradebotConfig): ConfigProblem[] {
   const exchange = config.exchange;
   if (exchange === undefined) {
-    if (config.sim === undefined) return [{ path: '', message: 'neither an exchange section (an environment) nor a sim section (the embedded exchange): add one' }];
+    if (config.sim === undefined)
+      return [{ path: '', message: 'neither an exchange section (an environment) nor a sim section (the embedded exchange): add one' }];
     return []; // the embedded exchange serves every venue and transport (the bot gets a gateway user and a family A client)
   }
   const plan = runPlan(config);
   const problems: ConfigProblem[] = [];
   if (exchange.familyA === undefined) {
-    problems.push({ path: 'exchange.familyA', message: 'is required against an environment: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant' });
+    problems.push({
+      path: 'exchange.familyA',
+      message:
+        'is required against an environment: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant',
+    });
   }
   if (exchange.gateway === undefined) {
     if (plan.venue === 'gateway') {
-      problems.push({ path: 'exchange.gateway', message: 'is required with bot.venue: gateway (orders go through the trading gateway): give username, password (${ENV_VAR}) and, with MFA, mfaSecret; or set bot.venue: familyA' });
+      problems.push({
+        path: 'exchange.gateway',
+        message:
+          'is required with bot.venue: gateway (orders go through the trading gateway): give username, password (${ENV_VAR}) and, with MFA, mfaSecret; or set bot.venue: familyA',
+      });
     }
     for (const stream of ['marketData', 'orders'] as const) {
       if (plan.streams[stream] !== 'ndjson' || plan.venue === 'gateway') continue;

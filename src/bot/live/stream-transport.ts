@@ -44,9 +44,22 @@ export function onboardEphemeralClient(sim: SimConfig, participant: string): { s
     clientId: BOT_CLIENT_ID,
     publicKeyFile,
     participant,
-    scopes: ['read:marketdata', 'read:l2marketdata', 'read:instruments', 'read:orders', 'write:orders', 'read:positions', 'read:dropcopy', 'read:reports'],
+    scopes: [
+      'read:marketdata',
+      'read:l2marketdata',
+      'read:instruments',
+      'read:orders',
+      'write:orders',
+      'read:positions',
+      'read:dropcopy',
+      'read:reports',
+    ],
   } as SimConfig['clients'][number];
-  return { sim: { ...sim, clients: [...sim.clients, client] }, privateKeyFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    sim: { ...sim, clients: [...sim.clients, client] },
+    privateKeyFile,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** A channel on loopback is the simulator's plain-text endpoint; anything else is the exchange's, over TLS. */
@@ -55,7 +68,12 @@ function isLoopbackAddress(address: string): boolean {
 }
 
 /** gRPC streams authenticated with the token of an existing family A client stack (the caller closes that stack). */
-export function grpcStreamsOf(address: string, familyA: FamilyAStack, instruments: readonly Instrument[], logger: Logger): Omit<StreamSources, 'familyA'> {
+export function grpcStreamsOf(
+  address: string,
+  familyA: FamilyAStack,
+  instruments: readonly Instrument[],
+  logger: Logger,
+): Omit<StreamSources, 'familyA'> {
   const client = new GrpcExchangeClient({
     address,
     getToken: tokenSourceOf(familyA.tokens),
@@ -71,8 +89,18 @@ export function grpcStreamsOf(address: string, familyA: FamilyAStack, instrument
 }
 
 export function grpcStreams(exchange: ExchangeConfig, instruments: readonly Instrument[], logger: Logger): StreamSources {
-  if (exchange.grpcAddress === undefined) throw new TradebotError('RUN_CONFIG_INCOMPLETE', 'bot.streams is grpc but exchange.grpcAddress is missing: give host:port of the gRPC endpoint', { kind: 'config' });
-  if (exchange.familyA === undefined) throw new TradebotError('RUN_CONFIG_INCOMPLETE', 'bot.streams is grpc: gRPC streams authenticate with a family A token, so exchange.familyA is required', { kind: 'config' });
+  if (exchange.grpcAddress === undefined)
+    throw new TradebotError(
+      'RUN_CONFIG_INCOMPLETE',
+      'bot.streams is grpc but exchange.grpcAddress is missing: give host:port of the gRPC endpoint',
+      { kind: 'config' },
+    );
+  if (exchange.familyA === undefined)
+    throw new TradebotError(
+      'RUN_CONFIG_INCOMPLETE',
+      'bot.streams is grpc: gRPC streams authenticate with a family A token, so exchange.familyA is required',
+      { kind: 'config' },
+    );
   const familyA = createFamilyAClient(exchange, { logger });
   const grpc = grpcStreamsOf(exchange.grpcAddress, familyA, instruments, logger);
   return {
@@ -97,11 +125,17 @@ export function ndjsonStreamsOf(gateway: GatewayClient): Pick<StreamSources, 'ma
 /** Each stream from the transport the plan names; a transport the plan needs but was not opened is a bug, thrown. */
 export function pickStreams(
   transports: StreamTransports,
-  sources: { ndjson: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined; grpc: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined },
+  sources: {
+    ndjson: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined;
+    grpc: Pick<StreamSources, 'marketData' | 'orderUpdates'> | undefined;
+  },
 ): Pick<StreamSources, 'marketData' | 'orderUpdates'> {
   const source = (transport: 'ndjson' | 'grpc', stream: string) => {
     const chosen = sources[transport];
-    if (chosen === undefined) throw new TradebotError('RUN_TRANSPORT_MISSING', `the ${stream} stream wants ${transport} but no ${transport} client was opened`, { kind: 'internal' });
+    if (chosen === undefined)
+      throw new TradebotError('RUN_TRANSPORT_MISSING', `the ${stream} stream wants ${transport} but no ${transport} client was opened`, {
+        kind: 'internal',
+      });
     return chosen;
   };
   const market = source(transports.marketData, 'market data');

@@ -34,7 +34,8 @@ function answer(response: ServerResponse, status: number, body: string, headers:
 async function handle(metrics: BotMetrics, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = (request.url ?? '/').split('?')[0];
   if (path !== METRICS_PATH) return answer(response, 404, `not found: metrics are at ${METRICS_PATH}\n`);
-  if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'method not allowed: use GET\n', { allow: 'GET, HEAD' });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return answer(response, 405, 'method not allowed: use GET\n', { allow: 'GET, HEAD' });
   try {
     const text = await metrics.text();
     response.writeHead(200, { 'content-type': metrics.contentType });
@@ -50,7 +51,13 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   const server = createServer((request, response) => void handle(options.metrics, request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new TradebotError('METRICS_LISTEN_FAILED', `metrics endpoint cannot listen on ${host}:${options.port} (${error.code ?? error.message}); change bot.metrics.port`, { kind: 'config', cause: error })),
+      reject(
+        new TradebotError(
+          'METRICS_LISTEN_FAILED',
+          `metrics endpoint cannot listen on ${host}:${options.port} (${error.code ?? error.message}); change bot.metrics.port`,
+          { kind: 'config', cause: error },
+        ),
+      ),
     );
     server.listen(options.port, host, () => resolve());
   });

@@ -11,7 +11,14 @@ import type { FamilyAClient } from '../../exchange/familya/index.ts';
 import { TradebotError } from '../../errors.ts';
 import type { Instrument, Order } from '../../domain/index.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
-import type { Venue, VenueCancelRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueOrderQuery,
+  VenueOrderRequest,
+  VenueReplaceRequest,
+  VenueSnapshot,
+} from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { toOrderInput } from './order-input.ts';
 
@@ -55,13 +62,23 @@ export class FamilyAVenue implements Venue {
   }
 
   async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
-    const inputs = requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol, clordId: r.clordId, ...(r.price ? { price: r.price } : {}), ...(r.qty ? { orderQty: r.qty } : {}) }));
+    const inputs = requests.map((r) => ({
+      orderId: r.orderId,
+      symbol: r.symbol,
+      clordId: r.clordId,
+      ...(r.price ? { price: r.price } : {}),
+      ...(r.qty ? { orderQty: r.qty } : {}),
+    }));
     if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.replaceOrder(inputs[0]);
     else await this.options.client.replaceOrderList(inputs);
   }
 
   async cross(): Promise<readonly string[]> {
-    throw new TradebotError('VENUE_CROSS_UNSUPPORTED', 'the family A /v1 API has no cross endpoint; run crosses through the gateway venue', { kind: 'rejection' });
+    throw new TradebotError(
+      'VENUE_CROSS_UNSUPPORTED',
+      'the family A /v1 API has no cross endpoint; run crosses through the gateway venue',
+      { kind: 'rejection' },
+    );
   }
 
   async snapshot(accounts: readonly string[]): Promise<VenueSnapshot> {

@@ -9,7 +9,15 @@ import type { Observable } from 'rxjs';
 import type { Instrument, Order, Position, Balance } from '../../domain/index.ts';
 import type { GatewayClient } from '../../exchange/gateway/index.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueOrderQuery, VenueReplaceRequest, VenueSnapshot } from '../../engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueCrossRequest,
+  VenueOrderRequest,
+  VenueOrderQuery,
+  VenueReplaceRequest,
+  VenueSnapshot,
+} from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { toOrderInput } from './order-input.ts';
 
@@ -54,12 +62,19 @@ export class GatewayVenue implements Venue {
 
   async cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
     const { client } = this.options;
-    if (requests.length === 1 && requests[0] !== undefined) return client.cancelOrder({ orderId: requests[0].orderId, symbol: requests[0].symbol });
+    if (requests.length === 1 && requests[0] !== undefined)
+      return client.cancelOrder({ orderId: requests[0].orderId, symbol: requests[0].symbol });
     return client.cancelOrderList(requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol })));
   }
 
   async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
-    const inputs = requests.map((r) => ({ orderId: r.orderId, symbol: r.symbol, clordId: r.clordId, ...(r.price ? { price: r.price } : {}), ...(r.qty ? { orderQty: r.qty } : {}) }));
+    const inputs = requests.map((r) => ({
+      orderId: r.orderId,
+      symbol: r.symbol,
+      clordId: r.clordId,
+      ...(r.price ? { price: r.price } : {}),
+      ...(r.qty ? { orderQty: r.qty } : {}),
+    }));
     if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.cancelReplaceOrder(inputs[0]);
     else await this.options.client.cancelReplaceOrderList(inputs);
   }

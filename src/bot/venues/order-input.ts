@@ -10,7 +10,10 @@ import type { OrderRequest, OrderType, Side, TimeInForce } from '../../domain/in
 import type { VenueOrderRequest, VenueOrderType, VenueSide, VenueTimeInForce } from '../../engine/venue.ts';
 
 export const WIRE_SIDE = { BUY: 'SIDE_BUY', SELL: 'SIDE_SELL' } as const satisfies Record<VenueSide, Side>;
-export const WIRE_ORDER_TYPE = { LIMIT: 'ORDER_TYPE_LIMIT', MARKET_TO_LIMIT: 'ORDER_TYPE_MARKET_TO_LIMIT' } as const satisfies Record<VenueOrderType, OrderType>;
+export const WIRE_ORDER_TYPE = { LIMIT: 'ORDER_TYPE_LIMIT', MARKET_TO_LIMIT: 'ORDER_TYPE_MARKET_TO_LIMIT' } as const satisfies Record<
+  VenueOrderType,
+  OrderType
+>;
 export const WIRE_TIME_IN_FORCE = {
   DAY: 'TIME_IN_FORCE_DAY',
   GOOD_TILL_CANCEL: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
@@ -23,7 +26,16 @@ export type WireTimeInForce = (typeof WIRE_TIME_IN_FORCE)[VenueTimeInForce];
 
 export type VenueOrderInput = Pick<
   OrderRequest,
-  'account' | 'symbol' | 'side' | 'type' | 'orderQty' | 'price' | 'clordId' | 'timeInForce' | 'participateDontInitiate' | 'selfMatchPreventionInstruction'
+  | 'account'
+  | 'symbol'
+  | 'side'
+  | 'type'
+  | 'orderQty'
+  | 'price'
+  | 'clordId'
+  | 'timeInForce'
+  | 'participateDontInitiate'
+  | 'selfMatchPreventionInstruction'
 >;
 
 /** The request as either client's order input; no price is a zero price, no self-match instruction UNDEFINED. */

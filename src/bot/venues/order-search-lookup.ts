@@ -8,7 +8,13 @@ import type { Order } from '../../domain/index.ts';
 import type { VenueOrderQuery } from '../../engine/venue.ts';
 
 /** The part of an order search both clients share. */
-export type OrderSearch = (filter: { accounts: string[]; symbol: string; orderId?: string; clordId?: string; pageSize: number }) => Promise<{ readonly orders: readonly Order[] }>;
+export type OrderSearch = (filter: {
+  accounts: string[];
+  symbol: string;
+  orderId?: string;
+  clordId?: string;
+  pageSize: number;
+}) => Promise<{ readonly orders: readonly Order[] }>;
 
 export async function lookupOrderBySearch(search: OrderSearch, query: VenueOrderQuery): Promise<Order | undefined> {
   const byId = query.orderId !== undefined && query.orderId !== '';

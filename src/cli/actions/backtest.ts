@@ -30,14 +30,22 @@ export interface BacktestCommandOptions {
 function withOverrides(config: BacktestConfig, o: BacktestCommandOptions): BacktestConfig {
   const section = config.backtest;
   const queue = o.queueModel;
-  if (queue !== undefined && queue !== 'volume' && queue !== 'level' && queue !== 'none') throw invalid(`--queue-model must be volume, level or none, got "${queue}"`);
+  if (queue !== undefined && queue !== 'volume' && queue !== 'level' && queue !== 'none')
+    throw invalid(`--queue-model must be volume, level or none, got "${queue}"`);
   const base = section.commissions ?? config.bot.fees;
   return {
     ...config,
     backtest: {
       ...section,
-      latency: { ...section.latency, ...(o.insertLatencyMs === undefined ? {} : { insertMs: o.insertLatencyMs }), ...(o.cancelLatencyMs === undefined ? {} : { cancelMs: o.cancelLatencyMs, replaceMs: o.cancelLatencyMs }) },
-      commissions: { takerBps: o.takerBps === undefined ? base.takerBps : new Decimal(o.takerBps), makerBps: o.makerBps === undefined ? base.makerBps : new Decimal(o.makerBps) },
+      latency: {
+        ...section.latency,
+        ...(o.insertLatencyMs === undefined ? {} : { insertMs: o.insertLatencyMs }),
+        ...(o.cancelLatencyMs === undefined ? {} : { cancelMs: o.cancelLatencyMs, replaceMs: o.cancelLatencyMs }),
+      },
+      commissions: {
+        takerBps: o.takerBps === undefined ? base.takerBps : new Decimal(o.takerBps),
+        makerBps: o.makerBps === undefined ? base.makerBps : new Decimal(o.makerBps),
+      },
       queueAheadModel:
         queue === undefined || queue === section.queueAheadModel.model
           ? section.queueAheadModel
@@ -70,8 +78,15 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
     },
   });
   progress?.stop();
-  const written = await writeResults(options.out, result, { command: 'backtest', data: options.data, config: configFile, finishedAt: new Date().toISOString() });
+  const written = await writeResults(options.out, result, {
+    command: 'backtest',
+    data: options.data,
+    config: configFile,
+    finishedAt: new Date().toISOString(),
+  });
   if (written.htmlSkipped !== undefined) logger.warn(`report.html not written: ${written.htmlSkipped}`);
   process.stdout.write(formatSummary(result.report, result.wall));
-  process.stdout.write(`  output     ${written.reportJson}${written.reportHtml === undefined ? '' : `, ${written.reportHtml}`}, ${written.runJson}\n`);
+  process.stdout.write(
+    `  output     ${written.reportJson}${written.reportHtml === undefined ? '' : `, ${written.reportHtml}`}, ${written.runJson}\n`,
+  );
 }

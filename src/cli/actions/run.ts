@@ -21,7 +21,9 @@ export interface RunCommandOptions {
 
 export async function runCommand(options: RunCommandOptions): Promise<void> {
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
-    throw new TradebotError('CLI_INVALID_LOG_LEVEL', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`, { kind: 'config' });
+    throw new TradebotError('CLI_INVALID_LOG_LEVEL', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`, {
+      kind: 'config',
+    });
   }
   const configFile = configFileOf(options.config);
   const loaded = loadConfig(configFile);

@@ -46,7 +46,13 @@ function requireFile(file: string, option: string): void {
  * `symbols` set to the data's symbols when its schema takes them (with the grid's first combination).
  * Loading checks the whole config once, before any run.
  */
-async function baseParams(strategy: string, definition: AnyStrategy, configFile: string, data: string, firstCombo: ParamSet): Promise<ParamSet> {
+async function baseParams(
+  strategy: string,
+  definition: AnyStrategy,
+  configFile: string,
+  data: string,
+  firstCombo: ParamSet,
+): Promise<ParamSet> {
   const { bot } = loadBacktestConfig(configFile);
   if (resolveStrategyPath(bot.strategy) === resolveStrategyPath(strategy)) return bot.params;
   const tape = await TapeReader.open(data, { thread: 'main' });
@@ -79,12 +85,18 @@ export async function sweepCommand(options: SweepCommandOptions): Promise<void> 
   const grid = loadGrid(options.grid);
   const definition = await loadStrategy(options.strategy);
   const combos = expandGrid(grid);
-  const base = options.params === undefined ? await baseParams(options.strategy, definition, configFile, options.data, combos[0] ?? {}) : givenBase(definition, options.params, grid, combos[0] ?? {});
+  const base =
+    options.params === undefined
+      ? await baseParams(options.strategy, definition, configFile, options.data, combos[0] ?? {})
+      : givenBase(definition, options.params, grid, combos[0] ?? {});
   const runs = combos.map((combo) => mergeParams(base, combo));
   checkSweepParams(definition, grid, runs, options.grid);
 
   const workers = Math.min(options.workers, runs.length);
-  const runner = createWorkerRunner({ workers, ...(options.jobModule === undefined ? {} : { jobModule: pathToFileURL(path.resolve(options.jobModule)).href }) });
+  const runner = createWorkerRunner({
+    workers,
+    ...(options.jobModule === undefined ? {} : { jobModule: pathToFileURL(path.resolve(options.jobModule)).href }),
+  });
   const ascending = options.ascending === true;
   let summary;
   try {
@@ -114,11 +126,21 @@ export async function sweepCommand(options: SweepCommandOptions): Promise<void> 
       failed: summary.failed,
       workers,
       rankBy: options.rankBy,
-      best: best?.outcome.ok === true ? { run: best.outcome.job.id, [options.rankBy]: best.metric === null || Number.isFinite(best.metric) ? best.metric : String(best.metric), params: best.outcome.job.combo } : null,
+      best:
+        best?.outcome.ok === true
+          ? {
+              run: best.outcome.job.id,
+              [options.rankBy]: best.metric === null || Number.isFinite(best.metric) ? best.metric : String(best.metric),
+              params: best.outcome.job.combo,
+            }
+          : null,
       ranking: { csv: summary.files.csv, html: summary.files.html },
     })}\n`,
   );
   if (summary.failed > 0) {
-    throw new TradebotError('SWEEP_RUNS_FAILED', `${summary.failed} of ${summary.runs} runs failed; their errors are in ${summary.files.csv} and runs/<n>/error.txt`);
+    throw new TradebotError(
+      'SWEEP_RUNS_FAILED',
+      `${summary.failed} of ${summary.runs} runs failed; their errors are in ${summary.files.csv} and runs/<n>/error.txt`,
+    );
   }
 }

@@ -32,7 +32,10 @@ export function registerBacktestCommand(program: Command): void {
     .description('Replay a history file through the live pipeline with simulated fills; writes report.json and report.html')
     .option('-s, --strategy <name|path>', 'strategy from strategies/ or a path (default: bot.strategy of the config)')
     .requiredOption('--data <file>', 'history file (tradebot history fetch) or recording (tradebot run --record)')
-    .option('--params <yaml>', "strategy params (YAML mapping; default: the config's bot.params when its bot.strategy is the one run, else the strategy's defaults on the data's symbols)")
+    .option(
+      '--params <yaml>',
+      "strategy params (YAML mapping; default: the config's bot.params when its bot.strategy is the one run, else the strategy's defaults on the data's symbols)",
+    )
     .option('-c, --config <file>', 'backtest config (bot, risk and backtest sections)', DEFAULT_BACKTEST_CONFIG)
     .requiredOption('--out <dir>', 'folder for report.json, run.json and report.html')
     .option('--insert-latency-ms <ms>', 'virtual ms until an insert reaches the exchange', parseMs('--insert-latency-ms'))

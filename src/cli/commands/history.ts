@@ -61,13 +61,24 @@ export function registerHistoryCommand(program: Command): void {
   history
     .command('fetch')
     .description('Fetch the exchange trade search into a history file (resumable, busted trades kept)')
-    .requiredOption('--symbol <symbol>', 'a symbol to fetch (repeat for several)', (value: string, previous: string[] = []) => [...previous, value])
+    .requiredOption('--symbol <symbol>', 'a symbol to fetch (repeat for several)', (value: string, previous: string[] = []) => [
+      ...previous,
+      value,
+    ])
     .requiredOption('--from <iso>', 'start of the window (inclusive)', parseTime('--from'))
     .requiredOption('--to <iso>', 'end of the window (exclusive)', parseTime('--to'))
     .requiredOption('--out <file>', 'history file to write (JSON lines); <file>.state.json tracks progress')
     .option('-c, --config <file>', 'config: a sim section (embedded exchange) or an exchange section', DEFAULT_CONFIG)
-    .option('--source <family>', "familyA or gateway: the trade search fetched from (and the naming of the lines); default: the config's bot.venue", parseSource)
-    .option('--format <format>', "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade); default compact, or the format an interrupted fetch was started in", parseFormat)
+    .option(
+      '--source <family>',
+      "familyA or gateway: the trade search fetched from (and the naming of the lines); default: the config's bot.venue",
+      parseSource,
+    )
+    .option(
+      '--format <format>',
+      "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade); default compact, or the format an interrupted fetch was started in",
+      parseFormat,
+    )
     .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
     .option('--pause-ms <ms>', 'pause between pages', parseCount('--pause-ms', 0), 100)
     .option('--force', 'overwrite an existing file / start over')
@@ -86,7 +97,13 @@ export function registerHistoryCommand(program: Command): void {
       const abort = new AbortController();
       const onSigint = () => abort.abort();
       process.once('SIGINT', onSigint);
-      const source = await connectTradeSource(config, { symbols, from: options.from, to: options.to, logger, ...(options.source === undefined ? {} : { source: options.source }) });
+      const source = await connectTradeSource(config, {
+        symbols,
+        from: options.from,
+        to: options.to,
+        logger,
+        ...(options.source === undefined ? {} : { source: options.source }),
+      });
       const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
       const progress = createProgress({ label: 'history', total: options.to - options.from, unit: minutes });
       try {
@@ -101,12 +118,15 @@ export function registerHistoryCommand(program: Command): void {
           pauseMs: options.pauseMs,
           ...(options.force === true ? { force: true } : {}),
           signal: abort.signal,
-          onPage: (state, last) => progress.update((last ?? options.from) - options.from, { pages: state.pages, trades: state.trades, busted: state.busted }),
+          onPage: (state, last) =>
+            progress.update((last ?? options.from) - options.from, { pages: state.pages, trades: state.trades, busted: state.busted }),
         });
         progress.update(options.to - options.from, { pages: result.state.pages, trades: result.state.trades, busted: result.state.busted });
         progress.stop();
         const { pages, trades, skipped, busted, bytes } = result.state;
-        process.stdout.write(`${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: result.state.request.format ?? 'full', symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: result.state.request.format ?? 'full', symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`,
+        );
       } finally {
         progress.stop();
         process.removeListener('SIGINT', onSigint);

@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 export function registerInitCommand(program: Command): void {
   program
     .command('init')
-    .description('Scaffold a strategy project in dir (default: here): example strategy, test, params, configs, sample data; never overwrites a file')
+    .description(
+      'Scaffold a strategy project in dir (default: here): example strategy, test, params, configs, sample data; never overwrites a file',
+    )
     .argument('[dir]', 'the project folder (created when missing)', '.')
     .action(async (dir: string) => {
       const { initProject } = await import('../../scaffold/init-project.ts');
@@ -22,7 +24,7 @@ export function registerInitCommand(program: Command): void {
         'next:',
         ...(result.dir === '.' ? [] : [`  cd ${result.dir}`]),
         '  npm install          # vitest, typescript and the tradebot dependency',
-        '  npm test             # the example strategy\'s tests',
+        "  npm test             # the example strategy's tests",
         '  npm run backtest     # replay data/sample.jsonl; report in out/backtest/',
         '  npm start            # trade it against the embedded exchange',
         '',

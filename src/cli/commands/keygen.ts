@@ -54,14 +54,20 @@ export function generateKeyFiles(outDir: string): KeyFiles {
     chmodSync(privateKeyFile, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw wouldOverwrite([privateKeyFile]);
-    throw new TradebotError('KEYGEN_WRITE_FAILED', `cannot write ${privateKeyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { kind: 'config', cause: error });
+    throw new TradebotError('KEYGEN_WRITE_FAILED', `cannot write ${privateKeyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
+      kind: 'config',
+      cause: error,
+    });
   }
   try {
     writeFileSync(publicKeyFile, publicKey, { mode: 0o644, flag: 'wx' });
   } catch (error) {
     rmSync(privateKeyFile, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw wouldOverwrite([publicKeyFile]);
-    throw new TradebotError('KEYGEN_WRITE_FAILED', `cannot write ${publicKeyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { kind: 'config', cause: error });
+    throw new TradebotError('KEYGEN_WRITE_FAILED', `cannot write ${publicKeyFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
+      kind: 'config',
+      cause: error,
+    });
   }
   return { privateKeyFile, publicKeyFile, publicKeyPem: publicKey, fingerprint: fingerprintOf(publicKey) };
 }
@@ -76,7 +82,7 @@ export function onboardingText(keys: KeyFiles): string {
     '',
     'Send the operator the public key below, for ONE environment (development, pre-production and production',
     'each need their own key pair and onboarding). Ask them to confirm the fingerprint above.',
-    'They will answer with a client id; then set in that environment\'s config file:',
+    "They will answer with a client id; then set in that environment's config file:",
     '  exchange:',
     '    familyA:',
     '      clientId: <the client id from the operator>',

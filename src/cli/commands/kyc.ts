@@ -54,7 +54,9 @@ export function registerKycCommand(program: Command): void {
 
   webhook
     .command('serve')
-    .description('Run the KYC webhook receiver (exchange.kyc.webhook) until SIGINT/SIGTERM; prints a ready line, then one line per notification')
+    .description(
+      'Run the KYC webhook receiver (exchange.kyc.webhook) until SIGINT/SIGTERM; prints a ready line, then one line per notification',
+    )
     .requiredOption('-c, --config <file>', 'config file with exchange.kyc.webhook (port, certFile, keyFile, stateFile)')
     .action(async (options: { config: string }) => {
       const { loadConfig } = await import('../../config/index.ts');
@@ -62,7 +64,10 @@ export function registerKycCommand(program: Command): void {
       const config = loadConfig(options.config);
       const settings = exchangeOf(config, options.config).kyc?.webhook;
       if (settings === undefined) {
-        throw new KycError(KycErrorCode.NotConfigured, `${options.config} has no exchange.kyc.webhook section (host, port, certFile, keyFile, stateFile)`);
+        throw new KycError(
+          KycErrorCode.NotConfigured,
+          `${options.config} has no exchange.kyc.webhook section (host, port, certFile, keyFile, stateFile)`,
+        );
       }
       const logger = await cliLogger(config, 'tradebot-kyc');
       const stopped = untilSignal();

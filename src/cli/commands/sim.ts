@@ -10,7 +10,9 @@ import { configFileOf, DEFAULT_CONFIG } from '../options.ts';
 function parseSeconds(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) {
-    throw new TradebotError('CLI_INVALID_DURATION', `--duration expects a number of seconds greater than 0, got "${text}"`, { kind: 'config' });
+    throw new TradebotError('CLI_INVALID_DURATION', `--duration expects a number of seconds greater than 0, got "${text}"`, {
+      kind: 'config',
+    });
   }
   return value;
 }
@@ -29,7 +31,9 @@ export function registerSimCommand(program: Command): void {
       const { startSim } = await import('../../sim/simulator.ts');
       const config = loadConfig(configFileOf(options.config));
       if (config.sim === undefined) {
-        throw new TradebotError('CONFIG_NO_SIM', `${options.config} has no sim section; use config/sim.yaml or add one`, { kind: 'config' });
+        throw new TradebotError('CONFIG_NO_SIM', `${options.config} has no sim section; use config/sim.yaml or add one`, {
+          kind: 'config',
+        });
       }
       const level = (options.logLevel ?? config.logging.level) as 'info';
       const logger = createLogger({ level, pretty: config.logging.pretty, name: 'tradebot-sim' });

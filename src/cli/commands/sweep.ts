@@ -13,7 +13,8 @@ import type { SweepCommandOptions } from '../actions/sweep.ts';
 
 function parseWorkers(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new TradebotError('CLI_INVALID_WORKERS', `--workers expects a whole number of at least 1, got "${text}"`, { kind: 'config' });
+  if (!Number.isInteger(n) || n < 1)
+    throw new TradebotError('CLI_INVALID_WORKERS', `--workers expects a whole number of at least 1, got "${text}"`, { kind: 'config' });
   return n;
 }
 
@@ -26,7 +27,11 @@ export function registerSweepCommand(program: Command): void {
     .requiredOption('-d, --data <file>', 'history to replay (JSON lines)')
     .requiredOption('-g, --grid <yaml>', 'grid file: each param name with the list of values to try')
     .requiredOption('-o, --out <dir>', 'output folder: runs/<n>/, ranking.csv, ranking.html, sweep.json')
-    .option('-c, --config <file>', "backtest config; its bot.params are the base params when its bot.strategy is the swept one (else the strategy's defaults on the data's symbols)", DEFAULT_BACKTEST_CONFIG)
+    .option(
+      '-c, --config <file>',
+      "backtest config; its bot.params are the base params when its bot.strategy is the swept one (else the strategy's defaults on the data's symbols)",
+      DEFAULT_BACKTEST_CONFIG,
+    )
     .option('-p, --params <yaml>', "base params (YAML mapping, as backtest --params); the grid's values are merged over them")
     .option('-w, --workers <n>', 'worker threads (default: one per core)', parseWorkers, cores)
     .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')

@@ -13,7 +13,11 @@ import type { Logger } from '../../logging/logger.ts';
 /** The exchange section of a config file, or CONFIG_NO_EXCHANGE naming the file. */
 export function exchangeOf(config: TradebotConfig, file: string): ExchangeConfig {
   if (config.exchange === undefined) {
-    throw new TradebotError('CONFIG_NO_EXCHANGE', `${file} has no exchange section; add exchange.apiUrl, authUrl, gatewayUrl and familyA (see docs)`, { kind: 'config' });
+    throw new TradebotError(
+      'CONFIG_NO_EXCHANGE',
+      `${file} has no exchange section; add exchange.apiUrl, authUrl, gatewayUrl and familyA (see docs)`,
+      { kind: 'config' },
+    );
   }
   return config.exchange;
 }
@@ -39,7 +43,8 @@ export function registerTokenCommand(program: Command): void {
       try {
         await tokens.getToken();
         const info = tokens.info();
-        if (info === undefined) throw new TradebotError('TOKEN_MISSING', 'the token endpoint answered but no token was kept', { kind: 'internal' });
+        if (info === undefined)
+          throw new TradebotError('TOKEN_MISSING', 'the token endpoint answered but no token was kept', { kind: 'internal' });
         const summary = {
           clientId: exchange.familyA?.clientId,
           tokenEndpoint: tokenEndpointUrl(exchange.authUrl),

@@ -3,15 +3,7 @@
  * aggressor and a passive execution) and the cancel reject of the order stream.
  */
 import type { Decimal } from '../decimal.ts';
-import type {
-  CxlRejReason,
-  ExecutionType,
-  OrdRejectReason,
-  Side,
-  TradeState,
-  TradeType,
-  UnsolicitedCxlReason,
-} from '../enums.ts';
+import type { CxlRejReason, ExecutionType, OrdRejectReason, Side, TradeState, TradeType, UnsolicitedCxlReason } from '../enums.ts';
 import type { EpochMs, ProtoDate } from '../time.ts';
 import type { JsonObject } from './common.ts';
 import type { Order } from './order.ts';

@@ -50,10 +50,7 @@ export type OrderStreamMessage =
   | ({ readonly kind: 'update' } & OrderUpdateBody & StreamMeta)
   | StreamErrorMessage;
 
-export type MarketDataMessage =
-  | { readonly kind: 'heartbeat' }
-  | ({ readonly kind: 'update' } & MarketDataUpdate)
-  | StreamErrorMessage;
+export type MarketDataMessage = { readonly kind: 'heartbeat' } | ({ readonly kind: 'update' } & MarketDataUpdate) | StreamErrorMessage;
 
 /** Our design: the instrument state stream's update. */
 export interface InstrumentStateChange {
@@ -64,9 +61,7 @@ export interface InstrumentStateChange {
 }
 
 export type InstrumentStateMessage =
-  | { readonly kind: 'heartbeat' }
-  | ({ readonly kind: 'update' } & InstrumentStateChange)
-  | StreamErrorMessage;
+  { readonly kind: 'heartbeat' } | ({ readonly kind: 'update' } & InstrumentStateChange) | StreamErrorMessage;
 
 /** Our design: the position stream sends the changed positions. */
 export interface PositionUpdateBody {
@@ -74,6 +69,4 @@ export interface PositionUpdateBody {
 }
 
 export type PositionStreamMessage =
-  | ({ readonly kind: 'heartbeat' } & StreamMeta)
-  | ({ readonly kind: 'update' } & PositionUpdateBody & StreamMeta)
-  | StreamErrorMessage;
+  ({ readonly kind: 'heartbeat' } & StreamMeta) | ({ readonly kind: 'update' } & PositionUpdateBody & StreamMeta) | StreamErrorMessage;

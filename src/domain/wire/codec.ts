@@ -105,7 +105,10 @@ export function isPlainObject(raw: unknown): raw is Record<string, unknown> {
 }
 
 export function noScales(path: string, scope: string): TradebotError {
-  const what = scope === '' ? 'no instrument scales in scope (pass the instrument scales)' : `no instrument scales for symbol "${scope}" (load reference data first)`;
+  const what =
+    scope === ''
+      ? 'no instrument scales in scope (pass the instrument scales)'
+      : `no instrument scales for symbol "${scope}" (load reference data first)`;
   return domainError(DomainErrorCode.SCALE_UNKNOWN_SYMBOL, `${path}: ${what}`, { path, symbol: scope });
 }
 
@@ -134,8 +137,7 @@ export function message<T extends object>(spec: MessageSpec<T>): MessageCodec<T>
   };
   const anyScaled = byNaming.camel.some((f) => f.codec.usesScope);
   const rule = spec.scope;
-  const keyOf = (name: string, naming: Naming): string =>
-    byNaming[naming].find((f) => f.name === name)?.key ?? wireKey(name, naming);
+  const keyOf = (name: string, naming: Naming): string => byNaming[naming].find((f) => f.name === name)?.key ?? wireKey(name, naming);
 
   function decodeScope(obj: Record<string, unknown>, here: Path, naming: Naming, ctx: Ctx, outer: Scope): Scope {
     if (rule === undefined || !anyScaled) return outer;
@@ -228,8 +230,7 @@ export function optMsg<T>(codec: RootCodec<T>): FieldCodec<T | undefined> {
   return {
     decode: (raw, parent, key, ctx, scope) =>
       raw === undefined || raw === null ? undefined : codec.decodeAt(raw, { parent, seg: key }, ctx, scope),
-    encode: (value, parent, key, ctx, scope) =>
-      value === undefined ? undefined : codec.encodeAt(value, { parent, seg: key }, ctx, scope),
+    encode: (value, parent, key, ctx, scope) => (value === undefined ? undefined : codec.encodeAt(value, { parent, seg: key }, ctx, scope)),
     isDefault: (value) => value === undefined,
     usesScope: codec.usesScope,
   };

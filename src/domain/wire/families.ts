@@ -30,10 +30,7 @@ import * as req from './tables/requests.ts';
 import { instrumentStateStreamCodec, marketDataStreamCodec, orderStreamCodec, positionStreamCodec } from './tables/streams.ts';
 import { gatewayErrorBodyCodec, streamErrorCodec } from './stream-codec.ts';
 
-export type ScaleSource =
-  | InstrumentScales
-  | ReadonlyMap<string, InstrumentScales>
-  | ((symbol: string) => InstrumentScales | undefined);
+export type ScaleSource = InstrumentScales | ReadonlyMap<string, InstrumentScales> | ((symbol: string) => InstrumentScales | undefined);
 
 export interface EncodeOptions {
   /** Write proto3 default values ('' / 0 / false / zero enums / []) instead of omitting them. */

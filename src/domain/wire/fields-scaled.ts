@@ -86,7 +86,6 @@ export function optional(inner: FieldCodec<Decimal>): FieldCodec<Decimal | undef
   };
 }
 
-
 /** A map raw price -> raw quantity (`price_to_quantity_filled`) as PriceQty sorted by price ascending. */
 export function priceQtyMap(): FieldCodec<readonly PriceQty[]> {
   return {

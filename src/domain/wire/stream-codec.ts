@@ -23,8 +23,7 @@ export const gatewayErrorBodyCodec = message<GatewayErrorBody>({
 export const emptyCodec = message<object>({ name: 'Empty', fields: {} });
 
 export type StreamMessage<V extends Record<string, object>, M extends object> =
-  | { [K in keyof V & string]: { readonly kind: K } & V[K] & M }[keyof V & string]
-  | StreamErrorMessage;
+  { [K in keyof V & string]: { readonly kind: K } & V[K] & M }[keyof V & string] | StreamErrorMessage;
 
 export interface StreamSpec<V extends Record<string, object>, M extends object> {
   readonly name: string;
@@ -32,9 +31,7 @@ export interface StreamSpec<V extends Record<string, object>, M extends object> 
   readonly meta: MessageCodec<M>;
 }
 
-export function streamCodec<V extends Record<string, object>, M extends object>(
-  spec: StreamSpec<V, M>,
-): RootCodec<StreamMessage<V, M>> {
+export function streamCodec<V extends Record<string, object>, M extends object>(spec: StreamSpec<V, M>): RootCodec<StreamMessage<V, M>> {
   const kinds = Object.keys(spec.variants) as (keyof V & string)[];
   const variant = (kind: string): MessageCodec<object> => spec.variants[kind] as unknown as MessageCodec<object>;
   return {

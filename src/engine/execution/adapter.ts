@@ -81,7 +81,13 @@ export class ExecutionAdapter {
   private readonly held = new HeldOrders<HeldItem>();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
-    this.calls = new VenueCalls({ venue: options.venue, ledger: options.ledger, log: options.log, onSent: options.onSent, acknowledged: (clordId) => this.onAcknowledged(clordId) });
+    this.calls = new VenueCalls({
+      venue: options.venue,
+      ledger: options.ledger,
+      log: options.log,
+      onSent: options.onSent,
+      acknowledged: (clordId) => this.onAcknowledged(clordId),
+    });
   }
 
   /** Queues an approved intent; `flush()` sends what was queued during the current engine step. */
@@ -143,7 +149,8 @@ export class ExecutionAdapter {
     }
     if (cancels.length > 0) this.calls.cancels(cancels);
     for (let i = 0; i < replaces.length; i += MAX_LIST_REQUESTS) this.calls.replaces(replaces.slice(i, i + MAX_LIST_REQUESTS));
-    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS) this.calls.inserts(places.slice(i, i + MAX_LIST_REQUESTS).map((p) => p.request));
+    for (let i = 0; i < places.length; i += MAX_LIST_REQUESTS)
+      this.calls.inserts(places.slice(i, i + MAX_LIST_REQUESTS).map((p) => p.request));
     for (const cross of crosses) this.calls.cross(cross);
   }
 
@@ -223,7 +230,8 @@ export class ExecutionAdapter {
     const request = orderRequest(intent, this.options.defaultAccount, this.options.selfMatchPrevention);
     this.options.ledger.submitted(request, { intentId: intent.intentId, label: intent.label });
     const place = { intent, request };
-    if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished')) this.places.push(place);
+    if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished'))
+      this.places.push(place);
     else this.held.hold({ clordId: intent.clordId, after, item: { kind: 'place', place } });
   }
 
@@ -250,14 +258,22 @@ export class ExecutionAdapter {
     const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
     if (pendingPlace >= 0) {
       this.places.splice(pendingPlace, 1);
-      this.options.ledger.sendFailed(clordId, notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId }));
+      this.options.ledger.sendFailed(
+        clordId,
+        notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId }),
+      );
       return;
     }
     const pendingCross = this.crosses.findIndex((c) => c.buy.clordId === clordId || c.sell.clordId === clordId);
     if (pendingCross >= 0) {
       const [cross] = this.crosses.splice(pendingCross, 1);
       for (const leg of cross === undefined ? [] : [cross.buy, cross.sell]) {
-        this.options.ledger.sendFailed(leg.clordId, notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `cross ${cross?.crossId ?? ''} was cancelled before it was sent`, { clordId: leg.clordId }));
+        this.options.ledger.sendFailed(
+          leg.clordId,
+          notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `cross ${cross?.crossId ?? ''} was cancelled before it was sent`, {
+            clordId: leg.clordId,
+          }),
+        );
       }
       return;
     }
@@ -284,7 +300,13 @@ export class ExecutionAdapter {
     const dropped = this.replaces.filter((r) => r.request.orderId === orderId);
     this.replaces = this.replaces.filter((r) => r.request.orderId !== orderId);
     for (const r of dropped) {
-      this.options.ledger.requestFailed?.(r.origClordId, 'replace', notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `replace of ${r.origClordId} dropped: the order is being cancelled`, { clordId: r.origClordId }));
+      this.options.ledger.requestFailed?.(
+        r.origClordId,
+        'replace',
+        notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `replace of ${r.origClordId} dropped: the order is being cancelled`, {
+          clordId: r.origClordId,
+        }),
+      );
     }
   }
 
@@ -332,7 +354,16 @@ export class ExecutionAdapter {
     const state = ledger.stateOf(intent.clordId);
     if (blocker(state) === 'finished' || state === 'UNKNOWN') {
       this.options.log.debug({ clordId: intent.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
-      if (!tellLedger) ledger.requestFailed?.(intent.clordId, 'replace', notSent(ExecutionErrorCode.ORDER_NOT_WORKING, `replace of ${intent.clordId} not sent: the order is ${state ?? 'no longer tracked'}`, { clordId: intent.clordId }));
+      if (!tellLedger)
+        ledger.requestFailed?.(
+          intent.clordId,
+          'replace',
+          notSent(
+            ExecutionErrorCode.ORDER_NOT_WORKING,
+            `replace of ${intent.clordId} not sent: the order is ${state ?? 'no longer tracked'}`,
+            { clordId: intent.clordId },
+          ),
+        );
       return;
     }
     if (orderId === undefined) {
@@ -340,16 +371,30 @@ export class ExecutionAdapter {
       // one, keeping the changes it does not make itself, and the earlier one is failed as merged
       const waiting = this.waitFor(ledger.currentClordIdOf?.(intent.clordId) ?? intent.clordId);
       const earlier = waiting.replace;
-      const merged: Approved<ReplaceIntent> = earlier === undefined ? intent : { ...intent, clordId: earlier.clordId, price: intent.price ?? earlier.price, qty: intent.qty ?? earlier.qty };
+      const merged: Approved<ReplaceIntent> =
+        earlier === undefined
+          ? intent
+          : { ...intent, clordId: earlier.clordId, price: intent.price ?? earlier.price, qty: intent.qty ?? earlier.qty };
       if (earlier !== undefined) {
-        ledger.requestFailed?.(earlier.clordId, 'replace', notSent(ExecutionErrorCode.REPLACE_MERGED, `replace ${earlier.newClordId} of ${earlier.clordId} merged into the later replace ${intent.newClordId}: one replace is sent once the order is acknowledged`, { clordId: earlier.clordId, newClordId: earlier.newClordId, mergedInto: intent.newClordId }));
+        ledger.requestFailed?.(
+          earlier.clordId,
+          'replace',
+          notSent(
+            ExecutionErrorCode.REPLACE_MERGED,
+            `replace ${earlier.newClordId} of ${earlier.clordId} merged into the later replace ${intent.newClordId}: one replace is sent once the order is acknowledged`,
+            { clordId: earlier.clordId, newClordId: earlier.newClordId, mergedInto: intent.newClordId },
+          ),
+        );
       }
       if (tellLedger) ledger.replaceRequested(merged);
       waiting.replace = merged;
       return;
     }
     if (tellLedger) ledger.replaceRequested(intent);
-    this.replaces.push({ origClordId: intent.clordId, request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price } });
+    this.replaces.push({
+      origClordId: intent.clordId,
+      request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price },
+    });
   }
 
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */

@@ -6,7 +6,11 @@
 import type { CrossIntent, CrossLeg, PlaceIntent } from '../intents.ts';
 import type { VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
 
-export function orderRequest(intent: PlaceIntent, defaultAccount: string, selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction']): VenueOrderRequest {
+export function orderRequest(
+  intent: PlaceIntent,
+  defaultAccount: string,
+  selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction'],
+): VenueOrderRequest {
   return {
     clordId: intent.clordId,
     account: intent.account ?? defaultAccount,

@@ -27,7 +27,12 @@ const time = z.number().int().nonnegative();
 const side = z.enum(['BUY', 'SELL']);
 const state = z.enum(TRACKED_STATES);
 const orderType = z.enum(['ORDER_TYPE_LIMIT', 'ORDER_TYPE_MARKET_TO_LIMIT']);
-const timeInForce = z.enum(['TIME_IN_FORCE_DAY', 'TIME_IN_FORCE_GOOD_TILL_CANCEL', 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL', 'TIME_IN_FORCE_FILL_OR_KILL']);
+const timeInForce = z.enum([
+  'TIME_IN_FORCE_DAY',
+  'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+  'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+  'TIME_IN_FORCE_FILL_OR_KILL',
+]);
 
 /** What an insert (or a cross leg) asked for: enough to track the order again after a restart. */
 export const orderTermsSchema = z.object({
@@ -43,7 +48,11 @@ export const orderTermsSchema = z.object({
 });
 export type OrderTerms = z.output<typeof orderTermsSchema>;
 
-export const idCountersSchema = z.object({ intents: z.number().int().nonnegative(), orders: z.number().int().nonnegative(), crosses: z.number().int().nonnegative() });
+export const idCountersSchema = z.object({
+  intents: z.number().int().nonnegative(),
+  orders: z.number().int().nonnegative(),
+  crosses: z.number().int().nonnegative(),
+});
 export type IdCounters = z.output<typeof idCountersSchema>;
 
 const runStart = z.object({ type: z.literal('runStart'), time, runId: id });
@@ -61,8 +70,24 @@ const intent = z.object({
   label: z.string().optional(),
 });
 const insertRequest = z.object({ type: z.literal('request'), kind: z.literal('insert'), time, clordId: id, terms: orderTermsSchema });
-const crossRequest = z.object({ type: z.literal('request'), kind: z.literal('cross'), time, clordId: id, crossId: id, allOrNone: z.boolean(), terms: orderTermsSchema });
-const cancelRequest = z.object({ type: z.literal('request'), kind: z.literal('cancel'), time, clordId: id, orderId: id, account: z.string().optional(), symbol: id });
+const crossRequest = z.object({
+  type: z.literal('request'),
+  kind: z.literal('cross'),
+  time,
+  clordId: id,
+  crossId: id,
+  allOrNone: z.boolean(),
+  terms: orderTermsSchema,
+});
+const cancelRequest = z.object({
+  type: z.literal('request'),
+  kind: z.literal('cancel'),
+  time,
+  clordId: id,
+  orderId: id,
+  account: z.string().optional(),
+  symbol: id,
+});
 const replaceRequest = z.object({
   type: z.literal('request'),
   kind: z.literal('replace'),
@@ -100,7 +125,14 @@ const resolved = z.object({
   avgPx: decimalText,
   state,
 });
-const sendFailed = z.object({ type: z.literal('sendFailed'), time, clordId: id, state: z.enum(['REJECTED', 'UNKNOWN']), code: z.string().optional(), message: z.string() });
+const sendFailed = z.object({
+  type: z.literal('sendFailed'),
+  time,
+  clordId: id,
+  state: z.enum(['REJECTED', 'UNKNOWN']),
+  code: z.string().optional(),
+  message: z.string(),
+});
 const open = z.object({
   type: z.literal('open'),
   time,

@@ -78,7 +78,11 @@ export class FileJournal implements Journal {
     try {
       io.mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (error) {
-      throw new JournalError(JournalErrorCode.OPEN_FAILED, `cannot create the journal folder ${dir} (${errno(error)}); set bot.journal to a writable path`, { cause: error });
+      throw new JournalError(
+        JournalErrorCode.OPEN_FAILED,
+        `cannot create the journal folder ${dir} (${errno(error)}); set bot.journal to a writable path`,
+        { cause: error },
+      );
     }
     const lock = acquireLock(absolute);
     let fd: number | undefined;
@@ -92,7 +96,11 @@ export class FileJournal implements Journal {
       if (fd !== undefined) io.closeSync(fd);
       lock.release();
       if (error instanceof JournalError) throw error;
-      throw new JournalError(JournalErrorCode.OPEN_FAILED, `cannot open the journal ${absolute} (${errno(error)}); check the path and its permissions`, { cause: error });
+      throw new JournalError(
+        JournalErrorCode.OPEN_FAILED,
+        `cannot open the journal ${absolute} (${errno(error)}); check the path and its permissions`,
+        { cause: error },
+      );
     }
   }
 
@@ -171,7 +179,11 @@ export class FileJournal implements Journal {
       syncDir(io, path.dirname(this.file));
     } catch (error) {
       io.rmSync(tmp, { force: true });
-      throw new JournalError(JournalErrorCode.COMPACT_FAILED, `cannot compact the journal ${this.file} (${errno(error)}); the full journal is kept and replayed on the next start`, { cause: error });
+      throw new JournalError(
+        JournalErrorCode.COMPACT_FAILED,
+        `cannot compact the journal ${this.file} (${errno(error)}); the full journal is kept and replayed on the next start`,
+        { cause: error },
+      );
     }
     io.closeSync(this.fd);
     this.fd = io.openSync(this.file, 'a+', 0o600);
@@ -222,14 +234,17 @@ function cutTornTail(io: JournalFs, fd: number, file: string, warnings: JournalW
   if (last[0] === 0x0a) return;
   let end = 0;
   const buffer = Buffer.alloc(CHUNK);
-  for (let pos = size; pos > 0 && end === 0; ) {
+  for (let pos = size; pos > 0 && end === 0;) {
     const start = Math.max(0, pos - CHUNK);
     const read = io.readSync(fd, buffer, 0, pos - start, start);
     const index = buffer.subarray(0, read).lastIndexOf(0x0a);
     if (index >= 0) end = start + index + 1;
     pos = start;
   }
-  warnings?.warn({ journal: file, bytes: size - end, offset: end }, 'journal: cut a torn last line (a crash during a write); nothing was sent for it');
+  warnings?.warn(
+    { journal: file, bytes: size - end, offset: end },
+    'journal: cut a torn last line (a crash during a write); nothing was sent for it',
+  );
   io.ftruncateSync(fd, end);
   io.fdatasyncSync(fd);
 }

@@ -71,6 +71,9 @@ export class LineDecoder {
   }
 
   private torn(lineNo: number, text: string, why: string): void {
-    this.warnings?.warn({ journal: this.source, line: lineNo, bytes: Buffer.byteLength(text), why }, 'journal: skipped a torn last line (a crash during a write); nothing was sent for it');
+    this.warnings?.warn(
+      { journal: this.source, line: lineNo, bytes: Buffer.byteLength(text), why },
+      'journal: skipped a torn last line (a crash during a write); nothing was sent for it',
+    );
   }
 }

@@ -36,7 +36,10 @@ function ownerOf(file: string): number | undefined {
 /** Takes `<journalFile>.lock`, or throws JOURNAL_LOCKED naming the live owner. */
 export function acquireLock(journalFile: string): JournalLock {
   const file = `${journalFile}.lock`;
-  if (held.has(file)) throw new JournalError(JournalErrorCode.LOCKED, `journal ${journalFile} is already open in this process; close it first`, { details: { lock: file } });
+  if (held.has(file))
+    throw new JournalError(JournalErrorCode.LOCKED, `journal ${journalFile} is already open in this process; close it first`, {
+      details: { lock: file },
+    });
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
       fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
@@ -51,15 +54,27 @@ export function acquireLock(journalFile: string): JournalLock {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
-        throw new JournalError(JournalErrorCode.OPEN_FAILED, `cannot create the journal lock ${file} (${code ?? 'error'}); check the folder exists and is writable`, { cause: error });
+        throw new JournalError(
+          JournalErrorCode.OPEN_FAILED,
+          `cannot create the journal lock ${file} (${code ?? 'error'}); check the folder exists and is writable`,
+          { cause: error },
+        );
       }
       const owner = ownerOf(file);
       if (owner !== undefined && owner !== process.pid && alive(owner)) {
-        throw new JournalError(JournalErrorCode.LOCKED, `journal ${journalFile} is in use by process ${owner}; stop that bot first, or give this one its own bot.journal`, { details: { pid: owner, lock: file } });
+        throw new JournalError(
+          JournalErrorCode.LOCKED,
+          `journal ${journalFile} is in use by process ${owner}; stop that bot first, or give this one its own bot.journal`,
+          { details: { pid: owner, lock: file } },
+        );
       }
       // stale (its owner is gone) or unreadable: take it over
       fs.rmSync(file, { force: true });
     }
   }
-  throw new JournalError(JournalErrorCode.LOCKED, `journal ${journalFile}: could not take the lock ${file} (another process keeps taking it)`, { details: { lock: file } });
+  throw new JournalError(
+    JournalErrorCode.LOCKED,
+    `journal ${journalFile}: could not take the lock ${file} (another process keeps taking it)`,
+    { details: { lock: file } },
+  );
 }

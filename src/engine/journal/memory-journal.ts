@@ -33,7 +33,10 @@ export class MemoryJournal implements Journal {
     const last = this.lines.at(-1);
     if (last !== undefined && !last.endsWith('\n')) {
       this.lines.pop();
-      this.warnings?.warn({ journal: 'memory', bytes: Buffer.byteLength(last) }, 'journal: cut a torn last line (a crash during a write); nothing was sent for it');
+      this.warnings?.warn(
+        { journal: 'memory', bytes: Buffer.byteLength(last) },
+        'journal: cut a torn last line (a crash during a write); nothing was sent for it',
+      );
     }
     this.lines.push(...this.queue);
     this.queue = [];

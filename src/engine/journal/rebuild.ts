@@ -76,7 +76,8 @@ export class JournalRebuilder {
         return;
       case 'intent':
         this.counters.intents = Math.max(this.counters.intents, seqOf(entry.intentId));
-        if (entry.kind === 'place' && entry.clordId !== undefined) this.intents.set(entry.clordId, { intentId: entry.intentId, label: entry.label });
+        if (entry.kind === 'place' && entry.clordId !== undefined)
+          this.intents.set(entry.clordId, { intentId: entry.intentId, label: entry.label });
         return;
       case 'request':
         this.request(entry);

@@ -65,7 +65,14 @@ export class JournalRecorder implements SendJournal {
     this.counters = { ...options.recovered.counters };
     for (const order of options.recovered.open) {
       const latest = order.clordIds.at(-1) ?? order.clordId;
-      const ours: OurOrder = { terms: order.terms, crossId: order.crossId, first: order.clordId, latest, orderId: order.orderId, orderIdJournaled: order.orderId !== undefined };
+      const ours: OurOrder = {
+        terms: order.terms,
+        crossId: order.crossId,
+        first: order.clordId,
+        latest,
+        orderId: order.orderId,
+        orderIdJournaled: order.orderId !== undefined,
+      };
       this.ours.set(order.clordId, ours);
       this.ours.set(latest, ours);
       if (order.orderId !== undefined) this.byOrderId.set(order.orderId, ours);
@@ -90,7 +97,12 @@ export class JournalRecorder implements SendJournal {
     const base = { type: 'intent' as const, time: this.now(), intentId: intent.intentId, kind: intent.kind, strategy: intent.strategy };
     switch (intent.kind) {
       case 'place':
-        this.append({ ...base, symbol: intent.symbol, clordId: intent.clordId, ...(intent.label === undefined ? {} : { label: intent.label }) });
+        this.append({
+          ...base,
+          symbol: intent.symbol,
+          clordId: intent.clordId,
+          ...(intent.label === undefined ? {} : { label: intent.label }),
+        });
         return;
       case 'cancel':
         this.append({ ...base, clordId: intent.clordId });
@@ -118,7 +130,15 @@ export class JournalRecorder implements SendJournal {
   cancelling(requests: readonly VenueCancelRequest[]): void {
     for (const request of requests) {
       const account = this.options.orderOf(request.clordId)?.account;
-      this.append({ type: 'request', kind: 'cancel', time: this.now(), clordId: request.clordId, orderId: request.orderId, symbol: request.symbol, ...(account === undefined ? {} : { account }) });
+      this.append({
+        type: 'request',
+        kind: 'cancel',
+        time: this.now(),
+        clordId: request.clordId,
+        orderId: request.orderId,
+        symbol: request.symbol,
+        ...(account === undefined ? {} : { account }),
+      });
     }
   }
 
@@ -151,7 +171,15 @@ export class JournalRecorder implements SendJournal {
     for (const leg of [request.buy, request.sell]) {
       const terms = termsOf(leg);
       this.remember(leg.clordId, terms, request.crossId);
-      this.append({ type: 'request', kind: 'cross', time: this.now(), clordId: leg.clordId, crossId: request.crossId, allOrNone: request.allOrNone, terms });
+      this.append({
+        type: 'request',
+        kind: 'cross',
+        time: this.now(),
+        clordId: leg.clordId,
+        crossId: request.crossId,
+        allOrNone: request.allOrNone,
+        terms,
+      });
     }
   }
 
@@ -196,7 +224,15 @@ export class JournalRecorder implements SendJournal {
     if (orderId !== undefined) this.learnOrderId(ours, orderId);
     if (cause.kind === 'execution') {
       ours.orderIdJournaled ||= orderId !== undefined;
-      this.append({ type: 'execution', time, executionId: cause.executionId, executionType: cause.executionType, clordId, ...(orderId === undefined ? {} : { orderId }), ...progress });
+      this.append({
+        type: 'execution',
+        time,
+        executionId: cause.executionId,
+        executionType: cause.executionType,
+        clordId,
+        ...(orderId === undefined ? {} : { orderId }),
+        ...progress,
+      });
       return;
     }
     if (orderId !== undefined && !ours.orderIdJournaled && cause.kind !== 'restored') {
@@ -205,7 +241,14 @@ export class JournalRecorder implements SendJournal {
     }
     if (cause.kind === 'sendFailed' && (order.state === 'REJECTED' || order.state === 'UNKNOWN')) {
       const code = isTradebotError(cause.error) ? cause.error.code : undefined;
-      this.append({ type: 'sendFailed', time, clordId, state: order.state, message: describeError(cause.error), ...(code === undefined ? {} : { code }) });
+      this.append({
+        type: 'sendFailed',
+        time,
+        clordId,
+        state: order.state,
+        message: describeError(cause.error),
+        ...(code === undefined ? {} : { code }),
+      });
       return;
     }
     const settledBy = cause.kind === 'lookup' || cause.kind === 'snapshot' || cause.kind === 'cancelReject' ? cause.kind : undefined;
@@ -226,7 +269,13 @@ export class JournalRecorder implements SendJournal {
     const entries: JournalEntry[] = [{ type: 'checkpoint', time, runIds, counters: { ...this.counters } }];
     for (const order of mine) {
       const ours = this.find(order);
-      const clordIds = [...new Set([ours?.first ?? order.clordId, order.clordId, ...(order.pendingReplace === undefined ? [] : [order.pendingReplace.clordId])])];
+      const clordIds = [
+        ...new Set([
+          ours?.first ?? order.clordId,
+          order.clordId,
+          ...(order.pendingReplace === undefined ? [] : [order.pendingReplace.clordId]),
+        ]),
+      ];
       entries.push({
         type: 'open',
         time,
@@ -251,7 +300,8 @@ export class JournalRecorder implements SendJournal {
   private find(order: TrackedOrder): OurOrder | undefined {
     const byId = order.orderId === undefined ? undefined : this.byOrderId.get(order.orderId);
     if (byId !== undefined) return byId;
-    const byClordId = this.ours.get(order.clordId) ?? (order.pendingReplace === undefined ? undefined : this.ours.get(order.pendingReplace.clordId));
+    const byClordId =
+      this.ours.get(order.clordId) ?? (order.pendingReplace === undefined ? undefined : this.ours.get(order.pendingReplace.clordId));
     if (byClordId !== undefined || order.orderId !== undefined) return byClordId;
     const first = order.clordIds[0];
     return first === undefined ? undefined : this.ours.get(first);
@@ -271,7 +321,8 @@ export class JournalRecorder implements SendJournal {
 
   private remember(clordId: string, terms: OrderTerms, crossId: string | undefined): void {
     this.bump('orders', clordId);
-    if (!this.ours.has(clordId)) this.ours.set(clordId, { terms, crossId, first: clordId, latest: clordId, orderId: undefined, orderIdJournaled: false });
+    if (!this.ours.has(clordId))
+      this.ours.set(clordId, { terms, crossId, first: clordId, latest: clordId, orderId: undefined, orderIdJournaled: false });
   }
 
   private bump(counter: keyof IdCounters, id: string): void {
@@ -301,7 +352,9 @@ export class JournalRecorder implements SendJournal {
     this.failed =
       error instanceof JournalError
         ? error
-        : new JournalError(JournalErrorCode.WRITE_FAILED, `order journal ${this.journal.description}: ${describeError(error)}`, { cause: error });
+        : new JournalError(JournalErrorCode.WRITE_FAILED, `order journal ${this.journal.description}: ${describeError(error)}`, {
+            cause: error,
+          });
     this.options.onFailure(this.failed);
     return this.failed;
   }

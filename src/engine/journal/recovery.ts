@@ -38,12 +38,16 @@ export class JournalRecovery {
   /** Tracks `orders` again (call before the order stream starts). */
   restore(orders: readonly RecoveredOrder[]): void {
     for (const order of orders) {
-      this.options.tracker.restored(requestOf(order.clordId, order.terms), { intentId: order.intentId, label: order.label }, {
-        orderId: order.orderId,
-        clordIds: order.clordIds,
-        filledQty: order.cumQty,
-        avgPx: order.avgPx,
-      });
+      this.options.tracker.restored(
+        requestOf(order.clordId, order.terms),
+        { intentId: order.intentId, label: order.label },
+        {
+          orderId: order.orderId,
+          clordIds: order.clordIds,
+          filledQty: order.cumQty,
+          avgPx: order.avgPx,
+        },
+      );
       this.pending.add(order.clordId);
     }
   }
@@ -83,13 +87,21 @@ export class JournalRecovery {
   /** Looks one order up and feeds the answer to the tracker; false when the lookup failed. */
   private async lookUp(order: TrackedOrder, when: 'restart' | 'stop'): Promise<boolean> {
     const { venue, tracker, log, step } = this.options;
-    const query: VenueOrderQuery = { account: order.account, symbol: order.symbol, orderId: order.orderId, clordId: order.clordIds[0] ?? order.clordId };
+    const query: VenueOrderQuery = {
+      account: order.account,
+      symbol: order.symbol,
+      orderId: order.orderId,
+      clordId: order.clordIds[0] ?? order.clordId,
+    };
     let found: Order | undefined;
     try {
       found = venue.lookupOrder !== undefined ? await venue.lookupOrder(query) : await this.fromOpenOrders(query);
     } catch (error) {
       const next = when === 'restart' ? 'retried after the next snapshot' : 'kept open in the compacted journal';
-      log.warn({ err: error, clordId: order.clordId, orderId: order.orderId }, `order journal: lookup failed, ${next}: ${describeError(error)}`);
+      log.warn(
+        { err: error, clordId: order.clordId, orderId: order.orderId },
+        `order journal: lookup failed, ${next}: ${describeError(error)}`,
+      );
       return false;
     }
     step(() => {

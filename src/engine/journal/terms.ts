@@ -9,7 +9,10 @@ import type { TrackedOrder } from '../orders/index.ts';
 import type { VenueOrderType, VenueOrderRequest, VenueTimeInForce } from '../venue.ts';
 import type { OrderTerms } from './entries.ts';
 
-const ORDER_TYPE = { LIMIT: 'ORDER_TYPE_LIMIT', MARKET_TO_LIMIT: 'ORDER_TYPE_MARKET_TO_LIMIT' } as const satisfies Record<VenueOrderType, OrderTerms['orderType']>;
+const ORDER_TYPE = { LIMIT: 'ORDER_TYPE_LIMIT', MARKET_TO_LIMIT: 'ORDER_TYPE_MARKET_TO_LIMIT' } as const satisfies Record<
+  VenueOrderType,
+  OrderTerms['orderType']
+>;
 const TIME_IN_FORCE = {
   DAY: 'TIME_IN_FORCE_DAY',
   GOOD_TILL_CANCEL: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',

@@ -110,10 +110,7 @@ export function applyEvidence(record: OrderRecord, index: OrderIndex, ev: Eviden
  * an issue) when the order cannot be tracked (no side). The clordId is `exchange:<orderId>` when the order
  * has none.
  */
-export function adoptOrder(
-  ev: Evidence,
-  time: EpochMs,
-): { record: OrderRecord | undefined; issue: TrackerIssue | undefined } {
+export function adoptOrder(ev: Evidence, time: EpochMs): { record: OrderRecord | undefined; issue: TrackerIssue | undefined } {
   const order = ev.order;
   if (order.side !== 'SIDE_BUY' && order.side !== 'SIDE_SELL') {
     return {

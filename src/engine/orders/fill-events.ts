@@ -20,9 +20,7 @@ export function buildFills(record: OrderRecord, derived: readonly DerivedFill[],
   if (derived.length === 0) return [];
   const exec = context.execution;
   const base =
-    exec !== undefined && exec.id !== ''
-      ? exec.id
-      : `${context.source}:${record.orderId ?? record.clordId}:${record.filledQty.toFixed()}`;
+    exec !== undefined && exec.id !== '' ? exec.id : `${context.source}:${record.orderId ?? record.clordId}:${record.filledQty.toFixed()}`;
   const single = derived.length === 1 && exec !== undefined && exec.id !== '';
   return derived.map((fill, i): Fill => {
     const exact = exec !== undefined && fill.source === 'lastPx' && fill.qty.eq(exec.lastShares);

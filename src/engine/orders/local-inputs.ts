@@ -146,8 +146,7 @@ export function markRequestFailed(record: OrderRecord, index: OrderIndex, reques
 export function markCancelRejected(record: OrderRecord, index: OrderIndex, reject: CancelReject): void {
   if (reject.isReplace) dropPendingReplace(record, index);
   else record.pendingCancel = false;
-  const closedMaybe =
-    reject.rejectReason === 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL' || reject.rejectReason === 'CXL_REJ_REASON_UNKNOWN_ORDER';
+  const closedMaybe = reject.rejectReason === 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL' || reject.rejectReason === 'CXL_REJ_REASON_UNKNOWN_ORDER';
   if (closedMaybe && !isTerminal(record.base)) record.unknown = true;
 }
 

@@ -52,7 +52,8 @@ export class OrderIndex {
   private readonly localEnds = new Set<OrderRecord>();
 
   constructor(private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY) {
-    if (!Number.isInteger(maxFinished) || maxFinished < 0) throw new RangeError(`finished order history must be a whole number >= 0, got ${maxFinished}`);
+    if (!Number.isInteger(maxFinished) || maxFinished < 0)
+      throw new RangeError(`finished order history must be a whole number >= 0, got ${maxFinished}`);
     this.tombstones = new LruSet(Math.max(1, maxFinished * 10));
   }
 
@@ -112,7 +113,10 @@ export class OrderIndex {
 
   /** True when the order (by order id, else clordId) was finished and forgotten. */
   wasForgotten(orderId: string | undefined, clordId: string | undefined): boolean {
-    return (orderId !== undefined && orderId !== '' && this.tombstones.has(`o:${orderId}`)) || (clordId !== undefined && clordId !== '' && this.tombstones.has(`c:${clordId}`));
+    return (
+      (orderId !== undefined && orderId !== '' && this.tombstones.has(`o:${orderId}`)) ||
+      (clordId !== undefined && clordId !== '' && this.tombstones.has(`c:${clordId}`))
+    );
   }
 
   /** Keeps the open set and the finished history in step with the record's state; call after every change. */

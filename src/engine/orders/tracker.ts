@@ -91,9 +91,13 @@ export class OrderTracker {
   /** The execution adapter is sending this insert: a new order in PENDING_NEW. */
   submitted(request: VenueOrderRequest, meta: SubmissionMeta = {}): TrackedOrder {
     if (this.index.hasClordId(request.clordId)) {
-      throw orderTrackerError(OrderTrackerErrorCode.DUPLICATE_CLORD_ID, `clordId ${request.clordId} is already tracked; issue a fresh one`, {
-        clordId: request.clordId,
-      });
+      throw orderTrackerError(
+        OrderTrackerErrorCode.DUPLICATE_CLORD_ID,
+        `clordId ${request.clordId} is already tracked; issue a fresh one`,
+        {
+          clordId: request.clordId,
+        },
+      );
     }
     const record = recordForSubmission(request, meta, this.clock.now());
     this.index.add(record);
@@ -107,7 +111,11 @@ export class OrderTracker {
   restored(request: VenueOrderRequest, meta: SubmissionMeta, history: RestoredHistory): TrackedOrder {
     for (const clordId of [request.clordId, ...history.clordIds]) {
       if (this.index.hasClordId(clordId)) {
-        throw orderTrackerError(OrderTrackerErrorCode.DUPLICATE_CLORD_ID, `restored order ${request.clordId}: clordId ${clordId} is already tracked`, { clordId });
+        throw orderTrackerError(
+          OrderTrackerErrorCode.DUPLICATE_CLORD_ID,
+          `restored order ${request.clordId}: clordId ${clordId} is already tracked`,
+          { clordId },
+        );
       }
     }
     const record = recordForSubmission(request, meta, this.clock.now());

@@ -177,7 +177,10 @@ export class Reconciler {
   private applyPositions(snapshot: VenueSnapshot, moved: readonly string[]): readonly string[] {
     const { settlements, portfolio, log, accounts } = this.deps;
     const settled = (item: { account: string }) => !moved.includes(item.account);
-    for (const symbol of settlements.beforeReconcile(accounts.filter((a) => !moved.includes(a)), snapshot.positions)) {
+    for (const symbol of settlements.beforeReconcile(
+      accounts.filter((a) => !moved.includes(a)),
+      snapshot.positions,
+    )) {
       log.info({ symbol, price: '0' }, `${symbol} settled at 0 (the exchange closed the positions of the expired contract)`);
     }
     return portfolio.reconcile(snapshot.positions.filter(settled), snapshot.balances.filter(settled));

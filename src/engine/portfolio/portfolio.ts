@@ -45,7 +45,11 @@ export const DEFAULT_FILL_ID_MEMORY = 100_000;
 
 function validRates(rates: FeeRates): FeeRates {
   if (rates.takerBps.isNegative() || rates.makerBps.isNegative() || !rates.takerBps.isFinite() || !rates.makerBps.isFinite()) {
-    throw portfolioError(PortfolioErrorCode.INVALID_OPTIONS, `fees: expected non-negative basis points, got taker ${rates.takerBps.toString()} maker ${rates.makerBps.toString()}`, {});
+    throw portfolioError(
+      PortfolioErrorCode.INVALID_OPTIONS,
+      `fees: expected non-negative basis points, got taker ${rates.takerBps.toString()} maker ${rates.makerBps.toString()}`,
+      {},
+    );
   }
   return rates;
 }
@@ -139,7 +143,11 @@ export class Portfolio {
   settle(symbol: string, price: Decimal | 0 | 1): void {
     const px = typeof price === 'number' ? new Decimal(price) : price;
     if (!px.isFinite() || px.isNegative() || px.gt(1)) {
-      throw portfolioError(PortfolioErrorCode.INVALID_SETTLEMENT_PRICE, `settle ${symbol}: expected a price in [0, 1], got ${px.toString()}`, { symbol });
+      throw portfolioError(
+        PortfolioErrorCode.INVALID_SETTLEMENT_PRICE,
+        `settle ${symbol}: expected a price in [0, 1], got ${px.toString()}`,
+        { symbol },
+      );
     }
     this.ledger.setMark(symbol, px);
     const time = this.clock.now();
@@ -153,7 +161,8 @@ export class Portfolio {
 
   /** Sets positions and cash to the exchange's values (it is trusted; see reconcile.ts); returns the differences. */
   reconcile(positions: readonly Position[], balances: readonly Balance[]): ReconcileResult {
-    for (const p of positions) if (!p.netPosition.isZero() && this.ledger.mark(p.symbol) === undefined) this.inheritedUnmarked.add(p.symbol);
+    for (const p of positions)
+      if (!p.netPosition.isZero() && this.ledger.mark(p.symbol) === undefined) this.inheritedUnmarked.add(p.symbol);
     const plan = planReconcile(this.ledger, positions, balances, this.currency);
     const time = this.clock.now();
     const touched = new Set(plan.result.cash.map((c) => c.account));
@@ -182,7 +191,8 @@ export class Portfolio {
   /** Net quantity of every position record (flat ones included), valued at nothing: cheap enough for each risk check. */
   quantities(): { readonly account: string; readonly symbol: string; readonly qty: Decimal }[] {
     const out: { account: string; symbol: string; qty: Decimal }[] = [];
-    for (const state of this.ledger.allAccounts()) for (const [symbol, position] of state.positions) out.push({ account: state.account, symbol, qty: position.qty });
+    for (const state of this.ledger.allAccounts())
+      for (const [symbol, position] of state.positions) out.push({ account: state.account, symbol, qty: position.qty });
     return out;
   }
 
@@ -299,7 +309,11 @@ export class Portfolio {
   private emit(cause: PortfolioChangeCause, time: EpochMs, account: string, symbol: string | undefined): void {
     const state = this.ledger.account(account);
     const position = symbol === undefined ? undefined : this.ledger.position(account, symbol);
-    this.changes.next(Object.freeze(new Change(cause, time, account, state.cash, symbol, position, symbol === undefined ? undefined : this.ledger.mark(symbol))));
+    this.changes.next(
+      Object.freeze(
+        new Change(cause, time, account, state.cash, symbol, position, symbol === undefined ? undefined : this.ledger.mark(symbol)),
+      ),
+    );
   }
 }
 

@@ -83,7 +83,11 @@ export function trade(position: PositionState, signedQty: Decimal, price: Decima
   const newQty = open.plus(signedQty);
   const newCost = position.cost.minus(released).plus(opened.times(price).times(-direction));
   return {
-    position: withFields(position, { qty: newQty, cost: newQty.isZero() ? ZERO : newCost, realized: position.realized.plus(realizedDelta) }),
+    position: withFields(position, {
+      qty: newQty,
+      cost: newQty.isZero() ? ZERO : newCost,
+      realized: position.realized.plus(realizedDelta),
+    }),
     cashDelta,
     realizedDelta,
   };
@@ -91,9 +95,7 @@ export function trade(position: PositionState, signedQty: Decimal, price: Decima
 
 /** Closes the position at the settlement price: realized, cash credited qty x price, no fee. */
 export function settle(position: PositionState, price: Decimal): TradeEffect {
-  const effect = position.qty.isZero()
-    ? { position, cashDelta: ZERO, realizedDelta: ZERO }
-    : trade(position, position.qty.neg(), price);
+  const effect = position.qty.isZero() ? { position, cashDelta: ZERO, realizedDelta: ZERO } : trade(position, position.qty.neg(), price);
   return { position: withFields(effect.position, { settledAt: price }), cashDelta: effect.cashDelta, realizedDelta: effect.realizedDelta };
 }
 

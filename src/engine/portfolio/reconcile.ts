@@ -37,7 +37,12 @@ export function exchangeCost(position: Position): Decimal {
   return position.netPosition.isNegative() ? magnitude.neg() : magnitude;
 }
 
-export function planReconcile(ledger: Ledger, positions: readonly Position[], balances: readonly Balance[], currency: string): ReconcilePlan {
+export function planReconcile(
+  ledger: Ledger,
+  positions: readonly Position[],
+  balances: readonly Balance[],
+  currency: string,
+): ReconcilePlan {
   const covered = new Set<string>([...balances.map((b) => b.account), ...positions.map((p) => p.account)]);
   const cash: { account: string; to: Decimal; adopt: boolean }[] = [];
   const cashDiffs: CashDifference[] = [];

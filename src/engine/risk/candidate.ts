@@ -30,8 +30,7 @@ export interface OrderCandidate {
 }
 
 export type CandidatesResult =
-  | { readonly ok: true; readonly candidates: readonly OrderCandidate[] }
-  | { readonly ok: false; readonly breach: RuleBreach };
+  { readonly ok: true; readonly candidates: readonly OrderCandidate[] } | { readonly ok: false; readonly breach: RuleBreach };
 
 const invalid = (message: string): CandidatesResult => ({ ok: false, breach: { code: 'RISK_INVALID_INTENT', message } });
 
@@ -61,8 +60,14 @@ function ofPlace(intent: PlaceIntent, context: RiskContext): CandidatesResult {
   const accountIssue = accountProblem(account, context) ?? clordIdProblem([intent.clordId], context);
   if (accountIssue !== undefined) return invalid(accountIssue);
   const candidate: OrderCandidate = {
-    symbol: intent.symbol, side: intent.side, qty: intent.qty, price: intent.price, account,
-    replaces: undefined, rests: true, qtyChanged: true,
+    symbol: intent.symbol,
+    side: intent.side,
+    qty: intent.qty,
+    price: intent.price,
+    account,
+    replaces: undefined,
+    rests: true,
+    qtyChanged: true,
   };
   return { ok: true, candidates: [candidate] };
 }
@@ -72,13 +77,20 @@ function ofReplace(intent: ReplaceIntent, context: RiskContext): CandidatesResul
   const problem = (intent.qty === undefined ? undefined : quantityProblem(intent.qty)) ?? priceProblem(intent.price);
   if (problem !== undefined) return invalid(problem);
   const order = context.openOrders().find((o) => isOpenOrder(o, intent.clordId));
-  if (order === undefined) return { ok: false, breach: { code: 'RISK_UNKNOWN_ORDER', message: `no open order ${intent.clordId} to replace` } };
+  if (order === undefined)
+    return { ok: false, breach: { code: 'RISK_UNKNOWN_ORDER', message: `no open order ${intent.clordId} to replace` } };
   const reused = clordIdProblem([intent.newClordId], context);
   if (reused !== undefined) return invalid(reused);
   const candidate: OrderCandidate = {
     // a replace in flight is superseded by this one: unchanged terms are the ones it was moving the order to
-    symbol: order.symbol, side: order.side, qty: intent.qty ?? order.leavesQty, price: intent.price ?? order.pendingReplace?.price ?? order.price,
-    account: order.account, replaces: order, rests: true, qtyChanged: intent.qty !== undefined,
+    symbol: order.symbol,
+    side: order.side,
+    qty: intent.qty ?? order.leavesQty,
+    price: intent.price ?? order.pendingReplace?.price ?? order.price,
+    account: order.account,
+    replaces: order,
+    rests: true,
+    qtyChanged: intent.qty !== undefined,
   };
   return { ok: true, candidates: [candidate] };
 }
@@ -94,8 +106,14 @@ function ofCross(intent: CrossIntent, context: RiskContext): CandidatesResult {
   if (intent.buy.side !== 'BUY' || intent.sell.side !== 'SELL') return invalid('a cross needs a BUY leg and a SELL leg');
   if (intent.buy.account === intent.sell.account) return invalid(`a cross needs two different accounts, got ${intent.buy.account} twice`);
   const leg = (account: string, side: IntentSide): OrderCandidate => ({
-    symbol: intent.symbol, side, qty: intent.qty, price: intent.price, account,
-    replaces: undefined, rests: false, qtyChanged: true,
+    symbol: intent.symbol,
+    side,
+    qty: intent.qty,
+    price: intent.price,
+    account,
+    replaces: undefined,
+    rests: false,
+    qtyChanged: true,
   });
   return { ok: true, candidates: [leg(intent.buy.account, 'BUY'), leg(intent.sell.account, 'SELL')] };
 }

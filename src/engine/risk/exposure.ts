@@ -93,7 +93,8 @@ export class ExposureView {
 
   private sideQty(book: Book, symbol: string, account: string, side: IntentSide, excluding: RiskOpenOrder | undefined): Decimal {
     const qty = side === 'BUY' ? book.buys : book.sells;
-    if (excluding !== undefined && excluding.symbol === symbol && excluding.account === account && excluding.side === side) return minus(qty, excluding.leavesQty);
+    if (excluding !== undefined && excluding.symbol === symbol && excluding.account === account && excluding.side === side)
+      return minus(qty, excluding.leavesQty);
     return qty;
   }
 

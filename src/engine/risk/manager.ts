@@ -20,7 +20,14 @@ import type { Clock } from '../clock.ts';
 import type { CancelIntent, Intent, PlaceIntent } from '../intents.ts';
 import { candidatesOf, type OrderCandidate } from './candidate.ts';
 import { VENUE_MAX_MESSAGES_PER_SECOND, type RiskConfig } from './config.ts';
-import { isOpenOrder, type ReferencePriceSource, type RiskContext, type RiskInstrument, type RiskOpenOrder, type RiskPosition } from './context.ts';
+import {
+  isOpenOrder,
+  type ReferencePriceSource,
+  type RiskContext,
+  type RiskInstrument,
+  type RiskOpenOrder,
+  type RiskPosition,
+} from './context.ts';
 import { riskConfigError } from './errors.ts';
 import { ExposureView } from './exposure.ts';
 import { dailyLossBreach } from './rules/daily-loss.ts';
@@ -83,8 +90,14 @@ export class RiskManager {
 
   constructor(config: RiskConfig, options: RiskManagerOptions) {
     this.config = config;
-    if (!Number.isInteger(config.maxMessagesPerSecond) || config.maxMessagesPerSecond < 1 || config.maxMessagesPerSecond > VENUE_MAX_MESSAGES_PER_SECOND) {
-      throw riskConfigError([`maxMessagesPerSecond: must be a whole number from 1 to ${VENUE_MAX_MESSAGES_PER_SECOND}, got ${config.maxMessagesPerSecond}`]);
+    if (
+      !Number.isInteger(config.maxMessagesPerSecond) ||
+      config.maxMessagesPerSecond < 1 ||
+      config.maxMessagesPerSecond > VENUE_MAX_MESSAGES_PER_SECOND
+    ) {
+      throw riskConfigError([
+        `maxMessagesPerSecond: must be a whole number from 1 to ${VENUE_MAX_MESSAGES_PER_SECOND}, got ${config.maxMessagesPerSecond}`,
+      ]);
     }
     this.maxDailyLoss = config.maxDailyLoss === undefined ? undefined : own(config.maxDailyLoss);
     const rules = buildRules(config);
@@ -152,7 +165,13 @@ export class RiskManager {
     const shaped = candidatesOf(intent, context);
     if (!shaped.ok) return [refuse(intent, shaped.breach.code, shaped.breach.message)];
     if (intent.kind === 'cross' && context.canCross?.() === false) {
-      return [refuse(intent, 'RISK_CROSS_UNSUPPORTED', `cross ${intent.crossId} refused: this venue has no cross (bot.venue: familyA); nothing was sent. Run crosses through the gateway venue`)];
+      return [
+        refuse(
+          intent,
+          'RISK_CROSS_UNSUPPORTED',
+          `cross ${intent.crossId} refused: this venue has no cross (bot.venue: familyA); nothing was sent. Run crosses through the gateway venue`,
+        ),
+      ];
     }
     const candidates = shaped.candidates;
     const symbol = candidates[0]?.symbol ?? '';
@@ -297,5 +316,11 @@ function firstBreach(rules: readonly OrderRule[], input: RuleInput): RuleBreach 
 
 /** The cancel sent before an order that would trade against `order`; traceable to the intent that caused it. */
 function selfMatchCancel(cause: Intent, order: RiskOpenOrder): CancelIntent {
-  return { kind: 'cancel', intentId: `${cause.intentId}/smp-cancel/${order.clordId}`, strategy: cause.strategy, time: cause.time, clordId: order.clordId };
+  return {
+    kind: 'cancel',
+    intentId: `${cause.intentId}/smp-cancel/${order.clordId}`,
+    strategy: cause.strategy,
+    time: cause.time,
+    clordId: order.clordId,
+  };
 }

@@ -134,15 +134,29 @@ export interface StrategyDefinition<Schema extends z.ZodType = z.ZodType, S = un
 
 export type AnyStrategy = StrategyDefinition<z.ZodType, unknown>;
 
-export function defineStrategy<Schema extends z.ZodType, S = undefined>(definition: StrategyDefinition<Schema, S>): StrategyDefinition<Schema, S> {
+export function defineStrategy<Schema extends z.ZodType, S = undefined>(
+  definition: StrategyDefinition<Schema, S>,
+): StrategyDefinition<Schema, S> {
   if (typeof definition.name !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(definition.name)) {
-    throw new TradebotError('STRATEGY_INVALID_NAME', `strategy name must be lower-case letters, digits and dashes, got ${JSON.stringify(definition.name)}`, { kind: 'config' });
+    throw new TradebotError(
+      'STRATEGY_INVALID_NAME',
+      `strategy name must be lower-case letters, digits and dashes, got ${JSON.stringify(definition.name)}`,
+      { kind: 'config' },
+    );
   }
   if (definition.state !== undefined && typeof definition.state !== 'function') {
-    throw new TradebotError('STRATEGY_INVALID_STATE', `strategy ${definition.name}: state must be a function that returns the run's initial state, e.g. state: () => ({ count: 0 })`, { kind: 'config' });
+    throw new TradebotError(
+      'STRATEGY_INVALID_STATE',
+      `strategy ${definition.name}: state must be a function that returns the run's initial state, e.g. state: () => ({ count: 0 })`,
+      { kind: 'config' },
+    );
   }
   if (definition.params === undefined || typeof (definition.params as { safeParse?: unknown }).safeParse !== 'function') {
-    throw new TradebotError('STRATEGY_INVALID_PARAMS_SCHEMA', `strategy ${definition.name}: params must be a zod schema (e.g. z.object({...}))`, { kind: 'config' });
+    throw new TradebotError(
+      'STRATEGY_INVALID_PARAMS_SCHEMA',
+      `strategy ${definition.name}: params must be a zod schema (e.g. z.object({...}))`,
+      { kind: 'config' },
+    );
   }
   return Object.freeze({ ...definition });
 }

@@ -27,7 +27,9 @@ export function resolveStrategyPath(nameOrPath: string, cwd = process.cwd()): st
   if (found === undefined) {
     throw new TradebotError(
       'STRATEGY_NOT_FOUND',
-      looksLikePath ? `no strategy file at ${candidates[0] ?? nameOrPath}` : `no strategy named "${nameOrPath}" in ${STRATEGIES_DIR} (give a name from that folder or a path to a .ts file)`,
+      looksLikePath
+        ? `no strategy file at ${candidates[0] ?? nameOrPath}`
+        : `no strategy named "${nameOrPath}" in ${STRATEGIES_DIR} (give a name from that folder or a path to a .ts file)`,
       { kind: 'config' },
     );
   }
@@ -38,8 +40,15 @@ export async function loadStrategy(nameOrPath: string, cwd?: string): Promise<An
   const file = resolveStrategyPath(nameOrPath, cwd);
   const module = await importPlugin(file);
   const definition = module.default as Partial<AnyStrategy> | undefined;
-  if (definition === undefined || typeof definition !== 'object' || typeof definition.name !== 'string' || definition.params === undefined) {
-    throw new TradebotError('STRATEGY_INVALID_MODULE', `${file} must default-export defineStrategy({ name, params, ... })`, { kind: 'config' });
+  if (
+    definition === undefined ||
+    typeof definition !== 'object' ||
+    typeof definition.name !== 'string' ||
+    definition.params === undefined
+  ) {
+    throw new TradebotError('STRATEGY_INVALID_MODULE', `${file} must default-export defineStrategy({ name, params, ... })`, {
+      kind: 'config',
+    });
   }
   return definition as AnyStrategy;
 }
@@ -73,7 +82,10 @@ export function validateParams<S extends AnyStrategy>(strategy: S, raw: unknown,
   if (result.success) return result.data;
   const base = from.path ?? (from.file === undefined ? 'strategy.params' : 'bot.params');
   const problems = result.error.issues.flatMap((issue) =>
-    describeIssue(issue, strategy.params).map((p) => ({ path: base === '' ? p.path : p.path === '' ? base : `${base}.${p.path}`, message: p.message })),
+    describeIssue(issue, strategy.params).map((p) => ({
+      path: base === '' ? p.path : p.path === '' ? base : `${base}.${p.path}`,
+      message: p.message,
+    })),
   );
   const where = from.file === undefined ? `params of strategy ${strategy.name}` : `${from.file} (params of strategy ${strategy.name})`;
   throw new ConfigError(problems, where);

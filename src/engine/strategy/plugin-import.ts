@@ -32,7 +32,12 @@ function externals(): Plugin {
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === 'entry-point' || args.pluginData === 'resolving') return undefined;
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: 'resolving',
+        });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
         if (resolved.external || !path.isAbsolute(resolved.path)) return { path: resolved.path, external: true };
         const shared = isTradebotFile(resolved.path) || resolved.path.includes(NODE_MODULES);
@@ -58,7 +63,9 @@ async function compile(file: string): Promise<string> {
       sourcemap: 'inline',
       logLevel: 'silent',
       plugins: [externals()],
-      banner: { js: "import { createRequire as __tradebotCreateRequire } from 'node:module'; const require = __tradebotCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __tradebotCreateRequire } from 'node:module'; const require = __tradebotCreateRequire(import.meta.url);",
+      },
     });
     const code = result.outputFiles[0]?.text;
     if (code === undefined) throw new Error('esbuild produced no output');
@@ -68,7 +75,10 @@ async function compile(file: string): Promise<string> {
     const first = failure.errors?.[0];
     const where = first?.location ? ` (${first.location.file}:${first.location.line}:${first.location.column})` : '';
     const reason = first === undefined ? (error instanceof Error ? error.message : String(error)) : `${first.text}${where}`;
-    throw new TradebotError('STRATEGY_COMPILE_FAILED', `cannot compile the strategy plugin ${file}: ${reason}`, { kind: 'config', cause: error });
+    throw new TradebotError('STRATEGY_COMPILE_FAILED', `cannot compile the strategy plugin ${file}: ${reason}`, {
+      kind: 'config',
+      cause: error,
+    });
   }
 }
 
@@ -79,7 +89,10 @@ async function loaded(file: string, url: string): Promise<Record<string, unknown
   } catch (error) {
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
     const reason = stack.split('\n').slice(0, 4).join('\n');
-    throw new TradebotError('STRATEGY_LOAD_FAILED', `the strategy plugin ${file} failed to load: ${reason}`, { kind: 'config', cause: error });
+    throw new TradebotError('STRATEGY_LOAD_FAILED', `the strategy plugin ${file} failed to load: ${reason}`, {
+      kind: 'config',
+      cause: error,
+    });
   }
 }
 

@@ -56,7 +56,9 @@ export class StrategyRuntime<P = unknown> {
       if (this.definition.operator) {
         const operator = this.guard('operator', () => this.definition.operator?.(this.context));
         if (operator) {
-          this.operatorSubscription = this.events.pipe(operator).subscribe({ error: (error: unknown) => this.host.onError(error, 'operator') });
+          this.operatorSubscription = this.events
+            .pipe(operator)
+            .subscribe({ error: (error: unknown) => this.host.onError(error, 'operator') });
         }
       }
       this.guard('onStart', () => this.definition.onStart?.(this.context));

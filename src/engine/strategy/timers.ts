@@ -29,22 +29,28 @@ class StrategyTimer {
   }
 
   private arm(): void {
-    this.subscription = this.clock.scheduler.schedule(() => {
-      if (this.subscription === undefined) return;
-      if (this.periodMs === undefined) {
-        this.subscription = undefined;
-      } else {
-        this.due += this.periodMs;
-        this.arm();
-      }
-      this.fire();
-    }, Math.max(0, this.due - this.clock.now()));
+    this.subscription = this.clock.scheduler.schedule(
+      () => {
+        if (this.subscription === undefined) return;
+        if (this.periodMs === undefined) {
+          this.subscription = undefined;
+        } else {
+          this.due += this.periodMs;
+          this.arm();
+        }
+        this.fire();
+      },
+      Math.max(0, this.due - this.clock.now()),
+    );
   }
 }
 
 function checkDelay(what: string, name: string, ms: number, allowZero: boolean): void {
   const ok = Number.isFinite(ms) && (allowZero ? ms >= 0 : ms > 0);
-  if (!ok) throw new RangeError(`${what}(${name}): the ${allowZero ? 'delay must be a number of milliseconds >= 0' : 'period must be a positive number of milliseconds'}, got ${ms}`);
+  if (!ok)
+    throw new RangeError(
+      `${what}(${name}): the ${allowZero ? 'delay must be a number of milliseconds >= 0' : 'period must be a positive number of milliseconds'}, got ${ms}`,
+    );
 }
 
 export class StrategyTimers {

@@ -34,15 +34,7 @@ export interface BookView {
 }
 
 export type OrderStatus =
-  | 'PENDING_NEW'
-  | 'NEW'
-  | 'PARTIALLY_FILLED'
-  | 'FILLED'
-  | 'CANCELED'
-  | 'REJECTED'
-  | 'EXPIRED'
-  | 'PENDING_CANCEL'
-  | 'PENDING_REPLACE';
+  'PENDING_NEW' | 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'PENDING_CANCEL' | 'PENDING_REPLACE';
 
 export interface OrderView {
   readonly clordId: string;

@@ -23,7 +23,15 @@ export function totpStep(nowMs: number): number {
 /** The time step whose code `code` is (the period of `nowMs` or one either side), or undefined. */
 export function matchTotpStep(secretBase32: string, code: string, nowMs: number): number | undefined {
   if (!/^[0-9]{6}$/.test(code)) return undefined;
-  const delta = TOTP.validate({ token: code, secret: Secret.fromBase32(secretBase32), digits: DIGITS, period: PERIOD, algorithm: 'SHA1', timestamp: nowMs, window: 1 });
+  const delta = TOTP.validate({
+    token: code,
+    secret: Secret.fromBase32(secretBase32),
+    digits: DIGITS,
+    period: PERIOD,
+    algorithm: 'SHA1',
+    timestamp: nowMs,
+    window: 1,
+  });
   return delta === null ? undefined : totpStep(nowMs) + delta;
 }
 
@@ -43,7 +51,14 @@ export function newTotpSecret(): string {
 }
 
 export function enrollmentUrl(secretBase32: string, issuer: string, account: string): string {
-  return new TOTP({ issuer, label: account, secret: Secret.fromBase32(secretBase32), digits: DIGITS, period: PERIOD, algorithm: 'SHA1' }).toString();
+  return new TOTP({
+    issuer,
+    label: account,
+    secret: Secret.fromBase32(secretBase32),
+    digits: DIGITS,
+    period: PERIOD,
+    algorithm: 'SHA1',
+  }).toString();
 }
 
 /** The secret carried by an `otpauth://totp/...?secret=...` URL. */

@@ -38,7 +38,12 @@ export async function balance(ctx: ApiContext, account: string, currency = '', o
 }
 
 /** POST /v1/positions/balances `{accounts, currency}` (every visible account when `accounts` is empty). */
-export async function balances(ctx: ApiContext, accounts: readonly string[] = [], currency = '', options?: RequestOptions): Promise<readonly Balance[]> {
+export async function balances(
+  ctx: ApiContext,
+  accounts: readonly string[] = [],
+  currency = '',
+  options?: RequestOptions,
+): Promise<readonly Balance[]> {
   const answer = await ctx.caller.call('balances', { body: familyAExtra.balancesRequest.encode({ accounts, currency }), ...opts(options) });
   return decodeBody('balances', () => familyA.balancesResponse.decode(answer)).balances;
 }
@@ -50,7 +55,11 @@ export async function whoAmI(ctx: ApiContext, options?: RequestOptions): Promise
 }
 
 /** GET /v1/users `?pageSize=&pageToken=`: one page. */
-export async function listUsers(ctx: ApiContext, input: Partial<ListUsersRequest> = {}, options?: RequestOptions): Promise<ListUsersResponse> {
+export async function listUsers(
+  ctx: ApiContext,
+  input: Partial<ListUsersRequest> = {},
+  options?: RequestOptions,
+): Promise<ListUsersResponse> {
   const request = withDefaults<ListUsersRequest>({ pageSize: 0, pageToken: '' }, input);
   const query = familyAExtra.listUsersRequest.encode(request) as Record<string, string>;
   const answer = await ctx.caller.call('listUsers', { query, ...opts(options) });
@@ -58,12 +67,21 @@ export async function listUsers(ctx: ApiContext, input: Partial<ListUsersRequest
 }
 
 /** Every user, page after page. */
-export async function* allUsers(ctx: ApiContext, input: Partial<ListUsersRequest> = {}, options?: RequestOptions): AsyncGenerator<User, void, undefined> {
-  for await (const page of pages('listUsers', input.pageToken ?? '', (pageToken) => listUsers(ctx, { ...input, pageToken }, options))) yield* page.users;
+export async function* allUsers(
+  ctx: ApiContext,
+  input: Partial<ListUsersRequest> = {},
+  options?: RequestOptions,
+): AsyncGenerator<User, void, undefined> {
+  for await (const page of pages('listUsers', input.pageToken ?? '', (pageToken) => listUsers(ctx, { ...input, pageToken }, options)))
+    yield* page.users;
 }
 
 /** POST /v1/users -> the created user. */
-export async function createUser(ctx: ApiContext, input: Partial<CreateUserRequest> & Pick<CreateUserRequest, 'username'>, options?: RequestOptions): Promise<User> {
+export async function createUser(
+  ctx: ApiContext,
+  input: Partial<CreateUserRequest> & Pick<CreateUserRequest, 'username'>,
+  options?: RequestOptions,
+): Promise<User> {
   if (input.username === '') throw invalidRequest('createUser', 'username is required');
   const request = withDefaults<CreateUserRequest>({ username: '', externalId: '', email: '', firstName: '', lastName: '' }, input);
   const answer = await ctx.caller.call('createUser', { body: familyAExtra.createUserRequest.encode(request), ...opts(options) });
@@ -78,9 +96,15 @@ export async function fundingAccounts(ctx: ApiContext, account = '', options?: R
 
 export type DepositInput = Pick<DepositRequest, 'account' | 'amount'> & Partial<DepositRequest>;
 
-async function deposit(ctx: ApiContext, name: 'aeropayDeposit' | 'checkoutDeposit', input: DepositInput, options?: RequestOptions): Promise<DepositResult> {
+async function deposit(
+  ctx: ApiContext,
+  name: 'aeropayDeposit' | 'checkoutDeposit',
+  input: DepositInput,
+  options?: RequestOptions,
+): Promise<DepositResult> {
   if (input.account === '') throw invalidRequest(name, 'account is required');
-  if (!input.amount.isFinite() || input.amount.lte(0)) throw invalidRequest(name, `amount must be greater than 0, got ${input.amount.toString()}`);
+  if (!input.amount.isFinite() || input.amount.lte(0))
+    throw invalidRequest(name, `amount must be greater than 0, got ${input.amount.toString()}`);
   const request = withDefaults<DepositRequest>({ account: '', fundingAccountId: '', amount: input.amount, currency: '' }, input);
   const answer = await ctx.caller.call(name, { body: familyAExtra.depositRequest.encode(request), ...opts(options) });
   return decodeBody(name, () => familyAExtra.depositResult.decode(answer));

@@ -47,7 +47,8 @@ export class FamilyAClient {
     this.options = options;
     this.catalog = options.catalog ?? new MapInstrumentCatalog();
     const caller = new FamilyACaller(options.transport, options.tokens, options.participant);
-    const loader = options.autoLoadInstruments === false ? undefined : (symbols: readonly string[]) => refdata.loadInstruments(this.ctx, symbols);
+    const loader =
+      options.autoLoadInstruments === false ? undefined : (symbols: readonly string[]) => refdata.loadInstruments(this.ctx, symbols);
     this.ctx = { caller, instruments: new InstrumentResolver(this.catalog, loader) };
   }
 

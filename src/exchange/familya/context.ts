@@ -16,7 +16,13 @@ export interface ApiContext {
 }
 
 /** Decodes `body` after loading the scales of every symbol it names (when the catalog can learn). */
-export async function decodeWithScales<T>(ctx: ApiContext, operation: string, codec: WireCodec<T>, body: unknown, scales?: ScaleSource): Promise<T> {
+export async function decodeWithScales<T>(
+  ctx: ApiContext,
+  operation: string,
+  codec: WireCodec<T>,
+  body: unknown,
+  scales?: ScaleSource,
+): Promise<T> {
   if (scales === undefined) await ctx.instruments.ensure(collectSymbols(body));
   return decodeBody(operation, () => codec.decode(body, scales ?? ctx.instruments.scaleSource));
 }
@@ -24,7 +30,9 @@ export async function decodeWithScales<T>(ctx: ApiContext, operation: string, co
 /** The response body as a plain object, or FAMILY_A_BAD_RESPONSE. */
 export function objectBody(operation: string, body: unknown): Readonly<Record<string, unknown>> {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Readonly<Record<string, unknown>>;
-  throw new FamilyAError(FamilyAErrorCode.BadResponse, `${operation}: unexpected response from the exchange: expected a JSON object`, { details: { operation } });
+  throw new FamilyAError(FamilyAErrorCode.BadResponse, `${operation}: unexpected response from the exchange: expected a JSON object`, {
+    details: { operation },
+  });
 }
 
 /**
@@ -43,9 +51,13 @@ export async function* pages<R extends { readonly nextPageToken: string }>(
     yield page;
     if (page.nextPageToken === '') return;
     if (seen.has(page.nextPageToken) || page.nextPageToken === token) {
-      throw new FamilyAError(FamilyAErrorCode.BadResponse, `${operation}: the exchange returned a page token it already gave; stopping to avoid a loop`, {
-        details: { operation },
-      });
+      throw new FamilyAError(
+        FamilyAErrorCode.BadResponse,
+        `${operation}: the exchange returned a page token it already gave; stopping to avoid a loop`,
+        {
+          details: { operation },
+        },
+      );
     }
     seen.add(token);
     token = page.nextPageToken;

@@ -35,14 +35,25 @@ export interface FamilyAStack {
 }
 
 /** The token manager alone (for `tradebot token`), with its own transport to the token server. */
-export function createTokenManager(exchange: ExchangeConfig, options: CreateFamilyAOptions = {}, bucket?: TokenBucket): { tokens: TokenManager; close(): Promise<void> } {
+export function createTokenManager(
+  exchange: ExchangeConfig,
+  options: CreateFamilyAOptions = {},
+  bucket?: TokenBucket,
+): { tokens: TokenManager; close(): Promise<void> } {
   const familyA = exchange.familyA;
   if (familyA === undefined) {
-    throw new FamilyAError(FamilyAErrorCode.InvalidOptions, 'exchange.familyA is missing: add clientId, privateKeyFile and participant to the config');
+    throw new FamilyAError(
+      FamilyAErrorCode.InvalidOptions,
+      'exchange.familyA is missing: add clientId, privateKeyFile and participant to the config',
+    );
   }
   const privateKey = loadPrivateKey(familyA.privateKeyFile);
   const sched = options.scheduler === undefined ? {} : { scheduler: options.scheduler };
-  const http = new HttpTransport({ baseUrl: exchange.authUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...sched });
+  const http = new HttpTransport({
+    baseUrl: exchange.authUrl,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...sched,
+  });
   const transport = withRateLimit(http, bucket ?? { ...options.rateLimit, ...sched });
   const tokens = new TokenManager({
     clientId: familyA.clientId,
@@ -62,13 +73,20 @@ export function createFamilyAClient(exchange: ExchangeConfig, options: CreateFam
   const sched = options.scheduler === undefined ? {} : { scheduler: options.scheduler };
   const bucket = new TokenBucket({ ...options.rateLimit, ...sched });
   const auth = createTokenManager(exchange, options, bucket);
-  const http = new HttpTransport({ baseUrl: exchange.apiUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), ...sched });
+  const http = new HttpTransport({
+    baseUrl: exchange.apiUrl,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...sched,
+  });
   const logger = options.logger?.child({ component: 'familya' });
   const transport = withRetry(withRateLimit(http, bucket), {
     ...sched,
     ...options.retry,
     onRetry: (info) => {
-      logger?.warn({ method: info.request.method, path: info.request.path, attempt: info.attempt, delayMs: info.delayMs, err: info.error }, 'family A call failed; retrying');
+      logger?.warn(
+        { method: info.request.method, path: info.request.path, attempt: info.attempt, delayMs: info.delayMs, err: info.error },
+        'family A call failed; retrying',
+      );
       options.retry?.onRetry?.(info);
     },
   });

@@ -19,7 +19,14 @@ export interface Endpoint {
   readonly idempotent: boolean;
 }
 
-const read = (method: HttpMethod, path: string, scope: string): Endpoint => ({ method, path, scope, authenticated: true, trading: false, idempotent: true });
+const read = (method: HttpMethod, path: string, scope: string): Endpoint => ({
+  method,
+  path,
+  scope,
+  authenticated: true,
+  trading: false,
+  idempotent: true,
+});
 const trade = (method: HttpMethod, path: string, scope: string, idempotent: boolean): Endpoint => ({
   method,
   path,
@@ -28,7 +35,14 @@ const trade = (method: HttpMethod, path: string, scope: string, idempotent: bool
   trading: true,
   idempotent,
 });
-const write = (path: string, scope: string): Endpoint => ({ method: 'POST', path, scope, authenticated: true, trading: false, idempotent: false });
+const write = (path: string, scope: string): Endpoint => ({
+  method: 'POST',
+  path,
+  scope,
+  authenticated: true,
+  trading: false,
+  idempotent: false,
+});
 
 export const ENDPOINTS = {
   health: { method: 'GET', path: '/v1/health', scope: undefined, authenticated: false, trading: false, idempotent: true },

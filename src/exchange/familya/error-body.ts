@@ -27,9 +27,14 @@ export interface FamilyAErrorBody {
 type Obj = Record<string, unknown>;
 
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown, max = 300): string | undefined => (typeof value === 'string' ? redactString(truncate(value, max)) : undefined);
+const text = (value: unknown, max = 300): string | undefined =>
+  typeof value === 'string' ? redactString(truncate(value, max)) : undefined;
 const codeOf = (value: unknown): string | number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' ? truncate(value, 100) : undefined;
+  typeof value === 'number' && Number.isFinite(value)
+    ? value
+    : typeof value === 'string' && value !== ''
+      ? truncate(value, 100)
+      : undefined;
 
 function scrubDetails(value: unknown): unknown {
   if (typeof value === 'string') return text(value, 500);
@@ -68,7 +73,12 @@ export function parseFamilyAErrorBody(body: unknown): FamilyAErrorBody | undefin
   const inner = body['error'];
   if (isObj(inner)) return fromFields(inner);
   if (typeof inner === 'string') {
-    return { code: codeOf(inner), status: undefined, message: text(body['error_description']) ?? text(body['message']) ?? '', details: undefined };
+    return {
+      code: codeOf(inner),
+      status: undefined,
+      message: text(body['error_description']) ?? text(body['message']) ?? '',
+      details: undefined,
+    };
   }
   if ('code' in body || 'message' in body) return fromFields(body);
   return { code: undefined, status: undefined, message: text(JSON.stringify(body)) ?? '', details: undefined };

@@ -117,10 +117,18 @@ export function toFamilyAError(error: unknown, operation: string, scope?: string
   switch (error.code) {
     case TransportErrorCode.Forbidden: {
       const need = scope === undefined ? '' : `; this call needs scope ${scope}`;
-      return new FamilyAError(FamilyAErrorCode.PermissionDenied, `${operation}: permission denied (HTTP 403${need}, or this address is not allowlisted)${suffix}`, options);
+      return new FamilyAError(
+        FamilyAErrorCode.PermissionDenied,
+        `${operation}: permission denied (HTTP 403${need}, or this address is not allowlisted)${suffix}`,
+        options,
+      );
     }
     case TransportErrorCode.Rejected:
-      return new FamilyAError(FamilyAErrorCode.Rejected, `${operation}: rejected by the exchange (HTTP ${httpStatus ?? '4xx'})${suffix}`, options);
+      return new FamilyAError(
+        FamilyAErrorCode.Rejected,
+        `${operation}: rejected by the exchange (HTTP ${httpStatus ?? '4xx'})${suffix}`,
+        options,
+      );
     default:
       return error;
   }
@@ -143,10 +151,14 @@ export function isUnauthorized(error: unknown): boolean {
 /** Wraps a decode failure of a 2xx body (a domain WIRE_* error naming the field) as FAMILY_A_BAD_RESPONSE. */
 export function badResponse(operation: string, cause: unknown): FamilyAError {
   const what = cause instanceof Error ? cause.message : String(cause);
-  return new FamilyAError(FamilyAErrorCode.BadResponse, `${operation}: unexpected response from the exchange: ${redactString(truncate(what, 300))}`, {
-    cause,
-    details: { operation, ...(isTradebotError(cause) ? { causeCode: cause.code } : {}) },
-  });
+  return new FamilyAError(
+    FamilyAErrorCode.BadResponse,
+    `${operation}: unexpected response from the exchange: ${redactString(truncate(what, 300))}`,
+    {
+      cause,
+      details: { operation, ...(isTradebotError(cause) ? { causeCode: cause.code } : {}) },
+    },
+  );
 }
 
 export function invalidRequest(operation: string, message: string): FamilyAError {
@@ -154,7 +166,11 @@ export function invalidRequest(operation: string, message: string): FamilyAError
 }
 
 export function limitExceeded(operation: string, what: string, count: number, max: number): FamilyAError {
-  return new FamilyAError(FamilyAErrorCode.LimitExceeded, `${operation}: ${count} ${what}, the exchange allows at most ${max}; split the call`, {
-    details: { operation, count, max },
-  });
+  return new FamilyAError(
+    FamilyAErrorCode.LimitExceeded,
+    `${operation}: ${count} ${what}, the exchange allows at most ${max}; split the call`,
+    {
+      details: { operation, count, max },
+    },
+  );
 }

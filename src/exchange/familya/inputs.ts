@@ -29,7 +29,10 @@ export function withDefaults<T extends object>(defaults: T, input: { readonly [K
 export type OrderInput = Input<OrderRequest, 'symbol' | 'side' | 'type' | 'orderQty'>;
 
 export function orderRequest(input: OrderInput): OrderRequest {
-  return withDefaults<OrderRequest>({ account: '', clordId: '', ...ORDER_ZEROS, symbol: '', side: 'SIDE_UNDEFINED', type: 'ORDER_TYPE_UNDEFINED', orderQty: ZERO }, input);
+  return withDefaults<OrderRequest>(
+    { account: '', clordId: '', ...ORDER_ZEROS, symbol: '', side: 'SIDE_UNDEFINED', type: 'ORDER_TYPE_UNDEFINED', orderQty: ZERO },
+    input,
+  );
 }
 
 export type CancelInput = Input<CancelOrderRequest, 'orderId' | 'symbol'>;

@@ -20,7 +20,11 @@ export function checkWebhookUrl(text: string): void {
   } catch {
     throw invalidRequest('registerKycWebhook', `webhookUrl must be an absolute https URL, got ${JSON.stringify(text)}`);
   }
-  if (url.protocol !== 'https:') throw invalidRequest('registerKycWebhook', `webhookUrl must use https (the exchange calls only HTTPS URLs), got ${url.protocol.replace(':', '')}`);
+  if (url.protocol !== 'https:')
+    throw invalidRequest(
+      'registerKycWebhook',
+      `webhookUrl must use https (the exchange calls only HTTPS URLs), got ${url.protocol.replace(':', '')}`,
+    );
   if (url.username !== '' || url.password !== '') throw invalidRequest('registerKycWebhook', 'webhookUrl must not carry credentials');
 }
 
@@ -30,12 +34,19 @@ export function checkWebhookUrl(text: string): void {
  */
 export async function registerKycWebhook(ctx: ApiContext, webhookUrl: string, options?: RequestOptions): Promise<KycWebhookResponse> {
   checkWebhookUrl(webhookUrl);
-  const answer = await ctx.caller.call('registerKycWebhook', { body: authCodecs.kycWebhookRequest.encode({ webhookUrl }), ...opts(options) });
+  const answer = await ctx.caller.call('registerKycWebhook', {
+    body: authCodecs.kycWebhookRequest.encode({ webhookUrl }),
+    ...opts(options),
+  });
   const result = decodeBody('registerKycWebhook', () => authCodecs.kycWebhookResponse.decode(answer));
   if (!result.validated) {
-    throw new FamilyAError(FamilyAErrorCode.Rejected, `registerKycWebhook: the exchange did not validate ${webhookUrl}${result.message === '' ? '' : `: ${result.message}`}`, {
-      details: { operation: 'registerKycWebhook', message: result.message },
-    });
+    throw new FamilyAError(
+      FamilyAErrorCode.Rejected,
+      `registerKycWebhook: the exchange did not validate ${webhookUrl}${result.message === '' ? '' : `: ${result.message}`}`,
+      {
+        details: { operation: 'registerKycWebhook', message: result.message },
+      },
+    );
   }
   return result;
 }
@@ -48,7 +59,11 @@ export async function kycStatus(ctx: ApiContext, externalId: string, options?: R
 }
 
 /** POST /v1/kyc/verify: starts verification for a user; answers the resulting status. */
-export async function kycVerify(ctx: ApiContext, input: Pick<KycVerifyRequest, 'externalId'> & Partial<KycVerifyRequest>, options?: RequestOptions): Promise<KycStatusInfo> {
+export async function kycVerify(
+  ctx: ApiContext,
+  input: Pick<KycVerifyRequest, 'externalId'> & Partial<KycVerifyRequest>,
+  options?: RequestOptions,
+): Promise<KycStatusInfo> {
   if (input.externalId === '') throw invalidRequest('kycVerify', 'externalId is required');
   const request = withDefaults<KycVerifyRequest>({ externalId: '', email: '', firstName: '', lastName: '' }, input);
   const answer = await ctx.caller.call('kycVerify', { body: authCodecs.kycVerifyRequest.encode(request), ...opts(options) });

@@ -25,7 +25,11 @@ export async function orderbook(ctx: ApiContext, symbol: string, depth?: number,
     throw invalidRequest('orderbook', `depth must be a whole number from 1 to ${ORDERBOOK_DEPTH_MAX}, got ${depth}`);
   }
   await ctx.instruments.ensure([symbol]);
-  const body = await ctx.caller.call('orderbook', { params: { symbol }, ...(depth === undefined ? {} : { query: { depth } }), ...(options === undefined ? {} : { options }) });
+  const body = await ctx.caller.call('orderbook', {
+    params: { symbol },
+    ...(depth === undefined ? {} : { query: { depth } }),
+    ...(options === undefined ? {} : { options }),
+  });
   return decodeWithScales(ctx, 'orderbook', familyA.orderBook, body);
 }
 
@@ -38,20 +42,36 @@ export async function bbo(ctx: ApiContext, symbol: string, options?: RequestOpti
 }
 
 /** POST /v1/report/trades/search: one page. */
-export async function searchTrades(ctx: ApiContext, input: SearchTradesInput = {}, options?: RequestOptions): Promise<SearchTradesResponse> {
+export async function searchTrades(
+  ctx: ApiContext,
+  input: SearchTradesInput = {},
+  options?: RequestOptions,
+): Promise<SearchTradesResponse> {
   const request = searchTradesRequest(input);
-  if (request.states.includes('TRADE_STATE_UNDEFINED')) throw invalidRequest('searchTrades', 'states: TRADE_STATE_UNDEFINED is not searchable');
-  const body = await ctx.caller.call('searchTrades', { body: familyA.searchTradesRequest.encode(request), ...(options === undefined ? {} : { options }) });
+  if (request.states.includes('TRADE_STATE_UNDEFINED'))
+    throw invalidRequest('searchTrades', 'states: TRADE_STATE_UNDEFINED is not searchable');
+  const body = await ctx.caller.call('searchTrades', {
+    body: familyA.searchTradesRequest.encode(request),
+    ...(options === undefined ? {} : { options }),
+  });
   return decodeWithScales(ctx, 'searchTrades', familyA.searchTradesResponse, body);
 }
 
 /** Every page of a trade search, starting at `input.pageToken` (default: the first page). */
-export function searchTradePages(ctx: ApiContext, input: SearchTradesInput = {}, options?: RequestOptions): AsyncGenerator<SearchTradesResponse, void, undefined> {
+export function searchTradePages(
+  ctx: ApiContext,
+  input: SearchTradesInput = {},
+  options?: RequestOptions,
+): AsyncGenerator<SearchTradesResponse, void, undefined> {
   return pages('searchTrades', input.pageToken ?? '', (pageToken) => searchTrades(ctx, { ...input, pageToken }, options));
 }
 
 /** Every trade matching the search, page after page. */
-export async function* allTrades(ctx: ApiContext, input: SearchTradesInput = {}, options?: RequestOptions): AsyncGenerator<Trade, void, undefined> {
+export async function* allTrades(
+  ctx: ApiContext,
+  input: SearchTradesInput = {},
+  options?: RequestOptions,
+): AsyncGenerator<Trade, void, undefined> {
   for await (const page of searchTradePages(ctx, input, options)) yield* page.trades;
 }
 
@@ -62,11 +82,18 @@ export async function tradeStats(ctx: ApiContext, input: TradeStatsInput, option
   await ctx.instruments.ensure([request.symbol]);
   const scales = ctx.instruments.catalog.scalesOf(request.symbol);
   if (scales === undefined) {
-    throw domainError(DomainErrorCode.SCALE_UNKNOWN_SYMBOL, `tradeStats: no instrument scales for symbol "${request.symbol}" (load reference data first)`, {
-      symbol: request.symbol,
-    });
+    throw domainError(
+      DomainErrorCode.SCALE_UNKNOWN_SYMBOL,
+      `tradeStats: no instrument scales for symbol "${request.symbol}" (load reference data first)`,
+      {
+        symbol: request.symbol,
+      },
+    );
   }
-  const body = await ctx.caller.call('tradeStats', { body: familyA.tradeStatsRequest.encode(request), ...(options === undefined ? {} : { options }) });
+  const body = await ctx.caller.call('tradeStats', {
+    body: familyA.tradeStatsRequest.encode(request),
+    ...(options === undefined ? {} : { options }),
+  });
   return decodeBody('tradeStats', () => familyA.tradeStatsResult.decode(body, scales));
 }
 

@@ -15,28 +15,44 @@ export const MIN_RSA_BITS = 2048;
 /** Parses PEM text into an RSA private KeyObject; `source` names it in errors (a path, never the text). */
 export function parsePrivateKey(pem: string, source: string): KeyObject {
   if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(pem)) {
-    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: it is encrypted; tradebot needs an unencrypted key file protected by file permissions (mode 0600)`, {
-      details: { source },
-    });
+    throw new FamilyAError(
+      FamilyAErrorCode.KeyInvalid,
+      `private key ${source}: it is encrypted; tradebot needs an unencrypted key file protected by file permissions (mode 0600)`,
+      {
+        details: { source },
+      },
+    );
   }
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch {
-    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: it is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----", as written by \`tradebot keygen\`)`, {
-      details: { source },
-    });
+    throw new FamilyAError(
+      FamilyAErrorCode.KeyInvalid,
+      `private key ${source}: it is not a PEM private key (expected "-----BEGIN PRIVATE KEY-----", as written by \`tradebot keygen\`)`,
+      {
+        details: { source },
+      },
+    );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa') {
-    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: expected an RSA key (RS256), got ${key.asymmetricKeyType ?? 'an unknown type'}`, {
-      details: { source, type: key.asymmetricKeyType },
-    });
+    throw new FamilyAError(
+      FamilyAErrorCode.KeyInvalid,
+      `private key ${source}: expected an RSA key (RS256), got ${key.asymmetricKeyType ?? 'an unknown type'}`,
+      {
+        details: { source, type: key.asymmetricKeyType },
+      },
+    );
   }
   if (bits < MIN_RSA_BITS) {
-    throw new FamilyAError(FamilyAErrorCode.KeyInvalid, `private key ${source}: RSA key of ${bits} bits, at least ${MIN_RSA_BITS} are needed; run \`tradebot keygen\``, {
-      details: { source, bits },
-    });
+    throw new FamilyAError(
+      FamilyAErrorCode.KeyInvalid,
+      `private key ${source}: RSA key of ${bits} bits, at least ${MIN_RSA_BITS} are needed; run \`tradebot keygen\``,
+      {
+        details: { source, bits },
+      },
+    );
   }
   return key;
 }
@@ -48,14 +64,21 @@ export function parsePrivateKey(pem: string, source: string): KeyObject {
 export function loadPrivateKey(file: string): KeyObject {
   const pem = readSecretFile(file, (problem) =>
     problem.kind === 'permissions'
-      ? new FamilyAError(FamilyAErrorCode.KeyPermissions, `private key ${file}: ${permissionsFix(file, problem.mode)}`, { details: { file, mode: problem.mode } })
+      ? new FamilyAError(FamilyAErrorCode.KeyPermissions, `private key ${file}: ${permissionsFix(file, problem.mode)}`, {
+          details: { file, mode: problem.mode },
+        })
       : unreadable(file, problem.systemCode),
   );
   return parsePrivateKey(pem, file);
 }
 
 function unreadable(file: string, code: string | undefined): FamilyAError {
-  const reason = code === 'ENOENT' ? 'file not found (run `tradebot keygen --out <dir>` and point privateKeyFile at it)' : code === 'EACCES' ? 'permission denied' : `cannot read it (${code ?? 'error'})`;
+  const reason =
+    code === 'ENOENT'
+      ? 'file not found (run `tradebot keygen --out <dir>` and point privateKeyFile at it)'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : `cannot read it (${code ?? 'error'})`;
   return new FamilyAError(FamilyAErrorCode.KeyUnreadable, `private key ${file}: ${reason}`, { details: { file, systemCode: code } });
 }
 

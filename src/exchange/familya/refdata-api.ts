@@ -23,9 +23,14 @@ export async function refdataSymbols(ctx: ApiContext, options?: RequestOptions):
 }
 
 /** POST /v1/refdata/instruments: one page (`pageSize` 1..1000, server default 50). */
-export async function refdataInstruments(ctx: ApiContext, input: ListInstrumentsInput = {}, options?: RequestOptions): Promise<ListInstrumentsResponse> {
+export async function refdataInstruments(
+  ctx: ApiContext,
+  input: ListInstrumentsInput = {},
+  options?: RequestOptions,
+): Promise<ListInstrumentsResponse> {
   const request = listInstrumentsRequest(input);
-  if (request.pageSize > INSTRUMENTS_PAGE_SIZE_MAX) throw limitExceeded('refdataInstruments', 'instruments per page', request.pageSize, INSTRUMENTS_PAGE_SIZE_MAX);
+  if (request.pageSize > INSTRUMENTS_PAGE_SIZE_MAX)
+    throw limitExceeded('refdataInstruments', 'instruments per page', request.pageSize, INSTRUMENTS_PAGE_SIZE_MAX);
   const answer = await ctx.caller.call('refdataInstruments', { body: familyA.listInstrumentsRequest.encode(request), ...opts(options) });
   const page = decodeBody('refdataInstruments', () => familyA.listInstrumentsResponse.decode(answer));
   ctx.instruments.learn(page.instruments);
@@ -33,19 +38,28 @@ export async function refdataInstruments(ctx: ApiContext, input: ListInstruments
 }
 
 /** Every page of an instrument listing. */
-export function refdataInstrumentPages(ctx: ApiContext, input: ListInstrumentsInput = {}, options?: RequestOptions): AsyncGenerator<ListInstrumentsResponse, void, undefined> {
+export function refdataInstrumentPages(
+  ctx: ApiContext,
+  input: ListInstrumentsInput = {},
+  options?: RequestOptions,
+): AsyncGenerator<ListInstrumentsResponse, void, undefined> {
   return pages('refdataInstruments', input.pageToken ?? '', (pageToken) => refdataInstruments(ctx, { ...input, pageToken }, options));
 }
 
 /** Every instrument (or those of `symbols`), in pages of 1000; all are added to the catalog. */
 export async function loadInstruments(ctx: ApiContext, symbols: readonly string[] = [], options?: RequestOptions): Promise<Instrument[]> {
   const out: Instrument[] = [];
-  for await (const page of refdataInstrumentPages(ctx, { symbols, pageSize: INSTRUMENTS_PAGE_SIZE_MAX }, options)) out.push(...page.instruments);
+  for await (const page of refdataInstrumentPages(ctx, { symbols, pageSize: INSTRUMENTS_PAGE_SIZE_MAX }, options))
+    out.push(...page.instruments);
   return out;
 }
 
 /** POST /v1/refdata/metadata `{symbols}` -> the metadata object as sent (its shape is not specified). */
-export async function refdataMetadata(ctx: ApiContext, symbols: readonly string[] = [], options?: RequestOptions): Promise<Readonly<Record<string, unknown>>> {
+export async function refdataMetadata(
+  ctx: ApiContext,
+  symbols: readonly string[] = [],
+  options?: RequestOptions,
+): Promise<Readonly<Record<string, unknown>>> {
   const answer = await ctx.caller.call('refdataMetadata', { body: familyAExtra.metadataRequest.encode({ symbols }), ...opts(options) });
   return objectBody('refdataMetadata', answer);
 }

@@ -23,11 +23,15 @@ export function tokenEndpointError(error: unknown, clientId: string): unknown {
   const status = error.details?.['status'];
   const httpStatus = typeof status === 'number' ? status : undefined;
   if (error.code === TransportErrorCode.Forbidden) {
-    return new FamilyAError(FamilyAErrorCode.PermissionDenied, 'token: the token endpoint refused this address (HTTP 403); is it allowlisted?', {
-      cause: error,
-      httpStatus,
-      details: { operation: 'token', clientId, httpStatus },
-    });
+    return new FamilyAError(
+      FamilyAErrorCode.PermissionDenied,
+      'token: the token endpoint refused this address (HTTP 403); is it allowlisted?',
+      {
+        cause: error,
+        httpStatus,
+        details: { operation: 'token', clientId, httpStatus },
+      },
+    );
   }
   if (error.code !== TransportErrorCode.Rejected && error.code !== TransportErrorCode.Unauthorized) return error;
   const body = error.details !== undefined ? parseFamilyAErrorBody(error.details['body']) : undefined;

@@ -86,7 +86,10 @@ export class TokenManager {
   constructor(options: TokenManagerOptions) {
     const margin = options.refreshMarginSeconds ?? TOKEN_REFRESH_MARGIN_S;
     if (options.clientId === '' || !Number.isFinite(margin) || margin < 0) {
-      throw new FamilyAError(FamilyAErrorCode.InvalidOptions, 'TokenManager: clientId must be non-empty and refreshMarginSeconds a number >= 0');
+      throw new FamilyAError(
+        FamilyAErrorCode.InvalidOptions,
+        'TokenManager: clientId must be non-empty and refreshMarginSeconds a number >= 0',
+      );
     }
     this.options = options;
     this.now = options.now ?? (() => Date.now());

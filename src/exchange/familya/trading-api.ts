@@ -93,18 +93,30 @@ export async function openOrders(ctx: ApiContext, input: OpenOrdersInput = {}, o
 }
 
 /** POST /v1/report/orders/search: one page. */
-export async function searchOrders(ctx: ApiContext, input: SearchOrdersInput = {}, options?: RequestOptions): Promise<SearchOrdersResponse> {
+export async function searchOrders(
+  ctx: ApiContext,
+  input: SearchOrdersInput = {},
+  options?: RequestOptions,
+): Promise<SearchOrdersResponse> {
   const body = familyA.searchOrdersRequest.encode(searchOrdersRequest(input));
   const answer = await ctx.caller.call('searchOrders', { body, ...opts(options) });
   return decodeWithScales(ctx, 'searchOrders', familyA.searchOrdersResponse, answer);
 }
 
 /** Every page of an order search. */
-export function searchOrderPages(ctx: ApiContext, input: SearchOrdersInput = {}, options?: RequestOptions): AsyncGenerator<SearchOrdersResponse, void, undefined> {
+export function searchOrderPages(
+  ctx: ApiContext,
+  input: SearchOrdersInput = {},
+  options?: RequestOptions,
+): AsyncGenerator<SearchOrdersResponse, void, undefined> {
   return pages('searchOrders', input.pageToken ?? '', (pageToken) => searchOrders(ctx, { ...input, pageToken }, options));
 }
 
 /** Every order matching the search, page after page. */
-export async function* allOrders(ctx: ApiContext, input: SearchOrdersInput = {}, options?: RequestOptions): AsyncGenerator<Order, void, undefined> {
+export async function* allOrders(
+  ctx: ApiContext,
+  input: SearchOrdersInput = {},
+  options?: RequestOptions,
+): AsyncGenerator<Order, void, undefined> {
   for await (const page of searchOrderPages(ctx, input, options)) yield* page.orders;
 }

@@ -77,7 +77,10 @@ export class GatewayAuthApi {
    */
   async login(request: LoginRequest, options: RequestOptions = {}): Promise<LoginResponse> {
     const body = authCodecs.loginRequest.encode(request);
-    const json = await postGateway(this.transport, 'auth', 'login', body, { ...options, idempotent: request.otp === undefined || request.otp === '' });
+    const json = await postGateway(this.transport, 'auth', 'login', body, {
+      ...options,
+      idempotent: request.otp === undefined || request.otp === '',
+    });
     return decodeResponse('login', () => nonEmptyTokens('login', authCodecs.loginResponse.decode(json)));
   }
 
@@ -105,7 +108,10 @@ export class GatewayAuthApi {
     return decodeResponse('confirm_mfa', () => parseWith(confirmSchema, json));
   }
 
-  async changePassword(request: { username: string; oldPassword: string; newPassword: string }, options: RequestOptions = {}): Promise<void> {
+  async changePassword(
+    request: { username: string; oldPassword: string; newPassword: string },
+    options: RequestOptions = {},
+  ): Promise<void> {
     const body = authCodecs.changePasswordRequest.encode(request);
     await postGateway(this.transport, 'auth', 'change_password', body, { ...options, idempotent: false });
   }

@@ -15,7 +15,16 @@
 import { asyncScheduler, lastValueFrom, timer } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from 'pino';
-import type { Balance, Order, OrderBook, PositionsResponse, SearchOrdersResponse, SearchTradesResponse, Trade, WhoAmI } from '../../domain/index.ts';
+import type {
+  Balance,
+  Order,
+  OrderBook,
+  PositionsResponse,
+  SearchOrdersResponse,
+  SearchTradesResponse,
+  Trade,
+  WhoAmI,
+} from '../../domain/index.ts';
 import { HttpTransport, TokenBucket, withRateLimit, withRetry } from '../transport/index.ts';
 import type { RandomSource, RetryOptions, TokenBucketOptions, Transport } from '../transport/index.ts';
 import { GatewayAuthApi } from './auth-api.ts';
@@ -102,7 +111,10 @@ export class GatewayClient {
       ...(options.ca === undefined ? {} : { ca: options.ca }),
       scheduler,
     });
-    const bucket = options.rateLimit instanceof TokenBucket ? options.rateLimit : new TokenBucket({ ratePerSecond: 80, burst: 10, scheduler, ...options.rateLimit });
+    const bucket =
+      options.rateLimit instanceof TokenBucket
+        ? options.rateLimit
+        : new TokenBucket({ ratePerSecond: 80, burst: 10, scheduler, ...options.rateLimit });
     const limited = withRateLimit(this.http, bucket);
     const ownsBucket = !(options.rateLimit instanceof TokenBucket);
     const retrying = options.retry === false ? limited : withRetry(limited, { ...options.retry, scheduler, random });
@@ -128,7 +140,15 @@ export class GatewayClient {
     this.trading = new GatewayTradingApi(caller, options.instruments, newClordId, options.retryInserts ?? true);
     this.lookups = new GatewayLookupsApi(caller, options.instruments);
     this.streams = new GatewayStreams(
-      { opener: this.http, tokens: this.session, acquire: () => bucket.acquire(), scheduler, random, options: options.streams ?? {}, logger: options.logger },
+      {
+        opener: this.http,
+        tokens: this.session,
+        acquire: () => bucket.acquire(),
+        scheduler,
+        random,
+        options: options.streams ?? {},
+        logger: options.logger,
+      },
       options.instruments,
     );
   }

@@ -130,11 +130,19 @@ export function toGatewayError(error: unknown, operation: string): unknown {
   const options = { cause: error, details, exchange, httpStatus };
   switch (error.code) {
     case TransportErrorCode.Unauthorized:
-      return new GatewayError(GatewayErrorCode.AuthFailed, `${operation}: the gateway refused the credentials or token (HTTP 401)${suffix}`, options);
+      return new GatewayError(
+        GatewayErrorCode.AuthFailed,
+        `${operation}: the gateway refused the credentials or token (HTTP 401)${suffix}`,
+        options,
+      );
     case TransportErrorCode.Forbidden:
       return new GatewayError(GatewayErrorCode.PermissionDenied, `${operation}: permission denied (HTTP 403)${suffix}`, options);
     case TransportErrorCode.Rejected:
-      return new GatewayError(GatewayErrorCode.Rejected, `${operation}: rejected by the gateway (HTTP ${httpStatus ?? '4xx'})${suffix}`, options);
+      return new GatewayError(
+        GatewayErrorCode.Rejected,
+        `${operation}: rejected by the gateway (HTTP ${httpStatus ?? '4xx'})${suffix}`,
+        options,
+      );
     default:
       return error;
   }

@@ -8,15 +8,7 @@
  * The iterators stop with GATEWAY_BAD_RESPONSE if the gateway hands back a token it already gave (a loop).
  */
 import { gateway } from '../../domain/index.ts';
-import type {
-  Balance,
-  Order,
-  PositionsResponse,
-  SearchOrdersResponse,
-  SearchTradesResponse,
-  Trade,
-  WhoAmI,
-} from '../../domain/index.ts';
+import type { Balance, Order, PositionsResponse, SearchOrdersResponse, SearchTradesResponse, Trade, WhoAmI } from '../../domain/index.ts';
 import type { AuthedCaller } from './authed-caller.ts';
 import { decodeResponse } from './call.ts';
 import type { RequestOptions } from './call.ts';

@@ -154,7 +154,8 @@ export class GatewaySession {
   async confirmMfa(input: { readonly secret?: string; readonly otp?: string }): Promise<MfaConfirmation> {
     this.assertOpen();
     const otp = input.otp ?? (input.secret === undefined ? undefined : this.codeFromSecret(input.secret));
-    if (otp === undefined) throw new GatewayError(GatewayErrorCode.InvalidRequest, 'confirm_mfa: pass the enrolment secret or a one-time code');
+    if (otp === undefined)
+      throw new GatewayError(GatewayErrorCode.InvalidRequest, 'confirm_mfa: pass the enrolment secret or a one-time code');
     const { username, password } = this.credentials;
     const confirmation = await this.auth.confirmMfa({ username, password, otp });
     if (input.secret !== undefined) this.credentials = { ...this.credentials, totpSecret: input.secret, otp: undefined, mfa: true };
@@ -229,7 +230,10 @@ export class GatewaySession {
 
   private assertOpen(): void {
     if (this.closed) {
-      throw new GatewayError(GatewayErrorCode.SessionClosed, 'the gateway session is logged out or closed; create a new client to log in again');
+      throw new GatewayError(
+        GatewayErrorCode.SessionClosed,
+        'the gateway session is logged out or closed; create a new client to log in again',
+      );
     }
   }
 
@@ -267,7 +271,10 @@ export class GatewaySession {
         // a login with a one-time code is not resent as it was (the code may have been used): once more with
         // the next code, when the failure was one worth retrying (the reply lost, the gateway briefly down)
         if (otp === '' || !defaultIsRetryable(error)) throw error;
-        this.logger?.info({ username: this.credentials.username }, 'gateway login with a one-time code failed retryably; trying again with the next code');
+        this.logger?.info(
+          { username: this.credentials.username },
+          'gateway login with a one-time code failed retryably; trying again with the next code',
+        );
         otp = await this.oneTimeCode();
         sentAt = this.now();
         response = await this.auth.login({ username: this.credentials.username, password: this.credentials.password, otp });
@@ -317,7 +324,7 @@ export class GatewaySession {
     const last = this.lastTotpStep;
     if (last === undefined || totpStep(this.now()) > last) return;
     const waitMs = (last + 1) * TOTP_PERIOD_MS - this.now();
-    this.logger?.debug({ username: this.credentials.username, waitMs }, 'waiting for the next one-time code (this step\'s code was used)');
+    this.logger?.debug({ username: this.credentials.username, waitMs }, "waiting for the next one-time code (this step's code was used)");
     await this.wait(waitMs);
   }
 

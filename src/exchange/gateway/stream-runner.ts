@@ -111,9 +111,7 @@ export function runGatewayStream<I>(deps: StreamRunnerDeps, spec: StreamSpec<I>)
       onUnauthenticated: async () => {
         await deps.tokens.recoverFromUnauthorized(lastToken);
       },
-      ...(dedupeKey === undefined
-        ? {}
-        : { dedupeKey: (item: I | InvalidMessageEvent) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
+      ...(dedupeKey === undefined ? {} : { dedupeKey: (item: I | InvalidMessageEvent) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
     }).pipe(
       map((event) => toOutput(spec.name, event, deps.logger)),
       catchError((error: unknown) => throwError(() => toGatewayError(error, spec.name))),
@@ -125,7 +123,11 @@ function isInvalid(item: unknown): item is InvalidMessageEvent {
   return typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'invalidMessage';
 }
 
-function toOutput<I>(name: string, event: StreamEvent<I | InvalidMessageEvent>, logger: Logger | undefined): LifecycleEvent | I | InvalidMessageEvent {
+function toOutput<I>(
+  name: string,
+  event: StreamEvent<I | InvalidMessageEvent>,
+  logger: Logger | undefined,
+): LifecycleEvent | I | InvalidMessageEvent {
   if (event.type === 'message') return event.message;
   if (event.type === 'connected') {
     logger?.debug({ stream: name, attempt: event.attempt }, 'gateway stream connected');
@@ -142,7 +144,13 @@ function toOutput<I>(name: string, event: StreamEvent<I | InvalidMessageEvent>, 
   };
   if (event.reason !== 'completed' || event.willReconnect) {
     logger?.warn(
-      { stream: name, attempt: event.attempt, reason: event.reason, code: isTradebotError(error) ? error.code : undefined, willReconnect: event.willReconnect },
+      {
+        stream: name,
+        attempt: event.attempt,
+        reason: event.reason,
+        code: isTradebotError(error) ? error.code : undefined,
+        willReconnect: event.willReconnect,
+      },
       'gateway stream disconnected',
     );
   }

@@ -18,7 +18,14 @@ import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
 import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
 import { GatewayError, GatewayErrorCode, badResponse } from './errors.ts';
-import type { InstrumentStateItem, InstrumentStateStreamEvent, MarketDataEvent, MarketDataItem, OrderStreamEvent, OrderStreamItem } from '../../domain/stream-events.ts';
+import type {
+  InstrumentStateItem,
+  InstrumentStateStreamEvent,
+  MarketDataEvent,
+  MarketDataItem,
+  OrderStreamEvent,
+  OrderStreamItem,
+} from '../../domain/stream-events.ts';
 import { type StreamRunnerDeps, runGatewayStream } from './stream-runner.ts';
 import { OrderAndMarketStreams, bookItems, instrumentStateItems, orderStreamItems } from '../stream-items.ts';
 
@@ -110,6 +117,8 @@ export class GatewayStreams extends OrderAndMarketStreams {
 }
 
 /** Keeps the events of the given types: `orderUpdates$().pipe(ofType('execution'))`. */
-export function ofType<E extends { readonly type: string }, T extends E['type']>(...types: readonly T[]): (source: Observable<E>) => Observable<Extract<E, { type: T }>> {
+export function ofType<E extends { readonly type: string }, T extends E['type']>(
+  ...types: readonly T[]
+): (source: Observable<E>) => Observable<Extract<E, { type: T }>> {
   return (source) => source.pipe(filter((e): e is Extract<E, { type: T }> => (types as readonly string[]).includes(e.type)));
 }

@@ -51,7 +51,13 @@ export class GrpcChannel {
         return undefined;
       }
       const wire = exchangeProtocol().method(ref);
-      const call = this.client.makeServerStreamRequest<object, unknown>(wire.path, wire.serializeRequest, wire.deserializeResponse, request, metadata);
+      const call = this.client.makeServerStreamRequest<object, unknown>(
+        wire.path,
+        wire.serializeRequest,
+        wire.deserializeResponse,
+        request,
+        metadata,
+      );
       let done = false;
       const finish = (): boolean => {
         if (done) return false;
@@ -85,10 +91,18 @@ export class GrpcChannel {
     if (this.closed) return Promise.reject(this.closedError(ref));
     const wire = exchangeProtocol().method(ref);
     return new Promise<unknown>((resolve, reject) => {
-      this.client.makeUnaryRequest<object, unknown>(wire.path, wire.serializeRequest, wire.deserializeResponse, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) => {
-        if (error !== null) reject(toGrpcError(error, label(ref)));
-        else resolve(response);
-      });
+      this.client.makeUnaryRequest<object, unknown>(
+        wire.path,
+        wire.serializeRequest,
+        wire.deserializeResponse,
+        request,
+        metadata,
+        { deadline: Date.now() + deadlineMs },
+        (error, response) => {
+          if (error !== null) reject(toGrpcError(error, label(ref)));
+          else resolve(response);
+        },
+      );
     });
   }
 

@@ -16,7 +16,15 @@ import type { ChannelCredentials, ChannelOptions } from '@grpc/grpc-js';
 import type { ListInstrumentsResponse, Order, OrderBook, SearchTradesResponse } from '../../domain/index.ts';
 import type { RandomSource } from '../transport/index.ts';
 import type { InstrumentCatalog } from '../gateway/catalog.ts';
-import { type CancelOrderInput, type ClordIdFactory, type OpenOrdersInput, type OrderRequestInput, type ReplaceOrderInput, type SearchTradesInput, defaultClordId } from '../gateway/order-inputs.ts';
+import {
+  type CancelOrderInput,
+  type ClordIdFactory,
+  type OpenOrdersInput,
+  type OrderRequestInput,
+  type ReplaceOrderInput,
+  type SearchTradesInput,
+  defaultClordId,
+} from '../gateway/order-inputs.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
 import type { InsertOrderResult, OrderIdsResult, ReplaceOrderResult } from '../gateway/trading-api.ts';
 import type { InstrumentStateStreamEvent, MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
@@ -57,7 +65,9 @@ export class GrpcExchangeClient {
   constructor(options: GrpcExchangeClientOptions) {
     const deadlineMs = options.deadlineMs ?? 15_000;
     if (!(Number.isFinite(deadlineMs) && deadlineMs > 0)) {
-      throw new GrpcError(GrpcClientErrorCode.InvalidOptions, `deadlineMs must be a positive number of milliseconds (got ${deadlineMs})`, { kind: 'config' });
+      throw new GrpcError(GrpcClientErrorCode.InvalidOptions, `deadlineMs must be a positive number of milliseconds (got ${deadlineMs})`, {
+        kind: 'config',
+      });
     }
     this.channel = new GrpcChannel({
       address: options.address,
@@ -74,7 +84,13 @@ export class GrpcExchangeClient {
     };
     this.streams = new GrpcStreams(deps, options.instruments);
     this.resumable = new GrpcResumableStreams(deps, options.instruments);
-    this.trading = new GrpcTradingApi({ channel: this.channel, getToken: options.getToken, catalog: options.instruments, newClordId: options.newClordId ?? defaultClordId, deadlineMs });
+    this.trading = new GrpcTradingApi({
+      channel: this.channel,
+      getToken: options.getToken,
+      catalog: options.instruments,
+      newClordId: options.newClordId ?? defaultClordId,
+      deadlineMs,
+    });
   }
 
   // --- streams ------------------------------------------------------------------------------------------------

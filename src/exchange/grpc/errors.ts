@@ -28,7 +28,11 @@ export class GrpcError extends TradebotError {
   /** The gRPC status code, when the error came from a status. */
   readonly grpcCode: number | undefined;
 
-  constructor(code: string, message: string, options: { kind: ErrorKind; grpcCode?: number; cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(
+    code: string,
+    message: string,
+    options: { kind: ErrorKind; grpcCode?: number; cause?: unknown; details?: Record<string, unknown> },
+  ) {
     super(code, message, { kind: options.kind, cause: options.cause, details: options.details });
     this.name = 'GrpcError';
     this.grpcCode = options.grpcCode;
@@ -51,7 +55,11 @@ export function toGrpcError(error: unknown, method: string): GrpcError {
   const details = typeof error === 'object' && error !== null ? (error as { details?: unknown }).details : undefined;
   if (typeof status === 'number') {
     const text = typeof details === 'string' && details !== '' ? truncate(details, 512) : (NAME_BY_CODE.get(status) ?? 'UNKNOWN');
-    return new GrpcError(grpcErrorCode(status), `${method}: ${text}`, { kind: kindOfGrpcStatus(status), grpcCode: status, details: { method, status } });
+    return new GrpcError(grpcErrorCode(status), `${method}: ${text}`, {
+      kind: kindOfGrpcStatus(status),
+      grpcCode: status,
+      details: { method, status },
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new GrpcError('GRPC_UNKNOWN', `${method}: ${message}`, { kind: 'connectivity', cause: error, details: { method } });
@@ -59,5 +67,9 @@ export function toGrpcError(error: unknown, method: string): GrpcError {
 
 export function badResponse(method: string, error: unknown): GrpcError {
   const reason = isTradebotError(error) || error instanceof Error ? error.message : String(error);
-  return new GrpcError(GrpcClientErrorCode.BadResponse, `${method}: unexpected message: ${reason}`, { kind: 'validation', cause: error, details: { method } });
+  return new GrpcError(GrpcClientErrorCode.BadResponse, `${method}: unexpected message: ${reason}`, {
+    kind: 'validation',
+    cause: error,
+    details: { method },
+  });
 }

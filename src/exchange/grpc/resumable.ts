@@ -36,20 +36,28 @@ interface ResumableSpec<I> {
   readonly dedupeKey: (item: I) => string | undefined;
 }
 
-function runResumable<I extends { readonly type: string }>(deps: GrpcStreamDeps, catalog: InstrumentCatalog, filter: ResumableFilter, spec: ResumableSpec<I>): Observable<LifecycleEvent | Decoded<I | ResumeLostEvent>> {
+function runResumable<I extends { readonly type: string }>(
+  deps: GrpcStreamDeps,
+  catalog: InstrumentCatalog,
+  filter: ResumableFilter,
+  spec: ResumableSpec<I>,
+): Observable<LifecycleEvent | Decoded<I | ResumeLostEvent>> {
   return defer(() => {
     let token = filter.resumeToken ?? '';
     const scales = scaleSourceOf(catalog);
     return runGrpcStream<I | ResumeLostEvent>(deps, {
       name: spec.name,
       method: spec.method,
-      request: () => grpcCodecs.resumableRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], resumeToken: token }),
+      request: () =>
+        grpcCodecs.resumableRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], resumeToken: token }),
       decode: (raw) => {
         const decoded = spec.decode(raw, scales);
         if (decoded.token !== '') token = decoded.token;
         return decoded.items;
       },
-      ...(filter.dedupe === false ? {} : { dedupeKey: (item: I | ResumeLostEvent) => (item.type === 'resumeLost' ? undefined : spec.dedupeKey(item as I)) }),
+      ...(filter.dedupe === false
+        ? {}
+        : { dedupeKey: (item: I | ResumeLostEvent) => (item.type === 'resumeLost' ? undefined : spec.dedupeKey(item as I)) }),
       recover: (error, reopen) => {
         if (!isGrpcError(error, 'GRPC_OUT_OF_RANGE') || token === '') return undefined;
         const lost: ResumeLostEvent = { type: 'resumeLost', resumeToken: token, error };
@@ -91,7 +99,9 @@ export class GrpcResumableStreams {
       decode: (raw, scales) => {
         const m = grpcCodecs.tradeCaptureStream.decode(raw, scales);
         const items: TradeCaptureItem[] =
-          m.kind === 'heartbeat' ? [{ type: 'heartbeat', resumeToken: m.resumeToken }] : [{ type: 'trade', trade: m.trade, resumeToken: m.resumeToken, sessionId: m.sessionId }];
+          m.kind === 'heartbeat'
+            ? [{ type: 'heartbeat', resumeToken: m.resumeToken }]
+            : [{ type: 'trade', trade: m.trade, resumeToken: m.resumeToken, sessionId: m.sessionId }];
         return { token: m.resumeToken, items };
       },
       dedupeKey: (item) => (item.type === 'trade' && item.trade.id !== '' ? `${item.trade.id}:${item.trade.state}` : undefined),

@@ -138,7 +138,10 @@ function toOutput<I>(name: string, event: StreamEvent<Decoded<I>>, logger: Logge
   };
   if (event.reason !== 'completed' || event.willReconnect) {
     const code = isTradebotError(event.error) ? event.error.code : undefined;
-    logger?.warn({ stream: name, attempt: event.attempt, reason: event.reason, code, willReconnect: event.willReconnect }, 'grpc stream disconnected');
+    logger?.warn(
+      { stream: name, attempt: event.attempt, reason: event.reason, code, willReconnect: event.willReconnect },
+      'grpc stream disconnected',
+    );
   }
   return disconnected;
 }

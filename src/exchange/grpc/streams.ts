@@ -16,7 +16,16 @@ import type { Observable } from 'rxjs';
 import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
-import type { InstrumentStateItem, InstrumentStateStreamEvent, MarketDataEvent, MarketDataItem, OrderStreamEvent, OrderStreamItem, PositionStreamEvent, PositionStreamItem } from '../market/stream-types.ts';
+import type {
+  InstrumentStateItem,
+  InstrumentStateStreamEvent,
+  MarketDataEvent,
+  MarketDataItem,
+  OrderStreamEvent,
+  OrderStreamItem,
+  PositionStreamEvent,
+  PositionStreamItem,
+} from '../market/stream-types.ts';
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
@@ -36,7 +45,11 @@ function positionItems(raw: unknown, scales: ScaleSource): readonly PositionStre
 
 function checkDepth(depth: number | undefined): void {
   if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0)) {
-    throw new GrpcError(GrpcClientErrorCode.InvalidOptions, `CreateMarketDataSubscription: depth must be a whole number >= 0 (got ${depth})`, { kind: 'validation' });
+    throw new GrpcError(
+      GrpcClientErrorCode.InvalidOptions,
+      `CreateMarketDataSubscription: depth must be a whole number >= 0 (got ${depth})`,
+      { kind: 'validation' },
+    );
   }
 }
 
@@ -80,7 +93,8 @@ export class GrpcStreams extends OrderAndMarketStreams {
     return runGrpcStream<OrderStreamItem>(this.deps, {
       name: 'OrderEntryAPI.CreateOrderSubscription',
       method: methodRef('OrderEntryAPI', 'CreateOrderSubscription'),
-      request: () => grpcCodecs.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
+      request: () =>
+        grpcCodecs.orderSubscriptionRequest.encode({ accounts: filter.accounts ?? [], symbols: filter.symbols ?? [], snapshotOnly }),
       decode: (raw) => orderStreamItems(grpcCodecs.orderStream.decode(raw, this.scales())),
       dedupeKey: (item) => (item.type === 'execution' && item.execution.id !== '' ? item.execution.id : undefined),
       expectCompletion: snapshotOnly,

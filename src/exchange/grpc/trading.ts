@@ -46,10 +46,14 @@ const label = (ref: MethodRef): string => `${ref.service}.${ref.method}`;
 
 function checkListSize(ref: MethodRef, count: number): void {
   if (count === 0 || count > MAX_LIST_REQUESTS) {
-    throw new GrpcError(GrpcClientErrorCode.InvalidRequest, `${label(ref)}: send 1 to ${MAX_LIST_REQUESTS} requests per call (got ${count})`, {
-      kind: 'validation',
-      details: { count, max: MAX_LIST_REQUESTS },
-    });
+    throw new GrpcError(
+      GrpcClientErrorCode.InvalidRequest,
+      `${label(ref)}: send 1 to ${MAX_LIST_REQUESTS} requests per call (got ${count})`,
+      {
+        kind: 'validation',
+        details: { count, max: MAX_LIST_REQUESTS },
+      },
+    );
   }
 }
 
@@ -58,8 +62,17 @@ export class GrpcTradingApi {
 
   async insertOrder(input: OrderRequestInput): Promise<InsertOrderResult> {
     const request = toOrderRequest(input, this.deps.newClordId);
-    const answer = await this.call(methodRef('OrderEntryAPI', 'InsertOrder'), grpcCodecs.orderRequest.encode(request, this.scales()), grpcCodecs.insertOrderResponse);
-    return { orderId: answer.orderId, clordId: answer.clordId === '' ? request.clordId : answer.clordId, status: answer.status, text: answer.text };
+    const answer = await this.call(
+      methodRef('OrderEntryAPI', 'InsertOrder'),
+      grpcCodecs.orderRequest.encode(request, this.scales()),
+      grpcCodecs.insertOrderResponse,
+    );
+    return {
+      orderId: answer.orderId,
+      clordId: answer.clordId === '' ? request.clordId : answer.clordId,
+      status: answer.status,
+      text: answer.text,
+    };
   }
 
   async insertOrderList(inputs: readonly OrderRequestInput[]): Promise<OrderIdsResult> {
@@ -72,18 +85,30 @@ export class GrpcTradingApi {
 
   async previewOrder(input: OrderRequestInput): Promise<Order> {
     const request = toOrderRequest(input, this.deps.newClordId);
-    const answer = await this.call(methodRef('OrderEntryAPI', 'PreviewOrder'), grpcCodecs.previewOrderRequest.encode({ request }, this.scales()), grpcCodecs.previewOrderResponse);
+    const answer = await this.call(
+      methodRef('OrderEntryAPI', 'PreviewOrder'),
+      grpcCodecs.previewOrderRequest.encode({ request }, this.scales()),
+      grpcCodecs.previewOrderResponse,
+    );
     return answer.previewOrder;
   }
 
   async cancelOrder(input: CancelOrderInput): Promise<void> {
-    await this.call(methodRef('OrderEntryAPI', 'CancelOrder'), grpcCodecs.cancelOrderRequest.encode(toCancelRequest(input)), grpcCodecs.cancelOrderResponse);
+    await this.call(
+      methodRef('OrderEntryAPI', 'CancelOrder'),
+      grpcCodecs.cancelOrderRequest.encode(toCancelRequest(input)),
+      grpcCodecs.cancelOrderResponse,
+    );
   }
 
   async cancelOrderList(inputs: readonly CancelOrderInput[]): Promise<void> {
     const ref = methodRef('OrderEntryAPI', 'CancelOrderList');
     checkListSize(ref, inputs.length);
-    await this.call(ref, grpcCodecs.cancelOrderListRequest.encode({ requests: inputs.map(toCancelRequest) }), grpcCodecs.cancelOrderResponse);
+    await this.call(
+      ref,
+      grpcCodecs.cancelOrderListRequest.encode({ requests: inputs.map(toCancelRequest) }),
+      grpcCodecs.cancelOrderResponse,
+    );
   }
 
   async cancelReplaceOrder(input: ReplaceOrderInput): Promise<ReplaceOrderResult> {
@@ -95,17 +120,29 @@ export class GrpcTradingApi {
 
   async getOpenOrders(input: OpenOrdersInput = {}): Promise<readonly Order[]> {
     const request = { accounts: input.accounts ?? [], symbols: input.symbols ?? [] };
-    const answer = await this.call(methodRef('OrderEntryAPI', 'GetOpenOrders'), grpcCodecs.openOrdersRequest.encode(request), grpcCodecs.openOrdersResponse);
+    const answer = await this.call(
+      methodRef('OrderEntryAPI', 'GetOpenOrders'),
+      grpcCodecs.openOrdersRequest.encode(request),
+      grpcCodecs.openOrdersResponse,
+    );
     return answer.orders;
   }
 
   listInstruments(input: ListInstrumentsInput = {}): Promise<ListInstrumentsResponse> {
     const request = { symbols: input.symbols ?? [], pageSize: input.pageSize ?? 0, pageToken: input.pageToken ?? '' };
-    return this.call(methodRef('RefDataAPI', 'ListInstruments'), grpcCodecs.listInstrumentsRequest.encode(request), grpcCodecs.listInstrumentsResponse);
+    return this.call(
+      methodRef('RefDataAPI', 'ListInstruments'),
+      grpcCodecs.listInstrumentsRequest.encode(request),
+      grpcCodecs.listInstrumentsResponse,
+    );
   }
 
   searchTrades(input: SearchTradesInput = {}): Promise<SearchTradesResponse> {
-    return this.call(methodRef('ReportAPI', 'SearchTrades'), grpcCodecs.searchTradesRequest.encode(toSearchTradesRequest(input)), grpcCodecs.searchTradesResponse);
+    return this.call(
+      methodRef('ReportAPI', 'SearchTrades'),
+      grpcCodecs.searchTradesRequest.encode(toSearchTradesRequest(input)),
+      grpcCodecs.searchTradesResponse,
+    );
   }
 
   private async call<T>(ref: MethodRef, request: object, codec: GrpcCodec<T>): Promise<T> {

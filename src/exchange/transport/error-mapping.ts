@@ -24,11 +24,24 @@ export interface FailureState {
 }
 
 const CONNECT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN',
-  'EADDRNOTAVAIL', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 const RESET_CODES = new Set([
-  'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_INFO',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_INFO',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const CLOSED_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
@@ -155,17 +168,24 @@ export function errorForStatus(
     ...fields,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
-  const summary = [
-    fields.exchangeCode === undefined ? undefined : `code ${String(fields.exchangeCode)}`,
-    fields.exchangeMessage,
-  ].filter((s) => s !== undefined).join(' ');
+  const summary = [fields.exchangeCode === undefined ? undefined : `code ${String(fields.exchangeCode)}`, fields.exchangeMessage]
+    .filter((s) => s !== undefined)
+    .join(' ');
   const suffix = `${summary.length > 0 ? ` (${summary})` : ''}${fields.exchangeDetails !== undefined ? `: ${fields.exchangeDetails}` : ''}`;
 
   if (status === 401) {
-    return new TransportError(TransportErrorCode.Unauthorized, `${where}: HTTP 401, the access token is missing, invalid or expired${suffix}`, { details });
+    return new TransportError(
+      TransportErrorCode.Unauthorized,
+      `${where}: HTTP 401, the access token is missing, invalid or expired${suffix}`,
+      { details },
+    );
   }
   if (status === 403) {
-    return new TransportError(TransportErrorCode.Forbidden, `${where}: HTTP 403, a scope is missing or this address is not allowlisted${suffix}`, { details });
+    return new TransportError(
+      TransportErrorCode.Forbidden,
+      `${where}: HTTP 403, a scope is missing or this address is not allowlisted${suffix}`,
+      { details },
+    );
   }
   if (status === 429) {
     const wait = retryAfterMs === undefined ? '' : `, retry after ${retryAfterMs} ms`;

@@ -206,7 +206,10 @@ export class HttpTransport implements Transport, StreamOpener {
   }
 
   /** Links the caller's signal and the deadline into one AbortSignal for undici. */
-  private startCall(timeoutMs: number, callerSignal: AbortSignal | undefined): {
+  private startCall(
+    timeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+  ): {
     signal: AbortSignal;
     state: FailureState;
     stopDeadline: () => void;

@@ -9,11 +9,7 @@ import type { QueryValue } from './http-types.ts';
  * `basePath + path + ?query`. `path` must start with a single `/`: an absolute URL or a `//host` path would
  * let a caller redirect the Authorization header to another host, so both are refused.
  */
-export function buildRequestPath(
-  basePath: string,
-  path: string,
-  query: Readonly<Record<string, QueryValue>> | undefined,
-): string {
+export function buildRequestPath(basePath: string, path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
   if (!path.startsWith('/') || path.startsWith('//') || /[\s#]/.test(path)) {
     throw new TransportError(
       TransportErrorCode.InvalidRequest,

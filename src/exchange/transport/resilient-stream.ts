@@ -112,7 +112,14 @@ export function resilientStream<T>(
       pending = undefined;
       if (subscriber.closed) return;
       attemptCount += 1;
-      const attempt: Attempt = { n: attemptCount, done: false, live: false, lastMessageAt: scheduler.now(), sub: undefined, watchdog: undefined };
+      const attempt: Attempt = {
+        n: attemptCount,
+        done: false,
+        live: false,
+        lastMessageAt: scheduler.now(),
+        sub: undefined,
+        watchdog: undefined,
+      };
       current = attempt;
       let source: Observable<T>;
       try {
@@ -136,9 +143,13 @@ export function resilientStream<T>(
         if (attempt.done) return;
         const idle = scheduler.now() - attempt.lastMessageAt;
         if (idle >= silenceMs) {
-          end(attempt, 'silence', new TransportError(TransportErrorCode.StreamSilence, `no stream message for ${idle} ms (limit ${silenceMs} ms)`, {
-            details: { silenceTimeoutMs: silenceMs, attempt: attempt.n },
-          }));
+          end(
+            attempt,
+            'silence',
+            new TransportError(TransportErrorCode.StreamSilence, `no stream message for ${idle} ms (limit ${silenceMs} ms)`, {
+              details: { silenceTimeoutMs: silenceMs, attempt: attempt.n },
+            }),
+          );
         } else {
           attempt.watchdog = scheduler.schedule(check, silenceMs - idle);
         }

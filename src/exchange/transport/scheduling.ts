@@ -20,10 +20,13 @@ export function sleep(scheduler: SchedulerLike, ms: number, signal?: AbortSignal
     };
     // Listen first: a scheduler that runs the work synchronously must still remove the listener.
     signal?.addEventListener('abort', onAbort, { once: true });
-    handle.timer = scheduler.schedule(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    handle.timer = scheduler.schedule(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
   });
 }
 

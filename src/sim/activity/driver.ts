@@ -28,7 +28,12 @@ export function coreAsActivityVenue(core: ExchangeCore): ActivityVenue {
   };
 }
 
-export function startActivity(core: ExchangeCore, settings: SimConfig['activity'], logger: Logger, options: { timer?: boolean } = {}): ActivityDriver {
+export function startActivity(
+  core: ExchangeCore,
+  settings: SimConfig['activity'],
+  logger: Logger,
+  options: { timer?: boolean } = {},
+): ActivityDriver {
   const activity = new MarketActivity(
     core.instruments().map((i) => ({
       symbol: i.symbol,

@@ -48,7 +48,10 @@ export class MarketActivity {
   private readonly states: InstrumentState[];
   private clordSeq = 0;
 
-  constructor(instruments: readonly ActivityInstrument[], private readonly settings: ActivitySettings) {
+  constructor(
+    instruments: readonly ActivityInstrument[],
+    private readonly settings: ActivitySettings,
+  ) {
     this.random = seededRandom(settings.seed);
     this.states = instruments.map((spec) => ({ spec, fairValue: spec.fairValue, anchor: spec.fairValue }));
   }
@@ -102,7 +105,10 @@ export class MarketActivity {
       const offer = state.fairValue + halfSpread + level * tickSize;
       const qty = this.random.int(1, this.settings.maxOrderLots) * lotSize;
       if (bid >= priceLimitLow) venue.submit(this.order(account, symbol, 'SIDE_BUY', bid, qty, 'TIME_IN_FORCE_DAY'));
-      if (offer <= priceLimitHigh) venue.submit(this.order(account, symbol, 'SIDE_SELL', offer, this.random.int(1, this.settings.maxOrderLots) * lotSize, 'TIME_IN_FORCE_DAY'));
+      if (offer <= priceLimitHigh)
+        venue.submit(
+          this.order(account, symbol, 'SIDE_SELL', offer, this.random.int(1, this.settings.maxOrderLots) * lotSize, 'TIME_IN_FORCE_DAY'),
+        );
     }
   }
 
@@ -115,10 +121,26 @@ export class MarketActivity {
     const reach = this.random.int(0, 2) * tickSize;
     const price = buy ? Math.min(priceLimitHigh, touch + reach) : Math.max(priceLimitLow, touch - reach);
     const qty = this.random.int(1, Math.max(1, Math.floor(this.settings.maxOrderLots / 2))) * lotSize;
-    venue.submit(this.order(MarketActivity.takerAccount(symbol), symbol, buy ? 'SIDE_BUY' : 'SIDE_SELL', price, qty, 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL'));
+    venue.submit(
+      this.order(
+        MarketActivity.takerAccount(symbol),
+        symbol,
+        buy ? 'SIDE_BUY' : 'SIDE_SELL',
+        price,
+        qty,
+        'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+      ),
+    );
   }
 
-  private order(account: string, symbol: string, side: OrderRequest['side'], price: number, orderQty: number, timeInForce: OrderRequest['timeInForce']): OrderRequest {
+  private order(
+    account: string,
+    symbol: string,
+    side: OrderRequest['side'],
+    price: number,
+    orderQty: number,
+    timeInForce: OrderRequest['timeInForce'],
+  ): OrderRequest {
     this.clordSeq += 1;
     return {
       account,

@@ -38,7 +38,8 @@ function toRaw(value: Decimal, scales: InstrumentScales, kind: 'price' | 'qty', 
 
 export function checkAccount(caller: Caller, account: string): void {
   if (account === '') throw invalidArgument('account is required (firms/<firm>/accounts/<account>)');
-  if (!caller.accounts.includes(account)) throw new SimHttpError('PERMISSION_DENIED', `account ${account} does not belong to ${caller.participant}`);
+  if (!caller.accounts.includes(account))
+    throw new SimHttpError('PERMISSION_DENIED', `account ${account} does not belong to ${caller.participant}`);
 }
 
 export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, caller: Caller, now: number): OrderRequest {
@@ -108,8 +109,10 @@ export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, ca
   const [a, b] = request.requests as [DomainOrderRequest, DomainOrderRequest];
   if (a.symbol !== b.symbol) throw invalidArgument(`both legs of a cross trade one symbol, got ${a.symbol} and ${b.symbol}`);
   if (a.side === b.side) throw invalidArgument('the legs of a cross must be on opposite sides');
-  if (!a.orderQty.eq(b.orderQty)) throw invalidArgument(`the legs of a cross must have the same order_qty, got ${a.orderQty.toString()} and ${b.orderQty.toString()}`);
-  if (!a.price.eq(b.price)) throw invalidArgument(`the legs of a cross must have the same price, got ${a.price.toString()} and ${b.price.toString()}`);
+  if (!a.orderQty.eq(b.orderQty))
+    throw invalidArgument(`the legs of a cross must have the same order_qty, got ${a.orderQty.toString()} and ${b.orderQty.toString()}`);
+  if (!a.price.eq(b.price))
+    throw invalidArgument(`the legs of a cross must have the same price, got ${a.price.toString()} and ${b.price.toString()}`);
   return {
     crossId: request.crossId,
     crossType: request.crossType,
@@ -167,7 +170,8 @@ export function insertOrder(core: ExchangeCore, request: OrderRequest): InsertOu
  * it was rejected (a retry must not turn a refusal into an acceptance), else ACCEPTED: it stands (or stood).
  */
 function duplicateOutcome(orderId: string, state: string | undefined): InsertOutcome {
-  if (state === 'ORDER_STATE_REJECTED') return { orderId, status: 'REJECTED', text: 'duplicate clord_id: the earlier order was rejected', duplicate: true };
+  if (state === 'ORDER_STATE_REJECTED')
+    return { orderId, status: 'REJECTED', text: 'duplicate clord_id: the earlier order was rejected', duplicate: true };
   return { orderId, status: 'ACCEPTED', text: 'duplicate clord_id: the earlier order stands', duplicate: true };
 }
 
@@ -220,7 +224,9 @@ function earlierCross(core: ExchangeCore, cross: CrossRequest): readonly string[
   if (known.length === cross.requests.length && new Set(known).size === known.length) return known;
   const index = earlier.findIndex((id) => id !== undefined);
   const leg = cross.requests[index] as OrderRequest;
-  throw invalidArgument(`requests[${index}].clord_id ${String(leg.clordId)} was already used by order ${String(earlier[index])} of ${leg.account}; send the cross with new clord_ids (or repeat the whole earlier cross)`);
+  throw invalidArgument(
+    `requests[${index}].clord_id ${String(leg.clordId)} was already used by order ${String(earlier[index])} of ${leg.account}; send the cross with new clord_ids (or repeat the whole earlier cross)`,
+  );
 }
 
 /**

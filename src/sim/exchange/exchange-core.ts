@@ -11,8 +11,24 @@
  */
 import { Subject } from 'rxjs';
 import { Decimal } from '../../domain/decimal.ts';
-import { MatchingEngine, type EngineResult, type Execution, type OrderSnapshot, type Trade, type CancelReject, type InstrumentEvent } from '../matching/index.ts';
-import type { CancelRequest, Clock, CrossRequest, InstrumentState, MassCancelRequest, OrderRequest, ReplaceRequest } from '../matching/types.ts';
+import {
+  MatchingEngine,
+  type EngineResult,
+  type Execution,
+  type OrderSnapshot,
+  type Trade,
+  type CancelReject,
+  type InstrumentEvent,
+} from '../matching/index.ts';
+import type {
+  CancelRequest,
+  Clock,
+  CrossRequest,
+  InstrumentState,
+  MassCancelRequest,
+  OrderRequest,
+  ReplaceRequest,
+} from '../matching/types.ts';
 import { buildInstrument, type SimInstrument } from './instruments.ts';
 import { Ledger, type LedgerPosition } from './ledger.ts';
 import type { SimInstrumentConfig } from '../config.ts';
@@ -66,7 +82,12 @@ export interface CoreStores {
   readonly stats: Map<string, SymbolStats>;
 }
 
-const FINAL_STATES: ReadonlySet<string> = new Set(['ORDER_STATE_FILLED', 'ORDER_STATE_CANCELED', 'ORDER_STATE_REJECTED', 'ORDER_STATE_EXPIRED']);
+const FINAL_STATES: ReadonlySet<string> = new Set([
+  'ORDER_STATE_FILLED',
+  'ORDER_STATE_CANCELED',
+  'ORDER_STATE_REJECTED',
+  'ORDER_STATE_EXPIRED',
+]);
 
 /** True when an order in this state will not change again. */
 export function isFinalOrderState(state: string): boolean {
@@ -209,7 +230,15 @@ export class ExchangeCore {
   stats(symbol: string): SymbolStats {
     let stats = this.statsBySymbol.get(symbol);
     if (stats === undefined) {
-      stats = { open: undefined, high: undefined, low: undefined, last: undefined, sharesTraded: 0, notionalTraded: 0, settlement: undefined };
+      stats = {
+        open: undefined,
+        high: undefined,
+        low: undefined,
+        last: undefined,
+        sharesTraded: 0,
+        notionalTraded: 0,
+        settlement: undefined,
+      };
       this.statsBySymbol.set(symbol, stats);
     }
     return stats;
@@ -275,7 +304,9 @@ export class ExchangeCore {
       return { fills: new Map(record.fills), lastTradeId: record.lastTradeId };
     });
     for (const trade of result.trades) this.book(trade);
-    result.executions.forEach((execution, i) => this.events$.next({ kind: 'execution', execution, ...(asOf[i] as { fills: Map<number, number>; lastTradeId: string | undefined }) }));
+    result.executions.forEach((execution, i) =>
+      this.events$.next({ kind: 'execution', execution, ...(asOf[i] as { fills: Map<number, number>; lastTradeId: string | undefined }) }),
+    );
     for (const reject of result.cancelRejects) this.events$.next({ kind: 'cancelReject', reject: this.withOwner(reject) });
     for (const trade of result.trades) this.events$.next({ kind: 'trade', trade });
     for (const event of result.instrumentEvents) {

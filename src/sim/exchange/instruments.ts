@@ -24,7 +24,11 @@ function raw(value: Decimal, scales: InstrumentScales, kind: 'price' | 'qty', pa
   try {
     return decimalToRawInt(value, scales, kind, path);
   } catch (error) {
-    throw new TradebotError('SIM_INSTRUMENT_INVALID', `${path}: ${value.toString()} is not a whole number of scaled units at this scale; fix the instrument config`, { kind: 'config', cause: error });
+    throw new TradebotError(
+      'SIM_INSTRUMENT_INVALID',
+      `${path}: ${value.toString()} is not a whole number of scaled units at this scale; fix the instrument config`,
+      { kind: 'config', cause: error },
+    );
   }
 }
 
@@ -44,7 +48,15 @@ export function buildInstrument(config: SimInstrumentConfig, index: number): Sim
     scales,
     eventGroup: config.eventGroup ?? config.symbol,
     fairValueRaw: fair,
-    definition: { symbol: config.symbol, tickSize: tick, lotSize: lot, priceLimitLow: low, priceLimitHigh: high, priceScale: scales.priceScale, state },
+    definition: {
+      symbol: config.symbol,
+      tickSize: tick,
+      lotSize: lot,
+      priceLimitLow: low,
+      priceLimitHigh: high,
+      priceScale: scales.priceScale,
+      state,
+    },
   };
 }
 

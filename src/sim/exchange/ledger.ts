@@ -106,7 +106,9 @@ export class Ledger {
       if (position === undefined || position.net === 0) continue;
       const qty = new Decimal(position.net).div(scales.qtyScale);
       this.credit(position.account, settlementPx.times(qty), time);
-      position.realizedPnl = position.realizedPnl.plus(settlementPx.times(qty)).minus(position.net > 0 ? position.cost : position.cost.neg());
+      position.realizedPnl = position.realizedPnl
+        .plus(settlementPx.times(qty))
+        .minus(position.net > 0 ? position.cost : position.cost.neg());
       position.net = 0;
       position.cost = ZERO;
       position.updateTime = time;

@@ -11,7 +11,10 @@ export function marketSnapshot(core: ExchangeCore, symbol: string, depth: number
   if (instrument === undefined) return undefined;
   const { priceScale, qtyScale } = instrument.scales;
   const book = core.engine.depth(symbol, depth);
-  const level = (l: { price: number; qty: number }) => ({ px: new Decimal(l.price).div(priceScale), qty: new Decimal(l.qty).div(qtyScale) });
+  const level = (l: { price: number; qty: number }) => ({
+    px: new Decimal(l.price).div(priceScale),
+    qty: new Decimal(l.qty).div(qtyScale),
+  });
   const s = core.stats(symbol);
   const px = (raw: number | undefined) => (raw === undefined ? ZERO : new Decimal(raw).div(priceScale));
   const stats: InstrumentStats = {

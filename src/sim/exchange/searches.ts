@@ -21,7 +21,8 @@ export function pageSizeOf(pageSize: number, maxPageSize: number): number {
 function startOf(pageToken: string): number {
   if (pageToken === '') return 0;
   const start = Number(pageToken);
-  if (!/^(0|[1-9][0-9]*)$/.test(pageToken) || !Number.isSafeInteger(start)) throw invalidArgument('page_token is not a token this server issued');
+  if (!/^(0|[1-9][0-9]*)$/.test(pageToken) || !Number.isSafeInteger(start))
+    throw invalidArgument('page_token is not a token this server issued');
   return start;
 }
 
@@ -29,7 +30,12 @@ function startOf(pageToken: string): number {
  * One page of `matches` (position order, ascending) from the position `pageToken` names: up to a page of
  * items, and the token of the page after (the next match's position; '' when there is none).
  */
-export function pageByPosition<T>(matches: Iterable<readonly [number, T]>, pageSize: number, pageToken: string, maxPageSize: number): { items: T[]; next: string } {
+export function pageByPosition<T>(
+  matches: Iterable<readonly [number, T]>,
+  pageSize: number,
+  pageToken: string,
+  maxPageSize: number,
+): { items: T[]; next: string } {
   const size = pageSizeOf(pageSize, maxPageSize);
   const start = startOf(pageToken);
   const items: T[] = [];
@@ -51,7 +57,11 @@ export interface OrderFilter {
 }
 
 /** The orders of `accounts` the filter matches, with their sequence numbers, oldest first. */
-export function* orderMatches(core: ExchangeCore, accounts: readonly string[], filter: OrderFilter): IterableIterator<readonly [number, OrderRecord]> {
+export function* orderMatches(
+  core: ExchangeCore,
+  accounts: readonly string[],
+  filter: OrderFilter,
+): IterableIterator<readonly [number, OrderRecord]> {
   for (const record of core.allOrders()) {
     const terms = record.latest.order;
     if (!accounts.includes(terms.account)) continue;
@@ -77,7 +87,11 @@ export interface TradeFilter {
 }
 
 /** The trades of `accounts` (either side) the filter matches, with their tape positions, oldest first. */
-export function* tradeMatches(core: ExchangeCore, accounts: readonly string[], filter: TradeFilter): IterableIterator<readonly [number, Trade]> {
+export function* tradeMatches(
+  core: ExchangeCore,
+  accounts: readonly string[],
+  filter: TradeFilter,
+): IterableIterator<readonly [number, Trade]> {
   for (const [position, trade] of core.tradePositions()) {
     const sides = [trade.aggressor, trade.passive];
     if (!sides.some((e) => accounts.includes(e.order.account))) continue;

@@ -108,10 +108,19 @@ export function toDomainOrder(snapshot: SnapshotLike, scales: InstrumentScales, 
   return domainOrder(snapshot, scales, info.fills, info.lastTradeId, info.lastTransactTime);
 }
 
-function domainOrder(snapshot: SnapshotLike, scales: InstrumentScales, fillMap: ReadonlyMap<number, number> | undefined, lastTradeId: string | undefined, lastTransactTime: number | undefined): Order {
+function domainOrder(
+  snapshot: SnapshotLike,
+  scales: InstrumentScales,
+  fillMap: ReadonlyMap<number, number> | undefined,
+  lastTradeId: string | undefined,
+  lastTransactTime: number | undefined,
+): Order {
   const terms = snapshot.order;
   const extras = extrasOf(snapshot);
-  const fills = fillMap === undefined ? [] : [...fillMap].sort((a, b) => a[0] - b[0]).map(([px, q]) => ({ px: price(px, scales), qty: qty(q, scales) }));
+  const fills =
+    fillMap === undefined
+      ? []
+      : [...fillMap].sort((a, b) => a[0] - b[0]).map(([px, q]) => ({ px: price(px, scales), qty: qty(q, scales) }));
   return {
     id: terms.orderId,
     clordId: terms.clordId ?? '',
@@ -134,7 +143,8 @@ function domainOrder(snapshot: SnapshotLike, scales: InstrumentScales, fillMap: 
     triggerMethod: terms.stopPrice === undefined ? 'CONDITION_TRIGGER_METHOD_UNDEFINED' : 'CONDITION_TRIGGER_METHOD_LAST_PRICE',
     manualOrderIndicator: extras?.manualOrderIndicator ?? 'MANUAL_ORDER_INDICATOR_UNDEFINED',
     orderCapacity: extras?.orderCapacity ?? 'ORDER_CAPACITY_UNDEFINED',
-    selfMatchPreventionInstruction: (terms.selfMatchPreventionInstruction ?? 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED') as SelfMatchPreventionInstruction,
+    selfMatchPreventionInstruction: (terms.selfMatchPreventionInstruction ??
+      'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED') as SelfMatchPreventionInstruction,
     orderQty: qty(terms.orderQty, scales),
     cashOrderQty: ZERO,
     minQty: qty(terms.minQty, scales),
@@ -166,7 +176,12 @@ function domainOrder(snapshot: SnapshotLike, scales: InstrumentScales, fillMap: 
 }
 
 /** `commission`: the notional the exchange collected on this execution (0 unless the caller knows it). */
-export function toDomainExecution(execution: Execution, scales: InstrumentScales, info: OrderContextInfo = {}, commission: Decimal = ZERO): DomainExecution {
+export function toDomainExecution(
+  execution: Execution,
+  scales: InstrumentScales,
+  info: OrderContextInfo = {},
+  commission: Decimal = ZERO,
+): DomainExecution {
   return {
     id: execution.id,
     tradeId: execution.tradeId ?? '',

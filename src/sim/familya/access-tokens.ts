@@ -55,7 +55,12 @@ export class AccessTokenService {
     if (this.issuer === '') throw new Error('AccessTokenService.bind() was not called');
     const iat = Math.floor(this.clock.now() / 1000);
     const expiresIn = Math.max(1, Math.round(ttlSeconds));
-    const token = await new SignJWT({ scope: client.scopes.join(' '), client_id: client.clientId, participant: client.participant, firm: client.firm })
+    const token = await new SignJWT({
+      scope: client.scopes.join(' '),
+      client_id: client.clientId,
+      participant: client.participant,
+      firm: client.firm,
+    })
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: this.kid })
       .setIssuer(this.issuer)
       .setAudience(this.audience)
@@ -81,8 +86,22 @@ export class AccessTokenService {
       const scope = typeof payload['scope'] === 'string' ? payload['scope'] : '';
       const participant = payload['participant'];
       const firm = payload['firm'];
-      if (typeof payload.sub !== 'string' || typeof participant !== 'string' || typeof firm !== 'string' || typeof payload.exp !== 'number' || typeof payload.jti !== 'string') return 'invalid';
-      return { clientId: payload.sub, scopes: scope.split(' ').filter((s) => s !== ''), participant, firm, jti: payload.jti, expiresAtMs: payload.exp * 1000 };
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof participant !== 'string' ||
+        typeof firm !== 'string' ||
+        typeof payload.exp !== 'number' ||
+        typeof payload.jti !== 'string'
+      )
+        return 'invalid';
+      return {
+        clientId: payload.sub,
+        scopes: scope.split(' ').filter((s) => s !== ''),
+        participant,
+        firm,
+        jti: payload.jti,
+        expiresAtMs: payload.exp * 1000,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return 'expired';
       return 'invalid';

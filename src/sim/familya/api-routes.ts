@@ -33,19 +33,29 @@ export class ApiRoutes {
  * Decodes a camelCase body with a family A codec (scales from the core's instruments); `prepare` may
  * complete the raw body first (e.g. a replace's symbol from its order). Failures are 400 naming the field.
  */
-export async function decodeA<T>(context: RequestContext, codec: WireCodec<T>, core: ExchangeCore, prepare?: (body: Record<string, unknown>) => unknown): Promise<T> {
+export async function decodeA<T>(
+  context: RequestContext,
+  codec: WireCodec<T>,
+  core: ExchangeCore,
+  prepare?: (body: Record<string, unknown>) => unknown,
+): Promise<T> {
   const body = await context.body();
   try {
     return codec.decode(prepare === undefined ? body : prepare(body), scaleLookup(core));
   } catch (error) {
-    if (isTradebotError(error)) throw invalidArgument(error.code === 'SCALE_UNKNOWN_SYMBOL' ? `unknown symbol: ${error.message}` : error.message);
+    if (isTradebotError(error))
+      throw invalidArgument(error.code === 'SCALE_UNKNOWN_SYMBOL' ? `unknown symbol: ${error.message}` : error.message);
     throw error;
   }
 }
 
 /** Every value of a repeated query parameter, under any of `names` (`symbols=A&symbols=B`, `symbol=A`). */
 export function queryList(query: URLSearchParams, ...names: string[]): string[] {
-  return names.flatMap((name) => query.getAll(name)).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return names
+    .flatMap((name) => query.getAll(name))
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 export function queryString(query: URLSearchParams, name: string): string {

@@ -39,7 +39,10 @@ async function verifySignature(assertion: string, client: SimApiClient): Promise
     }
   }
   if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) {
-    throw new OAuthError('invalid_client', `the client_assertion signature does not verify with the public key onboarded for client ${client.clientId}; sign with the matching private key`);
+    throw new OAuthError(
+      'invalid_client',
+      `the client_assertion signature does not verify with the public key onboarded for client ${client.clientId}; sign with the matching private key`,
+    );
   }
   throw bad(`the client_assertion could not be verified: ${lastError instanceof Error ? lastError.message : 'malformed JWS'}`);
 }
@@ -51,14 +54,16 @@ function parseClaims(payload: Uint8Array): Record<string, unknown> {
   } catch {
     throw bad('the client_assertion payload is not JSON');
   }
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw bad('the client_assertion payload is not a JSON object of claims');
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
+    throw bad('the client_assertion payload is not a JSON object of claims');
   return claims as Record<string, unknown>;
 }
 
 function numericDate(claims: Record<string, unknown>, name: 'iat' | 'exp' | 'nbf', required: boolean): number | undefined {
   const value = claims[name];
   if (value === undefined && !required) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw bad(`claim ${name} is ${value === undefined ? 'missing' : 'not a number'}: expected Unix seconds`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw bad(`claim ${name} is ${value === undefined ? 'missing' : 'not a number'}: expected Unix seconds`);
   return value;
 }
 
@@ -68,13 +73,15 @@ function checkClaims(claims: Record<string, unknown>, client: SimApiClient, cont
   if (claims['sub'] !== id) throw bad(`claim sub must be the client id ${id}`);
   const aud = claims['aud'];
   const audiences = Array.isArray(aud) ? aud : [aud];
-  if (!audiences.includes(context.tokenEndpoint)) throw bad(`claim aud must be the token endpoint URL ${context.tokenEndpoint} (not the API address)`);
+  if (!audiences.includes(context.tokenEndpoint))
+    throw bad(`claim aud must be the token endpoint URL ${context.tokenEndpoint} (not the API address)`);
   const iat = numericDate(claims, 'iat', true) as number;
   const exp = numericDate(claims, 'exp', true) as number;
   const nbf = numericDate(claims, 'nbf', false);
   const now = context.nowMs / 1000;
   if (exp <= now) throw bad(`the assertion expired: exp ${exp} is not after the current time ${Math.floor(now)}`);
-  if (exp - iat > ASSERTION_MAX_LIFETIME_S) throw bad(`exp is ${exp - iat} s after iat; an assertion may live at most ${ASSERTION_MAX_LIFETIME_S} s`);
+  if (exp - iat > ASSERTION_MAX_LIFETIME_S)
+    throw bad(`exp is ${exp - iat} s after iat; an assertion may live at most ${ASSERTION_MAX_LIFETIME_S} s`);
   if (exp <= iat) throw bad('exp must be after iat');
   if (iat > now + context.skewSeconds) throw bad(`iat ${iat} is in the future (current time ${Math.floor(now)})`);
   if (nbf !== undefined && nbf > now + context.skewSeconds) throw bad(`nbf ${nbf} is in the future (current time ${Math.floor(now)})`);
@@ -85,7 +92,11 @@ function checkClaims(claims: Record<string, unknown>, client: SimApiClient, cont
 }
 
 /** Verifies an assertion for `client`; throws OAuthError. Records the jti only when everything passes. */
-export async function verifyClientAssertion(assertion: string, client: SimApiClient, context: AssertionContext): Promise<VerifiedAssertion> {
+export async function verifyClientAssertion(
+  assertion: string,
+  client: SimApiClient,
+  context: AssertionContext,
+): Promise<VerifiedAssertion> {
   if (assertion.split('.').length !== 3) throw bad('client_assertion is not a compact JWS (header.payload.signature)');
   let alg: unknown;
   try {

@@ -30,16 +30,27 @@ async function loadPublicKey(file: string, clientId: string): Promise<KeyObject>
   try {
     pem = await readFile(file, 'utf8');
   } catch (error) {
-    throw configError('SIM_CLIENT_KEY_UNREADABLE', `sim.clients ${clientId}: cannot read publicKeyFile ${file}; point it at the client's PEM public key`, error);
+    throw configError(
+      'SIM_CLIENT_KEY_UNREADABLE',
+      `sim.clients ${clientId}: cannot read publicKeyFile ${file}; point it at the client's PEM public key`,
+      error,
+    );
   }
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
   } catch (error) {
-    throw configError('SIM_CLIENT_KEY_INVALID', `sim.clients ${clientId}: ${file} is not a PEM public key (expected "-----BEGIN PUBLIC KEY-----")`, error);
+    throw configError(
+      'SIM_CLIENT_KEY_INVALID',
+      `sim.clients ${clientId}: ${file} is not a PEM public key (expected "-----BEGIN PUBLIC KEY-----")`,
+      error,
+    );
   }
   if (key.asymmetricKeyType !== 'rsa') {
-    throw configError('SIM_CLIENT_KEY_INVALID', `sim.clients ${clientId}: ${file} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; family A assertions are RS256, so onboard an RSA public key`);
+    throw configError(
+      'SIM_CLIENT_KEY_INVALID',
+      `sim.clients ${clientId}: ${file} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; family A assertions are RS256, so onboard an RSA public key`,
+    );
   }
   return key;
 }
@@ -55,7 +66,11 @@ function buildAllowlist(entries: readonly string[], clientId: string): BlockList
   for (const entry of entries) {
     const [address = '', prefixText] = entry.split('/');
     const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
-    if (family === undefined) throw configError('SIM_CLIENT_ALLOWLIST_INVALID', `sim.clients ${clientId}: allowlist entry "${entry}" is not an IP address or CIDR block (e.g. 10.0.0.0/8)`);
+    if (family === undefined)
+      throw configError(
+        'SIM_CLIENT_ALLOWLIST_INVALID',
+        `sim.clients ${clientId}: allowlist entry "${entry}" is not an IP address or CIDR block (e.g. 10.0.0.0/8)`,
+      );
     if (prefixText === undefined) {
       list.addAddress(address, family);
       continue;
@@ -78,7 +93,12 @@ export function addressAllowed(client: SimApiClient, remoteAddress: string): boo
 
 function sameSettings(a: SimClientConfig, b: SimClientConfig): boolean {
   const list = (values: readonly string[] | undefined) => (values === undefined ? '' : [...values].sort().join(' '));
-  return a.participant === b.participant && list(a.scopes) === list(b.scopes) && list(a.allowlist) === list(b.allowlist) && (a.allowlist === undefined) === (b.allowlist === undefined);
+  return (
+    a.participant === b.participant &&
+    list(a.scopes) === list(b.scopes) &&
+    list(a.allowlist) === list(b.allowlist) &&
+    (a.allowlist === undefined) === (b.allowlist === undefined)
+  );
 }
 
 export class ClientRegistry {
@@ -93,7 +113,10 @@ export class ClientRegistry {
       const existing = byId.get(config.clientId);
       if (seen !== undefined && existing !== undefined) {
         if (!sameSettings(seen, config)) {
-          throw configError('SIM_CLIENT_CONFLICT', `sim.clients: client ${config.clientId} appears twice with different scopes, participant or allowlist; entries of one client (key rotation) must agree`);
+          throw configError(
+            'SIM_CLIENT_CONFLICT',
+            `sim.clients: client ${config.clientId} appears twice with different scopes, participant or allowlist; entries of one client (key rotation) must agree`,
+          );
         }
         existing.publicKeys.push(key);
         continue;

@@ -35,7 +35,10 @@ const ID_UNSAFE = /[^A-Za-z0-9_.@-]+/g;
 
 /** A participant/account id segment made from free text (`Jane Doe!` -> `Jane-Doe`). */
 export function idSegment(text: string): string {
-  const cleaned = text.replace(ID_UNSAFE, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  const cleaned = text
+    .replace(ID_UNSAFE, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
   return cleaned === '' ? 'user' : cleaned;
 }
 
@@ -78,8 +81,10 @@ export class Directory {
 
   /** Creates a user of `firm` (POST /v1/users); usernames and external ids are unique per firm. */
   create(firm: string, user: NewUser, now: number, source: 'api' | 'kyc' = 'api'): DirectoryUser {
-    if (this.usersOf(firm).some((u) => u.username === user.username)) throw new SimHttpError('ALREADY_EXISTS', `username ${user.username} already exists in firm ${firm}`);
-    if (this.byExternalId(firm, user.externalId) !== undefined) throw new SimHttpError('ALREADY_EXISTS', `externalId ${user.externalId} already belongs to a user of firm ${firm}`);
+    if (this.usersOf(firm).some((u) => u.username === user.username))
+      throw new SimHttpError('ALREADY_EXISTS', `username ${user.username} already exists in firm ${firm}`);
+    if (this.byExternalId(firm, user.externalId) !== undefined)
+      throw new SimHttpError('ALREADY_EXISTS', `externalId ${user.externalId} already belongs to a user of firm ${firm}`);
     const id = this.freeId(`firms/${firm}/users/${idSegment(user.username)}`);
     const created: DirectoryUser = { id, firm, ...user, accounts: [], createTime: now, source };
     this.users.set(id, created);
@@ -108,7 +113,12 @@ export class Directory {
 /** What KYC approval does to the directory: the user (found by externalId, or created) gets an account. */
 export function directoryAccountOpener(directory: Directory, materialize: (account: string) => void) {
   return {
-    open(firm: string, externalId: string, person: { email: string; firstName: string; lastName: string }, now: number): { participantId: string; account: string } {
+    open(
+      firm: string,
+      externalId: string,
+      person: { email: string; firstName: string; lastName: string },
+      now: number,
+    ): { participantId: string; account: string } {
       let user = directory.byExternalId(firm, externalId);
       if (user === undefined) {
         let username = externalId;

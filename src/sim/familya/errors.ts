@@ -35,7 +35,13 @@ export class FamilyAError extends SimHttpError {
   readonly reason: FamilyAReason;
   readonly metadata: Record<string, string>;
 
-  constructor(status: GrpcStatusName, reason: FamilyAReason, message: string, metadata: Record<string, string> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: GrpcStatusName,
+    reason: FamilyAReason,
+    message: string,
+    metadata: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(status, message, headers);
     this.name = 'FamilyAError';
     this.reason = reason;
@@ -48,7 +54,10 @@ export interface FamilyAErrorBody {
 }
 
 export function familyAErrorBody(error: SimHttpError): FamilyAErrorBody {
-  const details: ErrorInfo[] = error instanceof FamilyAError ? [{ '@type': ERROR_INFO_TYPE, reason: error.reason, domain: ERROR_DOMAIN, metadata: error.metadata }] : [];
+  const details: ErrorInfo[] =
+    error instanceof FamilyAError
+      ? [{ '@type': ERROR_INFO_TYPE, reason: error.reason, domain: ERROR_DOMAIN, metadata: error.metadata }]
+      : [];
   return { error: { code: error.status, status: error.httpStatus, message: error.details, details } };
 }
 
@@ -65,7 +74,8 @@ export function forbiddenA(reason: FamilyAReason, message: string, metadata: Rec
 }
 
 /** OAuth error codes the token endpoint uses. */
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_client_assertion' | 'unsupported_grant_type' | 'not_found' | 'server_error';
+export type OAuthErrorCode =
+  'invalid_request' | 'invalid_client' | 'invalid_client_assertion' | 'unsupported_grant_type' | 'not_found' | 'server_error';
 
 const OAUTH_HTTP: Record<OAuthErrorCode, number> = {
   invalid_request: 400,

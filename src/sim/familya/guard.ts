@@ -42,7 +42,8 @@ export interface GuardDeps {
 
 function bearerToken(context: RequestContext): string {
   const header = context.headers.authorization;
-  if (header === undefined || header.trim() === '') throw unauthenticatedA('TOKEN_MISSING', 'missing Authorization header: send "Bearer <access token>" from the token endpoint');
+  if (header === undefined || header.trim() === '')
+    throw unauthenticatedA('TOKEN_MISSING', 'missing Authorization header: send "Bearer <access token>" from the token endpoint');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null) throw unauthenticatedA('TOKEN_INVALID', 'the Authorization header must be "Bearer <access token>"');
   return match[1] as string;
@@ -53,10 +54,16 @@ function headerParticipant(context: RequestContext, rule: ParticipantRule): stri
   const raw = context.headers[PARTICIPANT_HEADER];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value.trim() === '') {
-    if (rule === 'required') throw new FamilyAError('INVALID_ARGUMENT', 'PARTICIPANT_REQUIRED', `trading calls need the ${PARTICIPANT_HEADER} header (firms/<firm>/users/<user>)`);
+    if (rule === 'required')
+      throw new FamilyAError(
+        'INVALID_ARGUMENT',
+        'PARTICIPANT_REQUIRED',
+        `trading calls need the ${PARTICIPANT_HEADER} header (firms/<firm>/users/<user>)`,
+      );
     return undefined;
   }
-  if (!PARTICIPANT_FORM.test(value.trim())) throw new FamilyAError('INVALID_ARGUMENT', 'PARTICIPANT_INVALID', `${PARTICIPANT_HEADER} must have the form firms/<firm>/users/<user>`);
+  if (!PARTICIPANT_FORM.test(value.trim()))
+    throw new FamilyAError('INVALID_ARGUMENT', 'PARTICIPANT_INVALID', `${PARTICIPANT_HEADER} must have the form firms/<firm>/users/<user>`);
   return value.trim();
 }
 
@@ -67,21 +74,35 @@ export async function authorize(context: RequestContext, deps: GuardDeps, scope:
   const client = deps.clients.get(claims.clientId);
   if (client === undefined) throw unauthenticatedA('TOKEN_INVALID', 'the access token names a client that is no longer onboarded');
   if (!addressAllowed(client, context.remoteAddress)) {
-    throw forbiddenA('ADDRESS_NOT_ALLOWED', `address ${context.remoteAddress} is not on the allowlist of client ${client.clientId}`, { address: context.remoteAddress });
+    throw forbiddenA('ADDRESS_NOT_ALLOWED', `address ${context.remoteAddress} is not on the allowlist of client ${client.clientId}`, {
+      address: context.remoteAddress,
+    });
   }
-  if (!claims.scopes.includes(scope)) throw forbiddenA('SCOPE_MISSING', `this endpoint needs the scope ${scope}, which the access token does not grant`, { scope });
+  if (!claims.scopes.includes(scope))
+    throw forbiddenA('SCOPE_MISSING', `this endpoint needs the scope ${scope}, which the access token does not grant`, { scope });
   const named = headerParticipant(context, rule);
   if (named !== undefined) {
     const user = deps.directory.user(named);
     if (user === undefined || user.firm !== claims.firm) {
-      throw forbiddenA('PARTICIPANT_NOT_PERMITTED', `${named} is not a participant of firm ${claims.firm}, which client ${client.clientId} acts for`, { participant: named });
+      throw forbiddenA(
+        'PARTICIPANT_NOT_PERMITTED',
+        `${named} is not a participant of firm ${claims.firm}, which client ${client.clientId} acts for`,
+        { participant: named },
+      );
     }
     return caller(claims.clientId, claims.firm, claims.scopes, named, true, user.accounts);
   }
   return caller(claims.clientId, claims.firm, claims.scopes, claims.participant, false, deps.directory.accountsOfFirm(claims.firm));
 }
 
-function caller(clientId: string, firm: string, scopes: string[], participant: string, fromHeader: boolean, accounts: readonly string[]): ApiCaller {
+function caller(
+  clientId: string,
+  firm: string,
+  scopes: string[],
+  participant: string,
+  fromHeader: boolean,
+  accounts: readonly string[],
+): ApiCaller {
   return { clientId, firm, scopes, participant, participantFromHeader: fromHeader, accounts, trading: { participant, accounts } };
 }
 
@@ -90,7 +111,11 @@ export function accountsFor(caller: ApiCaller, requested: readonly string[]): st
   for (const account of requested) {
     if (account === '') throw invalidArgument('an account name is empty');
     if (!caller.accounts.includes(account)) {
-      throw forbiddenA('ACCOUNT_NOT_PERMITTED', `account ${account} does not belong to ${caller.participantFromHeader ? caller.participant : `firm ${caller.firm}`}`, { account });
+      throw forbiddenA(
+        'ACCOUNT_NOT_PERMITTED',
+        `account ${account} does not belong to ${caller.participantFromHeader ? caller.participant : `firm ${caller.firm}`}`,
+        { account },
+      );
     }
   }
   return requested.length > 0 ? [...requested] : [...caller.accounts];

@@ -8,7 +8,14 @@
  * the pair as PEM itself, and the KeyObjects handed out are parsed from that PEM: new keys with locks of
  * their own, which the job's destruction never touches.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, type KeyObject, type RSAKeyPairOptions } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  generateKeyPairSync,
+  type KeyObject,
+  type RSAKeyPairOptions,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 
 export interface RsaKeyPair {
@@ -22,7 +29,11 @@ export interface RsaKeyPair {
 
 const generatePem = promisify(generateKeyPair);
 /** The generation job encodes the pair itself: SPKI and unencrypted PKCS#8 PEM. */
-const pemOptions = (modulusLength: number): RSAKeyPairOptions<'pem', 'pem'> => ({ modulusLength, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const pemOptions = (modulusLength: number): RSAKeyPairOptions<'pem', 'pem'> => ({
+  modulusLength,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 
 function fromPem(publicKeyPem: string, privateKeyPem: string): RsaKeyPair {
   return { privateKey: createPrivateKey(privateKeyPem), publicKey: createPublicKey(publicKeyPem), publicKeyPem, privateKeyPem };

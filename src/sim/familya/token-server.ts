@@ -59,9 +59,11 @@ function readFields(body: Record<string, unknown>): TokenRequestFields {
     audience: field(body, 'audience'),
   };
   if (fields.grantType === '') throw new OAuthError('invalid_request', `grant_type is required (${CLIENT_CREDENTIALS_GRANT})`);
-  if (fields.grantType !== CLIENT_CREDENTIALS_GRANT) throw new OAuthError('unsupported_grant_type', `grant_type ${fields.grantType} is not supported; use ${CLIENT_CREDENTIALS_GRANT}`);
+  if (fields.grantType !== CLIENT_CREDENTIALS_GRANT)
+    throw new OAuthError('unsupported_grant_type', `grant_type ${fields.grantType} is not supported; use ${CLIENT_CREDENTIALS_GRANT}`);
   if (fields.clientId === '') throw new OAuthError('invalid_request', 'client_id is required');
-  if (fields.assertionType !== CLIENT_ASSERTION_TYPE) throw new OAuthError('invalid_request', `client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
+  if (fields.assertionType !== CLIENT_ASSERTION_TYPE)
+    throw new OAuthError('invalid_request', `client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
   if (fields.assertion === '') throw new OAuthError('invalid_request', 'client_assertion is required');
   return fields;
 }
@@ -75,11 +77,17 @@ export async function startTokenServer(options: TokenServerOptions): Promise<Run
   const exchange = async (context: RequestContext) => {
     const fields = readFields(await context.body());
     if (fields.audience === '') throw new OAuthError('invalid_request', `audience is required: the API base address ${options.apiUrl}`);
-    if (!sameBase(fields.audience, options.apiUrl)) throw new OAuthError('invalid_request', `audience must be the API base address ${options.apiUrl}, not ${fields.audience}`);
+    if (!sameBase(fields.audience, options.apiUrl))
+      throw new OAuthError('invalid_request', `audience must be the API base address ${options.apiUrl}, not ${fields.audience}`);
     const client = options.clients.get(fields.clientId);
     if (client === undefined) throw new OAuthError('invalid_client', `unknown client_id ${fields.clientId}`);
     const settings = options.settings();
-    await verifyClientAssertion(fields.assertion, client, { tokenEndpoint, nowMs: options.clock.now(), skewSeconds: settings.clockSkewSeconds, replay });
+    await verifyClientAssertion(fields.assertion, client, {
+      tokenEndpoint,
+      nowMs: options.clock.now(),
+      skewSeconds: settings.clockSkewSeconds,
+      replay,
+    });
     const issued = await options.tokens.issue(client, settings.accessTokenTtlSeconds);
     options.logger.debug({ clientId: client.clientId, expiresIn: issued.expiresIn }, 'family A access token issued');
     return { body: { access_token: issued.token, token_type: 'Bearer', expires_in: issued.expiresIn }, headers: NO_STORE };

@@ -37,7 +37,18 @@ export function statsWindow(request: TradeStatsRequest, now: number): { start: n
 }
 
 function emptyStats(): TradeStats {
-  return { first: ZERO, last: ZERO, high: ZERO, low: ZERO, totalTradeCount: 0, clearedTradeCount: 0, volume: ZERO, clearedVolume: ZERO, notional: ZERO, clearedNotional: ZERO };
+  return {
+    first: ZERO,
+    last: ZERO,
+    high: ZERO,
+    low: ZERO,
+    totalTradeCount: 0,
+    clearedTradeCount: 0,
+    volume: ZERO,
+    clearedVolume: ZERO,
+    notional: ZERO,
+    clearedNotional: ZERO,
+  };
 }
 
 /** Folds trades (in tape order) into one stats object. */
@@ -79,7 +90,8 @@ export function statsOf(trades: readonly Trade[], scales: InstrumentScales): Tra
 }
 
 export function tradeStats(tape: readonly Trade[], request: TradeStatsRequest, scales: InstrumentScales, now: number): TradeStatsResult {
-  if (request.bars < 0 || request.bars > MAX_STATS_BARS) throw invalidArgument(`bars must be between 0 and ${MAX_STATS_BARS}, got ${request.bars}`);
+  if (request.bars < 0 || request.bars > MAX_STATS_BARS)
+    throw invalidArgument(`bars must be between 0 and ${MAX_STATS_BARS}, got ${request.bars}`);
   const { start, end } = statsWindow(request, now);
   const inWindow = tape.filter((t) => t.symbol === request.symbol && t.state !== 'TRADE_STATE_BUSTED' && t.time >= start && t.time < end);
   const barStartTime: number[] = [];
@@ -91,7 +103,12 @@ export function tradeStats(tape: readonly Trade[], request: TradeStatsRequest, s
     const to = i === request.bars - 1 ? end : start + Math.floor((i + 1) * width);
     barStartTime.push(from);
     barEndTime.push(to);
-    bars.push(statsOf(inWindow.filter((t) => t.time >= from && t.time < to), scales));
+    bars.push(
+      statsOf(
+        inWindow.filter((t) => t.time >= from && t.time < to),
+        scales,
+      ),
+    );
   }
   return { stats: statsOf(inWindow, scales), bars, barStartTime, barEndTime };
 }

@@ -177,7 +177,10 @@ export class FaultController implements SimFaults {
   }
 
   private configuredGarbling(section: SimFaultsConfig['orderStream']): StreamGarbling | undefined {
-    const garbling = { duplicateProbability: section.duplicateProbability.toNumber(), reorderProbability: section.reorderProbability.toNumber() };
+    const garbling = {
+      duplicateProbability: section.duplicateProbability.toNumber(),
+      reorderProbability: section.reorderProbability.toNumber(),
+    };
     return garbling.duplicateProbability > 0 || garbling.reorderProbability > 0 ? garbling : undefined;
   }
 }

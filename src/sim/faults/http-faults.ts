@@ -63,7 +63,12 @@ export class HttpFaults {
   /** Queues a fault for the next `count` requests under `path` (default: the configured paths). */
   next(kind: Kind, count: number, options: { path?: string | undefined; status?: FaultStatus; delayMs?: number } = {}): void {
     if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`fault count must be a whole number >= 1, got ${count}`);
-    this.queues[kind].push({ remaining: count, path: options.path, ...(options.status === undefined ? {} : { status: options.status }), ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }) });
+    this.queues[kind].push({
+      remaining: count,
+      path: options.path,
+      ...(options.status === undefined ? {} : { status: options.status }),
+      ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
+    });
   }
 
   clear(): void {
@@ -83,7 +88,9 @@ export class HttpFaults {
   /** After processing: how to mis-deliver this reply, if at all. */
   reply(context: RequestContext): ReplyFault | undefined {
     const p = this.probabilities;
-    const reset = this.take('reset', context.path) !== undefined || (p.resetProbability > 0 && this.matches(context.path) && this.random.chance(p.resetProbability));
+    const reset =
+      this.take('reset', context.path) !== undefined ||
+      (p.resetProbability > 0 && this.matches(context.path) && this.random.chance(p.resetProbability));
     if (reset) {
       this.stats.resets += 1;
       return { reset: true };

@@ -24,5 +24,15 @@ export interface FaultStats {
 }
 
 export function emptyFaultStats(): FaultStats {
-  return { errors: 0, delays: 0, resets: 0, drops: 0, stalledStreams: 0, duplicated: 0, reordered: 0, marketDataDuplicated: 0, marketDataReordered: 0 };
+  return {
+    errors: 0,
+    delays: 0,
+    resets: 0,
+    drops: 0,
+    stalledStreams: 0,
+    duplicated: 0,
+    reordered: 0,
+    marketDataDuplicated: 0,
+    marketDataReordered: 0,
+  };
 }

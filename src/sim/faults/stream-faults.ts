@@ -152,7 +152,11 @@ export class StreamFaults {
 
   /** The gateway's NDJSON stream `path`, wrapped. */
   wrapNdjson(path: string, sink: NdjsonSink): NdjsonSink {
-    const delivery = this.track(garbledKindOf(path), (m) => sink.send(m), (close) => sink.onClose(close));
+    const delivery = this.track(
+      garbledKindOf(path),
+      (m) => sink.send(m),
+      (close) => sink.onClose(close),
+    );
     return {
       get closed() {
         return sink.closed;
@@ -168,7 +172,11 @@ export class StreamFaults {
 
   /** A gRPC server stream of `method`, wrapped. */
   wrapGrpc(method: string, sink: StreamSink): StreamSink {
-    const delivery = this.track(garbledKindOf(method), (m) => void sink.send(m as Record<string, unknown>), (close) => sink.onClose(close));
+    const delivery = this.track(
+      garbledKindOf(method),
+      (m) => void sink.send(m as Record<string, unknown>),
+      (close) => sink.onClose(close),
+    );
     return {
       get caller() {
         return sink.caller;

@@ -116,8 +116,16 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     if (typeof verified === 'string') throw unauthenticated(`refresh token is ${verified}; log in again`);
     const user = deps.users.get(verified.username);
     if (user === undefined) throw unauthenticated('refresh token names no user');
-    const access = await deps.tokens.issue('access', user.username, deps.settings().accessTokenTtlSeconds, { participant: user.participant });
-    return { body: { accessToken: access.token, accessIssueTime: access.issuedAt.toISOString(), accessExpirationTime: access.expiresAt.toISOString() } };
+    const access = await deps.tokens.issue('access', user.username, deps.settings().accessTokenTtlSeconds, {
+      participant: user.participant,
+    });
+    return {
+      body: {
+        accessToken: access.token,
+        accessIssueTime: access.issuedAt.toISOString(),
+        accessExpirationTime: access.expiresAt.toISOString(),
+      },
+    };
   });
 
   router.post(`${base}/enroll_mfa`, async (context) => {

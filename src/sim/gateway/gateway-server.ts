@@ -62,7 +62,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   router.post('/sim/v1/registration_token', async (context) => {
     const body = await context.body();
     const username = typeof body['username'] === 'string' ? body['username'] : '';
-    if (users.get(username) === undefined) return { status: 404, body: { code: 5, message: 'NOT_FOUND', details: `no user ${username} in sim.users` } };
+    if (users.get(username) === undefined)
+      return { status: 404, body: { code: 5, message: 'NOT_FOUND', details: `no user ${username} in sim.users` } };
     const issued = await tokens.issue('registration', username, config.gateway.registrationTokenTtlSeconds);
     return { body: { token: issued.token, expirationTime: issued.expiresAt.toISOString() } };
   });

@@ -12,7 +12,8 @@ import type { SimUser, UserStore } from './user-store.ts';
 export async function authenticateGateway(context: RequestContext, tokens: TokenService, users: UserStore): Promise<SimUser> {
   const header = context.headers.authorization;
   if (header === undefined || header === '') throw unauthenticated('missing Authorization header: send the access token from login');
-  if (/^bearer\s/i.test(header)) throw unauthenticated('the gateway takes the bare access token in Authorization, without a "Bearer " prefix');
+  if (/^bearer\s/i.test(header))
+    throw unauthenticated('the gateway takes the bare access token in Authorization, without a "Bearer " prefix');
   const verified = await tokens.verify(header, 'access');
   if (typeof verified === 'string') throw unauthenticated(`access token is ${verified}`);
   const user = users.get(verified.username);
@@ -38,9 +39,13 @@ export class FirmRateLimiter {
     if (bucket.tokens < 1) {
       this.buckets.set(key, bucket);
       const waitMs = Math.ceil(((1 - bucket.tokens) * 1000) / rate);
-      throw new SimHttpError('RESOURCE_EXHAUSTED', `rate limit of ${rate} requests per second for firm ${key} exceeded; retry after ${waitMs} ms`, {
-        'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
-      });
+      throw new SimHttpError(
+        'RESOURCE_EXHAUSTED',
+        `rate limit of ${rate} requests per second for firm ${key} exceeded; retry after ${waitMs} ms`,
+        {
+          'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+        },
+      );
     }
     bucket.tokens -= 1;
     this.buckets.set(key, bucket);

@@ -32,7 +32,8 @@ function accountsFilter(caller: Caller, requested: readonly string[]): string[] 
 export function page<T>(items: readonly T[], pageSize: number, pageToken: string, maxPageSize: number): { items: T[]; next: string } {
   const size = pageSizeOf(pageSize, maxPageSize);
   const start = pageToken === '' ? 0 : Number.parseInt(pageToken, 10);
-  if (!Number.isSafeInteger(start) || start < 0 || String(start) !== pageToken.replace(/^$/, '0')) throw invalidArgument('page_token is not a token this server issued');
+  if (!Number.isSafeInteger(start) || start < 0 || String(start) !== pageToken.replace(/^$/, '0'))
+    throw invalidArgument('page_token is not a token this server issued');
   const slice = items.slice(start, start + size);
   return { items: slice, next: start + size < items.length ? String(start + size) : '' };
 }
@@ -81,7 +82,12 @@ export function domainBalance(core: ExchangeCore, account: string): Balance {
 }
 
 /** A page of the trade search (tokens are tape positions: searches.ts), as domain trades. */
-export function searchTradesPage(core: ExchangeCore, accounts: readonly string[], filter: TradeFilter & { pageSize: number; pageToken: string }, maxPageSize: number): { items: DomainTrade[]; next: string } {
+export function searchTradesPage(
+  core: ExchangeCore,
+  accounts: readonly string[],
+  filter: TradeFilter & { pageSize: number; pageToken: string },
+  maxPageSize: number,
+): { items: DomainTrade[]; next: string } {
   const { items, next } = pageByPosition(tradeMatches(core, accounts, filter), filter.pageSize, filter.pageToken, maxPageSize);
   const trades: DomainTrade[] = [];
   for (const trade of items) {
@@ -96,7 +102,13 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
   const scales = scaleLookup(core);
   const orderOf = (record: ReturnType<ExchangeCore['order']> & object): Order | undefined => {
     const s = core.instrument(record.latest.order.symbol)?.scales;
-    return s === undefined ? undefined : toDomainOrder(record.latest, s, { fills: record.fills, lastTradeId: record.lastTradeId, lastTransactTime: record.lastTransactTime });
+    return s === undefined
+      ? undefined
+      : toDomainOrder(record.latest, s, {
+          fills: record.fills,
+          lastTradeId: record.lastTradeId,
+          lastTransactTime: record.lastTransactTime,
+        });
   };
 
   router.post(`${base}/get_open_orders`, async (context) => {
@@ -119,7 +131,12 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.searchOrdersRequest, core);
     const accounts = accountsFilter(caller, request.accounts);
-    const { items: records, next } = pageByPosition(orderMatches(core, accounts, request), request.pageSize, request.pageToken, settings.maxPageSize);
+    const { items: records, next } = pageByPosition(
+      orderMatches(core, accounts, request),
+      request.pageSize,
+      request.pageToken,
+      settings.maxPageSize,
+    );
     const items = records.flatMap((record) => orderOf(record) ?? []);
     return { body: gateway.searchOrdersResponse.encode({ orders: items, nextPageToken: next }, scales) };
   });
@@ -140,7 +157,9 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
       .positionsOf(request.name)
       .filter((p) => request.symbol === '' || p.symbol === request.symbol)
       .map((p) => domainPosition(core, p));
-    const available = positions.filter((p) => p.netPosition.gt(0)).map((p) => ({ account: p.account, symbol: p.symbol, qty: p.netPosition.minus(p.openSellQty).clampedTo(0, Infinity) }));
+    const available = positions
+      .filter((p) => p.netPosition.gt(0))
+      .map((p) => ({ account: p.account, symbol: p.symbol, qty: p.netPosition.minus(p.openSellQty).clampedTo(0, Infinity) }));
     return { body: gateway.positionsResponse.encode({ positions, availablePosition: available }, scales) };
   });
 
@@ -148,7 +167,8 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.balanceRequest, core);
     checkAccount(caller, request.name);
-    if (request.currency !== '' && request.currency !== core.currency) throw invalidArgument(`unknown currency ${request.currency}; accounts hold ${core.currency}`);
+    if (request.currency !== '' && request.currency !== core.currency)
+      throw invalidArgument(`unknown currency ${request.currency}; accounts hold ${core.currency}`);
     return { body: gateway.balance.encode(domainBalance(core, request.name)) };
   });
 
@@ -156,7 +176,14 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const [, firm = '', , user = ''] = caller.participant.split('/');
     return {
-      body: gateway.whoAmI.encode({ participantId: caller.participant, firmId: firm, userId: user, username: settings.whoAmI(caller).username, accounts: [...caller.accounts], scopes: [] }),
+      body: gateway.whoAmI.encode({
+        participantId: caller.participant,
+        firmId: firm,
+        userId: user,
+        username: settings.whoAmI(caller).username,
+        accounts: [...caller.accounts],
+        scopes: [],
+      }),
     };
   });
 }

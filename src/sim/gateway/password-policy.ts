@@ -6,8 +6,18 @@
  */
 
 const COMMON = new Set([
-  'password', 'password1', 'password123', 'passw0rd', '123456789012', 'qwertyuiop12', 'letmein12345', 'welcome12345',
-  'administrator', 'iloveyou1234', 'trustno1trustno1', 'changeme1234',
+  'password',
+  'password1',
+  'password123',
+  'passw0rd',
+  '123456789012',
+  'qwertyuiop12',
+  'letmein12345',
+  'welcome12345',
+  'administrator',
+  'iloveyou1234',
+  'trustno1trustno1',
+  'changeme1234',
 ]);
 
 export interface PasswordCheck {

@@ -49,7 +49,13 @@ function heartbeat(sink: NdjsonSink, everyMs: number, message: () => unknown): (
   return () => clearInterval(timer);
 }
 
-export function registerGatewayStreams(router: Router, core: ExchangeCore, callerOf: CallerOf, settings: StreamSettings, registry: StreamRegistry): void {
+export function registerGatewayStreams(
+  router: Router,
+  core: ExchangeCore,
+  callerOf: CallerOf,
+  settings: StreamSettings,
+  registry: StreamRegistry,
+): void {
   const base = '/api/v1beta1';
   const scales = scaleLookup(core);
 
@@ -79,15 +85,34 @@ export function registerGatewayStreams(router: Router, core: ExchangeCore, calle
             if (!wanted(e.order.account, e.order.symbol)) return;
             const s = core.instrument(e.order.symbol)?.scales;
             if (s === undefined) return;
-            sink.send(gateway.orderStream.encode({ kind: 'update', executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })], cancelReject: undefined, ...meta() }, scales));
+            sink.send(
+              gateway.orderStream.encode(
+                {
+                  kind: 'update',
+                  executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })],
+                  cancelReject: undefined,
+                  ...meta(),
+                },
+                scales,
+              ),
+            );
           } else if (event.kind === 'cancelReject') {
             const r = event.reject;
             if (r.account === undefined || !wanted(r.account, r.symbol ?? '')) return;
-            const cancelReject = { clordId: r.clordId ?? '', orderId: r.orderId ?? '', text: r.text, isReplace: r.isReplace, rejectReason: r.reason, transactTime: r.transactTime };
+            const cancelReject = {
+              clordId: r.clordId ?? '',
+              orderId: r.orderId ?? '',
+              text: r.text,
+              isReplace: r.isReplace,
+              rejectReason: r.reason,
+              transactTime: r.transactTime,
+            };
             sink.send(gateway.orderStream.encode({ kind: 'update', executions: [], cancelReject, ...meta() }, scales));
           }
         });
-        const stopBeat = heartbeat(sink, settings.heartbeatMs(), () => gateway.orderStream.encode({ kind: 'heartbeat', ...meta() }, scales));
+        const stopBeat = heartbeat(sink, settings.heartbeatMs(), () =>
+          gateway.orderStream.encode({ kind: 'heartbeat', ...meta() }, scales),
+        );
         registry.track(sink, () => {
           subscription.unsubscribe();
           stopBeat();
@@ -100,7 +125,8 @@ export function registerGatewayStreams(router: Router, core: ExchangeCore, calle
     await callerOf(context);
     const request = await decodeBody(context, gateway.marketDataSubscriptionRequest, core);
     if (request.symbols.length === 0) throw invalidArgument('symbols is required: name at least one symbol');
-    if (request.symbols.length > MARKET_DATA_MAX_SYMBOLS) throw invalidArgument(`at most ${MARKET_DATA_MAX_SYMBOLS} symbols per stream, got ${request.symbols.length}`);
+    if (request.symbols.length > MARKET_DATA_MAX_SYMBOLS)
+      throw invalidArgument(`at most ${MARKET_DATA_MAX_SYMBOLS} symbols per stream, got ${request.symbols.length}`);
     for (const symbol of request.symbols) if (core.instrument(symbol) === undefined) throw invalidArgument(`unknown symbol ${symbol}`);
     const depth = request.depth <= 0 ? MARKET_DATA_DEPTH_DEFAULT : request.depth;
     const symbols = new Set(request.symbols);
@@ -138,12 +164,28 @@ export function registerGatewayStreams(router: Router, core: ExchangeCore, calle
       start(sink) {
         for (const instrument of core.instruments()) {
           if (symbols.size > 0 && !symbols.has(instrument.symbol)) continue;
-          sink.send(gateway.instrumentStateStream.encode({ kind: 'update', symbol: instrument.symbol, state: core.instrumentState(instrument.symbol), text: '', transactTime: core.clock.now() }));
+          sink.send(
+            gateway.instrumentStateStream.encode({
+              kind: 'update',
+              symbol: instrument.symbol,
+              state: core.instrumentState(instrument.symbol),
+              text: '',
+              transactTime: core.clock.now(),
+            }),
+          );
         }
         const subscription = core.events$.subscribe((event) => {
           if (event.kind !== 'instrument' || event.event.kind !== 'STATE') return;
           if (symbols.size > 0 && !symbols.has(event.event.symbol)) return;
-          sink.send(gateway.instrumentStateStream.encode({ kind: 'update', symbol: event.event.symbol, state: event.event.state, text: '', transactTime: event.event.time }));
+          sink.send(
+            gateway.instrumentStateStream.encode({
+              kind: 'update',
+              symbol: event.event.symbol,
+              state: event.event.state,
+              text: '',
+              transactTime: event.event.time,
+            }),
+          );
         });
         const stopBeat = heartbeat(sink, settings.heartbeatMs(), () => gateway.instrumentStateStream.encode({ kind: 'heartbeat' }));
         registry.track(sink, () => {

@@ -7,7 +7,17 @@
 import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertCross, insertOrder, insertOrders, previewOrder, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../exchange/commands.ts';
+import {
+  checkOrderOwner,
+  insertCross,
+  insertOrder,
+  insertOrders,
+  previewOrder,
+  toEngineCross,
+  toEngineOrder,
+  toEngineReplace,
+  type Caller,
+} from '../exchange/commands.ts';
 import { toDomainOrder } from '../exchange/to-domain.ts';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import { decodeBody, gateway, scaleLookup } from './wire.ts';
@@ -34,7 +44,14 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const request = await decodeBody(context, gateway.orderRequest, core);
     const engineRequest = toEngineOrder(core, request, caller, now());
     const outcome = insertOrder(core, engineRequest);
-    return { body: { order_id: outcome.orderId, clord_id: engineRequest.clordId, status: outcome.status, ...(outcome.text === '' ? {} : { text: outcome.text }) } };
+    return {
+      body: {
+        order_id: outcome.orderId,
+        clord_id: engineRequest.clordId,
+        status: outcome.status,
+        ...(outcome.text === '' ? {} : { text: outcome.text }),
+      },
+    };
   });
 
   router.post(`${base}/insert_order_list`, async (context) => {
@@ -67,7 +84,11 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.cancelOrderRequest, core);
     checkOrderOwner(core, request.orderId, caller);
-    const result = core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
+    const result = core.cancel({
+      orderId: request.orderId,
+      symbol: request.symbol === '' ? undefined : request.symbol,
+      cancelClordId: request.clordId,
+    });
     const reject = result.cancelRejects[0];
     if (reject !== undefined) throw cancelRejectError(reject);
     return { body: {} };
@@ -78,7 +99,8 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const list = await decodeBody(context, gateway.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
     for (const request of list.requests) checkOrderOwner(core, request.orderId, caller);
-    for (const request of list.requests) core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
+    for (const request of list.requests)
+      core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });
 

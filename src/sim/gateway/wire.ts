@@ -37,7 +37,9 @@ function unknownSymbolMessage(details: Record<string, unknown> | undefined): str
   const symbol = typeof details?.['symbol'] === 'string' ? details['symbol'] : '';
   const cut = fieldPath.lastIndexOf('.');
   const at = cut < 0 ? 'symbol' : `${fieldPath.slice(0, cut)}.symbol`;
-  return symbol === '' ? `${at}: is required` : `${at}: unknown symbol ${JSON.stringify(symbol)}; use a symbol of the exchange's instruments`;
+  return symbol === ''
+    ? `${at}: is required`
+    : `${at}: unknown symbol ${JSON.stringify(symbol)}; use a symbol of the exchange's instruments`;
 }
 
 export { gateway };

@@ -73,7 +73,8 @@ export function scopesOf(ref: MethodRef): readonly string[] {
 function bearerToken(metadata: Metadata): string {
   const values = metadata.get('authorization');
   const header = values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
-  if (header === undefined || header.trim() === '') throw unauthenticated('missing authorization metadata: send "Bearer <access token>" from the token endpoint');
+  if (header === undefined || header.trim() === '')
+    throw unauthenticated('missing authorization metadata: send "Bearer <access token>" from the token endpoint');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null) throw unauthenticated('the authorization metadata must be "Bearer <access token>"');
   return match[1] as string;

@@ -147,7 +147,10 @@ export function streamMethod(deps: CallDeps, ref: MethodRef, handler: StreamHand
       const sink = new Sink(caller, call, deps, ref);
       const slot = deps.registry.acquire(caller.firm, () => sink.fail(unavailable('stream dropped by the server')));
       if (slot === undefined) {
-        refuse(resourceExhausted(`firm ${caller.firm} already has ${deps.registry.limit} open streams (the limit); close one first`), caller.firm);
+        refuse(
+          resourceExhausted(`firm ${caller.firm} already has ${deps.registry.limit} open streams (the limit); close one first`),
+          caller.firm,
+        );
         return;
       }
       sink.onClose(() => slot.release());

@@ -22,12 +22,20 @@ const REFUSALS = {
   ahead: 'is ahead of the stream',
 } as const;
 
-function resumable(ctx: ServiceContext, raw: unknown, sink: StreamSink, kind: JournalEntry['kind'], encode: (entry: JournalEntry, meta: ResumableMeta) => Json | undefined, heartbeat: (meta: ResumableMeta) => Json): void {
+function resumable(
+  ctx: ServiceContext,
+  raw: unknown,
+  sink: StreamSink,
+  kind: JournalEntry['kind'],
+  encode: (entry: JournalEntry, meta: ResumableMeta) => Json | undefined,
+  heartbeat: (meta: ResumableMeta) => Json,
+): void {
   const { core, journal } = ctx;
   const request = grpcCodecs.resumableRequest.decode(raw);
   const accounts = new Set(accountsFor(sink.caller, request.accounts));
   const symbols = new Set(request.symbols);
-  const wanted = (entry: JournalEntry): boolean => entry.kind === kind && (symbols.size === 0 || symbols.has(entry.symbol)) && entry.accounts.some((a) => accounts.has(a));
+  const wanted = (entry: JournalEntry): boolean =>
+    entry.kind === kind && (symbols.size === 0 || symbols.has(entry.symbol)) && entry.accounts.some((a) => accounts.has(a));
   const sessionId = randomUUID();
   const meta = (seq: number): ResumableMeta => ({ resumeToken: journal.token(seq), sessionId, processedSentTime: core.clock.now() });
   const deliver = (entry: JournalEntry): void => {
@@ -40,7 +48,9 @@ function resumable(ctx: ServiceContext, raw: unknown, sink: StreamSink, kind: Jo
   if (request.resumeToken !== '') {
     const found = journal.since(request.resumeToken);
     if (typeof found === 'string') {
-      throw outOfRange(`resume_token ${request.resumeToken} ${REFUSALS[found]} (it keeps the last ${journal.capacity} messages): subscribe without a token and recover the gap with SearchTrades / GetOpenOrders`);
+      throw outOfRange(
+        `resume_token ${request.resumeToken} ${REFUSALS[found]} (it keeps the last ${journal.capacity} messages): subscribe without a token and recover the gap with SearchTrades / GetOpenOrders`,
+      );
     }
     replay = found;
   }
@@ -51,7 +61,12 @@ function resumable(ctx: ServiceContext, raw: unknown, sink: StreamSink, kind: Jo
   sink.every(ctx.heartbeatMs, () => sink.send(heartbeat(meta(journal.headSeq))));
 }
 
-export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySubscription' | 'CreateTradeCaptureReportSubscription' | 'CreateInstrumentStateChangeSubscription', StreamHandler> {
+export function dropCopyHandlers(
+  ctx: ServiceContext,
+): Record<
+  'CreateDropCopySubscription' | 'CreateTradeCaptureReportSubscription' | 'CreateInstrumentStateChangeSubscription',
+  StreamHandler
+> {
   const { core, scales } = ctx;
   const dropCopy = grpcCodecs.dropCopyStream;
   const tradeCapture = grpcCodecs.tradeCaptureStream;
@@ -65,7 +80,16 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
         (entry, meta) => {
           if (entry.kind !== 'execution') return undefined;
           const s = scales(entry.symbol);
-          return s === undefined ? undefined : dropCopy.encode({ kind: 'execution', execution: toDomainExecution(entry.execution, s, { fills: entry.fills, lastTradeId: entry.lastTradeId }), ...meta }, scales);
+          return s === undefined
+            ? undefined
+            : dropCopy.encode(
+                {
+                  kind: 'execution',
+                  execution: toDomainExecution(entry.execution, s, { fills: entry.fills, lastTradeId: entry.lastTradeId }),
+                  ...meta,
+                },
+                scales,
+              );
         },
         (meta) => dropCopy.encode({ kind: 'heartbeat', ...meta }),
       );
@@ -79,7 +103,9 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
         (entry, meta) => {
           if (entry.kind !== 'trade') return undefined;
           const s = scales(entry.symbol);
-          return s === undefined ? undefined : tradeCapture.encode({ kind: 'trade', trade: toDomainTrade(entry.trade, s), ...meta }, scales);
+          return s === undefined
+            ? undefined
+            : tradeCapture.encode({ kind: 'trade', trade: toDomainTrade(entry.trade, s), ...meta }, scales);
         },
         (meta) => tradeCapture.encode({ kind: 'heartbeat', ...meta }),
       );
@@ -91,7 +117,15 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
       let sent = 0;
       for (const instrument of core.instruments()) {
         if (symbols.size > 0 && !symbols.has(instrument.symbol)) continue;
-        sink.send(codec.encode({ kind: 'update', symbol: instrument.symbol, state: core.instrumentState(instrument.symbol), text: '', transactTime: core.clock.now() }));
+        sink.send(
+          codec.encode({
+            kind: 'update',
+            symbol: instrument.symbol,
+            state: core.instrumentState(instrument.symbol),
+            text: '',
+            transactTime: core.clock.now(),
+          }),
+        );
         sent += 1;
       }
       // no requested symbol is listed (yet): a heartbeat tells the client the stream is live
@@ -99,7 +133,9 @@ export function dropCopyHandlers(ctx: ServiceContext): Record<'CreateDropCopySub
       const subscription = core.events$.subscribe((event) => {
         if (event.kind !== 'instrument' || event.event.kind !== 'STATE') return;
         if (symbols.size > 0 && !symbols.has(event.event.symbol)) return;
-        sink.send(codec.encode({ kind: 'update', symbol: event.event.symbol, state: event.event.state, text: '', transactTime: event.event.time }));
+        sink.send(
+          codec.encode({ kind: 'update', symbol: event.event.symbol, state: event.event.state, text: '', transactTime: event.event.time }),
+        );
       });
       sink.onClose(() => subscription.unsubscribe());
       sink.every(ctx.heartbeatMs, () => sink.send(codec.encode({ kind: 'heartbeat' })));

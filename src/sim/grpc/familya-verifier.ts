@@ -23,6 +23,11 @@ export function familyAVerifier(deps: FamilyAVerifierDeps): GrpcTokenVerifier {
     const client = deps.clients.get(claims.clientId);
     if (client === undefined) return 'invalid';
     if (!addressAllowed(client, address)) return 'address-not-allowed';
-    return { scopes: [...claims.scopes], firm: claims.firm, participant: claims.participant, accounts: deps.directory.accountsOfFirm(claims.firm) };
+    return {
+      scopes: [...claims.scopes],
+      firm: claims.firm,
+      participant: claims.participant,
+      accounts: deps.directory.accountsOfFirm(claims.firm),
+    };
   };
 }

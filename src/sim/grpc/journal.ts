@@ -42,10 +42,24 @@ export class Journal {
     this.subscription = core.events$.subscribe((event) => {
       if (event.kind === 'execution') {
         const e = event.execution;
-        this.append({ seq: this.head + 1, kind: 'execution', execution: e, fills: event.fills, lastTradeId: event.lastTradeId, symbol: e.order.symbol, accounts: [e.order.account] });
+        this.append({
+          seq: this.head + 1,
+          kind: 'execution',
+          execution: e,
+          fills: event.fills,
+          lastTradeId: event.lastTradeId,
+          symbol: e.order.symbol,
+          accounts: [e.order.account],
+        });
       } else if (event.kind === 'trade') {
         const t = event.trade;
-        this.append({ seq: this.head + 1, kind: 'trade', trade: t, symbol: t.symbol, accounts: [t.aggressor.order.account, t.passive.order.account] });
+        this.append({
+          seq: this.head + 1,
+          kind: 'trade',
+          trade: t,
+          symbol: t.symbol,
+          accounts: [t.aggressor.order.account, t.passive.order.account],
+        });
       }
     });
   }

@@ -29,7 +29,11 @@ function cancelRejectError(reject: CancelReject): SimHttpError {
 }
 
 function cancel(core: ExchangeCore, request: { orderId: string; symbol: string; clordId: string }): CancelReject | undefined {
-  const result = core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
+  const result = core.cancel({
+    orderId: request.orderId,
+    symbol: request.symbol === '' ? undefined : request.symbol,
+    cancelClordId: request.clordId,
+  });
   return result.cancelRejects[0];
 }
 
@@ -43,7 +47,12 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
       const request = grpcCodecs.orderRequest.decode(raw, scales);
       const engineRequest = toEngineOrder(core, request, caller, now());
       const outcome = insertOrder(core, engineRequest);
-      return grpcCodecs.insertOrderResponse.encode({ orderId: outcome.orderId, clordId: engineRequest.clordId ?? '', status: outcome.status, text: outcome.text });
+      return grpcCodecs.insertOrderResponse.encode({
+        orderId: outcome.orderId,
+        clordId: engineRequest.clordId ?? '',
+        status: outcome.status,
+        text: outcome.text,
+      });
     },
     InsertOrderList(raw, caller) {
       const list = grpcCodecs.insertOrderListRequest.decode(raw, scales);
@@ -92,7 +101,13 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
           const record = core.order(snapshot.order.orderId);
           const s = scales(snapshot.order.symbol);
           if (record === undefined || s === undefined) continue;
-          orders.push(toDomainOrder(record.latest, s, { fills: record.fills, lastTradeId: record.lastTradeId, lastTransactTime: record.lastTransactTime }));
+          orders.push(
+            toDomainOrder(record.latest, s, {
+              fills: record.fills,
+              lastTradeId: record.lastTradeId,
+              lastTransactTime: record.lastTransactTime,
+            }),
+          );
         }
       }
       return grpcCodecs.openOrdersResponse.encode({ orders }, scales);

@@ -17,7 +17,8 @@ export function orderStreamHandler(ctx: ServiceContext): StreamHandler {
     const request = grpcCodecs.orderSubscriptionRequest.decode(raw);
     const accounts = accountsFor(sink.caller, request.accounts);
     const symbols = request.symbols;
-    const wanted = (account: string, symbol: string): boolean => accounts.includes(account) && (symbols.length === 0 || symbols.includes(symbol));
+    const wanted = (account: string, symbol: string): boolean =>
+      accounts.includes(account) && (symbols.length === 0 || symbols.includes(symbol));
     const sessionId = randomUUID();
     const send = (message: Payload<OrderStreamMessage>): boolean => sink.send(grpcCodecs.orderStream.encode(message, scales));
     const meta = () => ({ sessionId, processedSentTime: core.clock.now() });
@@ -38,11 +39,23 @@ export function orderStreamHandler(ctx: ServiceContext): StreamHandler {
         const e = event.execution;
         const s = scales(e.order.symbol);
         if (s === undefined || !wanted(e.order.account, e.order.symbol)) return;
-        send({ kind: 'update', executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })], cancelReject: undefined, ...meta() });
+        send({
+          kind: 'update',
+          executions: [toDomainExecution(e, s, { fills: event.fills, lastTradeId: event.lastTradeId })],
+          cancelReject: undefined,
+          ...meta(),
+        });
       } else if (event.kind === 'cancelReject') {
         const r = event.reject;
         if (r.account === undefined || !wanted(r.account, r.symbol ?? '')) return;
-        const cancelReject = { clordId: r.clordId ?? '', orderId: r.orderId ?? '', text: r.text, isReplace: r.isReplace, rejectReason: r.reason, transactTime: r.transactTime };
+        const cancelReject = {
+          clordId: r.clordId ?? '',
+          orderId: r.orderId ?? '',
+          text: r.text,
+          isReplace: r.isReplace,
+          rejectReason: r.reason,
+          transactTime: r.transactTime,
+        };
         send({ kind: 'update', executions: [], cancelReject, ...meta() });
       }
     });

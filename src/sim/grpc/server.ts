@@ -79,8 +79,13 @@ function resolveLimits(limits: GrpcServerLimits): Required<GrpcServerLimits> {
     maxPageSize: limits.maxPageSize ?? 1000,
   };
   const problems = Object.entries(resolved)
-    .filter(([name, value]) => (name === 'heartbeatMs' ? !(Number.isFinite(value) && value > 0) : !Number.isSafeInteger(value) || value < 1))
-    .map(([name, value]) => `limits.${name} must be ${name === 'heartbeatMs' ? 'a number of milliseconds > 0' : 'a whole number >= 1'} (got ${value})`);
+    .filter(([name, value]) =>
+      name === 'heartbeatMs' ? !(Number.isFinite(value) && value > 0) : !Number.isSafeInteger(value) || value < 1,
+    )
+    .map(
+      ([name, value]) =>
+        `limits.${name} must be ${name === 'heartbeatMs' ? 'a number of milliseconds > 0' : 'a whole number >= 1'} (got ${value})`,
+    );
   if (problems.length > 0) throw new TradebotError('GRPC_SERVER_INVALID_OPTIONS', problems.join('; '), { kind: 'config' });
   return resolved;
 }
@@ -99,9 +104,17 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     maxSymbolsPerStream: limits.maxSymbolsPerStream,
     maxPageSize: limits.maxPageSize,
   };
-  const deps: CallDeps = { verifyToken: options.verifyToken, registry, logger, maxQueuedMessages: limits.maxQueuedMessages, wrapStream: options.wrapStream };
-  const unary = <S extends ServiceName>(service: S, method: MethodName<S>, handler: UnaryHandler) => unaryMethod(deps, methodRef(service, method), handler);
-  const stream = <S extends ServiceName>(service: S, method: MethodName<S>, handler: StreamHandler) => streamMethod(deps, methodRef(service, method), handler);
+  const deps: CallDeps = {
+    verifyToken: options.verifyToken,
+    registry,
+    logger,
+    maxQueuedMessages: limits.maxQueuedMessages,
+    wrapStream: options.wrapStream,
+  };
+  const unary = <S extends ServiceName>(service: S, method: MethodName<S>, handler: UnaryHandler) =>
+    unaryMethod(deps, methodRef(service, method), handler);
+  const stream = <S extends ServiceName>(service: S, method: MethodName<S>, handler: StreamHandler) =>
+    streamMethod(deps, methodRef(service, method), handler);
 
   const orders = orderEntryHandlers(ctx);
   const dropCopy = dropCopyHandlers(ctx);
@@ -124,8 +137,16 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     },
     DropCopyAPI: {
       CreateDropCopySubscription: stream('DropCopyAPI', 'CreateDropCopySubscription', dropCopy.CreateDropCopySubscription),
-      CreateTradeCaptureReportSubscription: stream('DropCopyAPI', 'CreateTradeCaptureReportSubscription', dropCopy.CreateTradeCaptureReportSubscription),
-      CreateInstrumentStateChangeSubscription: stream('DropCopyAPI', 'CreateInstrumentStateChangeSubscription', dropCopy.CreateInstrumentStateChangeSubscription),
+      CreateTradeCaptureReportSubscription: stream(
+        'DropCopyAPI',
+        'CreateTradeCaptureReportSubscription',
+        dropCopy.CreateTradeCaptureReportSubscription,
+      ),
+      CreateInstrumentStateChangeSubscription: stream(
+        'DropCopyAPI',
+        'CreateInstrumentStateChangeSubscription',
+        dropCopy.CreateInstrumentStateChangeSubscription,
+      ),
     },
     RefDataAPI: { ListInstruments: unary('RefDataAPI', 'ListInstruments', refDataHandlers(ctx).ListInstruments) },
     ReportAPI: { SearchTrades: unary('ReportAPI', 'SearchTrades', reportHandlers(ctx).SearchTrades) },
@@ -139,11 +160,17 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   let port: number;
   try {
     port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+      server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      );
     });
   } catch (error) {
     journal.close();
-    throw new TradebotError('GRPC_SERVER_BIND_FAILED', `cannot listen on ${host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`, { kind: 'config', cause: error });
+    throw new TradebotError(
+      'GRPC_SERVER_BIND_FAILED',
+      `cannot listen on ${host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
+      { kind: 'config', cause: error },
+    );
   }
   logger.info({ address: `${host}:${port}` }, 'grpc server listening');
   let closing: Promise<void> | undefined;

@@ -136,7 +136,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options
   const reply = options.renderError(refusal);
   const text = JSON.stringify(reply.body ?? {});
   const status = reply.status ?? 400;
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 function writeJson(response: http.ServerResponse, reply: JsonReply): void {
@@ -156,7 +158,11 @@ function writeFaulty(response: http.ServerResponse, reply: JsonReply, fault: Rep
     if (fault.reset !== true) return writeJson(response, reply);
     if (response.headersSent || response.destroyed) return;
     const text = JSON.stringify(reply.body ?? {});
-    response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...reply.headers });
+    response.writeHead(reply.status ?? 200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...reply.headers,
+    });
     response.write(text.slice(0, Math.floor(text.length / 2)), () => response.destroy());
   };
   if (fault.delayMs === undefined || fault.delayMs <= 0) return send();

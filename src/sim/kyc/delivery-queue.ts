@@ -84,12 +84,20 @@ export class DeliveryQueue {
 
   private async send(url: string, delivery: Delivery) {
     this.stats.attempts += 1;
-    return this.client.postJson(url, delivery.notification, { [DELIVERY_ID_HEADER]: String(delivery.id), [DELIVERY_ATTEMPT_HEADER]: String(delivery.attempt) });
+    return this.client.postJson(url, delivery.notification, {
+      [DELIVERY_ID_HEADER]: String(delivery.id),
+      [DELIVERY_ATTEMPT_HEADER]: String(delivery.attempt),
+    });
   }
 
   private async deliver(delivery: Delivery): Promise<void> {
     const url = this.urlOf(delivery.firm);
-    const meta = { firm: delivery.firm, deliveryId: delivery.id, externalId: delivery.notification.externalId, status: delivery.notification.status };
+    const meta = {
+      firm: delivery.firm,
+      deliveryId: delivery.id,
+      externalId: delivery.notification.externalId,
+      status: delivery.notification.status,
+    };
     if (url === undefined) {
       this.stats.dropped += 1;
       this.logger.debug(meta, 'KYC notification dropped: no webhook registered');
@@ -108,12 +116,18 @@ export class DeliveryQueue {
     }
     if (delivery.attempt >= settings.retry.maxAttempts) {
       this.stats.dropped += 1;
-      this.logger.warn({ ...meta, origin: urlOrigin(url), attempts: delivery.attempt, failure: outcome.message }, 'KYC notification dropped after the last attempt');
+      this.logger.warn(
+        { ...meta, origin: urlOrigin(url), attempts: delivery.attempt, failure: outcome.message },
+        'KYC notification dropped after the last attempt',
+      );
       return;
     }
     this.stats.retriesScheduled += 1;
     delivery.dueAt = this.clock.now() + backoffMs(delivery.attempt, settings.retry);
     this.pending.push(delivery);
-    this.logger.debug({ ...meta, attempt: delivery.attempt, retryAt: delivery.dueAt, failure: outcome.message }, 'KYC notification delivery failed; retry scheduled');
+    this.logger.debug(
+      { ...meta, attempt: delivery.attempt, retryAt: delivery.dueAt, failure: outcome.message },
+      'KYC notification delivery failed; retry scheduled',
+    );
   }
 }

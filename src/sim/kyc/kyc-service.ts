@@ -85,7 +85,15 @@ export class KycService {
     const record: KycRecord = {
       firm,
       person: { email: request.email, firstName: request.firstName, lastName: request.lastName },
-      info: { externalId, decision: '', status: 'NOT_STARTED', subStatus: SUB_STATUS.NOT_STARTED, participantId: '', account: '', updateTime: now },
+      info: {
+        externalId,
+        decision: '',
+        status: 'NOT_STARTED',
+        subStatus: SUB_STATUS.NOT_STARTED,
+        participantId: '',
+        account: '',
+        updateTime: now,
+      },
       steps: planVerification(this.options.settings(), firm, externalId, now),
     };
     this.records.set(key, record);
@@ -154,12 +162,30 @@ export class KycService {
     if (step.status === 'CLOSED' && step.decision === 'ACCEPT') {
       ({ participantId, account } = this.options.accounts.open(record.firm, record.info.externalId, record.person, step.at));
     }
-    record.info = { ...record.info, status: step.status, decision: step.decision, subStatus: step.subStatus, participantId, account, updateTime: step.at };
-    this.options.logger.info({ firm: record.firm, externalId: record.info.externalId, status: step.status, decision: step.decision }, 'KYC status changed');
+    record.info = {
+      ...record.info,
+      status: step.status,
+      decision: step.decision,
+      subStatus: step.subStatus,
+      participantId,
+      account,
+      updateTime: step.at,
+    };
+    this.options.logger.info(
+      { firm: record.firm, externalId: record.info.externalId, status: step.status, decision: step.decision },
+      'KYC status changed',
+    );
     this.deliveries.enqueue(record.firm, notificationOf(record.info));
   }
 }
 
 function notificationOf(info: KycStatusInfo): KycNotification {
-  return { externalId: info.externalId, decision: info.decision, status: info.status, subStatus: info.subStatus, participantId: info.participantId, account: info.account };
+  return {
+    externalId: info.externalId,
+    decision: info.decision,
+    status: info.status,
+    subStatus: info.subStatus,
+    participantId: info.participantId,
+    account: info.account,
+  };
 }

@@ -62,7 +62,8 @@ export function planVerification(settings: ScheduleSettings, firm: string, exter
   let at = startAt;
   const delay = () => (at += random.int(minMs, maxMs));
   const steps: KycStep[] = [{ at: delay(), status: 'OPEN', decision: '', subStatus: SUB_STATUS.OPEN }];
-  if (random.chance(settings.holdProbability.toNumber())) steps.push({ at: delay(), status: 'ON_HOLD', decision: '', subStatus: SUB_STATUS.ON_HOLD });
+  if (random.chance(settings.holdProbability.toNumber()))
+    steps.push({ at: delay(), status: 'ON_HOLD', decision: '', subStatus: SUB_STATUS.ON_HOLD });
   const decision = pickDecision(random, settings.decisionWeights);
   steps.push({ at: delay(), status: 'CLOSED', decision, subStatus: SUB_STATUS[decision] });
   return steps;

@@ -55,13 +55,23 @@ export class WebhookClient {
       });
       await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, status: response.statusCode };
-      return { ok: false, kind: 'status', status: response.statusCode, message: `the webhook URL answered HTTP ${response.statusCode}; a 2xx status is required` };
+      return {
+        ok: false,
+        kind: 'status',
+        status: response.statusCode,
+        message: `the webhook URL answered HTTP ${response.statusCode}; a 2xx status is required`,
+      };
     } catch (error) {
       const code = errorCode(error);
       if (signal.aborted || TIMEOUT_CODES.has(code) || code === 'TimeoutError' || code === 'AbortError') {
         return { ok: false, kind: 'timeout', message: `the webhook URL did not answer within ${timeoutMs} ms` };
       }
-      if (TLS_CODES.test(code)) return { ok: false, kind: 'tls', message: `the TLS handshake with the webhook URL failed (${code}): its certificate is not trusted or does not match the host` };
+      if (TLS_CODES.test(code))
+        return {
+          ok: false,
+          kind: 'tls',
+          message: `the TLS handshake with the webhook URL failed (${code}): its certificate is not trusted or does not match the host`,
+        };
       return { ok: false, kind: 'unreachable', message: `the webhook URL is unreachable (${code})` };
     }
   }

@@ -48,8 +48,10 @@ export class WebhookRegistry {
     } catch {
       return { validated: false, message: 'webhookUrl is not a valid absolute URL' };
     }
-    if (parsed.protocol !== 'https:') return { validated: false, message: `the webhook URL must use HTTPS, not ${parsed.protocol.replace(':', '')}` };
-    if (parsed.username !== '' || parsed.password !== '') return { validated: false, message: 'the webhook URL must not carry credentials' };
+    if (parsed.protocol !== 'https:')
+      return { validated: false, message: `the webhook URL must use HTTPS, not ${parsed.protocol.replace(':', '')}` };
+    if (parsed.username !== '' || parsed.password !== '')
+      return { validated: false, message: 'the webhook URL must not carry credentials' };
     const outcome = await this.client.postJson(parsed.toString(), WEBHOOK_TEST_NOTIFICATION, { [WEBHOOK_TEST_HEADER]: 'true' });
     if (!outcome.ok) {
       this.logger.info({ firm, origin: parsed.origin, failure: outcome.kind }, 'KYC webhook registration refused');
@@ -58,6 +60,9 @@ export class WebhookRegistry {
     const replaced = this.urls.has(firm);
     this.urls.set(firm, parsed.toString());
     this.logger.info({ firm, origin: parsed.origin, replaced }, 'KYC webhook registered');
-    return { validated: true, message: replaced ? 'webhook URL validated; it replaces the previous URL' : 'webhook URL validated and registered' };
+    return {
+      validated: true,
+      message: replaced ? 'webhook URL validated; it replaces the previous URL' : 'webhook URL validated and registered',
+    };
   }
 }

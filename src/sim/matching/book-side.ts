@@ -102,7 +102,7 @@ export class BookSide {
   /** Empty the side (the orders keep their fields; the caller decides what to do with them). */
   clear(): void {
     for (const level of this.levels) {
-      for (let o = level.head; o !== null; ) {
+      for (let o = level.head; o !== null;) {
         const next = o.next;
         o.prev = null;
         o.next = null;

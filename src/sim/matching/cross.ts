@@ -110,11 +110,19 @@ function findProblem(st: EngineState, req: CrossRequest, crossId: string | undef
     const problem = validateOrder(r, st.books.get(r.symbol), normalizeTif(r.timeInForce), now);
     if (problem !== null) return fault(i, problem.reason, problem.text);
     if (r.minQty !== undefined || r.allOrNone === true || r.participateDontInitiate === true) {
-      return fault(i, 'ORD_REJECT_REASON_EXCHANGE_OPTION', 'min_qty, all_or_none and participate_dont_initiate are not allowed on cross legs');
+      return fault(
+        i,
+        'ORD_REJECT_REASON_EXCHANGE_OPTION',
+        'min_qty, all_or_none and participate_dont_initiate are not allowed on cross legs',
+      );
     }
     const clordId = r.clordId;
     if (clordId !== undefined && clordId !== '' && st.findByClord(r.account, clordId) !== undefined) {
-      return fault(i, 'ORD_REJECT_REASON_EXCHANGE_OPTION', `duplicate clord_id ${clordId}: a working order of account ${r.account} uses it`);
+      return fault(
+        i,
+        'ORD_REJECT_REASON_EXCHANGE_OPTION',
+        `duplicate clord_id ${clordId}: a working order of account ${r.account} uses it`,
+      );
     }
   }
   if (a.symbol !== b.symbol) return fault(-1, 'ORD_REJECT_REASON_EXCHANGE_OPTION', 'cross legs must have the same symbol');

@@ -47,7 +47,9 @@ export class MatchingEngine {
 
   constructor(options: MatchingEngineOptions) {
     if (options === undefined || options.clock === undefined || typeof options.clock.now !== 'function') {
-      throw new TradebotError('MATCHING_BAD_CLOCK', 'MatchingEngine needs options.clock with a now() returning epoch ms', { kind: 'config' });
+      throw new TradebotError('MATCHING_BAD_CLOCK', 'MatchingEngine needs options.clock with a now() returning epoch ms', {
+        kind: 'config',
+      });
     }
     this.clock = options.clock;
     this.st = new EngineState(options.clock, options.idPrefix ?? '');
@@ -59,7 +61,9 @@ export class MatchingEngine {
   addInstrument(def: InstrumentDefinition): void {
     const instrument = checkDefinition(def);
     if (this.st.books.has(instrument.symbol)) {
-      throw new TradebotError('MATCHING_DUPLICATE_INSTRUMENT', `instrument ${instrument.symbol} is already defined`, { kind: 'validation' });
+      throw new TradebotError('MATCHING_DUPLICATE_INSTRUMENT', `instrument ${instrument.symbol} is already defined`, {
+        kind: 'validation',
+      });
     }
     this.st.books.set(instrument.symbol, new OrderBook(instrument, def.state ?? 'INSTRUMENT_STATE_OPEN'));
   }
@@ -140,7 +144,8 @@ export class MatchingEngine {
   expire(now?: number): EngineResult {
     const out = this.begin();
     if (now !== undefined) {
-      if (!Number.isSafeInteger(now)) throw new TradebotError('MATCHING_BAD_CLOCK', `expire(now): now must be integer epoch ms, got ${now}`);
+      if (!Number.isSafeInteger(now))
+        throw new TradebotError('MATCHING_BAD_CLOCK', `expire(now): now must be integer epoch ms, got ${now}`);
       this.st.now = now;
     }
     expireDue(this.st, this.st.now);
@@ -224,7 +229,8 @@ function checkDefinition(def: InstrumentDefinition): Instrument {
   if (typeof def !== 'object' || def === null) fail('definition must be an object');
   if (typeof def.symbol !== 'string' || def.symbol === '') fail('symbol must be a non-empty string');
   const positive = (v: unknown, name: string): number => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) fail(`${name} must be a positive integer (raw units), got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0)
+      fail(`${name} must be a positive integer (raw units), got ${String(v)}`);
     return v as number;
   };
   const tickSize = positive(def.tickSize, 'tickSize');

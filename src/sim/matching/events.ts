@@ -9,16 +9,7 @@ import { formatId } from './ids.ts';
 import type { IdGenerator } from './ids.ts';
 import { OrderSnapshot } from './order.ts';
 import type { OrderTerms } from './order.ts';
-import type {
-  CxlRejReason,
-  ExecutionType,
-  InstrumentState,
-  OrdRejectReason,
-  OrderState,
-  Side,
-  TradeState,
-  TradeType,
-} from './types.ts';
+import type { CxlRejReason, ExecutionType, InstrumentState, OrdRejectReason, OrderState, Side, TradeState, TradeType } from './types.ts';
 
 export class Execution extends OrderSnapshot {
   constructor(

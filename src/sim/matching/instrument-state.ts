@@ -67,7 +67,9 @@ export function settle(st: EngineState, symbol: string, price: number): void {
     });
   }
   if (book.settlementPx !== undefined && book.settlementPx !== price) {
-    throw new TradebotError('MATCHING_ALREADY_SETTLED', `instrument ${symbol} already settled at ${book.settlementPx}`, { kind: 'validation' });
+    throw new TradebotError('MATCHING_ALREADY_SETTLED', `instrument ${symbol} already settled at ${book.settlementPx}`, {
+      kind: 'validation',
+    });
   }
   if (book.state !== 'INSTRUMENT_STATE_EXPIRED' && book.state !== 'INSTRUMENT_STATE_TERMINATED') {
     setInstrumentState(st, symbol, 'INSTRUMENT_STATE_EXPIRED');

@@ -47,15 +47,30 @@ function resolve(st: EngineState, ref: OrderRef, isReplace: boolean, echoClordId
   } else if (ref.account !== undefined && ref.clordId !== undefined) {
     order = st.findByClord(ref.account, ref.clordId);
     if (order === undefined) {
-      st.cancelReject(undefined, echo, isReplace, 'CXL_REJ_REASON_UNKNOWN_ORDER', `no working order with clord_id ${ref.clordId} for account ${ref.account}`);
+      st.cancelReject(
+        undefined,
+        echo,
+        isReplace,
+        'CXL_REJ_REASON_UNKNOWN_ORDER',
+        `no working order with clord_id ${ref.clordId} for account ${ref.account}`,
+      );
       return undefined;
     }
   } else {
     st.cancelReject(undefined, echo, isReplace, 'CXL_REJ_REASON_UNKNOWN_ORDER', 'order_id, or account and clord_id, are required');
     return undefined;
   }
-  if ((ref.account !== undefined && ref.account !== order.terms.account) || (ref.symbol !== undefined && ref.symbol !== order.terms.symbol)) {
-    st.cancelReject(undefined, echo, isReplace, 'CXL_REJ_REASON_UNKNOWN_ORDER', `order ${ref.orderId ?? ref.clordId ?? ''} does not match the account or symbol given`);
+  if (
+    (ref.account !== undefined && ref.account !== order.terms.account) ||
+    (ref.symbol !== undefined && ref.symbol !== order.terms.symbol)
+  ) {
+    st.cancelReject(
+      undefined,
+      echo,
+      isReplace,
+      'CXL_REJ_REASON_UNKNOWN_ORDER',
+      `order ${ref.orderId ?? ref.clordId ?? ''} does not match the account or symbol given`,
+    );
     return undefined;
   }
   return order;
@@ -81,14 +96,22 @@ export function replaceOrder(st: EngineState, req: ReplaceRequest): void {
   const onStops = order.onStopBook;
   let price = t.price;
   if (req.price !== undefined) {
-    if (onStops && t.type === 'ORDER_TYPE_STOP') return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', 'a STOP order has no price to replace');
+    if (onStops && t.type === 'ORDER_TYPE_STOP')
+      return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', 'a STOP order has no price to replace');
     const problem = checkPrice(req.price, inst, 'price');
     if (problem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', problem.text);
     price = req.price;
   }
   let stopPrice = t.stopPrice;
   if (req.stopPrice !== undefined) {
-    if (!onStops) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', 'stop_price can only be replaced on a stop order that has not triggered');
+    if (!onStops)
+      return st.cancelReject(
+        order,
+        req,
+        true,
+        'CXL_REJ_REASON_OTHER',
+        'stop_price can only be replaced on a stop order that has not triggered',
+      );
     const problem = checkPrice(req.stopPrice, inst, 'stop_price');
     if (problem !== null) return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', problem.text);
     stopPrice = req.stopPrice;
@@ -103,7 +126,13 @@ export function replaceOrder(st: EngineState, req: ReplaceRequest): void {
   if (req.timeInForce !== undefined) {
     const n = normalizeTif(req.timeInForce);
     if (n === undefined || isImmediate(n)) {
-      return st.cancelReject(order, req, true, 'CXL_REJ_REASON_OTHER', `a replace accepts time in force DAY, GOOD_TILL_CANCEL or GOOD_TILL_TIME, got ${String(req.timeInForce)}`);
+      return st.cancelReject(
+        order,
+        req,
+        true,
+        'CXL_REJ_REASON_OTHER',
+        `a replace accepts time in force DAY, GOOD_TILL_CANCEL or GOOD_TILL_TIME, got ${String(req.timeInForce)}`,
+      );
     }
     tif = n;
   }
@@ -115,11 +144,23 @@ export function replaceOrder(st: EngineState, req: ReplaceRequest): void {
   if (newClord !== undefined && newClord !== '' && newClord !== t.clordId) {
     const other = st.findByClord(t.account, newClord);
     if (other !== undefined && other !== order) {
-      return st.cancelReject(order, req, true, 'CXL_REJ_REASON_DUPLICATE_CLORD_ID', `clord_id ${newClord} is used by another working order of account ${t.account}`);
+      return st.cancelReject(
+        order,
+        req,
+        true,
+        'CXL_REJ_REASON_DUPLICATE_CLORD_ID',
+        `clord_id ${newClord} is used by another working order of account ${t.account}`,
+      );
     }
   }
   if (t.participateDontInitiate && !onStops && book.isOpen() && wouldTake(book, order.isBuy, price as number)) {
-    return st.cancelReject(order, req, true, 'CXL_REJ_REASON_EXCHANGE_OPTION', 'participate_dont_initiate order would take liquidity at the new price');
+    return st.cancelReject(
+      order,
+      req,
+      true,
+      'CXL_REJ_REASON_EXCHANGE_OPTION',
+      'participate_dont_initiate order would take liquidity at the new price',
+    );
   }
 
   const changes: TermChanges = { price, stopPrice, orderQty: qty, timeInForce: tif, goodTillTime: gtt };

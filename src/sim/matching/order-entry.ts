@@ -43,7 +43,11 @@ export function submitOrder(st: EngineState, req: OrderRequest): void {
   }
   const clordId = req.clordId;
   if (clordId !== undefined && clordId !== '' && st.findByClord(req.account, clordId) !== undefined) {
-    st.emitRejected(terms, 'ORD_REJECT_REASON_EXCHANGE_OPTION', `duplicate clord_id ${clordId}: a working order of account ${req.account} uses it`);
+    st.emitRejected(
+      terms,
+      'ORD_REJECT_REASON_EXCHANGE_OPTION',
+      `duplicate clord_id ${clordId}: a working order of account ${req.account} uses it`,
+    );
     return;
   }
   const isBuy = req.side === 'SIDE_BUY';
@@ -55,7 +59,12 @@ export function submitOrder(st: EngineState, req: OrderRequest): void {
       return;
     }
     terms = terms.derive({ price: best.price });
-  } else if (req.participateDontInitiate === true && type === 'ORDER_TYPE_LIMIT' && book.isOpen() && wouldTake(book, isBuy, req.price as number)) {
+  } else if (
+    req.participateDontInitiate === true &&
+    type === 'ORDER_TYPE_LIMIT' &&
+    book.isOpen() &&
+    wouldTake(book, isBuy, req.price as number)
+  ) {
     st.emitRejected(terms, 'ORD_REJECT_REASON_EXCHANGE_OPTION', PDI_TEXT);
     return;
   }

@@ -130,7 +130,12 @@ export function termsFromJson(j: TermsJson, idPrefix: string): OrderTerms {
 
 /** The engine's working orders, counters and book states. */
 export function exportEngine(st: EngineState): EngineJson {
-  const books: BookJson[] = [...st.books.values()].map((book) => ({ symbol: book.symbol, state: book.state, lastPx: book.lastPx, settlementPx: book.settlementPx }));
+  const books: BookJson[] = [...st.books.values()].map((book) => ({
+    symbol: book.symbol,
+    state: book.state,
+    lastPx: book.lastPx,
+    settlementPx: book.settlementPx,
+  }));
   const orders: WorkingOrderJson[] = [...st.orders.values()].map((o) => ({
     terms: termsToJson(o.terms),
     state: o.state,
@@ -153,7 +158,8 @@ export function importEngine(st: EngineState, json: EngineJson): void {
   if (st.orders.size > 0) throw restoreError('the engine already has working orders; restore into a fresh engine');
   for (const saved of json.books) {
     const book = st.books.get(saved.symbol);
-    if (book === undefined) throw restoreError(`the saved state has instrument ${saved.symbol}, which is not configured; add it back or remove the state file`);
+    if (book === undefined)
+      throw restoreError(`the saved state has instrument ${saved.symbol}, which is not configured; add it back or remove the state file`);
     book.state = saved.state;
     book.lastPx = saved.lastPx;
     book.settlementPx = saved.settlementPx;
@@ -161,9 +167,12 @@ export function importEngine(st: EngineState, json: EngineJson): void {
   const orders = [...json.orders].sort((a, b) => a.priority - b.priority);
   for (const saved of orders) {
     const book = st.books.get(saved.terms.symbol);
-    if (book === undefined) throw restoreError(`a saved order trades ${saved.terms.symbol}, which is not configured; add it back or remove the state file`);
+    if (book === undefined)
+      throw restoreError(`a saved order trades ${saved.terms.symbol}, which is not configured; add it back or remove the state file`);
     if (saved.leavesQty <= 0 || saved.cumQty + saved.leavesQty !== saved.terms.orderQty) {
-      throw restoreError(`saved order ${saved.terms.orderSeq}: cumQty ${saved.cumQty} + leavesQty ${saved.leavesQty} must equal orderQty ${saved.terms.orderQty} with leaves > 0`);
+      throw restoreError(
+        `saved order ${saved.terms.orderSeq}: cumQty ${saved.cumQty} + leavesQty ${saved.leavesQty} must equal orderQty ${saved.terms.orderQty} with leaves > 0`,
+      );
     }
     const order = new Order(termsFromJson(saved.terms, st.ids.orderPrefix), saved.terms.orderSeq, book);
     order.cumQty = saved.cumQty;

@@ -115,7 +115,8 @@ export function validateOrder(req: OrderRequest, book: OrderBook | undefined, ti
     if (typeProblem !== null) return typeProblem;
   } else {
     if (req.price === undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a LIMIT order requires a price');
-    if (req.stopPrice !== undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'only STOP and STOP_LIMIT orders take a stop_price');
+    if (req.stopPrice !== undefined)
+      return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'only STOP and STOP_LIMIT orders take a stop_price');
   }
   if (req.price !== undefined) {
     const priceProblem = checkPrice(req.price, inst, 'price');
@@ -154,11 +155,14 @@ export function validateOrder(req: OrderRequest, book: OrderBook | undefined, ti
 function checkTypeFields(req: OrderRequest): Rejection | null {
   switch (req.type) {
     case 'ORDER_TYPE_MARKET_TO_LIMIT':
-      if (req.price !== undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a MARKET_TO_LIMIT order must not carry a price');
-      if (req.stopPrice !== undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'only STOP and STOP_LIMIT orders take a stop_price');
+      if (req.price !== undefined)
+        return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a MARKET_TO_LIMIT order must not carry a price');
+      if (req.stopPrice !== undefined)
+        return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'only STOP and STOP_LIMIT orders take a stop_price');
       return null;
     case 'ORDER_TYPE_STOP':
-      if (req.price !== undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a STOP order must not carry a price (use STOP_LIMIT)');
+      if (req.price !== undefined)
+        return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a STOP order must not carry a price (use STOP_LIMIT)');
       if (req.stopPrice === undefined) return reject('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE', 'a STOP order requires a stop_price');
       return null;
     case 'ORDER_TYPE_STOP_LIMIT':
@@ -186,7 +190,10 @@ function checkFlags(req: OrderRequest, tif: TimeInForce): Rejection | null {
       return reject('ORD_REJECT_REASON_EXCHANGE_OPTION', `participate_dont_initiate cannot be used with ${req.type}`);
     }
     if (isImmediate(tif) || req.minQty !== undefined || req.allOrNone === true) {
-      return reject('ORD_REJECT_REASON_EXCHANGE_OPTION', 'participate_dont_initiate cannot be combined with IOC, FOK, min_qty or all_or_none');
+      return reject(
+        'ORD_REJECT_REASON_EXCHANGE_OPTION',
+        'participate_dont_initiate cannot be combined with IOC, FOK, min_qty or all_or_none',
+      );
     }
   }
   return null;

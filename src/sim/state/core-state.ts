@@ -56,7 +56,23 @@ function executionToJson(e: Execution): ExecutionJson {
 
 function executionFromJson(j: ExecutionJson, ids: IdGenerator): Execution {
   const terms = termsFromJson(j.terms, ids.orderPrefix);
-  return new Execution(ids, j.seq, j.type, terms, j.state, j.cumQty, j.leavesQty, j.cumNotional, j.lastPx, j.lastQty, j.aggressor, j.tradeSeq, j.transactTime, j.orderRejectReason, j.text);
+  return new Execution(
+    ids,
+    j.seq,
+    j.type,
+    terms,
+    j.state,
+    j.cumQty,
+    j.leavesQty,
+    j.cumNotional,
+    j.lastPx,
+    j.lastQty,
+    j.aggressor,
+    j.tradeSeq,
+    j.transactTime,
+    j.orderRejectReason,
+    j.text,
+  );
 }
 
 /** The records worth saving, oldest first: every working order, and the most recent finished ones. */
@@ -85,10 +101,23 @@ export function captureCore(core: ExchangeCore, savedAt: number, limits: Capture
     engine: core.engine.exportState(),
     ledger: {
       balances: core.ledger.allBalances().map((b) => ({ account: b.account, cash: b.cash.toString(), updateTime: b.updateTime })),
-      positions: core.ledger.allPositions().map((p) => ({ account: p.account, symbol: p.symbol, net: p.net, cost: p.cost.toString(), realizedPnl: p.realizedPnl.toString(), updateTime: p.updateTime })),
+      positions: core.ledger.allPositions().map((p) => ({
+        account: p.account,
+        symbol: p.symbol,
+        net: p.net,
+        cost: p.cost.toString(),
+        realizedPnl: p.realizedPnl.toString(),
+        updateTime: p.updateTime,
+      })),
     },
     orders: kept.map((r) => ({
-      latest: { terms: termsToJson(r.latest.order), state: r.latest.state, cumQty: r.latest.cumQty, leavesQty: r.latest.leavesQty, cumNotional: r.latest.cumNotional },
+      latest: {
+        terms: termsToJson(r.latest.order),
+        state: r.latest.state,
+        cumQty: r.latest.cumQty,
+        leavesQty: r.latest.leavesQty,
+        cumNotional: r.latest.cumNotional,
+      },
       firstClordId: r.firstClordId,
       fills: [...r.fills.entries()],
       lastTradeId: r.lastTradeId,
@@ -112,7 +141,10 @@ export function captureCore(core: ExchangeCore, savedAt: number, limits: Capture
 /** Puts a saved state into a fresh core (no orders, trades or positions yet); emits no events. */
 export function restoreCore(core: ExchangeCore, state: StateFile): void {
   const c = state.engine.counters;
-  core.engine.importState({ ...state.engine, counters: { order: c.order + RESTORE_ID_GAP, exec: c.exec + RESTORE_ID_GAP, trade: c.trade + RESTORE_ID_GAP, priority: c.priority } });
+  core.engine.importState({
+    ...state.engine,
+    counters: { order: c.order + RESTORE_ID_GAP, exec: c.exec + RESTORE_ID_GAP, trade: c.trade + RESTORE_ID_GAP, priority: c.priority },
+  });
   for (const b of state.ledger.balances) {
     const balance = core.ledger.balance(b.account);
     balance.cash = new Decimal(b.cash);
@@ -128,7 +160,13 @@ export function restoreCore(core: ExchangeCore, state: StateFile): void {
   const ids = new IdGenerator('');
   const stores = core.stores();
   for (const r of state.orders) {
-    const latest = new OrderSnapshot(termsFromJson(r.latest.terms, ids.orderPrefix), r.latest.state, r.latest.cumQty, r.latest.leavesQty, r.latest.cumNotional);
+    const latest = new OrderSnapshot(
+      termsFromJson(r.latest.terms, ids.orderPrefix),
+      r.latest.state,
+      r.latest.cumQty,
+      r.latest.leavesQty,
+      r.latest.cumNotional,
+    );
     stores.orders.set(latest.orderId, {
       latest,
       firstClordId: r.firstClordId,
@@ -139,10 +177,30 @@ export function restoreCore(core: ExchangeCore, state: StateFile): void {
   }
   for (const [account, clordId, orderId] of state.clordIndex) stores.clordIndex.set(clordKey(account, clordId), orderId);
   for (const t of state.trades) {
-    stores.tape.push(new Trade(ids, t.seq, t.type, t.symbol, t.price, t.qty, executionFromJson(t.aggressor, ids), executionFromJson(t.passive, ids), t.time));
+    stores.tape.push(
+      new Trade(
+        ids,
+        t.seq,
+        t.type,
+        t.symbol,
+        t.price,
+        t.qty,
+        executionFromJson(t.aggressor, ids),
+        executionFromJson(t.passive, ids),
+        t.time,
+      ),
+    );
   }
   for (const s of state.stats) {
-    stores.stats.set(s.symbol, { open: s.open, high: s.high, low: s.low, last: s.last, sharesTraded: s.sharesTraded, notionalTraded: s.notionalTraded, settlement: s.settlement });
+    stores.stats.set(s.symbol, {
+      open: s.open,
+      high: s.high,
+      low: s.low,
+      last: s.last,
+      sharesTraded: s.sharesTraded,
+      notionalTraded: s.notionalTraded,
+      settlement: s.settlement,
+    });
   }
   core.rebuildHistoryQueue();
 }

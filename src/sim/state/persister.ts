@@ -21,14 +21,20 @@ export interface StatePersister {
 }
 
 /** Restores `file` into `core` when it exists; returns what was restored (for the log) or undefined. */
-export async function loadState(core: ExchangeCore, file: string): Promise<{ savedAt: number; workingOrders: number; orders: number } | undefined> {
+export async function loadState(
+  core: ExchangeCore,
+  file: string,
+): Promise<{ savedAt: number; workingOrders: number; orders: number } | undefined> {
   const state = await readStateFile(file);
   if (state === undefined) return undefined;
   restoreCore(core, state);
   return { savedAt: state.savedAt, workingOrders: state.engine.orders.length, orders: state.orders.length };
 }
 
-export function startStatePersister(core: ExchangeCore, options: { file: string; intervalMs: number; logger: Logger; limits?: CaptureLimits }): StatePersister {
+export function startStatePersister(
+  core: ExchangeCore,
+  options: { file: string; intervalMs: number; logger: Logger; limits?: CaptureLimits },
+): StatePersister {
   let writes = 0;
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;

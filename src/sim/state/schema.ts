@@ -10,7 +10,17 @@
  *    "trades": [<trade>...], "stats": [<per symbol>...]}
  */
 import { z } from 'zod';
-import { ExecutionType, InstrumentState, OrdRejectReason, OrderState, OrderType, SelfMatchPrevention, Side, TimeInForce, TradeType } from '../matching/types.ts';
+import {
+  ExecutionType,
+  InstrumentState,
+  OrdRejectReason,
+  OrderState,
+  OrderType,
+  SelfMatchPrevention,
+  Side,
+  TimeInForce,
+  TradeType,
+} from '../matching/types.ts';
 
 export const STATE_FILE_VERSION = 1;
 
@@ -105,7 +115,16 @@ export const stateFileSchema = z.object({
   }),
   ledger: z.object({
     balances: z.array(z.object({ account: z.string(), cash: decimalText(), updateTime: safe() })),
-    positions: z.array(z.object({ account: z.string(), symbol: z.string(), net: safe(), cost: decimalText(), realizedPnl: decimalText(), updateTime: safe() })),
+    positions: z.array(
+      z.object({
+        account: z.string(),
+        symbol: z.string(),
+        net: safe(),
+        cost: decimalText(),
+        realizedPnl: decimalText(),
+        updateTime: safe(),
+      }),
+    ),
   }),
   orders: z.array(record),
   clordIndex: z.array(z.tuple([z.string(), z.string(), z.string()])),

@@ -21,7 +21,11 @@ export async function readStateFile(file: string): Promise<StateFile | undefined
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw stateError('SIM_STATE_UNREADABLE', `sim.stateFile ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`, error);
+    throw stateError(
+      'SIM_STATE_UNREADABLE',
+      `sim.stateFile ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      error,
+    );
   }
   const fix = 'move it aside to start with a fresh exchange';
   let json: unknown;
@@ -54,6 +58,10 @@ export async function writeStateFile(file: string, state: StateFile): Promise<vo
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
-    throw stateError('SIM_STATE_WRITE_FAILED', `sim.stateFile ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, error);
+    throw stateError(
+      'SIM_STATE_WRITE_FAILED',
+      `sim.stateFile ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      error,
+    );
   }
 }

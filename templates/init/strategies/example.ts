@@ -29,11 +29,17 @@ function quote(ctx: StrategyContext<Params>, symbol: string, side: Side, price: 
   // a quote whose place, cancel or replace is still on its way is left alone until the exchange answers
   if (current.status === 'PENDING_NEW' || current.status === 'PENDING_CANCEL' || current.status === 'PENDING_REPLACE') return;
   if (price === undefined) ctx.cancel(current.clordId);
-  else if (current.price === undefined || current.price.minus(price).abs().gte(tick.times(ctx.params.requoteTicks))) ctx.replace(current.clordId, { price });
+  else if (current.price === undefined || current.price.minus(price).abs().gte(tick.times(ctx.params.requoteTicks)))
+    ctx.replace(current.clordId, { price });
 }
 
 /** The bid and offer for this book and position: on the tick, inside the limits, never crossing the book. */
-export function targetQuotes(params: Params, book: BookView, position: Decimal, limits: { tickSize: Decimal; lowPriceLimit: Decimal; highPriceLimit: Decimal }) {
+export function targetQuotes(
+  params: Params,
+  book: BookView,
+  position: Decimal,
+  limits: { tickSize: Decimal; lowPriceLimit: Decimal; highPriceLimit: Decimal },
+) {
   if (book.mid === undefined) return { bid: undefined, offer: undefined };
   const tick = limits.tickSize;
   let bid = roundToTick(book.mid.minus(params.halfSpread), tick, 'down');
@@ -57,7 +63,8 @@ export default defineStrategy({
     quote(ctx, book.symbol, 'SELL', offer, instrument.tickSize);
   },
   onOrderUpdate(ctx, update) {
-    if (update.type === 'fill') ctx.log.info(`filled ${update.fill.side} ${update.fill.qty.toString()} ${update.fill.symbol} @ ${update.fill.price.toString()}`);
+    if (update.type === 'fill')
+      ctx.log.info(`filled ${update.fill.side} ${update.fill.qty.toString()} ${update.fill.symbol} @ ${update.fill.price.toString()}`);
     if (update.type === 'refused') ctx.log.warn(`refused ${update.kind} on ${update.symbol ?? '?'}: ${update.code} ${update.message}`);
   },
 });

@@ -13,7 +13,12 @@ afterEach(async () => {
 });
 
 async function start(params: Record<string, unknown> = {}, risk: Record<string, unknown> = {}) {
-  market = await startScriptedMarket({ strategy: example, params: { symbols: [SYMBOL], qty: '2', ...params }, instruments: [SYMBOL], risk });
+  market = await startScriptedMarket({
+    strategy: example,
+    params: { symbols: [SYMBOL], qty: '2', ...params },
+    instruments: [SYMBOL],
+    risk,
+  });
   return market;
 }
 

@@ -17,7 +17,8 @@ export default defineStrategy({
     const s = state.get(ctx) ?? { books: 0, trades: 0, widest: ZERO };
     state.set(ctx, s);
     s.books++;
-    if (book.bestBid !== undefined && book.bestOffer !== undefined && book.bestOffer.minus(book.bestBid).gt(s.widest)) s.widest = book.bestOffer.minus(book.bestBid);
+    if (book.bestBid !== undefined && book.bestOffer !== undefined && book.bestOffer.minus(book.bestBid).gt(s.widest))
+      s.widest = book.bestOffer.minus(book.bestBid);
   },
   onTrade(ctx) {
     const s = state.get(ctx);

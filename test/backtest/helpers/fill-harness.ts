@@ -66,4 +66,5 @@ export function fillHarness(queueModel: QueueAheadModel = { model: 'none' }, tra
 }
 
 /** [lastPx, lastQty] of each fill among `executions`. */
-export const fillsOf = (executions: readonly Execution[]): [number, number][] => executions.filter((e) => e.lastQty > 0).map((e) => [e.lastPx, e.lastQty]);
+export const fillsOf = (executions: readonly Execution[]): [number, number][] =>
+  executions.filter((e) => e.lastQty > 0).map((e) => [e.lastPx, e.lastQty]);

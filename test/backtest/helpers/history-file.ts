@@ -32,7 +32,11 @@ export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'tradebot-bt-'));
 }
 
-export function writeHistory(file: string, rows: readonly Row[], options: { symbols?: string[]; expiration?: number; toMs?: number } = {}): string {
+export function writeHistory(
+  file: string,
+  rows: readonly Row[],
+  options: { symbols?: string[]; expiration?: number; toMs?: number } = {},
+): string {
   const symbols = options.symbols ?? ['SYN-A'];
   const header = encodeHeader({
     kind: 'history',
@@ -42,7 +46,18 @@ export function writeHistory(file: string, rows: readonly Row[], options: { symb
     to: T0 + (options.toMs ?? 600_000),
     instruments: symbols.map((s, i) => syntheticInstrument(s, i === 0 ? options.expiration : undefined)),
   });
-  const lines = rows.map((r, i) => syntheticTradeLine('full', r.n ?? i + 1, r.symbol ?? (symbols[0] as string), r.side === 'buy', r.price, r.qty, new Date(T0 + r.at).toISOString(), r.state ?? 'TRADE_STATE_NEW'));
+  const lines = rows.map((r, i) =>
+    syntheticTradeLine(
+      'full',
+      r.n ?? i + 1,
+      r.symbol ?? (symbols[0] as string),
+      r.side === 'buy',
+      r.price,
+      r.qty,
+      new Date(T0 + r.at).toISOString(),
+      r.state ?? 'TRADE_STATE_NEW',
+    ),
+  );
   writeFileSync(file, header + lines.join(''));
   return file;
 }

@@ -45,7 +45,9 @@ export function capturing(definition: AnyStrategy): { strategy: AnyStrategy; cap
         value: (o: Parameters<StrategyContext<unknown>['place']>[0]) => {
           const clordId = ctx.place(o);
           ordinals.set(clordId, ordinals.size + 1);
-          record(`place ${o.side} ${text(o.qty)} ${o.symbol}@${text(o.price)} ${o.timeInForce ?? 'DAY'}${o.postOnly === true ? ' post' : ''} ${o.label ?? ''} -> ${name(clordId)}`);
+          record(
+            `place ${o.side} ${text(o.qty)} ${o.symbol}@${text(o.price)} ${o.timeInForce ?? 'DAY'}${o.postOnly === true ? ' post' : ''} ${o.label ?? ''} -> ${name(clordId)}`,
+          );
           return clordId;
         },
       },
@@ -90,7 +92,14 @@ export function capturing(definition: AnyStrategy): { strategy: AnyStrategy; cap
     onOrderUpdate: (ctx, update) => {
       if (update.type === 'fill') {
         const f = update.fill;
-        capture.fills.push({ order: name(f.clordId), time: f.time, symbol: f.symbol, side: f.side, qty: f.qty.toString(), price: f.price.toString() });
+        capture.fills.push({
+          order: name(f.clordId),
+          time: f.time,
+          symbol: f.symbol,
+          side: f.side,
+          qty: f.qty.toString(),
+          price: f.price.toString(),
+        });
       }
       d.onOrderUpdate?.(wrap(ctx), update);
     },

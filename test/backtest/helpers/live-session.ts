@@ -21,7 +21,14 @@ import { Portfolio } from '../../../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../../../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../../../src/engine/strategy/define-strategy.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../../src/domain/stream-events.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest, VenueSnapshot } from '../../../src/engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueCrossRequest,
+  VenueOrderRequest,
+  VenueReplaceRequest,
+  VenueSnapshot,
+} from '../../../src/engine/venue.ts';
 import { GatewayVenue } from '../../../src/bot/venues/gateway-venue.ts';
 import { GatewayClient, instrumentCatalog } from '../../../src/exchange/gateway/index.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
@@ -141,7 +148,13 @@ class QuietVenue implements Venue {
 /** The bot's clock at the start of a session (steps move it on by stepMs). */
 export const SESSION_START = Date.UTC(2026, 10, 30, 14, 0, 0);
 
-export async function startLiveSession(options: { strategy: AnyStrategy; params: Record<string, unknown>; recording: string; seed: number; stepMs: number }): Promise<LiveSession> {
+export async function startLiveSession(options: {
+  strategy: AnyStrategy;
+  params: Record<string, unknown>;
+  recording: string;
+  seed: number;
+  stepMs: number;
+}): Promise<LiveSession> {
   const config = parseConfigText(sessionConfigYaml(options.seed), configSchema, { env: {} });
   if (config.sim === undefined) throw new Error('the session config has no sim section');
   const sim = await startSim(config.sim, { logger: silentLogger(), activityTimer: false });
@@ -160,7 +173,12 @@ export async function startLiveSession(options: { strategy: AnyStrategy; params:
   let pipeline: RunningPipeline | undefined;
   try {
     const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
-    client = new GatewayClient({ gatewayUrl: sim.ready.gateway, credentials: { username: 'alice', password: PASSWORD }, instruments: instrumentCatalog(instruments), logger: silentLogger() });
+    client = new GatewayClient({
+      gatewayUrl: sim.ready.gateway,
+      credentials: { username: 'alice', password: PASSWORD },
+      instruments: instrumentCatalog(instruments),
+      logger: silentLogger(),
+    });
     await client.login();
     const clock = new VirtualClock(SESSION_START);
     const openRecording = openRecorder(options.recording, { instruments, symbols, startTime: clock.now(), now: () => clock.now() });
@@ -200,7 +218,11 @@ export async function startLiveSession(options: { strategy: AnyStrategy; params:
         const subscription = venue.changed$.subscribe(() => void check());
         const deadline = setTimeout(() => {
           subscription.unsubscribe();
-          reject(new Error(`${what}: the session did not get quiet (books ${received.books}/${emitted.books}, order events ${received.orders}/${emitted.orders}, calls in flight ${venue.inFlight})`));
+          reject(
+            new Error(
+              `${what}: the session did not get quiet (books ${received.books}/${emitted.books}, order events ${received.orders}/${emitted.orders}, calls in flight ${venue.inFlight})`,
+            ),
+          );
         }, 30_000);
         check();
       });

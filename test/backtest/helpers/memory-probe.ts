@@ -15,9 +15,13 @@ import { parseConfig } from '../../../src/config/index.ts';
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 const [strategy, file, ...symbols] = process.argv.slice(2);
-if (strategy === undefined || file === undefined || symbols.length === 0) throw new Error('usage: memory-probe.ts <strategy> <history file> <symbol> [...]');
+if (strategy === undefined || file === undefined || symbols.length === 0)
+  throw new Error('usage: memory-probe.ts <strategy> <history file> <symbol> [...]');
 
-const config = { ...parseConfig('bot: { account: firms/test/accounts/bot }\nrisk: { maxMessagesPerSecond: 100 }\n'), backtest: backtestSection().parse({ latency: { insertMs: 20, cancelMs: 20 }, maxSeriesPoints: 200 }) } as BacktestConfig;
+const config = {
+  ...parseConfig('bot: { account: firms/test/accounts/bot }\nrisk: { maxMessagesPerSecond: 100 }\n'),
+  backtest: backtestSection().parse({ latency: { insertMs: 20, cancelMs: 20 }, maxSeriesPoints: 200 }),
+} as BacktestConfig;
 const samples: { at: number; trades: number; heapUsedMB: number }[] = [];
 let next = 0.1;
 const result = await runBacktest({
@@ -35,7 +39,13 @@ const result = await runBacktest({
     while (next <= at + 1e-9) next += 0.1;
     gc();
     gc();
-    samples.push({ at: Math.round(at * 100) / 100, trades: p.events, heapUsedMB: Math.round((process.memoryUsage().heapUsed / 1048576) * 10) / 10 });
+    samples.push({
+      at: Math.round(at * 100) / 100,
+      trades: p.events,
+      heapUsedMB: Math.round((process.memoryUsage().heapUsed / 1048576) * 10) / 10,
+    });
   },
 });
-process.stdout.write(`${JSON.stringify({ samples, events: result.report['events'], orders: result.report['orders'], fills: result.report['fills'] })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ samples, events: result.report['events'], orders: result.report['orders'], fills: result.report['fills'] })}\n`,
+);

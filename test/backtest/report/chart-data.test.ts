@@ -18,7 +18,17 @@ function strictlyIncreasing(times: readonly number[]): boolean {
 
 describe('downsample', () => {
   it('keeps one point per second (the last), sorted, dropping non-numbers', () => {
-    const out = downsample(pts([[1500, '2'], [100, '1'], [900, '1.5'], [2000, 'x'], [3000, '3']]), 100, 'last');
+    const out = downsample(
+      pts([
+        [1500, '2'],
+        [100, '1'],
+        [900, '1.5'],
+        [2000, 'x'],
+        [3000, '3'],
+      ]),
+      100,
+      'last',
+    );
     expect(out).toEqual([
       { time: T0 / 1000, value: 1.5 },
       { time: T0 / 1000 + 1, value: 2 },
@@ -47,7 +57,13 @@ describe('fill markers', () => {
   it('labels few fills and groups many per bucket and side, counting them', () => {
     const few: FillPoint[] = [{ t: 21_000, symbol: 'X', side: 'BUY', price: '0.55', qty: '5' }];
     expect(fillMarkers(few, price, { maxMarkers: 10, labelUpTo: 5 })).toEqual([{ time: 20, side: 'BUY', text: 'B 5 @ 0.55', count: 1 }]);
-    const many: FillPoint[] = Array.from({ length: 100 }, (_, i) => ({ t: 10_000 + i * 200, symbol: 'X', side: i % 2 === 0 ? 'BUY' : 'SELL', price: '0.5', qty: '1' }));
+    const many: FillPoint[] = Array.from({ length: 100 }, (_, i) => ({
+      t: 10_000 + i * 200,
+      symbol: 'X',
+      side: i % 2 === 0 ? 'BUY' : 'SELL',
+      price: '0.5',
+      qty: '1',
+    }));
     const grouped = fillMarkers(many, price, { maxMarkers: 10, labelUpTo: 5 });
     expect(grouped.length).toBeLessThanOrEqual(10);
     expect(grouped.reduce((sum, m) => sum + m.count, 0)).toBe(100);
@@ -58,7 +74,17 @@ describe('fill markers', () => {
 
 describe('chartData', () => {
   it('draws drawdown below zero whatever its sign, with axis precision from the decimals', () => {
-    const data = chartData({ equity: pts([[0, '100.5']]), drawdown: pts([[0, '0'], [1000, '2.25'], [2000, '-3.5']]), position: {}, price: {}, fills: [] });
+    const data = chartData({
+      equity: pts([[0, '100.5']]),
+      drawdown: pts([
+        [0, '0'],
+        [1000, '2.25'],
+        [2000, '-3.5'],
+      ]),
+      position: {},
+      price: {},
+      fills: [],
+    });
     expect(data.drawdown.points.map((p) => p.value)).toEqual([0, -2.25, -3.5]);
     expect(data.drawdown.precision).toBe(2);
     expect(data.equity.precision).toBe(2);
@@ -66,13 +92,28 @@ describe('chartData', () => {
 
   it('carries positions over the whole run, flat before the first change', () => {
     const data = chartData({
-      equity: pts([[0, '1'], [10_000, '1'], [20_000, '1']]),
+      equity: pts([
+        [0, '1'],
+        [10_000, '1'],
+        [20_000, '1'],
+      ]),
       drawdown: [],
-      position: { X: pts([[5_000, '3'], [15_000, '-2']]) },
+      position: {
+        X: pts([
+          [5_000, '3'],
+          [15_000, '-2'],
+        ]),
+      },
       price: {},
       fills: [],
     });
-    expect(data.positions[0]?.points.map((p) => [p.time - T0 / 1000, p.value])).toEqual([[0, 0], [5, 3], [10, 3], [15, -2], [20, -2]]);
+    expect(data.positions[0]?.points.map((p) => [p.time - T0 / 1000, p.value])).toEqual([
+      [0, 0],
+      [5, 3],
+      [10, 3],
+      [15, -2],
+      [20, -2],
+    ]);
   });
 
   it('draws a price line from fills when a symbol has no price series, with one marker per fill', () => {
@@ -88,9 +129,26 @@ describe('chartData', () => {
 
   it('gives each fill its own second on a price line sampled once a minute', () => {
     const fills: FillPoint[] = [{ t: T0 + 75_000, symbol: 'Z', side: 'SELL', price: '0.52', qty: '1' }];
-    const data = chartData({ equity: [], drawdown: [], position: {}, price: { Z: pts([[0, '0.50'], [60_000, '0.51'], [120_000, '0.53']]) }, fills });
+    const data = chartData({
+      equity: [],
+      drawdown: [],
+      position: {},
+      price: {
+        Z: pts([
+          [0, '0.50'],
+          [60_000, '0.51'],
+          [120_000, '0.53'],
+        ]),
+      },
+      fills,
+    });
     const price = data.prices[0];
-    expect(price?.points.map((p) => [p.time - T0 / 1000, p.value])).toEqual([[0, 0.5], [60, 0.51], [75, 0.51], [120, 0.53]]);
+    expect(price?.points.map((p) => [p.time - T0 / 1000, p.value])).toEqual([
+      [0, 0.5],
+      [60, 0.51],
+      [75, 0.51],
+      [120, 0.53],
+    ]);
     expect(price?.markers.map((m) => m.time - T0 / 1000)).toEqual([75]);
   });
 

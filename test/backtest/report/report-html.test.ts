@@ -21,7 +21,8 @@ interface ChartBox {
 
 // Page-side expressions are strings: the project's TypeScript config has no DOM types.
 const READY_OR_FAILED = 'window.__reportReady === true || window.__reportError !== undefined';
-const CANVASES_SIZED = "[...document.querySelectorAll('.chart')].every((el) => [...el.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0))";
+const CANVASES_SIZED =
+  "[...document.querySelectorAll('.chart')].every((el) => [...el.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0))";
 const CHART_BOXES = `[...document.querySelectorAll('.chart')].map((el) => {
   const canvases = [...el.querySelectorAll('canvas')];
   return { id: el.id, canvases: canvases.length, width: Math.max(...canvases.map((c) => c.width)), height: Math.max(...canvases.map((c) => c.height)) };
@@ -66,7 +67,20 @@ describe('report.html in headless Chromium', () => {
     expect(await page.evaluate<number>('window.__reportCharts.length')).toBe(5);
 
     const header = await page.locator('.figures').innerText();
-    for (const label of ['PNL TOTAL', 'REALIZED', 'UNREALIZED', 'FEES', 'MAX DRAWDOWN', 'SHARPE', 'SORTINO', 'TURNOVER', 'FILLS', 'ORDERS', 'REFUSALS', 'EVENTS']) {
+    for (const label of [
+      'PNL TOTAL',
+      'REALIZED',
+      'UNREALIZED',
+      'FEES',
+      'MAX DRAWDOWN',
+      'SHARPE',
+      'SORTINO',
+      'TURNOVER',
+      'FILLS',
+      'ORDERS',
+      'REFUSALS',
+      'EVENTS',
+    ]) {
       expect(header.toUpperCase()).toContain(label);
     }
     expect(header).toContain('RISK_MAX_POSITION: 4');
@@ -82,7 +96,10 @@ describe('report.html in headless Chromium', () => {
     await page.locator('#chart-equity').hover();
     await page.mouse.wheel(0, -600);
     await waitForExpression(page, `(${VISIBLE_RANGES})[0].from > ${(before[0]?.from ?? 0) + 60}`);
-    await waitForExpression(page, `(${VISIBLE_RANGES}).every((r, i, all) => Math.abs(r.from - all[0].from) <= 10 && Math.abs(r.to - all[0].to) <= 10)`);
+    await waitForExpression(
+      page,
+      `(${VISIBLE_RANGES}).every((r, i, all) => Math.abs(r.from - all[0].from) <= 10 && Math.abs(r.to - all[0].to) <= 10)`,
+    );
 
     await page.screenshot({ path: path.join(dir, 'report.png'), fullPage: true });
     expect(network).toEqual([]);
@@ -93,7 +110,10 @@ describe('report.html in headless Chromium', () => {
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-report-empty-'));
     const base = fixtureResult({ points: 3 });
-    const file = await writeHtmlReport(dir, { report: base.report, series: { equity: [], drawdown: [], position: {}, price: {}, fills: [] } });
+    const file = await writeHtmlReport(dir, {
+      report: base.report,
+      series: { equity: [], drawdown: [], position: {}, price: {}, fills: [] },
+    });
     const { page, errors, network } = await openFile(browser, file);
     await waitForExpression(page, READY_OR_FAILED);
     expect(await page.evaluate<string | undefined>('window.__reportError')).toBeUndefined();
@@ -108,7 +128,19 @@ describe('report.html in headless Chromium', () => {
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
     const out = mkdtempSync(path.join(tmpdir(), 'tradebot-report-sample-'));
     const io = captureOutput();
-    const code = await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--config', 'config/backtest.yaml', '--out', out, '--log-level', 'error']);
+    const code = await runCli([
+      'backtest',
+      '--strategy',
+      'market-maker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--config',
+      'config/backtest.yaml',
+      '--out',
+      out,
+      '--log-level',
+      'error',
+    ]);
     expect(code, io.err()).toBe(0);
     vi.restoreAllMocks();
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { fills: number; params: { symbols: string[] } };
@@ -128,7 +160,9 @@ describe('report.html in headless Chromium', () => {
     expect(await page.evaluate<number>('window.__reportCharts.length')).toBe(3 + prices.length);
     expect((await page.locator('.figures').innerText()).toUpperCase()).toContain('FILLS');
     // the fills drawn on the price charts: every fill of the run is in one of the markers
-    const marked = await page.evaluate<number>("JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)");
+    const marked = await page.evaluate<number>(
+      "JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)",
+    );
     expect(marked).toBe(report.fills);
     expect((await page.locator('.legend-item').allInnerTexts()).sort()).toEqual([...report.params.symbols].sort());
     await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });

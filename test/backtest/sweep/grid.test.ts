@@ -38,8 +38,12 @@ describe('expandGrid', () => {
     const grid = { a: [1, 2], b: ['x', 'y', 'z'] };
     expect(gridSize(grid)).toBe(6);
     expect(expandGrid(grid)).toEqual([
-      { a: 1, b: 'x' }, { a: 1, b: 'y' }, { a: 1, b: 'z' },
-      { a: 2, b: 'x' }, { a: 2, b: 'y' }, { a: 2, b: 'z' },
+      { a: 1, b: 'x' },
+      { a: 1, b: 'y' },
+      { a: 1, b: 'z' },
+      { a: 2, b: 'x' },
+      { a: 2, b: 'y' },
+      { a: 2, b: 'z' },
     ]);
   });
 

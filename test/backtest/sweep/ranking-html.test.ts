@@ -33,7 +33,10 @@ describe('ranking.html in headless Chromium', () => {
     expect(await page.locator('#ranking tbody tr.best td:nth-child(2)').innerText()).toBe('009');
     const bestLinks = page.locator('#ranking tbody tr.best a');
     expect(await bestLinks.count()).toBe(2);
-    expect([await bestLinks.nth(0).getAttribute('href'), await bestLinks.nth(1).getAttribute('href')]).toEqual(['runs/009/report.html', 'runs/009/report.html']);
+    expect([await bestLinks.nth(0).getAttribute('href'), await bestLinks.nth(1).getAttribute('href')]).toEqual([
+      'runs/009/report.html',
+      'runs/009/report.html',
+    ]);
     expect(await page.locator('#ranking tbody tr.failed a').count()).toBe(0);
     expect(await page.locator('#ranking b').count()).toBe(0);
     expect(await page.locator('#ranking tbody').innerText()).toContain('</script><b>x</b>');

@@ -19,7 +19,12 @@ const ok = (run: number, sharpe: Figure, total = '0'): RunOutcome => ({
   report: { ...base, sharpe, pnl: { total, realized: '0', unrealized: '0' } },
   durationMs: 1,
 });
-const failed = (run: number): RunOutcome => ({ job: job(run, { k: run }), ok: false, error: { code: 'X', message: 'boom, "bad"' }, durationMs: 1 });
+const failed = (run: number): RunOutcome => ({
+  job: job(run, { k: run }),
+  ok: false,
+  error: { code: 'X', message: 'boom, "bad"' },
+  durationMs: 1,
+});
 
 describe('metricValue', () => {
   it('reads dotted paths; decimal strings and numbers count, anything else is no value', () => {
@@ -37,7 +42,14 @@ describe('rankRuns', () => {
 
   it('ranks highest first, ties by run, then runs without the metric, then failures unranked', () => {
     const ranked = rankRuns(outcomes, { rankBy: 'sharpe' });
-    expect(ranked.map((r) => [r.rank, r.outcome.job.run])).toEqual([[1, 3], [2, 5], [3, 1], [4, 6], [5, 4], [null, 2]]);
+    expect(ranked.map((r) => [r.rank, r.outcome.job.run])).toEqual([
+      [1, 3],
+      [2, 5],
+      [3, 1],
+      [4, 6],
+      [5, 4],
+      [null, 2],
+    ]);
   });
 
   it('ranks lowest first with ascending', () => {
@@ -48,11 +60,21 @@ describe('rankRuns', () => {
     const sortinoRun = (run: number, sortino: Figure, total: string, losing: number): RunOutcome => ({
       job: job(run, { k: run }),
       ok: true,
-      report: { ...base, sortino, pnl: { total, realized: total, unrealized: '0' }, returns: { intervalMs: 60000, count: 10, losing, periodsPerYear: '525600' } },
+      report: {
+        ...base,
+        sortino,
+        pnl: { total, realized: total, unrealized: '0' },
+        returns: { intervalMs: 60000, count: 10, losing, periodsPerYear: '525600' },
+      },
       durationMs: 1,
     });
     const runs = [sortinoRun(1, 3, '5', 2), sortinoRun(2, null, '4', 0), sortinoRun(3, null, '0', 0), sortinoRun(4, -1, '-2', 4)];
-    expect(rankRuns(runs, { rankBy: 'sortino' }).map((r) => [r.rank, r.outcome.job.run])).toEqual([[1, 2], [2, 1], [3, 4], [4, 3]]);
+    expect(rankRuns(runs, { rankBy: 'sortino' }).map((r) => [r.rank, r.outcome.job.run])).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 4],
+      [4, 3],
+    ]);
     expect(rankRuns(runs, { rankBy: 'sortino', ascending: true }).map((r) => r.outcome.job.run)).toEqual([4, 1, 2, 3]);
     const table = rankingTable(rankRuns(runs, { rankBy: 'sortino' }), ['k'], 'sortino');
     expect(table.rows.map((row) => row[table.columns.indexOf('sortino')])).toEqual(['Infinity', '3', '-1', '']);

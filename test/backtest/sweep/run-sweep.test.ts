@@ -37,7 +37,16 @@ function trackingRunner(): { runner: SweepRunner; maxInFlight: () => number; job
 const GRID = { halfSpread: ['0.01', '0.03', '0.02'], quoteQty: [5, 10] };
 
 function options(out: string, runner: SweepRunner, extra: Partial<SweepOptions> = {}): SweepOptions {
-  return { strategy: 'market-maker', data: 'history.jsonl', grid: GRID, baseParams: { symbols: ['X'], quoteQty: 1 }, out, runner, concurrency: 2, ...extra };
+  return {
+    strategy: 'market-maker',
+    data: 'history.jsonl',
+    grid: GRID,
+    baseParams: { symbols: ['X'], quoteQty: 1 },
+    out,
+    runner,
+    concurrency: 2,
+    ...extra,
+  };
 }
 
 function readCsv(file: string): string[][] {
@@ -45,7 +54,12 @@ function readCsv(file: string): string[][] {
   return readFileSync(file, 'utf8')
     .trimEnd()
     .split('\r\n')
-    .map((line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].map((m) => m[1] ?? '').slice(0, -1).map((c) => (c.startsWith('"') ? c.slice(1, -1).replace(/""/g, '"') : c)));
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)]
+        .map((m) => m[1] ?? '')
+        .slice(0, -1)
+        .map((c) => (c.startsWith('"') ? c.slice(1, -1).replace(/""/g, '"') : c)),
+    );
 }
 
 describe('runSweep', () => {
@@ -105,7 +119,9 @@ describe('runSweep', () => {
   it('refuses an out folder holding an earlier sweep unless told to overwrite', async () => {
     const out = outDir();
     await runSweep(options(out, runSweepJob, { grid: { halfSpread: ['0.01', '0.02'] } }));
-    await expect(runSweep(options(out, runSweepJob, { grid: { halfSpread: ['0.05'] } }))).rejects.toMatchObject({ code: 'SWEEP_OUT_NOT_EMPTY' });
+    await expect(runSweep(options(out, runSweepJob, { grid: { halfSpread: ['0.05'] } }))).rejects.toMatchObject({
+      code: 'SWEEP_OUT_NOT_EMPTY',
+    });
     const again = await runSweep(options(out, runSweepJob, { grid: { halfSpread: ['0.05'] }, overwrite: true }));
     expect(again.runs).toBe(1);
     expect(existsSync(path.join(out, 'runs', '002'))).toBe(false);
@@ -115,7 +131,9 @@ describe('runSweep', () => {
     const lines: string[] = [];
     const stream = { write: (chunk: string) => lines.push(chunk) > 0 } as unknown as NodeJS.WritableStream;
     const progress = createSweepProgress({ stream, tty: false, rankBy: 'sharpe' });
-    await runSweep(options(outDir(), runSweepJob, { grid: { halfSpread: ['0.01', '0.02'], fail: [false, true] }, progress, concurrency: 1 }));
+    await runSweep(
+      options(outDir(), runSweepJob, { grid: { halfSpread: ['0.01', '0.02'], fail: [false, true] }, progress, concurrency: 1 }),
+    );
     const text = lines.join('');
     expect(text).toContain('sweep: 4 runs on 1 worker\n');
     expect(text).toMatch(/sweep: \[1\/4\] run 001 ok sharpe=0\.9 in \d+(ms|\.\ds) \(halfSpread=0\.01 fail=false\)\n/);

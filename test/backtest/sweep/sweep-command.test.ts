@@ -16,7 +16,21 @@ function setup(gridYaml: string): { dir: string; args: string[] } {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-sweep-cli-'));
   writeFileSync(path.join(dir, 'history.jsonl'), '');
   writeFileSync(path.join(dir, 'grid.yaml'), gridYaml);
-  const args = ['sweep', '--strategy', 'market-maker', '--data', path.join(dir, 'history.jsonl'), '--grid', path.join(dir, 'grid.yaml'), '--out', path.join(dir, 'out'), '--workers', '2', '--job-module', FAKE_JOB];
+  const args = [
+    'sweep',
+    '--strategy',
+    'market-maker',
+    '--data',
+    path.join(dir, 'history.jsonl'),
+    '--grid',
+    path.join(dir, 'grid.yaml'),
+    '--out',
+    path.join(dir, 'out'),
+    '--workers',
+    '2',
+    '--job-module',
+    FAKE_JOB,
+  ];
   return { dir, args };
 }
 
@@ -25,15 +39,36 @@ describe('tradebot sweep', () => {
     const { dir, args } = setup('halfSpread: [0.01, 0.04]\nrequoteTicks: [1, 2]\n');
     const io = captureOutput();
     expect(await runCli([...args, '--config', 'config/sim.yaml', '--rank-by', 'pnl.total'])).toBe(0);
-    const summary = JSON.parse(io.out().trim()) as { event: string; runs: number; ok: number; failed: number; workers: number; best: { run: string; params: unknown } };
+    const summary = JSON.parse(io.out().trim()) as {
+      event: string;
+      runs: number;
+      ok: number;
+      failed: number;
+      workers: number;
+      best: { run: string; params: unknown };
+    };
     // sim.yaml's quoteQty "5" is the base: pnl.total = (halfSpread*100 - 0.5) * 10.
-    expect(summary).toMatchObject({ event: 'sweep.summary', runs: 4, ok: 4, failed: 0, workers: 2, best: { run: '003', params: { halfSpread: '0.04', requoteTicks: 1 } } });
+    expect(summary).toMatchObject({
+      event: 'sweep.summary',
+      runs: 4,
+      ok: 4,
+      failed: 0,
+      workers: 2,
+      best: { run: '003', params: { halfSpread: '0.04', requoteTicks: 1 } },
+    });
     expect(io.err()).toContain('sweep: 4 runs on 2 workers');
     const csv = readFileSync(path.join(dir, 'out', 'ranking.csv'), 'utf8').split('\r\n');
     expect(csv[0]?.startsWith('rank,run,status,pnl.total,')).toBe(true);
     expect(csv[1]?.startsWith('1,003,ok,35.00,')).toBe(true);
-    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', '001', 'report.json'), 'utf8')) as { params: Record<string, unknown> };
-    expect(report.params).toMatchObject({ symbols: ['RAIN-NYC-2026-12-01', 'FED-CUT-2026-12'], quoteQty: '5', halfSpread: '0.01', requoteTicks: 1 });
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', '001', 'report.json'), 'utf8')) as {
+      params: Record<string, unknown>;
+    };
+    expect(report.params).toMatchObject({
+      symbols: ['RAIN-NYC-2026-12-01', 'FED-CUT-2026-12'],
+      quoteQty: '5',
+      halfSpread: '0.01',
+      requoteTicks: 1,
+    });
     expect(existsSync(path.join(dir, 'out', 'ranking.html'))).toBe(true);
   });
 
@@ -44,7 +79,9 @@ describe('tradebot sweep', () => {
     expect(io.err()).toContain('FAILED FAKE_RUN_FAILED');
     expect(io.err()).toContain('1 of 2 runs failed');
     expect(io.err()).toContain('[SWEEP_RUNS_FAILED]');
-    expect(readFileSync(path.join(dir, 'out', 'ranking.csv'), 'utf8')).toContain('"FAKE_RUN_FAILED: run 001 fails on purpose, ""quoted"", with a comma"');
+    expect(readFileSync(path.join(dir, 'out', 'ranking.csv'), 'utf8')).toContain(
+      '"FAKE_RUN_FAILED: run 001 fails on purpose, ""quoted"", with a comma"',
+    );
   });
 
   it('exits 2 before any run when a grid name is not a param or a combination fails the schema', async () => {
@@ -63,7 +100,9 @@ describe('tradebot sweep', () => {
     writeFileSync(path.join(dir, 'other.yaml'), 'bot:\n  strategy: momentum-taker\n  params: { symbols: [X] }\n');
     const io = captureOutput();
     expect(await runCli([...args, '--config', path.join(dir, 'other.yaml')])).toBe(0);
-    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', '001', 'report.json'), 'utf8')) as { params: Record<string, unknown> };
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', '001', 'report.json'), 'utf8')) as {
+      params: Record<string, unknown>;
+    };
     expect(report.params).toMatchObject({ symbols: ['RAIN-NYC-2026-12-01', 'SNOW-CHI-2026-12-01', 'FED-CUT-2026-12'], halfSpread: '0.01' });
     expect(io.err()).not.toContain('SWEEP_PARAMS_INVALID');
   });
@@ -71,7 +110,21 @@ describe('tradebot sweep', () => {
   it('exits 2 when required params have no base (not in the grid, no default, the config for another strategy) or the data file is missing', async () => {
     const { dir } = setup('qty: ["1"]\n');
     copyFileSync('backtest/data/sample.jsonl', path.join(dir, 'history.jsonl'));
-    const args = ['sweep', '--strategy', 'cross-demo', '--data', path.join(dir, 'history.jsonl'), '--grid', path.join(dir, 'grid.yaml'), '--out', path.join(dir, 'out'), '--workers', '2', '--job-module', FAKE_JOB];
+    const args = [
+      'sweep',
+      '--strategy',
+      'cross-demo',
+      '--data',
+      path.join(dir, 'history.jsonl'),
+      '--grid',
+      path.join(dir, 'grid.yaml'),
+      '--out',
+      path.join(dir, 'out'),
+      '--workers',
+      '2',
+      '--job-module',
+      FAKE_JOB,
+    ];
     const io = captureOutput();
     expect(await runCli([...args, '--config', 'config/sim.yaml'])).toBe(2);
     expect(io.err()).toContain('strategy.params.symbol');

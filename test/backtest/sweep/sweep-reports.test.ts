@@ -17,11 +17,40 @@ describe('sweep run folders', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'grid.yaml'), 'halfSpread: ["0.01", "0.02"]\n');
     const io = captureOutput();
-    const sweep = await runCli(['sweep', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--grid', path.join(dir, 'grid.yaml'), '--config', 'config/backtest.yaml', '--out', path.join(dir, 'sweep'), '--workers', '2']);
+    const sweep = await runCli([
+      'sweep',
+      '--strategy',
+      'market-maker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--grid',
+      path.join(dir, 'grid.yaml'),
+      '--config',
+      'config/backtest.yaml',
+      '--out',
+      path.join(dir, 'sweep'),
+      '--workers',
+      '2',
+    ]);
     expect(sweep, io.err()).toBe(0);
     // config/backtest.yaml's bot.params with the grid's second value
-    writeFileSync(path.join(dir, 'params.yaml'), 'symbols: [RAIN-NYC-2026-12-01, FED-CUT-2026-12]\nhalfSpread: "0.02"\nquoteQty: "5"\nmaxInventory: "40"\nskewPerContract: "0.002"\n');
-    const single = await runCli(['backtest', '--strategy', 'market-maker', '--data', 'backtest/data/sample.jsonl', '--params', path.join(dir, 'params.yaml'), '--config', 'config/backtest.yaml', '--out', path.join(dir, 'single')]);
+    writeFileSync(
+      path.join(dir, 'params.yaml'),
+      'symbols: [RAIN-NYC-2026-12-01, FED-CUT-2026-12]\nhalfSpread: "0.02"\nquoteQty: "5"\nmaxInventory: "40"\nskewPerContract: "0.002"\n',
+    );
+    const single = await runCli([
+      'backtest',
+      '--strategy',
+      'market-maker',
+      '--data',
+      'backtest/data/sample.jsonl',
+      '--params',
+      path.join(dir, 'params.yaml'),
+      '--config',
+      'config/backtest.yaml',
+      '--out',
+      path.join(dir, 'single'),
+    ]);
     expect(single, io.err()).toBe(0);
 
     const run = path.join(dir, 'sweep', 'runs', '002');
@@ -32,7 +61,9 @@ describe('sweep run folders', () => {
     expect(wall).toMatchObject({ command: 'sweep', run: '002', combo: { halfSpread: '0.02' } });
     expect(wall['eventsPerSecondWall']).toBeGreaterThan(0);
     expect(wall['wallSeconds']).toBeGreaterThan(0);
-    expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'single', 'run.json'), 'utf8')) as object)).toEqual(expect.arrayContaining(['eventsPerSecondWall', 'peakRssMB', 'wallSeconds']));
+    expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'single', 'run.json'), 'utf8')) as object)).toEqual(
+      expect.arrayContaining(['eventsPerSecondWall', 'peakRssMB', 'wallSeconds']),
+    );
     for (const id of ['001', '002']) expect(existsSync(path.join(dir, 'sweep', 'runs', id, 'report.html'))).toBe(true);
     // the report.json of run 001 differs (another halfSpread), and is sorted the same way
     const first = readFileSync(path.join(dir, 'sweep', 'runs', '001', 'report.json'), 'utf8');

@@ -42,15 +42,23 @@ describe('createWorkerRunner', () => {
     pool = createWorkerRunner({ workers: 1, jobModule: FAKE_JOB });
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-sweep-pool-'));
     const job = { run: 1, id: '001', dir, strategy: 's', data: 'd', combo: {}, params: { fail: true } };
-    await expect(pool.run(job)).rejects.toMatchObject({ code: 'FAKE_RUN_FAILED', message: 'run 001 fails on purpose, "quoted", with a comma' });
+    await expect(pool.run(job)).rejects.toMatchObject({
+      code: 'FAKE_RUN_FAILED',
+      message: 'run 001 fails on purpose, "quoted", with a comma',
+    });
     // The reply is report.json's plain JSON: a Decimal crosses the thread boundary as its text.
     await expect(pool.run({ ...job, params: { halfSpread: '0.02' } })).resolves.toMatchObject({ report: { sharpe: 2, exact: '0.1' } });
   });
 
   it('reports a job module that cannot load as a failed run', async () => {
-    pool = createWorkerRunner({ workers: 1, jobModule: pathToFileURL(path.join(import.meta.dirname, 'fixtures', 'no-such-module.ts')).href });
+    pool = createWorkerRunner({
+      workers: 1,
+      jobModule: pathToFileURL(path.join(import.meta.dirname, 'fixtures', 'no-such-module.ts')).href,
+    });
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-sweep-pool-'));
-    await expect(pool.run({ run: 1, id: '001', dir, strategy: 's', data: 'd', combo: {}, params: {} })).rejects.toMatchObject({ code: 'SWEEP_RUN_FAILED' });
+    await expect(pool.run({ run: 1, id: '001', dir, strategy: 's', data: 'd', combo: {}, params: {} })).rejects.toMatchObject({
+      code: 'SWEEP_RUN_FAILED',
+    });
   });
 
   it('refuses a worker count below 1', () => {

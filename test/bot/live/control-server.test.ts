@@ -25,18 +25,24 @@ interface Answer {
 /** One HTTP request with full control of the headers (fetch cannot set Host). */
 function call(port: number, options: { method?: string; path?: string; body?: string; headers?: Record<string, string> }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? CONTROL_PATH, headers: options.headers ?? {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path ?? CONTROL_PATH, headers: options.headers ?? {} },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
-const post = (port: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => call(port, { method: 'POST', body, headers });
+const post = (port: number, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  call(port, { method: 'POST', body, headers });
 
 async function start(machine = new TradingStateMachine(clock)): Promise<{ machine: TradingStateMachine; port: number }> {
   server = await startControlServer({ port: 0, target: () => machine });
@@ -52,7 +58,16 @@ describe('operator control endpoint', () => {
     expect(await call(port, {})).toEqual({ status: 200, body: { state: 'active', cause: 'operator', reason: 'start' } });
 
     const reducing = await post(port, JSON.stringify({ state: 'reducing', reason: 'news at 14:00' }));
-    expect(reducing).toEqual({ status: 200, body: { requested: 'reducing', previous: 'active', state: 'reducing', cause: 'operator', reason: 'operator (HTTP control): news at 14:00' } });
+    expect(reducing).toEqual({
+      status: 200,
+      body: {
+        requested: 'reducing',
+        previous: 'active',
+        state: 'reducing',
+        cause: 'operator',
+        reason: 'operator (HTTP control): news at 14:00',
+      },
+    });
     expect(machine.state).toBe('reducing');
 
     expect((await post(port, '{"state":"halted"}')).body).toMatchObject({ state: 'halted', previous: 'reducing' });
@@ -80,7 +95,9 @@ describe('operator control endpoint', () => {
     for (const [body, message] of cases) {
       const answer = await post(port, body);
       expect(answer.status, body).toBe(400);
-      expect(answer.body, body).toEqual({ error: { code: 'CONTROL_BAD_REQUEST', message: expect.stringMatching(message) as unknown as string } });
+      expect(answer.body, body).toEqual({
+        error: { code: 'CONTROL_BAD_REQUEST', message: expect.stringMatching(message) as unknown as string },
+      });
     }
     expect(machine.state).toBe('active');
     expect(server?.commands).toBe(0);
@@ -89,7 +106,9 @@ describe('operator control endpoint', () => {
   it('refuses what a web page could send: no JSON content type (415), a foreign Host header (403); and other methods and paths', async () => {
     const { machine, port } = await start();
     expect((await post(port, '{"state":"halted"}', { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post(port, '{"state":"halted"}', { 'content-type': 'application/json', host: 'evil.example:80' })).body).toMatchObject({ error: { code: 'CONTROL_FORBIDDEN_HOST' } });
+    expect((await post(port, '{"state":"halted"}', { 'content-type': 'application/json', host: 'evil.example:80' })).body).toMatchObject({
+      error: { code: 'CONTROL_FORBIDDEN_HOST' },
+    });
     expect((await call(port, { method: 'GET', headers: { host: `localhost:${port}` } })).status).toBe(200);
     expect((await call(port, { method: 'DELETE' })).status).toBe(405);
     expect((await call(port, { path: '/control' })).status).toBe(404);
@@ -103,12 +122,18 @@ describe('operator control endpoint', () => {
   });
 
   it('refuses to bind anywhere but loopback', async () => {
-    await expect(startControlServer({ port: 0, host: '0.0.0.0', target: () => undefined })).rejects.toMatchObject({ code: 'CONTROL_NOT_LOOPBACK', message: expect.stringMatching(/loopback only/) as unknown as string });
+    await expect(startControlServer({ port: 0, host: '0.0.0.0', target: () => undefined })).rejects.toMatchObject({
+      code: 'CONTROL_NOT_LOOPBACK',
+      message: expect.stringMatching(/loopback only/) as unknown as string,
+    });
   });
 
   it('names a port that is taken', async () => {
     const { port } = await start();
-    await expect(startControlServer({ port, target: () => undefined })).rejects.toMatchObject({ code: 'CONTROL_LISTEN_FAILED', message: expect.stringMatching(/change bot.control.port/) as unknown as string });
+    await expect(startControlServer({ port, target: () => undefined })).rejects.toMatchObject({
+      code: 'CONTROL_LISTEN_FAILED',
+      message: expect.stringMatching(/change bot.control.port/) as unknown as string,
+    });
   });
 
   it('parseCommand accepts each state with or without a reason', () => {

@@ -55,17 +55,25 @@ describe('runLive with bot.control', () => {
     });
     try {
       const urlPattern = /"url":"(http:\/\/127\.0\.0\.1:\d+\/control\/state)"/;
-      await Promise.race([logs.until((text) => urlPattern.test(text) && text.includes('pipeline started')), run.then(() => Promise.reject(new Error(`run ended early:\n${logs.text}`)))]);
+      await Promise.race([
+        logs.until((text) => urlPattern.test(text) && text.includes('pipeline started')),
+        run.then(() => Promise.reject(new Error(`run ended early:\n${logs.text}`))),
+      ]);
       const url = urlPattern.exec(logs.text)?.[1] ?? '';
 
       const answer = await post(url, { state: 'reducing', reason: 'test' });
-      expect(answer).toEqual({ status: 200, body: { requested: 'reducing', previous: 'active', state: 'reducing', cause: 'operator', reason: 'operator (HTTP control): test' } });
+      expect(answer).toEqual({
+        status: 200,
+        body: { requested: 'reducing', previous: 'active', state: 'reducing', cause: 'operator', reason: 'operator (HTTP control): test' },
+      });
       await status.until((text) => text.includes('| reducing (operator) |'));
       expect(logs.text).toContain('trading state active -> reducing: operator (HTTP control): test');
 
       const bad = await post(url, { state: 'stopped' });
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({ error: { code: 'CONTROL_BAD_REQUEST', message: 'state "stopped": the state must be one of active, reducing, halted' } });
+      expect(bad.body).toEqual({
+        error: { code: 'CONTROL_BAD_REQUEST', message: 'state "stopped": the state must be one of active, reducing, halted' },
+      });
 
       // SIGUSR2's toggle beside the endpoint: reducing is not halted, so it halts; the endpoint sees it
       toggle();
@@ -75,6 +83,12 @@ describe('runLive with bot.control', () => {
       stop('test');
     }
     const summary = await run;
-    expect(summary).toMatchObject({ event: 'run.summary', tradingState: 'reducing', tradingStateCause: 'operator', tradingStateReason: 'operator (HTTP control)', operatorCommands: 2 });
+    expect(summary).toMatchObject({
+      event: 'run.summary',
+      tradingState: 'reducing',
+      tradingStateCause: 'operator',
+      tradingStateReason: 'operator (HTTP control)',
+      operatorCommands: 2,
+    });
   });
 });

@@ -47,14 +47,25 @@ describe('bot.streams', () => {
 
   it('takes one transport for both streams as shorthand, or one per stream (a missing one takes the venue default)', () => {
     expect(parseConfig(SIM + bot('  streams: grpc\n')).bot.streams).toEqual({ marketData: 'grpc', orders: 'grpc' });
-    expect(parseConfig(SIM + bot('  streams: { marketData: grpc, orders: ndjson }\n')).bot.streams).toEqual({ marketData: 'grpc', orders: 'ndjson' });
+    expect(parseConfig(SIM + bot('  streams: { marketData: grpc, orders: ndjson }\n')).bot.streams).toEqual({
+      marketData: 'grpc',
+      orders: 'ndjson',
+    });
     expect(parseConfig(SIM + bot('  streams: { orders: grpc }\n')).bot.streams).toEqual({ marketData: 'ndjson', orders: 'grpc' });
-    expect(parseConfig(SIM + bot('  venue: familyA\n  streams: { orders: ndjson }\n')).bot.streams).toEqual({ marketData: 'grpc', orders: 'ndjson' });
+    expect(parseConfig(SIM + bot('  venue: familyA\n  streams: { orders: ndjson }\n')).bot.streams).toEqual({
+      marketData: 'grpc',
+      orders: 'ndjson',
+    });
   });
 
   it('names the path of a bad transport, an unknown stream and a wrong kind of value', () => {
     expect(problemsOf(() => parseConfig(SIM + bot('  streams: websocket\n')))).toEqual([
-      { path: 'bot.streams', message: expect.stringMatching(/expected ndjson or grpc for both streams, or a mapping \{ marketData: .*, orders: .* \}, got "websocket"/) as unknown as string },
+      {
+        path: 'bot.streams',
+        message: expect.stringMatching(
+          /expected ndjson or grpc for both streams, or a mapping \{ marketData: .*, orders: .* \}, got "websocket"/,
+        ) as unknown as string,
+      },
     ]);
     expect(problemsOf(() => parseConfig(SIM + bot('  streams: { marketData: udp, trades: grpc }\n')))).toEqual([
       { path: 'bot.streams.marketData', message: 'expected ndjson or grpc, got "udp"' },
@@ -67,7 +78,11 @@ describe('run plan', () => {
   const config = (yaml: string): TradebotConfig => parseConfig(yaml);
 
   it('against the embedded exchange, every venue and transport combination is possible', () => {
-    for (const body of ['  streams: { marketData: grpc, orders: ndjson }\n', '  venue: familyA\n  streams: ndjson\n', '  venue: familyA\n']) {
+    for (const body of [
+      '  streams: { marketData: grpc, orders: ndjson }\n',
+      '  venue: familyA\n  streams: ndjson\n',
+      '  venue: familyA\n',
+    ]) {
       expect(runPlanProblems(config(SIM + bot(body)))).toEqual([]);
     }
     const plan = runPlan(config(SIM + bot('  venue: familyA\n  streams: { orders: ndjson }\n')));
@@ -75,8 +90,17 @@ describe('run plan', () => {
   });
 
   it('family A venue with NDJSON streams and no gateway login: a problem at the stream key saying how to fix it', () => {
-    const problems = problemsOf(() => assertRunPlan(config(exchangeYaml({ grpc: true }) + bot('  venue: familyA\n  streams: { marketData: grpc, orders: ndjson }\n'))));
-    expect(problems).toEqual([{ path: 'bot.streams.orders', message: expect.stringContaining('exchange.gateway is missing: set bot.streams.orders: grpc, or add exchange.gateway') as unknown as string }]);
+    const problems = problemsOf(() =>
+      assertRunPlan(config(exchangeYaml({ grpc: true }) + bot('  venue: familyA\n  streams: { marketData: grpc, orders: ndjson }\n'))),
+    );
+    expect(problems).toEqual([
+      {
+        path: 'bot.streams.orders',
+        message: expect.stringContaining(
+          'exchange.gateway is missing: set bot.streams.orders: grpc, or add exchange.gateway',
+        ) as unknown as string,
+      },
+    ]);
   });
 
   it('family A venue over gRPC streams needs no gateway login at all', () => {
@@ -89,7 +113,9 @@ describe('run plan', () => {
     const problems = problemsOf(() => assertRunPlan(config(exchangeYaml({}) + bot('  streams: { marketData: grpc }\n'))));
     expect(problems.map((p) => p.path)).toEqual(['exchange.gateway', 'bot.streams.marketData']);
     expect(problems[0]?.message).toMatch(/required with bot.venue: gateway/);
-    expect(problems[1]?.message).toMatch(/exchange.grpcAddress is missing: set exchange.grpcAddress \(host:port\), or set bot.streams.marketData: ndjson/);
+    expect(problems[1]?.message).toMatch(
+      /exchange.grpcAddress is missing: set exchange.grpcAddress \(host:port\), or set bot.streams.marketData: ndjson/,
+    );
   });
 
   it('the environment templates as shipped (gateway venue, NDJSON streams, a gateway login) have no problem', () => {
@@ -115,6 +141,11 @@ describe('pickStreams', () => {
   });
 
   it('a transport the plan wants but nobody opened is an error, not a fallback to the other one', () => {
-    expect(() => pickStreams({ marketData: 'grpc', orders: 'ndjson' }, { ndjson: { marketData: () => NEVER, orderUpdates: () => NEVER }, grpc: undefined })).toThrow(/market data stream wants grpc/);
+    expect(() =>
+      pickStreams(
+        { marketData: 'grpc', orders: 'ndjson' },
+        { ndjson: { marketData: () => NEVER, orderUpdates: () => NEVER }, grpc: undefined },
+      ),
+    ).toThrow(/market data stream wants grpc/);
   });
 });

@@ -25,7 +25,11 @@ const ALICE_MAIN = 'firms/demo/accounts/alice-main';
 function simConfig(venue: 'gateway' | 'familyA', streams: StreamTransports): TradebotConfig {
   const base = loadConfig('config/sim.yaml', { env: {} });
   if (base.sim === undefined) throw new Error('config/sim.yaml has no sim section');
-  return { ...base, bot: { ...base.bot, venue, streams }, sim: { ...base.sim, activity: { ...base.sim.activity, enabled: true, intervalMs: 50 } } };
+  return {
+    ...base,
+    bot: { ...base.bot, venue, streams },
+    sim: { ...base.sim, activity: { ...base.sim.activity, enabled: true, intervalMs: 50 } },
+  };
 }
 
 let connection: VenueConnection | undefined;
@@ -41,7 +45,13 @@ afterEach(async () => {
 async function tradeUntilFilled(config: TradebotConfig): Promise<{ pipeline: RunningPipeline; connection: VenueConnection }> {
   connection = await connectVenue(config, [SYMBOL], silentLogger());
   const clock = liveClock();
-  const params = marketMaker.params.parse({ symbols: [SYMBOL], halfSpread: '0.01', quoteQty: '5', maxInventory: '40', skewPerContract: '0.002' });
+  const params = marketMaker.params.parse({
+    symbols: [SYMBOL],
+    halfSpread: '0.01',
+    quoteQty: '5',
+    maxInventory: '40',
+    skewPerContract: '0.002',
+  });
   pipeline = await startPipeline({
     venue: connection.venue,
     clock,
@@ -76,12 +86,19 @@ describe('per-stream transports against the embedded sim', () => {
   });
 
   it('opens no NDJSON stream with both streams over gRPC, and two with both over NDJSON', { timeout: 60_000 }, async () => {
-    for (const [transport, expected] of [['grpc', 0], ['ndjson', 2]] as const) {
+    for (const [transport, expected] of [
+      ['grpc', 0],
+      ['ndjson', 2],
+    ] as const) {
       const c = await connectVenue(simConfig('gateway', { marketData: transport, orders: transport }), [SYMBOL], silentLogger());
       const subscription = new Subscription();
       try {
-        const book = new Promise<void>((resolve) => subscription.add(c.venue.marketData([SYMBOL]).subscribe((e) => e.type === 'book' && resolve())));
-        const snapshot = new Promise<void>((resolve) => subscription.add(c.venue.orderUpdates(c.accounts).subscribe((e) => e.type === 'snapshot' && resolve())));
+        const book = new Promise<void>((resolve) =>
+          subscription.add(c.venue.marketData([SYMBOL]).subscribe((e) => e.type === 'book' && resolve())),
+        );
+        const snapshot = new Promise<void>((resolve) =>
+          subscription.add(c.venue.orderUpdates(c.accounts).subscribe((e) => e.type === 'snapshot' && resolve())),
+        );
         await Promise.all([book, snapshot]);
         expect(c.sim?.gatewayStreamCount(), transport).toBe(expected);
       } finally {
@@ -105,7 +122,18 @@ describe('family A venue', () => {
     const { venue, sim } = connection;
     expect(venue.name).toBe('familyA');
     const [orderId] = await venue.insertOrders([
-      { clordId: 'fa-venue-1', account: ALICE_MAIN, symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', qty: new Decimal(2), price: new Decimal('0.05'), postOnly: true, selfMatchPreventionInstruction: undefined },
+      {
+        clordId: 'fa-venue-1',
+        account: ALICE_MAIN,
+        symbol: SYMBOL,
+        side: 'BUY',
+        type: 'LIMIT',
+        timeInForce: 'GOOD_TILL_CANCEL',
+        qty: new Decimal(2),
+        price: new Decimal('0.05'),
+        postOnly: true,
+        selfMatchPreventionInstruction: undefined,
+      },
     ]);
     expect(sim!.core.openOrders({ account: ALICE_MAIN }).map((o) => o.order.orderId)).toContain(orderId);
     await venue.replaceOrders([{ orderId: orderId!, symbol: SYMBOL, clordId: 'fa-venue-2', qty: undefined, price: new Decimal('0.06') }]);

@@ -141,7 +141,10 @@ describe('BotMetrics and the /metrics endpoint', () => {
   it('says which port is taken', async () => {
     const metrics = new BotMetrics({ processMetrics: false });
     server = await startMetricsServer({ metrics, port: 0 });
-    await expect(startMetricsServer({ metrics, port: server.port })).rejects.toMatchObject({ code: 'METRICS_LISTEN_FAILED', kind: 'config' });
+    await expect(startMetricsServer({ metrics, port: server.port })).rejects.toMatchObject({
+      code: 'METRICS_LISTEN_FAILED',
+      kind: 'config',
+    });
   });
 });
 
@@ -154,7 +157,8 @@ describe('runLive with bot.metrics', () => {
     const activity = wakeups();
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
         activity.wake();
         done();
       },
@@ -172,7 +176,11 @@ describe('runLive with bot.metrics', () => {
     let text = '';
     for (;;) {
       text = (await scrape(url ?? '')).text;
-      if ((sample(text, 'tradebot_orders_sent_total{kind="insert"}') ?? 0) > 0 && (sample(text, 'tradebot_feed_latency_seconds_count') ?? 0) > 0) break;
+      if (
+        (sample(text, 'tradebot_orders_sent_total{kind="insert"}') ?? 0) > 0 &&
+        (sample(text, 'tradebot_feed_latency_seconds_count') ?? 0) > 0
+      )
+        break;
       await activity.next();
     }
     stop('test');

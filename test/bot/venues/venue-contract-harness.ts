@@ -58,9 +58,22 @@ function simulatedHarness(symbol: string): VenueHarness {
   const instrument = { ...syntheticInstrument(symbol), tickSize: new Decimal('0.01') };
   const book = new TapeBook({ depth: 5, sizeWindowMs: 60_000, levelTtlMs: 3_600_000 });
   const models = new Map([[symbol, book]]);
-  const fills = new FillEngine({ clock, instruments: [engineDefinition(instrument)], models, volumes: new Map(), queueModel: { model: 'none' } });
+  const fills = new FillEngine({
+    clock,
+    instruments: [engineDefinition(instrument)],
+    models,
+    volumes: new Map(),
+    queueModel: { model: 'none' },
+  });
   const latency = 5;
-  const venue = new SimulatedVenue({ clock, instruments: [instrument], fills, models, latency: { insertMs: latency, cancelMs: latency, replaceMs: latency }, commissions: { takerBps: new Decimal(0), makerBps: new Decimal(0) } });
+  const venue = new SimulatedVenue({
+    clock,
+    instruments: [instrument],
+    fills,
+    models,
+    latency: { insertMs: latency, cancelMs: latency, replaceMs: latency },
+    commissions: { takerBps: new Decimal(0), makerBps: new Decimal(0) },
+  });
   const trade = (price: number, qty: number, buy: boolean) => {
     clock.advanceTo(clock.now() + 1);
     venue.onTrade(symbol, price, qty, buy, clock.now(), book);
@@ -114,7 +127,12 @@ sim:
   let venue: Venue;
   let closeClients: () => Promise<void>;
   if (onboarded === undefined) {
-    const client = new GatewayClient({ gatewayUrl: sim.ready.gateway, credentials: { username: 'alice', password: PASSWORD }, instruments: instrumentCatalog(instruments), logger: silentLogger() });
+    const client = new GatewayClient({
+      gatewayUrl: sim.ready.gateway,
+      credentials: { username: 'alice', password: PASSWORD },
+      instruments: instrumentCatalog(instruments),
+      logger: silentLogger(),
+    });
     await client.login();
     venue = new GatewayVenue({ client, instruments });
     closeClients = () => client.close();
@@ -127,7 +145,11 @@ sim:
       familyA: { clientId: BOT_CLIENT_ID, privateKeyFile: onboarded.privateKeyFile, participant: PARTICIPANT, refreshMarginSeconds: 30 },
     };
     const streams = grpcStreams(exchange as Parameters<typeof grpcStreams>[0], instruments, silentLogger());
-    venue = new FamilyAVenue({ client: streams.familyA, marketData: (s) => streams.marketData(s), orderUpdates: (a) => streams.orderUpdates(a) });
+    venue = new FamilyAVenue({
+      client: streams.familyA,
+      marketData: (s) => streams.marketData(s),
+      orderUpdates: (a) => streams.orderUpdates(a),
+    });
     closeClients = () => streams.close();
   }
   return {

@@ -58,7 +58,11 @@ class Events {
       const subscription = this.wake.subscribe(() => void check());
       const deadline = setTimeout(() => {
         subscription.unsubscribe();
-        reject(new Error(`timed out waiting for ${what}; order events: ${JSON.stringify(this.orders.map((e) => (e.type === 'execution' ? `${e.execution.order.clordId} ${e.execution.type} ${e.execution.order.state}` : e.type)))}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; order events: ${JSON.stringify(this.orders.map((e) => (e.type === 'execution' ? `${e.execution.order.clordId} ${e.execution.type} ${e.execution.order.state}` : e.type)))}`,
+          ),
+        );
       }, timeoutMs);
       check();
     });
@@ -118,12 +122,18 @@ function contract(kind: Kind): void {
       expect(instrument?.tickSize.toString()).toBe('0.01');
       await events.waitFor(() => events.orders.find((e) => e.type === 'snapshot'), 'the order snapshot');
       expect(events.orders[0]?.type).toBe('connected');
-      const book = await events.waitFor(() => events.market.find((e) => e.type === 'book' && e.bids[0]?.px.eq('0.4') === true && e.offers[0]?.px.eq('0.45') === true), 'the opening book');
+      const book = await events.waitFor(
+        () => events.market.find((e) => e.type === 'book' && e.bids[0]?.px.eq('0.4') === true && e.offers[0]?.px.eq('0.45') === true),
+        'the opening book',
+      );
       expect(events.market.findIndex((e) => e.type === 'connected')).toBeLessThan(events.market.indexOf(book));
       if (book.type !== 'book') throw new Error('not a book');
       expect(book.symbol).toBe(SYMBOL);
       expect(book.offers[0]?.qty).toBeInstanceOf(Decimal);
-      for (const side of [book.bids, book.offers]) expect(side.map((l) => l.px.toNumber())).toEqual(side.map((l) => l.px.toNumber()).sort((a, b) => (side === book.bids ? b - a : a - b)));
+      for (const side of [book.bids, book.offers])
+        expect(side.map((l) => l.px.toNumber())).toEqual(
+          side.map((l) => l.px.toNumber()).sort((a, b) => (side === book.bids ? b - a : a - b)),
+        );
     });
 
     it('inserts one order and a batch: exchange ids in request order, a NEW execution for each', async () => {
@@ -142,7 +152,8 @@ function contract(kind: Kind): void {
       const ids = await insert(batch);
       expect(ids).toHaveLength(3);
       expect(new Set(ids).size).toBe(3);
-      for (const [i, r] of batch.entries()) expect((await events.execution(r.clordId, isNew(ids[i] ?? ''), 'NEW')).order.price.toString()).toBe(r.price?.toString());
+      for (const [i, r] of batch.entries())
+        expect((await events.execution(r.clordId, isNew(ids[i] ?? ''), 'NEW')).order.price.toString()).toBe(r.price?.toString());
     });
 
     it('replaces one order and a batch: same order id, the new clordId and price', async () => {
@@ -163,7 +174,9 @@ function contract(kind: Kind): void {
         expect(e.order.id).toBe(r.orderId);
         expect(e.order.price.toString()).toBe(r.price.toString());
       }
-      expect((await events.execution(two[1]?.clordId ?? '', (x) => x.type === 'EXECUTION_TYPE_REPLACE', 'REPLACE')).order.orderQty.toString()).toBe('2');
+      expect(
+        (await events.execution(two[1]?.clordId ?? '', (x) => x.type === 'EXECUTION_TYPE_REPLACE', 'REPLACE')).order.orderQty.toString(),
+      ).toBe('2');
     });
 
     it('cancels one order and a batch, and the snapshot lists exactly the working orders', async () => {
@@ -171,7 +184,12 @@ function contract(kind: Kind): void {
       const [ia, ib, ic] = await insert([a, b, c]);
       await h.call(() => h.venue.cancelOrders([{ orderId: ia ?? '', clordId: a.clordId, symbol: SYMBOL }]));
       await events.execution(a.clordId, (e) => e.order.state === 'ORDER_STATE_CANCELED', 'CANCELED');
-      await h.call(() => h.venue.cancelOrders([{ orderId: ib ?? '', clordId: b.clordId, symbol: SYMBOL }, { orderId: ic ?? '', clordId: c.clordId, symbol: SYMBOL }]));
+      await h.call(() =>
+        h.venue.cancelOrders([
+          { orderId: ib ?? '', clordId: b.clordId, symbol: SYMBOL },
+          { orderId: ic ?? '', clordId: c.clordId, symbol: SYMBOL },
+        ]),
+      );
       for (const r of [b, c]) await events.execution(r.clordId, (e) => e.order.state === 'ORDER_STATE_CANCELED', 'CANCELED');
 
       const snapshot = await h.call(() => h.venue.snapshot([h.account]));
@@ -191,7 +209,9 @@ function contract(kind: Kind): void {
       expect(fill).toMatchObject({ aggressor: true });
       expect(fill.lastPx.toString()).toBe('0.45');
       expect(fill.lastShares.toString()).toBe('2');
-      expect((await events.execution(take.clordId, (e) => e.order.state === 'ORDER_STATE_FILLED', 'FILLED')).order.leavesQty.toString()).toBe('0');
+      expect(
+        (await events.execution(take.clordId, (e) => e.order.state === 'ORDER_STATE_FILLED', 'FILLED')).order.leavesQty.toString(),
+      ).toBe('0');
     });
 
     it('looks a finished order up by order id, and by clordId, when the venue has single-order lookups', async () => {
@@ -227,22 +247,32 @@ function contract(kind: Kind): void {
     it('publishes a new book when the market changes', async () => {
       const before = events.market.length;
       await h.moveMarket();
-      await events.waitFor(() => events.market.slice(before).find((e) => e.type === 'book' && e.symbol === SYMBOL && e.offers[0]?.px.eq('0.44') === true), 'a book with the new offer at 0.44');
+      await events.waitFor(
+        () => events.market.slice(before).find((e) => e.type === 'book' && e.symbol === SYMBOL && e.offers[0]?.px.eq('0.44') === true),
+        'a book with the new offer at 0.44',
+      );
     });
 
-    it(kind === 'familyA' ? 'refuses crosses with VENUE_CROSS_UNSUPPORTED (no /v1 cross endpoint)' : 'crosses two accounts: both legs fill at the cross price', async () => {
-      const buy = order('BUY', '0.43', 1);
-      const sell = order('SELL', '0.43', 1, { account: h.otherAccount });
-      if (kind === 'familyA') {
-        await expect(h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }))).rejects.toMatchObject({ code: 'VENUE_CROSS_UNSUPPORTED' });
-        return;
-      }
-      const ids = await h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }));
-      expect(ids).toHaveLength(2);
-      const fill = await events.execution(buy.clordId, (e) => e.lastShares.gt(0), 'the buy leg filled');
-      expect(fill.lastPx.toString()).toBe('0.43');
-      expect(fill.order.id).toBe(ids[0]);
-    });
+    it(
+      kind === 'familyA'
+        ? 'refuses crosses with VENUE_CROSS_UNSUPPORTED (no /v1 cross endpoint)'
+        : 'crosses two accounts: both legs fill at the cross price',
+      async () => {
+        const buy = order('BUY', '0.43', 1);
+        const sell = order('SELL', '0.43', 1, { account: h.otherAccount });
+        if (kind === 'familyA') {
+          await expect(h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }))).rejects.toMatchObject({
+            code: 'VENUE_CROSS_UNSUPPORTED',
+          });
+          return;
+        }
+        const ids = await h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }));
+        expect(ids).toHaveLength(2);
+        const fill = await events.execution(buy.clordId, (e) => e.lastShares.gt(0), 'the buy leg filled');
+        expect(fill.lastPx.toString()).toBe('0.43');
+        expect(fill.order.id).toBe(ids[0]);
+      },
+    );
   });
 }
 

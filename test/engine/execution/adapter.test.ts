@@ -106,7 +106,11 @@ class FakeLedger implements ExecutionLedger {
     return this.orders.get(clordId)?.symbol;
   }
   openClordIds(symbol?: string): readonly string[] {
-    return [...this.orders.entries()].filter(([, o]) => o.state !== 'failed' && o.state !== 'canceled' && o.state !== 'filled' && (symbol === undefined || o.symbol === symbol)).map(([id]) => id);
+    return [...this.orders.entries()]
+      .filter(
+        ([, o]) => o.state !== 'failed' && o.state !== 'canceled' && o.state !== 'filled' && (symbol === undefined || o.symbol === symbol),
+      )
+      .map(([id]) => id);
   }
   stateOf(clordId: string): TrackedState | undefined {
     const order = this.orders.get(clordId);
@@ -157,7 +161,13 @@ describe('execution adapter', () => {
     const inserts = venue.callsOf<VenueOrderRequest>('insert');
     expect(inserts.map((c) => c.requests.length)).toEqual([20, 5]);
     expect(inserts.flatMap((c) => c.requests.map((r) => r.clordId))).toEqual(ids);
-    expect(inserts[0]?.requests[0]).toMatchObject({ account: ACCOUNT, side: 'BUY', type: 'LIMIT', timeInForce: 'GOOD_TILL_CANCEL', postOnly: false });
+    expect(inserts[0]?.requests[0]).toMatchObject({
+      account: ACCOUNT,
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GOOD_TILL_CANCEL',
+      postOnly: false,
+    });
     inserts[0]?.resolve(ids.slice(0, 20).map((id) => `O-${id}`));
     inserts[1]?.resolve(ids.slice(20).map((id) => `O-${id}`));
     await adapter.idle();
@@ -167,7 +177,9 @@ describe('execution adapter', () => {
 
   it('maps a place without a price to a market-to-limit request on the intent account', () => {
     const { venue, adapter } = setup();
-    adapter.submit(approve(place('m1', { price: undefined, side: 'SELL', account: 'firms/f/accounts/hedge', timeInForce: 'IMMEDIATE_OR_CANCEL' })));
+    adapter.submit(
+      approve(place('m1', { price: undefined, side: 'SELL', account: 'firms/f/accounts/hedge', timeInForce: 'IMMEDIATE_OR_CANCEL' })),
+    );
     adapter.flush();
     expect(venue.callsOf<VenueOrderRequest>('insert')[0]?.requests[0]).toMatchObject({
       account: 'firms/f/accounts/hedge',
@@ -383,13 +395,17 @@ describe('execution adapter', () => {
     adapter.flush();
     const replaces = venue.callsOf<VenueReplaceRequest>('replace');
     expect(replaces.map((c) => c.requests.length)).toEqual([20, 5]);
-    expect(replaces.flatMap((c) => c.requests.map((r) => `${r.orderId}:${r.clordId}`))).toEqual(Array.from({ length: 25 }, (_, i) => `O${i + 1}:q${i + 1}b`));
+    expect(replaces.flatMap((c) => c.requests.map((r) => `${r.orderId}:${r.clordId}`))).toEqual(
+      Array.from({ length: 25 }, (_, i) => `O${i + 1}:q${i + 1}b`),
+    );
     replaces[0]?.resolve();
     replaces[1]?.reject(new TradebotError('GATEWAY_REJECTED', 'too late to cancel', { kind: 'rejection' }));
     await adapter.idle();
     expect(sent).toEqual(['replace 20']);
     // the failed list call: each of its orders is no longer pending its replace
-    expect(ledger.log.filter((l) => l.startsWith('requestFailed'))).toEqual(['q21', 'q22', 'q23', 'q24', 'q25'].map((id) => `requestFailed ${id} replace`));
+    expect(ledger.log.filter((l) => l.startsWith('requestFailed'))).toEqual(
+      ['q21', 'q22', 'q23', 'q24', 'q25'].map((id) => `requestFailed ${id} replace`),
+    );
   });
 
   it('does not send a replace of an order cancelled in the same step', () => {
@@ -446,15 +462,25 @@ describe('execution adapter', () => {
     expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed b1', 'sendFailed s1']);
     expect(ledger.failures.get('s1')).toBe(error);
 
-    const second = { ...crossIntent(), crossId: 'x2', buy: { clordId: 'b2', account: 'firms/f/accounts/a', side: 'BUY' as const }, sell: { clordId: 's2', account: 'firms/f/accounts/b', side: 'SELL' as const } };
+    const second = {
+      ...crossIntent(),
+      crossId: 'x2',
+      buy: { clordId: 'b2', account: 'firms/f/accounts/a', side: 'BUY' as const },
+      sell: { clordId: 's2', account: 'firms/f/accounts/b', side: 'SELL' as const },
+    };
     adapter.submit(approve(second));
     adapter.submit(approve(cancelAll()));
     adapter.flush();
     expect(venue.callsOf('cross')).toHaveLength(1);
-    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual(['sendFailed b1', 'sendFailed s1', 'sendFailed b2', 'sendFailed s2']);
+    expect(ledger.log.filter((l) => l.startsWith('sendFailed'))).toEqual([
+      'sendFailed b1',
+      'sendFailed s1',
+      'sendFailed b2',
+      'sendFailed s2',
+    ]);
   });
 
-  describe('self-match prevention (orders approved behind cancels of the bot\'s resting orders)', () => {
+  describe("self-match prevention (orders approved behind cancels of the bot's resting orders)", () => {
     it("sends a step's cancels before its inserts", () => {
       const { venue, ledger, adapter } = setup();
       ledger.working('w1', 'O1');
@@ -534,7 +560,9 @@ describe('execution adapter', () => {
       adapter.flush();
       const stopped = adapter.cancelAllOpen();
       expect(ledger.log).toContain('sendFailed c9');
-      expect(isTradebotError(ledger.failures.get('c9')) && (ledger.failures.get('c9') as TradebotError).code).toBe('EXECUTION_CANCELLED_BEFORE_SENT');
+      expect(isTradebotError(ledger.failures.get('c9')) && (ledger.failures.get('c9') as TradebotError).code).toBe(
+        'EXECUTION_CANCELLED_BEFORE_SENT',
+      );
       expect(venue.callsOf('insert')).toHaveLength(0);
       for (const call of venue.calls) call.resolve();
       await stopped;

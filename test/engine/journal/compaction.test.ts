@@ -22,7 +22,11 @@ describe('order journal compaction', () => {
     submit(place('tb-r1-000004'));
     await settle();
     submit(replace('tb-r1-000002', 'tb-r1-000005'));
-    expect(tracker.open().map((o) => `${o.clordId}:${o.state}`)).toEqual(['tb-r1-000001:NEW', 'tb-r1-000002:PENDING_REPLACE', 'tb-r1-000004:PENDING_NEW']);
+    expect(tracker.open().map((o) => `${o.clordId}:${o.state}`)).toEqual([
+      'tb-r1-000001:NEW',
+      'tb-r1-000002:PENDING_REPLACE',
+      'tb-r1-000004:PENDING_NEW',
+    ]);
 
     const full = fs.readFileSync(file, 'utf8');
     await recorder.finish(tracker.open());
@@ -37,7 +41,16 @@ describe('order journal compaction', () => {
       { clordId: 'tb-r1-000002', clordIds: ['tb-r1-000002', 'tb-r1-000005'], orderId: 'O2', state: 'PENDING_REPLACE' },
       { clordId: 'tb-r1-000004', clordIds: ['tb-r1-000004'], orderId: undefined, state: 'PENDING_NEW' },
     ]);
-    expect(next.open[0]?.terms).toEqual({ account: 'firms/demo/accounts/alice-main', symbol: 'RAIN-NYC-2026-12-01', side: 'BUY', qty: '5', price: '0.41', orderType: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', postOnly: true });
+    expect(next.open[0]?.terms).toEqual({
+      account: 'firms/demo/accounts/alice-main',
+      symbol: 'RAIN-NYC-2026-12-01',
+      side: 'BUY',
+      qty: '5',
+      price: '0.41',
+      orderType: 'ORDER_TYPE_LIMIT',
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+      postOnly: true,
+    });
     expect(next.counters.orders).toBe(5);
     expect(next.runIds).toEqual(new Set(['r1']));
 

@@ -58,7 +58,7 @@ describe('FileJournal', () => {
     await journal.close();
   });
 
-  it('is held by one process: JOURNAL_LOCKED while a live process owns it or it is open here; a dead owner\'s lock is taken over', async () => {
+  it("is held by one process: JOURNAL_LOCKED while a live process owns it or it is open here; a dead owner's lock is taken over", async () => {
     const file = journalPath();
     const journal = FileJournal.open(file);
     expect(() => FileJournal.open(file)).toThrow(expect.objectContaining({ code: JournalErrorCode.LOCKED }));
@@ -66,7 +66,9 @@ describe('FileJournal', () => {
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
 
     fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`); // the test runner: alive
-    expect(() => FileJournal.open(file)).toThrow(expect.objectContaining({ code: JournalErrorCode.LOCKED, details: expect.objectContaining({ pid: process.ppid }) }));
+    expect(() => FileJournal.open(file)).toThrow(
+      expect.objectContaining({ code: JournalErrorCode.LOCKED, details: expect.objectContaining({ pid: process.ppid }) }),
+    );
 
     const child = spawn(process.execPath, ['-e', '']);
     const deadPid = child.pid ?? 0;
@@ -92,7 +94,9 @@ describe('FileJournal', () => {
     journal.sync();
     fail = true;
     journal.append(insert('tb-r1-000001'));
-    expect(() => journal.sync()).toThrow(expect.objectContaining({ code: JournalErrorCode.WRITE_FAILED, message: expect.stringMatching(/ENOSPC/) }));
+    expect(() => journal.sync()).toThrow(
+      expect.objectContaining({ code: JournalErrorCode.WRITE_FAILED, message: expect.stringMatching(/ENOSPC/) }),
+    );
     fail = false;
     expect(() => journal.append(insert('tb-r1-000002'))).toThrow(expect.objectContaining({ code: JournalErrorCode.WRITE_FAILED }));
     await journal.close();

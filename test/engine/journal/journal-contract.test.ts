@@ -21,14 +21,21 @@ interface Subject {
 }
 
 const file: Subject = {
-  open: (warnings) => FileJournal.open(path.join(mkdtempSync(path.join(tmpdir(), 'tradebot-journal-')), 'journal.jsonl'), warnings === undefined ? {} : { warnings }),
+  open: (warnings) =>
+    FileJournal.open(
+      path.join(mkdtempSync(path.join(tmpdir(), 'tradebot-journal-')), 'journal.jsonl'),
+      warnings === undefined ? {} : { warnings },
+    ),
   async reopen(journal, tear, warnings) {
     await journal.close();
     const name = (journal as FileJournal).file;
     appendFileSync(name, tear);
     return FileJournal.open(name, { warnings });
   },
-  durable: (journal) => readFileSync((journal as FileJournal).file, 'utf8').split('\n').filter((l) => l !== '').length,
+  durable: (journal) =>
+    readFileSync((journal as FileJournal).file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '').length,
 };
 
 const memory: Subject = {
@@ -48,7 +55,12 @@ describe.each([
 ] as const)('%s (journal contract)', (_name, subject) => {
   it('replays appended entries in order with decimals as strings', async () => {
     const journal = subject.open();
-    const entries = [runStart('r1'), insert('tb-r1-000001', { price: '0.41', qty: '5' }), ack('tb-r1-000001', 'O1'), execution('tb-r1-000001', 'O1', '2', 'PARTIALLY_FILLED', '0.405')];
+    const entries = [
+      runStart('r1'),
+      insert('tb-r1-000001', { price: '0.41', qty: '5' }),
+      ack('tb-r1-000001', 'O1'),
+      execution('tb-r1-000001', 'O1', '2', 'PARTIALLY_FILLED', '0.405'),
+    ];
     for (const entry of entries) journal.append(entry);
     expect(await collect(journal.replay())).toEqual(entries);
     await journal.close();

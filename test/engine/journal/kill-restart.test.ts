@@ -70,7 +70,8 @@ risk:
 
 type Line = Record<string, unknown>;
 const str = (line: Line, key: string): string => String(line[key] ?? '');
-const requests = (lines: readonly Line[], kind?: string) => lines.filter((l) => l['type'] === 'request' && (kind === undefined || l['kind'] === kind));
+const requests = (lines: readonly Line[], kind?: string) =>
+  lines.filter((l) => l['type'] === 'request' && (kind === undefined || l['kind'] === kind));
 const runIdOf = (clordId: string) => clordId.split('-')[1] ?? '';
 const seqOf = (clordId: string) => Number(clordId.split('-')[2]);
 
@@ -98,7 +99,12 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
 
     // run 1: trade until the journal shows inserts, acknowledgements and replaces, then SIGKILL
     const first = runBot();
-    await watchJournal(journal, (lines) => requests(lines, 'insert').length >= 4 && requests(lines, 'replace').length >= 2 && lines.some((l) => l['type'] === 'ack'), first, 'run 1 journaled inserts, acks and replaces');
+    await watchJournal(
+      journal,
+      (lines) => requests(lines, 'insert').length >= 4 && requests(lines, 'replace').length >= 2 && lines.some((l) => l['type'] === 'ack'),
+      first,
+      'run 1 journaled inserts, acks and replaces',
+    );
     first.child.kill('SIGKILL');
     expect((await first.exit).signal).toBe('SIGKILL');
     const atKill = journalLines(journal);
@@ -107,7 +113,10 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
 
     // run 2 on the same journal: it replays, trades with ids of its own, and stops cleanly on SIGINT
     const second = runBot();
-    const replayed = JSON.parse(await second.line('stderr', (l) => l.includes('order journal replayed'), 'the journal replay')) as { restored: number; ordersInJournal: number };
+    const replayed = JSON.parse(await second.line('stderr', (l) => l.includes('order journal replayed'), 'the journal replay')) as {
+      restored: number;
+      ordersInJournal: number;
+    };
     expect(replayed.ordersInJournal).toBe(requests(atKill, 'insert').length);
     await second.line('stderr', (l) => l.includes('reconciled with the exchange'), 'the first reconciliation');
     let run2 = '';
@@ -123,7 +132,12 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
     second.child.kill('SIGINT');
     const secondExit = await second.exit;
     expect(secondExit, second.stderr.slice(-20).join('\n')).toEqual({ code: 0, signal: null });
-    const summary = JSON.parse(second.stdout.at(-1) ?? '{}') as { event: string; openOrders: number; positions: Record<string, string>; journal: { restored: number; syncs: number; syncMicros: number } };
+    const summary = JSON.parse(second.stdout.at(-1) ?? '{}') as {
+      event: string;
+      openOrders: number;
+      positions: Record<string, string>;
+      journal: { restored: number; syncs: number; syncMicros: number };
+    };
     expect(summary.event).toBe('run.summary');
     expect(summary.journal.restored).toBe(replayed.restored);
 
@@ -134,30 +148,55 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
     const inserts = requests(history, 'insert').map((l) => str(l, 'clordId'));
     expect(new Set(inserts).size, 'an insert clordId journaled twice').toBe(inserts.length);
     expect(new Set(inserts.map(runIdOf))).toEqual(new Set([run1, run2]));
-    const run1Max = Math.max(...inserts.filter((c) => runIdOf(c) === run1).map(seqOf), ...requests(atKill, 'replace').map((l) => seqOf(str(l, 'clordId'))));
-    expect(Math.min(...requests(history).filter((l) => runIdOf(str(l, 'clordId')) === run2).map((l) => seqOf(str(l, 'clordId'))))).toBeGreaterThan(run1Max);
+    const run1Max = Math.max(
+      ...inserts.filter((c) => runIdOf(c) === run1).map(seqOf),
+      ...requests(atKill, 'replace').map((l) => seqOf(str(l, 'clordId'))),
+    );
+    expect(
+      Math.min(
+        ...requests(history)
+          .filter((l) => runIdOf(str(l, 'clordId')) === run2)
+          .map((l) => seqOf(str(l, 'clordId'))),
+      ),
+    ).toBeGreaterThan(run1Max);
 
     // the exchange, through the real clients
-    const config = parseConfigText(fs.readFileSync(botConfig, 'utf8'), configSchema, { env: { KILL_TEST_PASSWORD: PASSWORD }, file: botConfig });
+    const config = parseConfigText(fs.readFileSync(botConfig, 'utf8'), configSchema, {
+      env: { KILL_TEST_PASSWORD: PASSWORD },
+      file: botConfig,
+    });
     if (config.exchange === undefined) throw new Error('no exchange section');
     const familyA = createFamilyAClient(config.exchange, { logger: silentLogger() });
     const instruments = await familyA.client.loadInstruments([SYMBOL]);
-    const client = new GatewayClient({ gatewayUrl: ready['gateway'] ?? '', credentials: { username: 'alice', password: PASSWORD }, instruments: instrumentCatalog(instruments), logger: silentLogger() });
+    const client = new GatewayClient({
+      gatewayUrl: ready['gateway'] ?? '',
+      credentials: { username: 'alice', password: PASSWORD },
+      instruments: instrumentCatalog(instruments),
+      logger: silentLogger(),
+    });
     try {
       await client.login();
       const orders = await exchangeOrders(client);
       const byClordId = new Map<string, number>();
       for (const order of orders) byClordId.set(order.clordId, (byClordId.get(order.clordId) ?? 0) + 1);
-      expect([...byClordId].filter(([, n]) => n > 1), 'clordIds on two exchange orders').toEqual([]);
+      expect(
+        [...byClordId].filter(([, n]) => n > 1),
+        'clordIds on two exchange orders',
+      ).toEqual([]);
 
       // every journaled insert: on the exchange under the order id the journal learned, or journaled as refused
       const orderIdOf = new Map<string, string>();
       const latestOf = new Map<string, string>();
       for (const line of history) {
-        if ((line['type'] === 'ack' || line['type'] === 'execution' || line['type'] === 'resolved') && str(line, 'orderId') !== '') orderIdOf.set(str(line, 'clordId'), str(line, 'orderId'));
+        if ((line['type'] === 'ack' || line['type'] === 'execution' || line['type'] === 'resolved') && str(line, 'orderId') !== '')
+          orderIdOf.set(str(line, 'clordId'), str(line, 'orderId'));
         if (line['type'] === 'request' && line['kind'] === 'replace') latestOf.set(str(line, 'origClordId'), str(line, 'clordId'));
       }
-      const refused = new Set(history.filter((l) => (l['type'] === 'sendFailed' || l['type'] === 'resolved') && l['state'] === 'REJECTED').map((l) => str(l, 'clordId')));
+      const refused = new Set(
+        history
+          .filter((l) => (l['type'] === 'sendFailed' || l['type'] === 'resolved') && l['state'] === 'REJECTED')
+          .map((l) => str(l, 'clordId')),
+      );
       const exchangeIds = new Set(orders.map((o) => o.id));
       const unaccounted = inserts.filter((clordId) => {
         const orderId = orderIdOf.get(clordId);
@@ -166,7 +205,10 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
       });
       expect(unaccounted, 'journaled orders neither on the exchange nor refused').toEqual([]);
       const journaledIds = new Set([...inserts, ...requests(history, 'replace').map((l) => str(l, 'clordId'))]);
-      expect(orders.filter((o) => !journaledIds.has(o.clordId)).map((o) => o.clordId), 'exchange orders the journal does not know').toEqual([]);
+      expect(
+        orders.filter((o) => !journaledIds.has(o.clordId)).map((o) => o.clordId),
+        'exchange orders the journal does not know',
+      ).toEqual([]);
 
       // the end state: summary and compacted journal agree with the exchange
       const open = await client.getOpenOrders({ accounts: [ACCOUNT] });

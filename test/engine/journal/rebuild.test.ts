@@ -16,7 +16,13 @@ function rebuild(entries: readonly JournalEntry[]): RecoveredJournal {
 }
 
 const openSummary = (recovered: RecoveredJournal) =>
-  recovered.open.map((o) => ({ clordId: o.clordId, clordIds: o.clordIds, orderId: o.orderId, state: o.state, cumQty: o.cumQty.toString() }));
+  recovered.open.map((o) => ({
+    clordId: o.clordId,
+    clordIds: o.clordIds,
+    orderId: o.orderId,
+    state: o.state,
+    cumQty: o.cumQty.toString(),
+  }));
 
 describe('journal rebuild', () => {
   it('keeps sent orders without a terminal state, with their order ids and filled quantity', () => {
@@ -46,18 +52,51 @@ describe('journal rebuild', () => {
     const recovered = rebuild([
       insert('tb-aa-000001'),
       insert('tb-aa-000002'),
-      { type: 'sendFailed', time: 5, clordId: 'tb-aa-000001', state: 'REJECTED', code: 'GATEWAY_INVALID_ARGUMENT', message: 'price off tick' },
+      {
+        type: 'sendFailed',
+        time: 5,
+        clordId: 'tb-aa-000001',
+        state: 'REJECTED',
+        code: 'GATEWAY_INVALID_ARGUMENT',
+        message: 'price off tick',
+      },
       { type: 'sendFailed', time: 5, clordId: 'tb-aa-000002', state: 'UNKNOWN', code: 'TRANSPORT_TIMEOUT', message: 'timed out' },
     ]);
-    expect(openSummary(recovered)).toEqual([{ clordId: 'tb-aa-000002', clordIds: ['tb-aa-000002'], orderId: undefined, state: 'UNKNOWN', cumQty: '0' }]);
+    expect(openSummary(recovered)).toEqual([
+      { clordId: 'tb-aa-000002', clordIds: ['tb-aa-000002'], orderId: undefined, state: 'UNKNOWN', cumQty: '0' },
+    ]);
   });
 
   it('follows replaces: the latest clordId names the order, and a settlement by it finishes the order', () => {
-    const replace = (clordId: string, origClordId: string): JournalEntry => ({ type: 'request', kind: 'replace', time: 6, clordId, origClordId, orderId: 'O1', symbol: 'RAIN-NYC-2026-12-01', price: '0.43' });
-    const replaced = [insert('tb-aa-000001'), ack('tb-aa-000001', 'O1'), replace('tb-aa-000002', 'tb-aa-000001'), replace('tb-aa-000005', 'tb-aa-000002')];
-    expect(openSummary(rebuild(replaced))).toEqual([{ clordId: 'tb-aa-000001', clordIds: ['tb-aa-000001', 'tb-aa-000005'], orderId: 'O1', state: 'NEW', cumQty: '0' }]);
+    const replace = (clordId: string, origClordId: string): JournalEntry => ({
+      type: 'request',
+      kind: 'replace',
+      time: 6,
+      clordId,
+      origClordId,
+      orderId: 'O1',
+      symbol: 'RAIN-NYC-2026-12-01',
+      price: '0.43',
+    });
+    const replaced = [
+      insert('tb-aa-000001'),
+      ack('tb-aa-000001', 'O1'),
+      replace('tb-aa-000002', 'tb-aa-000001'),
+      replace('tb-aa-000005', 'tb-aa-000002'),
+    ];
+    expect(openSummary(rebuild(replaced))).toEqual([
+      { clordId: 'tb-aa-000001', clordIds: ['tb-aa-000001', 'tb-aa-000005'], orderId: 'O1', state: 'NEW', cumQty: '0' },
+    ]);
     expect(rebuild(replaced).counters.orders).toBe(5);
-    const settled: JournalEntry = { type: 'resolved', time: 7, clordId: 'tb-aa-000005', cause: 'lookup', cumQty: '5', avgPx: '0.43', state: 'FILLED' };
+    const settled: JournalEntry = {
+      type: 'resolved',
+      time: 7,
+      clordId: 'tb-aa-000005',
+      cause: 'lookup',
+      cumQty: '5',
+      avgPx: '0.43',
+      state: 'FILLED',
+    };
     expect(rebuild([...replaced, settled]).open).toEqual([]);
   });
 
@@ -76,9 +115,29 @@ describe('journal rebuild', () => {
   it('continues ids and runIds across a compacted journal (checkpoint + open lines)', () => {
     const recovered = rebuild([
       { type: 'checkpoint', time: 1, runIds: ['aa', 'bb'], counters: { intents: 120, orders: 80, crosses: 3 } },
-      { type: 'open', time: 1, clordIds: ['tb-bb-000079', 'tb-bb-000081'], orderId: 'O79', terms: terms({ side: 'SELL' }), cumQty: '1', avgPx: '0.44', state: 'PARTIALLY_FILLED', intentId: 'i-bb-000119', label: 'quote' },
+      {
+        type: 'open',
+        time: 1,
+        clordIds: ['tb-bb-000079', 'tb-bb-000081'],
+        orderId: 'O79',
+        terms: terms({ side: 'SELL' }),
+        cumQty: '1',
+        avgPx: '0.44',
+        state: 'PARTIALLY_FILLED',
+        intentId: 'i-bb-000119',
+        label: 'quote',
+      },
       runStart('cc'),
-      { type: 'intent', time: 2, intentId: 'i-cc-000121', kind: 'place', strategy: 's', symbol: 'RAIN-NYC-2026-12-01', clordId: 'tb-cc-000082', label: 'quote' },
+      {
+        type: 'intent',
+        time: 2,
+        intentId: 'i-cc-000121',
+        kind: 'place',
+        strategy: 's',
+        symbol: 'RAIN-NYC-2026-12-01',
+        clordId: 'tb-cc-000082',
+        label: 'quote',
+      },
       insert('tb-cc-000082'),
     ]);
     expect(recovered.runIds).toEqual(new Set(['aa', 'bb', 'cc']));

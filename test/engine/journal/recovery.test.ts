@@ -63,13 +63,18 @@ describe('order journal recovery', () => {
     const pipeline = await t.start(journal, oneBid);
     const restored = ['tb-aa-000001', 'tb-aa-000002', 'tb-aa-000003', 'tb-aa-000004', 'tb-aa-000005', 'tb-aa-000006'];
     const states = () => restored.map((clordId) => pipeline.tracker.get(clordId)?.state);
-    await t.waitFor(() => states().join() === 'NEW,FILLED,NEW,CANCELED,REJECTED,CANCELED' && pipeline.counters.reconciliations > 0, 'every restored order settled');
+    await t.waitFor(
+      () => states().join() === 'NEW,FILLED,NEW,CANCELED,REJECTED,CANCELED' && pipeline.counters.reconciliations > 0,
+      'every restored order settled',
+    );
 
     expect(pipeline.counters.restored).toBe(6);
     expect(pipeline.counters.adopted).toBe(0);
     expect(pipeline.tracker.get('tb-aa-000001')?.orderId).toBe(a);
     expect(pipeline.tracker.get('tb-aa-000003')?.orderId).toBe(t.sim.core.orderIdFor('firms/demo/accounts/alice-main', 'tb-aa-000003'));
-    expect(t.fills.map((fill) => ({ clordId: fill.clordId, qty: fill.qty.toString(), price: fill.price.toString() }))).toEqual([{ clordId: 'tb-aa-000002', qty: '3', price: '0.6' }]);
+    expect(t.fills.map((fill) => ({ clordId: fill.clordId, qty: fill.qty.toString(), price: fill.price.toString() }))).toEqual([
+      { clordId: 'tb-aa-000002', qty: '3', price: '0.6' },
+    ]);
     // nothing of the killed run was sent again; E never reached the exchange
     expect(t.inserted.filter((clordId) => clordId.startsWith('tb-aa-'))).toEqual([]);
     expect(t.sim.core.orderIdFor('firms/demo/accounts/alice-main', 'tb-aa-000005')).toBeUndefined();
@@ -79,7 +84,9 @@ describe('order journal recovery', () => {
 
     const lines = await collect(journal.replay());
     const settled = lines.filter((e) => e.type === 'resolved').map((e) => (e.type === 'resolved' ? `${e.clordId}:${e.state}` : ''));
-    expect(settled).toEqual(expect.arrayContaining(['tb-aa-000002:FILLED', 'tb-aa-000004:CANCELED', 'tb-aa-000005:REJECTED', 'tb-aa-000006:CANCELED']));
+    expect(settled).toEqual(
+      expect.arrayContaining(['tb-aa-000002:FILLED', 'tb-aa-000004:CANCELED', 'tb-aa-000005:REJECTED', 'tb-aa-000006:CANCELED']),
+    );
 
     await pipeline.stop();
     const compacted = await collect(journal.replay());
@@ -95,7 +102,10 @@ describe('order journal recovery', () => {
     const t = (bot = await startSimBot());
     const journal = new MemoryJournal();
     const first = await t.start(journal, oneBid);
-    await t.waitFor(() => first.tracker.open().some((o) => o.state === 'NEW') && journal.lines.some((l) => l.includes('"type":"ack"')), 'the bid rests and its ack is journaled');
+    await t.waitFor(
+      () => first.tracker.open().some((o) => o.state === 'NEW') && journal.lines.some((l) => l.includes('"type":"ack"')),
+      'the bid rests and its ack is journaled',
+    );
     const bid = first.tracker.open()[0];
     // the "kill": the first run is never stopped; the next starts on the journal as it is now
     const afterKill = new MemoryJournal();
@@ -103,7 +113,10 @@ describe('order journal recovery', () => {
 
     const quiet = defineStrategy({ name: 'quiet', params: z.object({ symbols: z.array(z.string()) }) });
     const second = await t.start(afterKill, quiet);
-    await t.waitFor(() => second.counters.reconciliations > 0 && second.tracker.get(bid?.clordId ?? '')?.state === 'NEW', 'the second run resumed the bid');
+    await t.waitFor(
+      () => second.counters.reconciliations > 0 && second.tracker.get(bid?.clordId ?? '')?.state === 'NEW',
+      'the second run resumed the bid',
+    );
     expect(second.tracker.get(bid?.clordId ?? '')?.orderId).toBe(bid?.orderId);
     expect(second.counters).toMatchObject({ restored: 1, adopted: 0 });
     expect(t.inserted).toEqual([bid?.clordId]);

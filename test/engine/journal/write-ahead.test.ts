@@ -10,10 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { cancel, cross, place, replace, settle, setup } from './helpers/adapter-rig.ts';
 
 describe('order journal write-ahead', () => {
-  it('writes and fdatasyncs a step\'s inserts once before the insert call; acks are written after the answer without an fdatasync', async () => {
+  it("writes and fdatasyncs a step's inserts once before the insert call; acks are written after the answer without an fdatasync", async () => {
     const { log, venue, submit, journal } = setup();
     submit(place('tb-r1-000001'), place('tb-r1-000002'), place('tb-r1-000003'));
-    expect(log).toEqual(['write intent intent intent request:insert request:insert request:insert', 'fdatasync', 'insertOrders tb-r1-000001,tb-r1-000002,tb-r1-000003']);
+    expect(log).toEqual([
+      'write intent intent intent request:insert request:insert request:insert',
+      'fdatasync',
+      'insertOrders tb-r1-000001,tb-r1-000002,tb-r1-000003',
+    ]);
 
     log.length = 0;
     venue.callsOf('insert')[0]?.resolve(['O1', 'O2', 'O3']);

@@ -39,7 +39,9 @@ describe('deduplication and stale executions', () => {
 
   it('a stale execution with a lower cum_qty changes nothing', () => {
     const { tracker, fills, updates } = ackedTracker();
-    tracker.applyExecution(fillExec('E3', { cum: 8, lastPx: '0.50', lastShares: 4, avgPx: '0.49', levels: [lvl('0.48', 4), lvl('0.50', 4)] }));
+    tracker.applyExecution(
+      fillExec('E3', { cum: 8, lastPx: '0.50', lastShares: 4, avgPx: '0.49', levels: [lvl('0.48', 4), lvl('0.50', 4)] }),
+    );
     const count = updates.length;
     tracker.applyExecution(fillExec('E2', { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48', levels: [lvl('0.48', 4)] }));
     expect(updates).toHaveLength(count);
@@ -60,19 +62,32 @@ describe('deduplication and stale executions', () => {
   it('a fill that arrives after the cancel still counts, and the order stays CANCELED', () => {
     const { tracker, fills } = ackedTracker();
     tracker.applyExecution(
-      execution('E3', { type: 'EXECUTION_TYPE_CANCELED' }, { state: 'ORDER_STATE_CANCELED', cumQty: d(4), leavesQty: ZERO, avgPx: d('0.45'), priceToQuantityFilled: [lvl('0.45', 4)] }),
+      execution(
+        'E3',
+        { type: 'EXECUTION_TYPE_CANCELED' },
+        { state: 'ORDER_STATE_CANCELED', cumQty: d(4), leavesQty: ZERO, avgPx: d('0.45'), priceToQuantityFilled: [lvl('0.45', 4)] },
+      ),
     );
     tracker.applyExecution(fillExec('E2', { cum: 4, lastPx: '0.45', lastShares: 4, avgPx: '0.45', levels: [lvl('0.45', 4)] }));
     expect(tracker.get('c1')).toMatchObject({ state: 'CANCELED', filledQty: d(4) });
     expect(fills).toHaveLength(1);
-    expect(fills[0]).toMatchObject({ qty: d(4), price: d('0.45'), priceSource: 'levels', fillId: 'E3', aggressor: undefined, fee: undefined });
+    expect(fills[0]).toMatchObject({
+      qty: d(4),
+      price: d('0.45'),
+      priceSource: 'levels',
+      fillId: 'E3',
+      aggressor: undefined,
+      fee: undefined,
+    });
   });
 });
 
 describe('missed executions', () => {
   it('a FILL after a missed PARTIAL_FILL yields both fills exactly from the levels', () => {
     const { tracker, fills } = ackedTracker();
-    tracker.applyExecution(fillExec('E3', { cum: 10, lastPx: '0.50', lastShares: 4, avgPx: '0.46', levels: [lvl('0.43', 6), lvl('0.50', 4)] }));
+    tracker.applyExecution(
+      fillExec('E3', { cum: 10, lastPx: '0.50', lastShares: 4, avgPx: '0.46', levels: [lvl('0.43', 6), lvl('0.50', 4)] }),
+    );
     expect(fills.map((f) => [f.fillId, f.qty.toFixed(), f.price.toFixed(), f.priceSource])).toEqual([
       ['E3#1', '6', '0.43', 'levels'],
       ['E3#2', '4', '0.5', 'levels'],

@@ -14,9 +14,7 @@ export const d = (text: string | number): Decimal => new Decimal(text);
 
 /** Decimals compare by value (decimal.js instances carry internal fields). */
 export function installDecimalEquality(): void {
-  expect.addEqualityTesters([
-    (a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined),
-  ]);
+  expect.addEqualityTesters([(a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined)]);
 }
 
 export const ACCOUNT = 'firms/f1/accounts/a1';

@@ -103,7 +103,9 @@ describe('the finished-order history', () => {
     for (let n = 1; n <= 50; n++) fillOrder(t, n);
     expect(t.get('missed')?.state).toBe('CANCELED');
     // the exchange had filled it after all: the fill counts
-    t.applyExecution(fillExec('F-missed', { cum: 10, lastPx: '0.50', lastShares: 10, avgPx: '0.50' }, { id: 'O-missed', clordId: 'missed' }));
+    t.applyExecution(
+      fillExec('F-missed', { cum: 10, lastPx: '0.50', lastShares: 10, avgPx: '0.50' }, { id: 'O-missed', clordId: 'missed' }),
+    );
     expect(t.get('missed')?.state).toBe('FILLED');
     expect(fills.at(-1)).toMatchObject({ clordId: 'missed', qty: d(10) });
     // now final: forgotten like any other once newer orders finish

@@ -56,9 +56,14 @@ describe('an order replaced thousands of times', () => {
   it('ignores the terms of a stale execution carrying an old clordId', () => {
     const { tracker } = replacedMany();
     const price = tracker.get('c1')?.price;
-    tracker.applyExecution(execution('E-stale', { type: 'EXECUTION_TYPE_REPLACE' }, { clordId: `c${REPLACES - 5}`, price: d('0.99'), orderQty: d(10), leavesQty: d(10) }));
+    tracker.applyExecution(
+      execution(
+        'E-stale',
+        { type: 'EXECUTION_TYPE_REPLACE' },
+        { clordId: `c${REPLACES - 5}`, price: d('0.99'), orderQty: d(10), leavesQty: d(10) },
+      ),
+    );
     expect(tracker.get('c1')?.price).toEqual(price);
     expect(tracker.get('c1')?.clordId).toBe(`c${REPLACES + 1}`);
   });
-
 });

@@ -55,7 +55,12 @@ function executionsOf(life: Life): Execution[] {
     out.push(
       execution(
         `E${i + 1}`,
-        { type: full ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL', lastPx: fill.px, lastShares: fill.qty, transactTime: 1000 + i },
+        {
+          type: full ? 'EXECUTION_TYPE_FILL' : 'EXECUTION_TYPE_PARTIAL_FILL',
+          lastPx: fill.px,
+          lastShares: fill.qty,
+          transactTime: 1000 + i,
+        },
         {
           ...base,
           state: full ? 'ORDER_STATE_FILLED' : 'ORDER_STATE_PARTIALLY_FILLED',

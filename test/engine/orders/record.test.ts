@@ -10,18 +10,35 @@ import type { TrackedOrder } from '../../../src/engine/orders/index.ts';
 /** The oracle: two views differ in anything a consumer would act on (time aside). */
 function viewChanged(a: TrackedOrder, b: TrackedOrder): boolean {
   const samePrice = a.price === undefined || b.price === undefined ? a.price === b.price : a.price.eq(b.price);
-  return a.state !== b.state || a.clordId !== b.clordId || a.orderId !== b.orderId || !a.qty.eq(b.qty) || !a.filledQty.eq(b.filledQty) || !samePrice || a.pendingReplace !== b.pendingReplace;
+  return (
+    a.state !== b.state ||
+    a.clordId !== b.clordId ||
+    a.orderId !== b.orderId ||
+    !a.qty.eq(b.qty) ||
+    !a.filledQty.eq(b.filledQty) ||
+    !samePrice ||
+    a.pendingReplace !== b.pendingReplace
+  );
 }
 
 const qtyArb = fc.integer({ min: 0, max: 5 }).map((n) => new Decimal(n));
-const priceArb = fc.option(fc.integer({ min: 1, max: 3 }).map((c) => new Decimal(c).div(100)), { nil: undefined });
+const priceArb = fc.option(
+  fc.integer({ min: 1, max: 3 }).map((c) => new Decimal(c).div(100)),
+  { nil: undefined },
+);
 
 describe('changedSince', () => {
   it('answers viewChanged(before, record.view()) for any change of the shown fields', () => {
     fc.assert(
       fc.property(
         fc.record({
-          base: fc.constantFrom('PENDING_NEW' as const, 'NEW' as const, 'PARTIALLY_FILLED' as const, 'FILLED' as const, 'CANCELED' as const),
+          base: fc.constantFrom(
+            'PENDING_NEW' as const,
+            'NEW' as const,
+            'PARTIALLY_FILLED' as const,
+            'FILLED' as const,
+            'CANCELED' as const,
+          ),
           qty: qtyArb,
           filled: qtyArb,
           price: priceArb,
@@ -33,7 +50,21 @@ describe('changedSince', () => {
           sameObjects: fc.boolean(),
         }),
         (change) => {
-          const record = new OrderRecord({ clordId: 'c1', orderId: 'O1', account: 'a', symbol: 'S', side: 'BUY', price: new Decimal('0.01'), qty: new Decimal(2), base: 'NEW', adopted: false, intentId: undefined, label: undefined, crossId: undefined, time: 0 });
+          const record = new OrderRecord({
+            clordId: 'c1',
+            orderId: 'O1',
+            account: 'a',
+            symbol: 'S',
+            side: 'BUY',
+            price: new Decimal('0.01'),
+            qty: new Decimal(2),
+            base: 'NEW',
+            adopted: false,
+            intentId: undefined,
+            label: undefined,
+            crossId: undefined,
+            time: 0,
+          });
           const before = record.view();
           record.base = change.base;
           record.qty = change.sameObjects ? new Decimal(record.qty) : change.qty;

@@ -13,7 +13,12 @@ describe('replace', () => {
   it('a replace request is PENDING_REPLACE and the new clordId already finds the order', () => {
     const { tracker, updates } = ackedTracker();
     tracker.replaceRequested('c1', 'c2', d('0.52'), d(12));
-    expect(tracker.get('c2')).toMatchObject({ clordId: 'c1', state: 'PENDING_REPLACE', price: d('0.50'), pendingReplace: { clordId: 'c2', price: d('0.52'), qty: d(12) } });
+    expect(tracker.get('c2')).toMatchObject({
+      clordId: 'c1',
+      state: 'PENDING_REPLACE',
+      price: d('0.50'),
+      pendingReplace: { clordId: 'c2', price: d('0.52'), qty: d(12) },
+    });
     expect(updates.at(-1)).toMatchObject({ previousState: 'NEW', cause: { kind: 'replaceRequested', newClordId: 'c2' } });
   });
 
@@ -22,7 +27,15 @@ describe('replace', () => {
     tracker.replaceRequested('c1', 'c2', d('0.52'), d(12));
     tracker.applyExecution(replaced('E2', 'c2', '0.52', 12));
     const view = tracker.get('c1');
-    expect(view).toMatchObject({ clordId: 'c2', clordIds: ['c1', 'c2'], state: 'NEW', price: d('0.52'), qty: d(12), leavesQty: d(12), pendingReplace: undefined });
+    expect(view).toMatchObject({
+      clordId: 'c2',
+      clordIds: ['c1', 'c2'],
+      state: 'NEW',
+      price: d('0.52'),
+      qty: d(12),
+      leavesQty: d(12),
+      pendingReplace: undefined,
+    });
     expect(tracker.byOrderId('O1')?.clordId).toBe('c2');
   });
 
@@ -56,7 +69,9 @@ describe('replace', () => {
     const { tracker } = ackedTracker();
     tracker.applyExecution(fillExec('E2', { cum: 4, lastPx: '0.50', lastShares: 4, avgPx: '0.50' }));
     tracker.replaceRequested('c1', 'c2', undefined, d(4));
-    tracker.applyExecution(replaced('E3', 'c2', '0.50', 4, { state: 'ORDER_STATE_FILLED', cumQty: d(4), avgPx: d('0.50'), leavesQty: d(0) }));
+    tracker.applyExecution(
+      replaced('E3', 'c2', '0.50', 4, { state: 'ORDER_STATE_FILLED', cumQty: d(4), avgPx: d('0.50'), leavesQty: d(0) }),
+    );
     expect(tracker.get('c2')).toMatchObject({ state: 'FILLED', qty: d(4), filledQty: d(4), leavesQty: d(0) });
   });
 

@@ -14,9 +14,27 @@ describe('snapshot', () => {
     tracker.onStreamEvent({
       type: 'snapshot',
       sessionId: 's1',
-      orders: [order({ id: 'O7', clordId: 'old-7', side: 'SIDE_SELL', state: 'ORDER_STATE_PARTIALLY_FILLED', cumQty: d(3), avgPx: d('0.61'), price: d('0.60') })],
+      orders: [
+        order({
+          id: 'O7',
+          clordId: 'old-7',
+          side: 'SIDE_SELL',
+          state: 'ORDER_STATE_PARTIALLY_FILLED',
+          cumQty: d(3),
+          avgPx: d('0.61'),
+          price: d('0.60'),
+        }),
+      ],
     });
-    expect(tracker.get('old-7')).toMatchObject({ orderId: 'O7', side: 'SELL', state: 'PARTIALLY_FILLED', filledQty: d(3), leavesQty: d(7), adopted: true, avgPx: d('0.61') });
+    expect(tracker.get('old-7')).toMatchObject({
+      orderId: 'O7',
+      side: 'SELL',
+      state: 'PARTIALLY_FILLED',
+      filledQty: d(3),
+      leavesQty: d(7),
+      adopted: true,
+      avgPx: d('0.61'),
+    });
     expect(fills).toEqual([]);
     expect(updates[0]).toMatchObject({ previousState: undefined, cause: { kind: 'snapshot', sessionId: 's1', outcome: 'adopted' } });
   });
@@ -29,7 +47,14 @@ describe('snapshot', () => {
     tracker.onStreamEvent({
       type: 'snapshot',
       sessionId: 's2',
-      orders: [order({ state: 'ORDER_STATE_PARTIALLY_FILLED', cumQty: d(5), avgPx: d('0.494'), priceToQuantityFilled: [lvl('0.49', 3), lvl('0.50', 2)] })],
+      orders: [
+        order({
+          state: 'ORDER_STATE_PARTIALLY_FILLED',
+          cumQty: d(5),
+          avgPx: d('0.494'),
+          priceToQuantityFilled: [lvl('0.49', 3), lvl('0.50', 2)],
+        }),
+      ],
     });
     expect(tracker.stale).toBe(false);
     expect(tracker.get('c1')).toMatchObject({ state: 'PARTIALLY_FILLED', filledQty: d(5) });
@@ -72,7 +97,9 @@ describe('snapshot', () => {
 describe('executions of unknown orders', () => {
   it('are adopted, and the execution itself is a new fill', () => {
     const { tracker, fills } = recordedTracker();
-    tracker.applyExecution(fillExec('E9', { cum: 6, lastPx: '0.40', lastShares: 2, avgPx: '0.45' }, { id: 'O9', clordId: '' }, { aggressor: true }));
+    tracker.applyExecution(
+      fillExec('E9', { cum: 6, lastPx: '0.40', lastShares: 2, avgPx: '0.45' }, { id: 'O9', clordId: '' }, { aggressor: true }),
+    );
     expect(tracker.byOrderId('O9')).toMatchObject({ clordId: 'exchange:O9', filledQty: d(6), adopted: true, state: 'PARTIALLY_FILLED' });
     expect(fills).toEqual([expect.objectContaining({ fillId: 'E9', qty: d(2), price: d('0.40'), aggressor: true })]);
   });

@@ -61,12 +61,33 @@ describe('executions', () => {
     const seen: string[] = [];
     tracker.fills$.subscribe(() => seen.push('fill'));
     tracker.updates$.subscribe(() => seen.push('update'));
-    tracker.applyExecution(fillExec('E2', { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48' }, {}, { aggressor: true, commissionNotionalCollected: d('0.01') }));
+    tracker.applyExecution(
+      fillExec(
+        'E2',
+        { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48' },
+        {},
+        { aggressor: true, commissionNotionalCollected: d('0.01') },
+      ),
+    );
     expect(tracker.get('c1')).toMatchObject({ state: 'PARTIALLY_FILLED', filledQty: d(4), leavesQty: d(6), avgPx: d('0.48') });
     expect(fills).toEqual([
-      expect.objectContaining({ fillId: 'E2', executionId: 'E2', qty: d(4), price: d('0.48'), aggressor: true, fee: d('0.01'), priceSource: 'lastPx', intentId: 'i1', account: 'firms/f1/accounts/a1', side: 'BUY' }),
+      expect.objectContaining({
+        fillId: 'E2',
+        executionId: 'E2',
+        qty: d(4),
+        price: d('0.48'),
+        aggressor: true,
+        fee: d('0.01'),
+        priceSource: 'lastPx',
+        intentId: 'i1',
+        account: 'firms/f1/accounts/a1',
+        side: 'BUY',
+      }),
     ]);
-    expect(updates.at(-1)).toMatchObject({ previousState: 'NEW', cause: { kind: 'execution', executionId: 'E2', executionType: 'EXECUTION_TYPE_PARTIAL_FILL' } });
+    expect(updates.at(-1)).toMatchObject({
+      previousState: 'NEW',
+      cause: { kind: 'execution', executionId: 'E2', executionType: 'EXECUTION_TYPE_PARTIAL_FILL' },
+    });
     expect(seen).toEqual(['fill', 'update']);
   });
 
@@ -81,9 +102,16 @@ describe('executions', () => {
   it('an exchange rejection is REJECTED with the reason text in the cause', () => {
     const { tracker, updates } = recordedTracker();
     tracker.submitted(request());
-    tracker.applyExecution(execution('E1', { type: 'EXECUTION_TYPE_REJECTED', text: 'price out of bounds' }, { id: '', state: 'ORDER_STATE_REJECTED' }));
+    tracker.applyExecution(
+      execution('E1', { type: 'EXECUTION_TYPE_REJECTED', text: 'price out of bounds' }, { id: '', state: 'ORDER_STATE_REJECTED' }),
+    );
     expect(tracker.get('c1')?.state).toBe('REJECTED');
-    expect(updates.at(-1)?.cause).toEqual({ kind: 'execution', executionId: 'E1', executionType: 'EXECUTION_TYPE_REJECTED', text: 'price out of bounds' });
+    expect(updates.at(-1)?.cause).toEqual({
+      kind: 'execution',
+      executionId: 'E1',
+      executionType: 'EXECUTION_TYPE_REJECTED',
+      text: 'price out of bounds',
+    });
   });
 
   it.each([
@@ -119,7 +147,10 @@ describe('cancel', () => {
     expect(tracker.get('c1')?.state).toBe('PENDING_CANCEL');
     tracker.applyCancelReject(cancelReject({ rejectReason: 'CXL_REJ_REASON_OTHER' }));
     expect(tracker.get('c1')?.state).toBe('PARTIALLY_FILLED');
-    expect(updates.at(-1)).toMatchObject({ previousState: 'PENDING_CANCEL', cause: { kind: 'cancelReject', isReplace: false, reason: 'CXL_REJ_REASON_OTHER' } });
+    expect(updates.at(-1)).toMatchObject({
+      previousState: 'PENDING_CANCEL',
+      cause: { kind: 'cancelReject', isReplace: false, reason: 'CXL_REJ_REASON_OTHER' },
+    });
   });
 
   it('a too-late cancel reject makes a still-working order UNKNOWN until its execution arrives', () => {

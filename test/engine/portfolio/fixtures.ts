@@ -15,15 +15,23 @@ export const SYMBOL = 'EVT-A';
 export const T0 = 1_700_000_000_000;
 
 export function installDecimalEquality(): void {
-  expect.addEqualityTesters([
-    (a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined),
-  ]);
+  expect.addEqualityTesters([(a: unknown, b: unknown) => (Decimal.isDecimal(a) && Decimal.isDecimal(b) ? a.eq(b) : undefined)]);
 }
 
 let seq = 0;
 export function fill(side: 'BUY' | 'SELL', qty: string | number, price: string, overrides: Partial<PortfolioFill> = {}): PortfolioFill {
   seq += 1;
-  return { fillId: `F${seq}`, account: ACCOUNT, symbol: SYMBOL, side, qty: d(qty), price: d(price), aggressor: false, time: T0 + seq, ...overrides };
+  return {
+    fillId: `F${seq}`,
+    account: ACCOUNT,
+    symbol: SYMBOL,
+    side,
+    qty: d(qty),
+    price: d(price),
+    aggressor: false,
+    time: T0 + seq,
+    ...overrides,
+  };
 }
 
 export function exchangePosition(overrides: Partial<Position> = {}): Position {
@@ -55,7 +63,11 @@ export function balance(overrides: Partial<Balance> = {}): Balance {
   };
 }
 
-export function portfolio(options: Partial<PortfolioOptions> = {}): { portfolio: Portfolio; clock: VirtualClock; changes: PortfolioChange[] } {
+export function portfolio(options: Partial<PortfolioOptions> = {}): {
+  portfolio: Portfolio;
+  clock: VirtualClock;
+  changes: PortfolioChange[];
+} {
   const clock = new VirtualClock(T0);
   const p = new Portfolio({ clock, startingCash: { [ACCOUNT]: d(1000) }, ...options });
   const changes: PortfolioChange[] = [];

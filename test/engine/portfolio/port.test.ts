@@ -19,10 +19,34 @@ type Op =
   | { kind: 'reconcile'; symbol: string; qty: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('fill' as const), account: fc.constantFrom(ACCOUNT, OTHER), symbol: fc.constantFrom(...SYMBOLS), side: fc.constantFrom('BUY' as const, 'SELL' as const), qty: fc.integer({ min: 1, max: 20 }), price }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('fill' as const),
+      account: fc.constantFrom(ACCOUNT, OTHER),
+      symbol: fc.constantFrom(...SYMBOLS),
+      side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      qty: fc.integer({ min: 1, max: 20 }),
+      price,
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('mark' as const), symbol: fc.constantFrom(...SYMBOLS), price }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle' as const), symbol: fc.constantFrom(...SYMBOLS), price: fc.constantFrom(0 as const, 1 as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reconcile' as const), symbol: fc.constantFrom(...SYMBOLS), qty: fc.integer({ min: -10, max: 10 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('settle' as const),
+      symbol: fc.constantFrom(...SYMBOLS),
+      price: fc.constantFrom(0 as const, 1 as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('reconcile' as const),
+      symbol: fc.constantFrom(...SYMBOLS),
+      qty: fc.integer({ min: -10, max: 10 }),
+    }),
+  },
 );
 
 describe('portfolioPort', () => {
@@ -41,7 +65,22 @@ describe('portfolioPort', () => {
           port.positions();
           port.position('S1');
           if (op.kind === 'fill') {
-            const fill: Fill = { fillId: `F${++n}`, clordId: `c${n}`, orderId: undefined, account: op.account, symbol: op.symbol, side: op.side, qty: new Decimal(op.qty), price: op.price, fee: undefined, time: T0 + n, executionId: undefined, aggressor: false, priceSource: 'lastPx', intentId: undefined };
+            const fill: Fill = {
+              fillId: `F${++n}`,
+              clordId: `c${n}`,
+              orderId: undefined,
+              account: op.account,
+              symbol: op.symbol,
+              side: op.side,
+              qty: new Decimal(op.qty),
+              price: op.price,
+              fee: undefined,
+              time: T0 + n,
+              executionId: undefined,
+              aggressor: false,
+              priceSource: 'lastPx',
+              intentId: undefined,
+            };
             port.applyFill(fill);
           } else if (op.kind === 'mark') {
             const before = p.netPnl();
@@ -50,22 +89,32 @@ describe('portfolioPort', () => {
           } else if (op.kind === 'settle') port.settle(op.symbol, new Decimal(op.price), T0);
           else {
             if (op.qty !== 0 && p.markOf(op.symbol) === undefined) unmarked.add(op.symbol);
-            port.reconcile([exchangePosition({ symbol: op.symbol, netPosition: new Decimal(op.qty), avgEntryPx: new Decimal('0.5'), costBasis: ZERO })], [balance({ balance: new Decimal(1000) })]);
+            port.reconcile(
+              [exchangePosition({ symbol: op.symbol, netPosition: new Decimal(op.qty), avgEntryPx: new Decimal('0.5'), costBasis: ZERO })],
+              [balance({ balance: new Decimal(1000) })],
+            );
           }
           const totals = p.snapshot().totals;
           // netPnl (kept per position between calls) is the plain fold over the positions, after every change
           let fold = ZERO;
-          for (const account of p.snapshot().accounts) for (const q of account.positions) fold = fold.plus(q.realizedPnl).plus(q.marketValue.minus(q.costBasis)).minus(q.fees);
+          for (const account of p.snapshot().accounts)
+            for (const q of account.positions) fold = fold.plus(q.realizedPnl).plus(q.marketValue.minus(q.costBasis)).minus(q.fees);
           expect(p.netPnl().toString()).toBe(fold.toString());
           // valuation: the snapshot's equity (same arithmetic) and its positions' quantities, in its order
           const snapshot = p.snapshot();
           const valuation = p.valuation();
           expect(valuation.equity.toString()).toBe(snapshot.totals.equity.toString());
           expect(valuation.equity.isNegative()).toBe(snapshot.totals.equity.isNegative());
-          expect(valuation.positions.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(snapshot.accounts.flatMap((a) => a.positions.map((q) => `${a.account} ${q.symbol} ${q.qty.toString()}`)));
-          expect(port.dailyPnl().toString()).toBe(totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees).minus(inherited).toString());
+          expect(valuation.positions.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(
+            snapshot.accounts.flatMap((a) => a.positions.map((q) => `${a.account} ${q.symbol} ${q.qty.toString()}`)),
+          );
+          expect(port.dailyPnl().toString()).toBe(
+            totals.realizedPnl.plus(totals.unrealizedPnl).minus(totals.fees).minus(inherited).toString(),
+          );
           const fresh = p.quantities().filter((q) => !q.qty.isZero());
-          expect(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(fresh.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`));
+          expect(port.positions().map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`)).toEqual(
+            fresh.map((q) => `${q.account} ${q.symbol} ${q.qty.toString()}`),
+          );
           for (const symbol of SYMBOLS) {
             const sum = fresh.filter((q) => q.symbol === symbol).reduce((a, q) => a.plus(q.qty), ZERO);
             expect(port.position(symbol).toString()).toBe(sum.toString());

@@ -11,7 +11,15 @@ describe('positions and realized PnL', () => {
     const { portfolio: p } = portfolio();
     p.applyFill(fill('BUY', 10, '0.45'));
     p.applyFill(fill('SELL', 10, '0.52'));
-    expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({ qty: d(0), costBasis: d(0), avgPx: d(0), realizedPnl: d('0.7'), unrealizedPnl: d(0), turnover: d('9.7'), fillCount: 2 });
+    expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({
+      qty: d(0),
+      costBasis: d(0),
+      avgPx: d(0),
+      realizedPnl: d('0.7'),
+      unrealizedPnl: d(0),
+      turnover: d('9.7'),
+      fillCount: 2,
+    });
     expect(p.account(ACCOUNT)).toMatchObject({ cash: d('1000.7'), equity: d('1000.7'), netPnl: d('0.7') });
   });
 
@@ -76,7 +84,9 @@ describe('fees', () => {
   });
 
   it('negative rates are refused', () => {
-    expect(() => portfolio({ fees: { takerBps: d(-1), makerBps: d(0) } })).toThrow(expect.objectContaining({ code: PortfolioErrorCode.INVALID_OPTIONS }));
+    expect(() => portfolio({ fees: { takerBps: d(-1), makerBps: d(0) } })).toThrow(
+      expect.objectContaining({ code: PortfolioErrorCode.INVALID_OPTIONS }),
+    );
   });
 });
 
@@ -110,7 +120,15 @@ describe('settlement', () => {
     const { portfolio: p, changes } = portfolio();
     p.applyFill(fill(side, 10, '0.40'));
     p.settle(SYMBOL, price);
-    expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({ qty: d(0), costBasis: d(0), realizedPnl: d(realized), unrealizedPnl: d(0), settledAt: d(price), fillCount: 1, turnover: d(4) });
+    expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({
+      qty: d(0),
+      costBasis: d(0),
+      realizedPnl: d(realized),
+      unrealizedPnl: d(0),
+      settledAt: d(price),
+      fillCount: 1,
+      turnover: d(4),
+    });
     expect(p.account(ACCOUNT)).toMatchObject({ cash: d(cash), equity: d(cash) });
     expect(changes.at(-1)).toMatchObject({ cause: 'settle', account: ACCOUNT });
   });
@@ -174,7 +192,10 @@ describe('reconcile', () => {
     p.applyFill(fill('BUY', 10, '0.40'));
     p.applyFill(fill('SELL', 2, '0.50', { symbol: 'EVT-C' }));
     const result = p.reconcile(
-      [exchangePosition({ netPosition: d(12), avgEntryPx: d('0.42'), costBasis: d('5.1') }), exchangePosition({ symbol: 'EVT-B', netPosition: d(-3), avgEntryPx: d('0.7') })],
+      [
+        exchangePosition({ netPosition: d(12), avgEntryPx: d('0.42'), costBasis: d('5.1') }),
+        exchangePosition({ symbol: 'EVT-B', netPosition: d(-3), avgEntryPx: d('0.7') }),
+      ],
       [balance({ balance: d('994.9') }), balance({ currency: 'EUR', balance: d(5) })],
     );
     expect(result.cash).toEqual([{ account: ACCOUNT, localCash: d('997'), exchangeCash: d('994.9') }]);
@@ -196,7 +217,10 @@ describe('reconcile', () => {
     const { portfolio: p, changes } = portfolio({ startingCash: {} });
     // a fill booked before the first reconciliation stays in the PnL
     p.applyFill(fill('BUY', 10, '0.40'));
-    const first = p.reconcile([exchangePosition({ netPosition: d(10), avgEntryPx: d('0.4'), costBasis: d(4) })], [balance({ balance: d('99996') })]);
+    const first = p.reconcile(
+      [exchangePosition({ netPosition: d(10), avgEntryPx: d('0.4'), costBasis: d(4) })],
+      [balance({ balance: d('99996') })],
+    );
     expect(first.cash).toEqual([]);
     expect(first.positions).toEqual([]);
     expect(p.account(ACCOUNT)).toMatchObject({ startingCash: d(100000), cash: d(99996), adjustments: d(0) });
@@ -210,14 +234,19 @@ describe('reconcile', () => {
 
   it('reports a configured starting cash that differs from the exchange at the first reconciliation', () => {
     const { portfolio: p } = portfolio();
-    expect(p.reconcile([], [balance({ balance: d(100000) })]).cash).toEqual([{ account: ACCOUNT, localCash: d(1000), exchangeCash: d(100000) }]);
+    expect(p.reconcile([], [balance({ balance: d(100000) })]).cash).toEqual([
+      { account: ACCOUNT, localCash: d(1000), exchangeCash: d(100000) },
+    ]);
   });
 
   it('reports nothing when the books agree and leaves other accounts alone', () => {
     const { portfolio: p } = portfolio({ startingCash: { [ACCOUNT]: d(100), [OTHER]: d(50) } });
     p.applyFill(fill('BUY', 10, '0.40'));
     p.applyFill(fill('BUY', 1, '0.40', { account: OTHER }));
-    const result = p.reconcile([exchangePosition({ netPosition: d(10), avgEntryPx: d('0.4'), costBasis: d(4) })], [balance({ balance: d(96) })]);
+    const result = p.reconcile(
+      [exchangePosition({ netPosition: d(10), avgEntryPx: d('0.4'), costBasis: d(4) })],
+      [balance({ balance: d(96) })],
+    );
     expect(result).toEqual({ positions: [], cash: [], ignoredBalances: [] });
     expect(p.position(OTHER, SYMBOL).qty).toEqual(d(1));
   });

@@ -29,7 +29,14 @@ const fillArb: fc.Arbitrary<Op> = fc.record({
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 8, arbitrary: fillArb },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('mark' as const), symbol: fc.constantFrom(...SYMBOLS), price: cents }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle' as const), symbol: fc.constantFrom(...SYMBOLS), price: fc.constantFrom(0 as const, 1 as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('settle' as const),
+      symbol: fc.constantFrom(...SYMBOLS),
+      price: fc.constantFrom(0 as const, 1 as const),
+    }),
+  },
 );
 
 const feesArb = fc.record({ takerBps: fc.integer({ min: 0, max: 100 }), makerBps: fc.integer({ min: 0, max: 100 }) }).map((r) => ({
@@ -80,7 +87,14 @@ describe('Portfolio properties', () => {
           flow = flow.minus(signed.times(f.price));
         });
         if (!net.isZero()) {
-          p.applyFill({ account: ACCOUNT, symbol: 'S1', side: net.isNegative() ? 'BUY' : 'SELL', qty: net.abs(), price: d('0.5'), time: 999 });
+          p.applyFill({
+            account: ACCOUNT,
+            symbol: 'S1',
+            side: net.isNegative() ? 'BUY' : 'SELL',
+            qty: net.abs(),
+            price: d('0.5'),
+            time: 999,
+          });
           flow = flow.plus(net.times('0.5'));
         }
         const pos = p.position(ACCOUNT, 'S1');

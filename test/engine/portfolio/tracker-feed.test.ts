@@ -19,7 +19,16 @@ describe('OrderTracker -> Portfolio', () => {
     tracker.submitted(request({ qty: d(10), price: d('0.50') }));
     const e1 = execution('E1');
     const e2 = fillExec('E2', { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48' }, {}, { aggressor: true });
-    const e3 = fillExec('E3', { cum: 10, lastPx: '0.50', lastShares: 6, avgPx: '0.49', levels: [{ px: d('0.48'), qty: d(4) }, { px: d('0.50'), qty: d(6) }] });
+    const e3 = fillExec('E3', {
+      cum: 10,
+      lastPx: '0.50',
+      lastShares: 6,
+      avgPx: '0.49',
+      levels: [
+        { px: d('0.48'), qty: d(4) },
+        { px: d('0.50'), qty: d(6) },
+      ],
+    });
     for (const e of [e3, e1, e2, e3, e2]) tracker.applyExecution(e);
     tracker.acknowledged('c1', 'O1');
 

@@ -27,11 +27,19 @@ function counted(inner: RiskContext) {
   return { ctx, reads };
 }
 
-const LIMITS = { maxPosition: '50', maxEventPosition: '80', maxOpenOrders: 10, maxDailyLoss: '100', priceBand: { reference: 'mid' as const, ticks: 10 } };
+const LIMITS = {
+  maxPosition: '50',
+  maxEventPosition: '80',
+  maxOpenOrders: 10,
+  maxDailyLoss: '100',
+  priceBand: { reference: 'mid' as const, ticks: 10 },
+};
 
 describe('risk check reads', () => {
   it('reads open orders, positions and PnL once per check of a replace', () => {
-    const { ctx, reads } = counted(context({ openOrders: [openOrder('c1', 'BUY', 5, '0.40')], positions: [position(3)], mid: { [SYM]: d('0.42') } }));
+    const { ctx, reads } = counted(
+      context({ openOrders: [openOrder('c1', 'BUY', 5, '0.40')], positions: [position(3)], mid: { [SYM]: d('0.42') } }),
+    );
     const verdicts = manager(LIMITS).check(replace('c1', { price: '0.41' }), ctx);
     expect(approvedOf(verdicts)).toHaveLength(1);
     expect(reads).toEqual({ openOrders: 1, positions: 1, dailyPnl: 1 });

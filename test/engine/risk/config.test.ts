@@ -30,7 +30,10 @@ describe('risk config', () => {
   });
 
   it('reads decimals exactly from YAML', () => {
-    const config = parseConfigText('risk:\n  maxOrderNotional: 0.1\n  maxPosition: "12345678901234567890.5"\n  priceBand: { percent: 2.5 }\n', schema);
+    const config = parseConfigText(
+      'risk:\n  maxOrderNotional: 0.1\n  maxPosition: "12345678901234567890.5"\n  priceBand: { percent: 2.5 }\n',
+      schema,
+    );
     expect(config.risk.maxOrderNotional?.toString()).toBe('0.1');
     expect(config.risk.maxPosition?.toFixed()).toBe('12345678901234567890.5');
     expect(config.risk.priceBand).toMatchObject({ reference: 'mid', whenNoReference: 'refuse' });
@@ -49,7 +52,9 @@ describe('risk config', () => {
   });
 
   it("caps the message rate at the venue's 100 per second", () => {
-    expect(problems('risk:\n  maxMessagesPerSecond: 150\n')).toEqual(["risk.maxMessagesPerSecond: must be at most the venue's 100 messages/s per firm"]);
+    expect(problems('risk:\n  maxMessagesPerSecond: 150\n')).toEqual([
+      "risk.maxMessagesPerSecond: must be at most the venue's 100 messages/s per firm",
+    ]);
   });
 
   it('rejects negative limits and unknown actions', () => {

@@ -1,7 +1,21 @@
 // Exposure rules: worst-case position per symbol, gross exposure per event group, open orders, message rate.
 import { describe, expect, it } from 'vitest';
 import {
-  ACCOUNT, OTHER_ACCOUNT, SYM, approvedOf, cancel, cancelAll, context, d, instrument, manager, openOrder, place, position, refusedOf, replace,
+  ACCOUNT,
+  OTHER_ACCOUNT,
+  SYM,
+  approvedOf,
+  cancel,
+  cancelAll,
+  context,
+  d,
+  instrument,
+  manager,
+  openOrder,
+  place,
+  position,
+  refusedOf,
+  replace,
 } from './helpers.ts';
 
 describe('maxPosition', () => {
@@ -14,7 +28,9 @@ describe('maxPosition', () => {
     const ctx = context({ positions: [position(4)], openOrders: [openOrder('b1', 'BUY', 3, '0.40')] });
     const refused = refusedOf(manager({ maxPosition: '10' }).check(place('BUY', 4, '0.45'), ctx));
     expect(refused.code).toBe('RISK_MAX_POSITION');
-    expect(refused.message).toBe(`position 11 in ${SYM} (${ACCOUNT}) would exceed maxPosition 10: position 4, open BUY orders 3, this order 4`);
+    expect(refused.message).toBe(
+      `position 11 in ${SYM} (${ACCOUNT}) would exceed maxPosition 10: position 4, open BUY orders 3, this order 4`,
+    );
   });
 
   it('refuses a sell that would take the short side beyond maxPosition', () => {
@@ -78,7 +94,9 @@ describe('maxOpenOrders', () => {
   });
 
   it('approves a replace at maxOpenOrders (it does not add an order)', () => {
-    expect(approvedOf(manager({ maxOpenOrders: 2 }).check(replace('b1', { price: '0.42' }), context({ openOrders: orders })))).toHaveLength(1);
+    expect(approvedOf(manager({ maxOpenOrders: 2 }).check(replace('b1', { price: '0.42' }), context({ openOrders: orders })))).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -87,7 +105,10 @@ describe('maxMessagesPerSecond', () => {
     const risk = manager();
     for (let i = 0; i < 50; i += 1) approvedOf(risk.check(place('BUY', 1, '0.45', { time: 1000 + i }), context()));
     const refused = refusedOf(risk.check(place('BUY', 1, '0.45', { time: 1999 }), context()));
-    expect([refused.code, refused.message]).toEqual(['RISK_ORDER_RATE', '50 messages in the last 1000 ms: 1 more would exceed maxMessagesPerSecond 50']);
+    expect([refused.code, refused.message]).toEqual([
+      'RISK_ORDER_RATE',
+      '50 messages in the last 1000 ms: 1 more would exceed maxMessagesPerSecond 50',
+    ]);
     expect(approvedOf(risk.check(place('BUY', 1, '0.45', { time: 2000 }), context()))).toHaveLength(1);
   });
 

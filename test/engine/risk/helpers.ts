@@ -141,7 +141,8 @@ export function manager(config: RiskConfigInput = {}): RiskManager {
 export function refusedOf(verdicts: readonly Verdict[]): Refused {
   expect(verdicts).toHaveLength(1);
   const [verdict] = verdicts;
-  if (verdict === undefined || verdict.kind !== 'refused') throw new Error(`expected a refusal, got ${JSON.stringify(verdicts.map((v) => v.kind))}`);
+  if (verdict === undefined || verdict.kind !== 'refused')
+    throw new Error(`expected a refusal, got ${JSON.stringify(verdicts.map((v) => v.kind))}`);
   return verdict;
 }
 

@@ -64,7 +64,12 @@ describe('verdicts', () => {
   });
 
   it('fails closed when the context throws (RISK_CHECK_FAILED)', () => {
-    const broken = { ...context(), openOrders: () => { throw new Error('tracker not ready'); } };
+    const broken = {
+      ...context(),
+      openOrders: () => {
+        throw new Error('tracker not ready');
+      },
+    };
     const refused = refusedOf(manager().check(place('BUY', 1, '0.40'), broken));
     expect([refused.code, refused.message]).toEqual(['RISK_CHECK_FAILED', 'risk check failed, intent refused: tracker not ready']);
   });

@@ -88,7 +88,10 @@ describe('priceBand', () => {
 
   it('refuses a price outside an absolute band around the mid', () => {
     const refused = refusedOf(manager({ priceBand: { absolute: '0.05' } }).check(place('BUY', 1, '0.56'), context({ mid })));
-    expect([refused.code, refused.message]).toEqual(['RISK_PRICE_BAND', 'price 0.56 is outside the band 0.45..0.55 around mid 0.5 (±0.05)']);
+    expect([refused.code, refused.message]).toEqual([
+      'RISK_PRICE_BAND',
+      'price 0.56 is outside the band 0.45..0.55 around mid 0.5 (±0.05)',
+    ]);
   });
 
   it('refuses a price outside a band in ticks around the last trade', () => {
@@ -96,7 +99,10 @@ describe('priceBand', () => {
     const ctx = context({ mid, last: { [SYM]: d('0.40') } });
     expect(approvedOf(risk.check(place('BUY', 1, '0.43'), ctx))).toHaveLength(1);
     const refused = refusedOf(risk.check(place('BUY', 1, '0.44'), ctx));
-    expect([refused.code, refused.message]).toEqual(['RISK_PRICE_BAND', 'price 0.44 is outside the band 0.37..0.43 around last 0.4 (±3 ticks)']);
+    expect([refused.code, refused.message]).toEqual([
+      'RISK_PRICE_BAND',
+      'price 0.44 is outside the band 0.37..0.43 around last 0.4 (±3 ticks)',
+    ]);
   });
 
   it('refuses a price outside a percent band', () => {
@@ -115,7 +121,10 @@ describe('priceBand', () => {
 
   it('refuses a market order while a band is configured', () => {
     const refused = refusedOf(manager({ priceBand: { absolute: '0.05' } }).check(place('BUY', 1, undefined), context({ mid })));
-    expect([refused.code, refused.message]).toEqual(['RISK_PRICE_BAND', `a market order cannot be kept inside the price band; give ${SYM} a limit price`]);
+    expect([refused.code, refused.message]).toEqual([
+      'RISK_PRICE_BAND',
+      `a market order cannot be kept inside the price band; give ${SYM} a limit price`,
+    ]);
   });
 });
 

@@ -30,9 +30,33 @@ import { d, fixedClock } from './helpers.ts';
 const ACCOUNTS = ['acc-1', 'acc-2'];
 const SYMBOLS = ['A1', 'A2', 'B1'];
 const INSTRUMENTS: readonly RiskInstrument[] = [
-  { symbol: 'A1', tickSize: d('0.01'), lowPriceLimit: d('0.01'), highPriceLimit: d('0.99'), minimumQty: d(1), qtyIncrement: d(1), eventGroup: 'E' },
-  { symbol: 'A2', tickSize: d('0.05'), lowPriceLimit: d('0.05'), highPriceLimit: d('0.95'), minimumQty: d(2), qtyIncrement: d(1), eventGroup: 'E' },
-  { symbol: 'B1', tickSize: d('0.01'), lowPriceLimit: d('0.01'), highPriceLimit: d('0.99'), minimumQty: d(1), qtyIncrement: d('0.5'), eventGroup: undefined },
+  {
+    symbol: 'A1',
+    tickSize: d('0.01'),
+    lowPriceLimit: d('0.01'),
+    highPriceLimit: d('0.99'),
+    minimumQty: d(1),
+    qtyIncrement: d(1),
+    eventGroup: 'E',
+  },
+  {
+    symbol: 'A2',
+    tickSize: d('0.05'),
+    lowPriceLimit: d('0.05'),
+    highPriceLimit: d('0.95'),
+    minimumQty: d(2),
+    qtyIncrement: d(1),
+    eventGroup: 'E',
+  },
+  {
+    symbol: 'B1',
+    tickSize: d('0.01'),
+    lowPriceLimit: d('0.01'),
+    highPriceLimit: d('0.99'),
+    minimumQty: d(1),
+    qtyIncrement: d('0.5'),
+    eventGroup: undefined,
+  },
 ];
 const instrumentOf = (symbol: string) => INSTRUMENTS.find((i) => i.symbol === symbol);
 
@@ -59,14 +83,24 @@ const configArb: fc.Arbitrary<RiskConfigInput> = fc.record(
     maxOpenOrders: fc.integer({ min: 1, max: 12 }),
     maxMessagesPerSecond: fc.integer({ min: 1, max: 12 }),
     priceBand: fc.oneof(
-      fc.record({ reference: fc.constantFrom('mid' as const, 'last' as const), absolute: fc.constant('0.1'), whenNoReference: fc.constantFrom('refuse' as const, 'allow' as const) }),
+      fc.record({
+        reference: fc.constantFrom('mid' as const, 'last' as const),
+        absolute: fc.constant('0.1'),
+        whenNoReference: fc.constantFrom('refuse' as const, 'allow' as const),
+      }),
       fc.record({ reference: fc.constantFrom('mid' as const, 'last' as const), ticks: fc.integer({ min: 1, max: 20 }) }),
-      fc.record({ percent: fc.integer({ min: 1, max: 50 }).map(String), whenNoReference: fc.constantFrom('refuse' as const, 'allow' as const) }),
+      fc.record({
+        percent: fc.integer({ min: 1, max: 50 }).map(String),
+        whenNoReference: fc.constantFrom('refuse' as const, 'allow' as const),
+      }),
     ),
     maxDailyLoss: fc.integer({ min: 10, max: 100 }).map(String),
     onDailyLoss: fc.constantFrom('reducing' as const, 'halted' as const),
     selfMatch: fc.record(
-      { action: fc.constantFrom('refuse' as const, 'cancelResting' as const, 'off' as const), scope: fc.constantFrom('account' as const, 'bot' as const) },
+      {
+        action: fc.constantFrom('refuse' as const, 'cancelResting' as const, 'off' as const),
+        scope: fc.constantFrom('account' as const, 'bot' as const),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -84,17 +118,34 @@ interface World {
 
 const worldArb: fc.Arbitrary<World> = fc.record({
   positions: fc.array(
-    fc.record({ symbol: fc.constantFrom(...SYMBOLS), account: fc.constantFrom(...ACCOUNTS), qty: fc.integer({ min: -20, max: 20 }).map((k) => d(k)) }),
+    fc.record({
+      symbol: fc.constantFrom(...SYMBOLS),
+      account: fc.constantFrom(...ACCOUNTS),
+      qty: fc.integer({ min: -20, max: 20 }).map((k) => d(k)),
+    }),
     { maxLength: 6 },
   ),
-  orders: fc.array(
-    fc.record({ symbol: fc.constantFrom(...SYMBOLS), account: fc.constantFrom(...ACCOUNTS), side: sideArb, price: fc.option(priceArb, { nil: undefined, freq: 10 }), leavesQty: fc.integer({ min: 1, max: 8 }).map((k) => d(k)) }),
-    { maxLength: 8 },
-  ).map((orders) => orders.map((o, i) => ({ ...o, clordId: `init-${i}` }))),
+  orders: fc
+    .array(
+      fc.record({
+        symbol: fc.constantFrom(...SYMBOLS),
+        account: fc.constantFrom(...ACCOUNTS),
+        side: sideArb,
+        price: fc.option(priceArb, { nil: undefined, freq: 10 }),
+        leavesQty: fc.integer({ min: 1, max: 8 }).map((k) => d(k)),
+      }),
+      { maxLength: 8 },
+    )
+    .map((orders) => orders.map((o, i) => ({ ...o, clordId: `init-${i}` }))),
   mid: fc.dictionary(fc.constantFrom(...SYMBOLS), priceArb).map((r) => new Map(Object.entries(r))),
   last: fc.dictionary(fc.constantFrom(...SYMBOLS), priceArb).map((r) => new Map(Object.entries(r))),
-  pnl: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: -5, max: 50 }) }, { weight: 1, arbitrary: fc.integer({ min: -150, max: -100 }) }).map((k) => d(k)),
-  state: fc.oneof({ weight: 6, arbitrary: fc.constant<TradingState>('active') }, { weight: 1, arbitrary: fc.constantFrom<TradingState>('reducing', 'halted') }),
+  pnl: fc
+    .oneof({ weight: 4, arbitrary: fc.integer({ min: -5, max: 50 }) }, { weight: 1, arbitrary: fc.integer({ min: -150, max: -100 }) })
+    .map((k) => d(k)),
+  state: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<TradingState>('active') },
+    { weight: 1, arbitrary: fc.constantFrom<TradingState>('reducing', 'halted') },
+  ),
 });
 
 type Step =
@@ -106,12 +157,39 @@ type Step =
   | { kind: 'operator'; state: TradingState };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 10, arbitrary: fc.record({ kind: fc.constant('place' as const), symbol: symbolArb, side: sideArb, qty: qtyArb, price: fc.option(priceArb, { nil: undefined, freq: 8 }), account: fc.nat(2) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const),
+      symbol: symbolArb,
+      side: sideArb,
+      qty: qtyArb,
+      price: fc.option(priceArb, { nil: undefined, freq: 8 }),
+      account: fc.nat(2),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), symbol: fc.option(fc.constantFrom(...SYMBOLS), { nil: undefined }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(20), price: fc.option(priceArb, { nil: undefined }), qty: fc.option(qtyArb, { nil: undefined }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cross' as const), symbol: symbolArb, qty: qtyArb, price: priceArb, flip: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('operator' as const), state: fc.constantFrom<TradingState>('active', 'reducing', 'halted') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), symbol: fc.option(fc.constantFrom(...SYMBOLS), { nil: undefined }) }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('replace' as const),
+      pick: fc.nat(20),
+      price: fc.option(priceArb, { nil: undefined }),
+      qty: fc.option(qtyArb, { nil: undefined }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('cross' as const), symbol: symbolArb, qty: qtyArb, price: priceArb, flip: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('operator' as const), state: fc.constantFrom<TradingState>('active', 'reducing', 'halted') }),
+  },
 );
 const stepsArb = fc.array(fc.tuple(stepArb, fc.integer({ min: 0, max: 250 })), { minLength: 1, maxLength: 40 });
 
@@ -138,8 +216,18 @@ function intentOf(step: Step, time: number, world: World): Intent | undefined {
   switch (step.kind) {
     case 'place':
       return {
-        ...base, kind: 'place', clordId: `c-${ids}`, symbol: step.symbol, side: step.side, qty: step.qty, price: step.price,
-        timeInForce: 'DAY', postOnly: false, account: step.account === 2 ? undefined : ACCOUNTS[step.account], selfMatchPrevention: undefined, label: undefined,
+        ...base,
+        kind: 'place',
+        clordId: `c-${ids}`,
+        symbol: step.symbol,
+        side: step.side,
+        qty: step.qty,
+        price: step.price,
+        timeInForce: 'DAY',
+        postOnly: false,
+        account: step.account === 2 ? undefined : ACCOUNTS[step.account],
+        selfMatchPrevention: undefined,
+        label: undefined,
       };
     case 'cancel':
       return { ...base, kind: 'cancel', clordId: step.pick === 20 ? 'unknown' : pick(step.pick) };
@@ -150,8 +238,15 @@ function intentOf(step: Step, time: number, world: World): Intent | undefined {
     case 'cross': {
       const [buy, sell] = step.flip ? [ACCOUNTS[1] ?? '', ACCOUNTS[0] ?? ''] : [ACCOUNTS[0] ?? '', ACCOUNTS[1] ?? ''];
       return {
-        ...base, kind: 'cross', crossId: `x-${ids}`, symbol: step.symbol, qty: step.qty, price: step.price, allOrNone: false,
-        buy: { clordId: `c-${ids}-b`, account: buy, side: 'BUY' }, sell: { clordId: `c-${ids}-s`, account: sell, side: 'SELL' },
+        ...base,
+        kind: 'cross',
+        crossId: `x-${ids}`,
+        symbol: step.symbol,
+        qty: step.qty,
+        price: step.price,
+        allOrNone: false,
+        buy: { clordId: `c-${ids}-b`, account: buy, side: 'BUY' },
+        sell: { clordId: `c-${ids}-s`, account: sell, side: 'SELL' },
       };
     }
     case 'operator':
@@ -168,11 +263,20 @@ function apply(world: World, intent: Intent): void {
       world.orders = world.orders.filter((o) => intent.symbol !== undefined && o.symbol !== intent.symbol);
       return;
     case 'place':
-      world.orders.push({ clordId: intent.clordId, symbol: intent.symbol, side: intent.side, price: intent.price, leavesQty: intent.qty, account: intent.account ?? 'acc-1' });
+      world.orders.push({
+        clordId: intent.clordId,
+        symbol: intent.symbol,
+        side: intent.side,
+        price: intent.price,
+        leavesQty: intent.qty,
+        account: intent.account ?? 'acc-1',
+      });
       return;
     case 'replace':
       world.orders = world.orders.map((o) =>
-        o.clordId === intent.clordId ? { ...o, clordId: intent.newClordId, price: intent.price ?? o.price, leavesQty: intent.qty ?? o.leavesQty } : o,
+        o.clordId === intent.clordId
+          ? { ...o, clordId: intent.newClordId, price: intent.price ?? o.price, leavesQty: intent.qty ?? o.leavesQty }
+          : o,
       );
       return;
     case 'cross':
@@ -196,16 +300,47 @@ interface Order {
 /** The orders an approved intent puts on the market, read from the world before it was applied. */
 function ordersOf(intent: Intent, world: World): Order[] {
   if (intent.kind === 'place') {
-    return [{ symbol: intent.symbol, side: intent.side, qty: intent.qty, price: intent.price, account: intent.account ?? 'acc-1', replaced: undefined, rests: true, qtyChanged: true }];
+    return [
+      {
+        symbol: intent.symbol,
+        side: intent.side,
+        qty: intent.qty,
+        price: intent.price,
+        account: intent.account ?? 'acc-1',
+        replaced: undefined,
+        rests: true,
+        qtyChanged: true,
+      },
+    ];
   }
   if (intent.kind === 'replace') {
     const old = world.orders.find((o) => o.clordId === intent.clordId);
     expect(old, 'an approved replace names an open order').toBeDefined();
     if (old === undefined) return [];
-    return [{ symbol: old.symbol, side: old.side, qty: intent.qty ?? old.leavesQty, price: intent.price ?? old.price, account: old.account, replaced: old, rests: true, qtyChanged: intent.qty !== undefined }];
+    return [
+      {
+        symbol: old.symbol,
+        side: old.side,
+        qty: intent.qty ?? old.leavesQty,
+        price: intent.price ?? old.price,
+        account: old.account,
+        replaced: old,
+        rests: true,
+        qtyChanged: intent.qty !== undefined,
+      },
+    ];
   }
   if (intent.kind === 'cross') {
-    const leg = (account: string, side: IntentSide): Order => ({ symbol: intent.symbol, side, qty: intent.qty, price: intent.price, account, replaced: undefined, rests: false, qtyChanged: true });
+    const leg = (account: string, side: IntentSide): Order => ({
+      symbol: intent.symbol,
+      side,
+      qty: intent.qty,
+      price: intent.price,
+      account,
+      replaced: undefined,
+      rests: false,
+      qtyChanged: true,
+    });
     return [leg(intent.buy.account, 'BUY'), leg(intent.sell.account, 'SELL')];
   }
   return [];
@@ -215,7 +350,11 @@ const sum = (values: Decimal[]): Decimal => values.reduce((a, b) => a.plus(b), Z
 const positionOf = (world: World, symbol: string, account: string) =>
   sum(world.positions.filter((p) => p.symbol === symbol && p.account === account).map((p) => p.qty));
 const sameSide = (world: World, o: Order, side: IntentSide, symbol = o.symbol) =>
-  sum(world.orders.filter((r) => r.symbol === symbol && r.account === o.account && r.side === side && r !== o.replaced).map((r) => r.leavesQty));
+  sum(
+    world.orders
+      .filter((r) => r.symbol === symbol && r.account === o.account && r.side === side && r !== o.replaced)
+      .map((r) => r.leavesQty),
+  );
 
 function grossOf(world: World, o: Order, group: string | undefined, withOrder: boolean): Decimal {
   const symbols = group === undefined ? [o.symbol] : INSTRUMENTS.filter((i) => i.eventGroup === group).map((i) => i.symbol);
@@ -260,8 +399,15 @@ function checkOrder(o: Order, intent: Intent, cancelled: readonly string[], worl
     const windsDown =
       old !== undefined &&
       o.qty.lte(old.leavesQty) &&
-      (o.price === undefined || old.price === undefined ? o.price === old.price : o.side === 'BUY' ? o.price.lte(old.price) : o.price.gte(old.price));
-    expect(reduces(world, o) || windsDown, 'reducing / daily loss: only reducing orders, or replaces that neither raise their quantity nor move towards the other side').toBe(true);
+      (o.price === undefined || old.price === undefined
+        ? o.price === old.price
+        : o.side === 'BUY'
+          ? o.price.lte(old.price)
+          : o.price.gte(old.price));
+    expect(
+      reduces(world, o) || windsDown,
+      'reducing / daily loss: only reducing orders, or replaces that neither raise their quantity nor move towards the other side',
+    ).toBe(true);
   }
   if (o.qtyChanged) {
     expect(o.qty.gte(inst.minimumQty) && o.qty.mod(inst.qtyIncrement).isZero(), 'minimum qty and lot').toBe(true);
@@ -271,11 +417,15 @@ function checkOrder(o: Order, intent: Intent, cancelled: readonly string[], worl
     expect(o.price.gte(inst.lowPriceLimit) && o.price.lte(inst.highPriceLimit), 'price limits').toBe(true);
   }
   if (config.maxOrderQty !== undefined) expect(o.qty.lte(config.maxOrderQty), 'maxOrderQty').toBe(true);
-  if (config.maxOrderNotional !== undefined) expect((o.price ?? inst.highPriceLimit).times(o.qty).lte(config.maxOrderNotional), 'maxOrderNotional').toBe(true);
+  if (config.maxOrderNotional !== undefined)
+    expect((o.price ?? inst.highPriceLimit).times(o.qty).lte(config.maxOrderNotional), 'maxOrderNotional').toBe(true);
   if (config.maxPosition !== undefined) {
     const p = positionOf(world, o.symbol, o.account);
     const worst = o.side === 'BUY' ? p.plus(sameSide(world, o, 'BUY')).plus(o.qty) : p.minus(sameSide(world, o, 'SELL')).minus(o.qty);
-    expect(o.side === 'BUY' ? worst.lte(config.maxPosition) : worst.gte(config.maxPosition.negated()), 'maxPosition incl. open orders').toBe(true);
+    expect(
+      o.side === 'BUY' ? worst.lte(config.maxPosition) : worst.gte(config.maxPosition.negated()),
+      'maxPosition incl. open orders',
+    ).toBe(true);
   }
   if (config.maxEventPosition !== undefined) {
     const before = grossOf(world, o, inst.eventGroup, false);
@@ -368,10 +518,16 @@ describe('risk properties', () => {
       maxMessagesPerSecond: fc.integer({ min: 3, max: 10 }),
       priceBand: fc.constant({ percent: '100', whenNoReference: 'allow' as const }),
       maxDailyLoss: fc.constant('100'),
-      selfMatch: fc.record({ action: fc.constantFrom('refuse' as const, 'cancelResting' as const), scope: fc.constantFrom('account' as const, 'bot' as const) }),
+      selfMatch: fc.record({
+        action: fc.constantFrom('refuse' as const, 'cancelResting' as const),
+        scope: fc.constantFrom('account' as const, 'bot' as const),
+      }),
     });
     const tally: Tally = { intents: 0, approved: 0, refused: 0, approvedOrders: 0 };
-    fc.assert(fc.property(generous, worldArb, stepsArb, (config, world, steps) => run(config, world, steps, tally)), { numRuns: 300 });
+    fc.assert(
+      fc.property(generous, worldArb, stepsArb, (config, world, steps) => run(config, world, steps, tally)),
+      { numRuns: 300 },
+    );
     expect(tally.approvedOrders).toBeGreaterThan(tally.intents / 15);
   });
 

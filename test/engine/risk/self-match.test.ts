@@ -17,7 +17,9 @@ describe('self-match prevention', () => {
   });
 
   it('treats a market order as crossing every resting order on the other side', () => {
-    expect(refusedOf(manager().check(place('SELL', 1, undefined), context({ openOrders: [openOrder('b1', 'BUY', 1, '0.01')] }))).code).toBe('RISK_SELF_MATCH');
+    expect(refusedOf(manager().check(place('SELL', 1, undefined), context({ openOrders: [openOrder('b1', 'BUY', 1, '0.01')] }))).code).toBe(
+      'RISK_SELF_MATCH',
+    );
   });
 
   it("with scope bot, refuses a cross against another of the bot's accounts; with scope account it passes", () => {
@@ -47,7 +49,9 @@ describe('self-match prevention', () => {
   });
 
   it('with action off, lets a crossing order through', () => {
-    expect(approvedOf(manager({ selfMatch: { action: 'off' } }).check(place('BUY', 2, '0.50'), context({ openOrders: [restingSell] })))).toHaveLength(1);
+    expect(
+      approvedOf(manager({ selfMatch: { action: 'off' } }).check(place('BUY', 2, '0.50'), context({ openOrders: [restingSell] }))),
+    ).toHaveLength(1);
   });
 
   it('checks a replace at its new price, ignoring the order being replaced', () => {
@@ -65,7 +69,9 @@ describe('self-match prevention', () => {
     const [filled] = approvedOf(risk.check(place('BUY', 1, '0.40'), context()));
     expect(filled).toMatchObject({ kind: 'place', selfMatchPrevention: 'SELF_MATCH_PREVENTION_INSTRUCTION_CANCEL_RESTING' });
     const own = place('BUY', 1, '0.40', { selfMatchPrevention: 'SELF_MATCH_PREVENTION_INSTRUCTION_REMOVE_BOTH' });
-    expect(approvedOf(risk.check(own, context()))[0]).toMatchObject({ selfMatchPrevention: 'SELF_MATCH_PREVENTION_INSTRUCTION_REMOVE_BOTH' });
+    expect(approvedOf(risk.check(own, context()))[0]).toMatchObject({
+      selfMatchPrevention: 'SELF_MATCH_PREVENTION_INSTRUCTION_REMOVE_BOTH',
+    });
     expect(approvedOf(manager().check(place('BUY', 1, '0.40'), context()))[0]).toMatchObject({ selfMatchPrevention: undefined });
   });
 });

@@ -1,8 +1,28 @@
 // Trading state (kill switch): transitions by daily loss, feed, strategy error and operator; events; the gate.
 import { describe, expect, it } from 'vitest';
-import { TradingStateMachine, RiskErrorCode, type CancelAllRequired, type TradingState, type TradingStateChange } from '../../../src/engine/risk/index.ts';
+import {
+  TradingStateMachine,
+  RiskErrorCode,
+  type CancelAllRequired,
+  type TradingState,
+  type TradingStateChange,
+} from '../../../src/engine/risk/index.ts';
 import { TradebotError } from '../../../src/errors.ts';
-import { approvedOf, cancel, cancelAll, context, d, manager, openOrder, place, position, refusedOf, replace, cross, OTHER_ACCOUNT } from './helpers.ts';
+import {
+  approvedOf,
+  cancel,
+  cancelAll,
+  context,
+  d,
+  manager,
+  openOrder,
+  place,
+  position,
+  refusedOf,
+  replace,
+  cross,
+  OTHER_ACCOUNT,
+} from './helpers.ts';
 
 function recorder(machine: TradingStateMachine) {
   const changes: TradingStateChange[] = [];
@@ -186,7 +206,9 @@ describe('reducing', () => {
   it('refuses an order that would flip the position', () => {
     const refused = refusedOf(reducing().check(place('SELL', 6, '0.55'), context({ positions: [position(5)] })));
     expect(refused.code).toBe('RISK_TRADING_REDUCING');
-    expect(refused.message).toBe('trading is reducing (operator: wind down): SELL 6 EVT-A @ 0.55 does not only reduce position 5 (open SELL orders 0)');
+    expect(refused.message).toBe(
+      'trading is reducing (operator: wind down): SELL 6 EVT-A @ 0.55 does not only reduce position 5 (open SELL orders 0)',
+    );
   });
 
   it('counts open orders on the same side: refuses a reduce that would flip together with them', () => {

@@ -22,7 +22,18 @@ import { silentLogger } from '../../../src/logging/logger.ts';
 const T0 = Date.UTC(2026, 0, 15, 14, 0, 0);
 const params = z.object({});
 
-const book: BookView = { symbol: 'EVT', bids: [], offers: [], bestBid: undefined, bestOffer: undefined, mid: undefined, lastTradePrice: undefined, stale: false, seq: 1, time: T0 };
+const book: BookView = {
+  symbol: 'EVT',
+  bids: [],
+  offers: [],
+  bestBid: undefined,
+  bestOffer: undefined,
+  mid: undefined,
+  lastTradePrice: undefined,
+  stale: false,
+  seq: 1,
+  time: T0,
+};
 
 /** A runtime whose host refuses every intent at once, inside `emit`, as the pipeline's risk gate does. */
 function refusingRuntime(strategy: AnyStrategy, extra: Partial<StrategyHost> = {}) {
@@ -61,7 +72,13 @@ describe('delivery rule: outcomes after the call, never inside it', () => {
       onBook(ctx) {
         const clordId = ctx.place({ symbol: 'EVT', side: 'BUY', qty: '1', price: '0.40' });
         log.push(`placed ${clordId}`);
-        const crossId = ctx.cross({ symbol: 'EVT', qty: '1', price: '0.40', buyAccount: 'firms/f/accounts/a', sellAccount: 'firms/f/accounts/b' });
+        const crossId = ctx.cross({
+          symbol: 'EVT',
+          qty: '1',
+          price: '0.40',
+          buyAccount: 'firms/f/accounts/a',
+          sellAccount: 'firms/f/accounts/b',
+        });
         log.push(`crossed ${crossId}`);
         log.push('onBook returns');
       },
@@ -148,7 +165,14 @@ describe('context views and the stop', () => {
     runtime.book(book);
     state = 'halted';
     runtime.book(book);
-    expect(seen).toEqual(['active', accounts, { name: 'familyA', canCross: false }, 'halted', accounts, { name: 'familyA', canCross: false }]);
+    expect(seen).toEqual([
+      'active',
+      accounts,
+      { name: 'familyA', canCross: false },
+      'halted',
+      accounts,
+      { name: 'familyA', canCross: false },
+    ]);
     const plain = refusingRuntime(strategy);
     seen.length = 0;
     plain.runtime.book(book);

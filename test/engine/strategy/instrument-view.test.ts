@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
 import { clampToLimits } from '../../../src/engine/strategy/instrument-view.ts';
 
-const cents = fc.oneof(fc.integer({ min: -200, max: 200 }).map((c) => new Decimal(c).div(100)), fc.constantFrom(new Decimal(0), new Decimal(-0)));
+const cents = fc.oneof(
+  fc.integer({ min: -200, max: 200 }).map((c) => new Decimal(c).div(100)),
+  fc.constantFrom(new Decimal(0), new Decimal(-0)),
+);
 
 describe('clampToLimits', () => {
   it('equals Decimal.max(low, Decimal.min(high, price)) for any price and limits', () => {
@@ -25,9 +28,13 @@ describe('clampToLimits', () => {
     const limits = { lowPriceLimit: new Decimal('0.01'), highPriceLimit: new Decimal('0.99') };
     expect(clampToLimits(limits, new Decimal(NaN)).isNaN()).toBe(true);
     const zeros = [new Decimal(0), new Decimal(-0)];
-    for (const low of zeros) for (const high of zeros) for (const price of zeros) {
-      expect(clampToLimits({ lowPriceLimit: low, highPriceLimit: high }, price).isNegative()).toBe(Decimal.max(low, Decimal.min(high, price)).isNegative());
-    }
+    for (const low of zeros)
+      for (const high of zeros)
+        for (const price of zeros) {
+          expect(clampToLimits({ lowPriceLimit: low, highPriceLimit: high }, price).isNegative()).toBe(
+            Decimal.max(low, Decimal.min(high, price)).isNegative(),
+          );
+        }
     expect(clampToLimits(limits, new Decimal('0.5')).toFixed()).toBe('0.5');
     expect(clampToLimits(limits, new Decimal('1.5')).toFixed()).toBe('0.99');
     expect(clampToLimits(limits, new Decimal('-1')).toFixed()).toBe('0.01');

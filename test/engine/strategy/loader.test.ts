@@ -69,7 +69,10 @@ describe('strategy loader', () => {
 
   it('validates params with the plugin schema, filling defaults', async () => {
     const strategy = await loadStrategy('market-maker');
-    const params = validateParams(strategy, { symbols: ['RAIN-NYC-2026-12-01'], halfSpread: '0.03' }) as { halfSpread: { toString(): string }; quoteQty: { toString(): string } };
+    const params = validateParams(strategy, { symbols: ['RAIN-NYC-2026-12-01'], halfSpread: '0.03' }) as {
+      halfSpread: { toString(): string };
+      quoteQty: { toString(): string };
+    };
     expect(params.halfSpread.toString()).toBe('0.03');
     expect(params.quoteQty.toString()).toBe('5');
     expect(symbolsOf(strategy, params)).toEqual(['RAIN-NYC-2026-12-01']);
@@ -77,10 +80,17 @@ describe('strategy loader', () => {
 
   it('reports every bad param at once, under bot.params of the config file it came from', async () => {
     const strategy = await loadStrategy('market-maker');
-    const error = thrown(() => validateParams(strategy, { symbols: [], halfSpread: 'wide', requoteTicks: -1, colour: 'blue' }, 'config/mm.yaml'));
+    const error = thrown(() =>
+      validateParams(strategy, { symbols: [], halfSpread: 'wide', requoteTicks: -1, colour: 'blue' }, 'config/mm.yaml'),
+    );
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems.map((p) => p.path).sort()).toEqual(['bot.params.colour', 'bot.params.halfSpread', 'bot.params.requoteTicks', 'bot.params.symbols']);
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'bot.params.colour',
+      'bot.params.halfSpread',
+      'bot.params.requoteTicks',
+      'bot.params.symbols',
+    ]);
     expect(problems.find((p) => p.path === 'bot.params.colour')?.message).toMatch(/unknown key/);
     expect((error as ConfigError).code).toBe('CONFIG_INVALID');
     expect((error as Error).message.split('\n')[0]).toBe('config/mm.yaml (params of strategy market-maker) has 4 problems:');
@@ -90,14 +100,18 @@ describe('strategy loader', () => {
   it('names the keys of a --params file at its root, and the file', async () => {
     const strategy = await loadStrategy('market-maker');
     const error = thrown(() => validateParams(strategy, { symbols: ['X'], halfSpread: '-1x' }, { file: 'mm-params.yaml', path: '' }));
-    expect((error as Error).message).toBe('mm-params.yaml (params of strategy market-maker) has 1 problem:\n  halfSpread: expected a decimal string such as "0.55", got "-1x"');
+    expect((error as Error).message).toBe(
+      'mm-params.yaml (params of strategy market-maker) has 1 problem:\n  halfSpread: expected a decimal string such as "0.55", got "-1x"',
+    );
   });
 
   it('without a file: strategy.params.<field> (params a tool assembled), and bot.params.<field> when told so', async () => {
     const strategy = await loadStrategy('cross-demo');
     const error = thrown(() => validateParams(strategy, undefined));
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems.map((p) => p.path)).toEqual(expect.arrayContaining(['strategy.params.symbol', 'strategy.params.buyAccount', 'strategy.params.sellAccount']));
+    expect((error as ConfigError).problems.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['strategy.params.symbol', 'strategy.params.buyAccount', 'strategy.params.sellAccount']),
+    );
     expect((error as Error).message).toContain('params of strategy cross-demo has');
     const named = thrown(() => validateParams(strategy, {}, { path: 'bot.params' }));
     expect((named as ConfigError).problems.map((p) => p.path)).toEqual(expect.arrayContaining(['bot.params.symbol']));

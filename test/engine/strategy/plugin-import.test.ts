@@ -70,7 +70,10 @@ const TS_HELPER = 'export function scale(x: number, by: number): number {\n  ret
 /** Checks that `strategy` is usable by the engine: engine Decimals from its decimal() params, its z.number() and helper work. */
 function expectUsable(strategy: Awaited<ReturnType<typeof loadStrategy>>, name: string): void {
   expect(strategy.name).toBe(name);
-  const params = validateParams(strategy, { symbol: 'RAIN', edge: '0.125', ratio: '0.5' }, 'plugin.yaml') as { edge: unknown; ratio: unknown };
+  const params = validateParams(strategy, { symbol: 'RAIN', edge: '0.125', ratio: '0.5' }, 'plugin.yaml') as {
+    edge: unknown;
+    ratio: unknown;
+  };
   expect(params.edge).toBeInstanceOf(Decimal);
   expect((params.edge as Decimal).equals(new Decimal('0.125'))).toBe(true);
   expect(params.ratio).toBe(0.5);
@@ -96,7 +99,7 @@ describe('plugins outside the repository', () => {
     expect(isTradebotFile(path.join(REPO_NODE_MODULES, 'zod', 'package.json'))).toBe(false);
   });
 
-  it('a .ts plugin in a folder with no package.json, sharing the engine\'s Decimal', async () => {
+  it("a .ts plugin in a folder with no package.json, sharing the engine's Decimal", async () => {
     const dir = project({ 'strategies/fade.ts': tsPlugin('fade'), 'strategies/lib/scale.ts': TS_HELPER });
     const file = path.join(dir, 'strategies', 'fade.ts');
     expectUsable(await loadStrategy(file), 'fade');
@@ -105,14 +108,22 @@ describe('plugins outside the repository', () => {
   });
 
   it('a .ts plugin beside a package.json with "type": "commonjs" (what npm init -y writes)', async () => {
-    const dir = project({ 'package.json': '{\n  "name": "quant",\n  "type": "commonjs"\n}\n', 'fade.ts': tsPlugin('fade-cjs-folder'), 'lib/scale.ts': TS_HELPER });
+    const dir = project({
+      'package.json': '{\n  "name": "quant",\n  "type": "commonjs"\n}\n',
+      'fade.ts': tsPlugin('fade-cjs-folder'),
+      'lib/scale.ts': TS_HELPER,
+    });
     const file = path.join(dir, 'fade.ts');
     expectUsable(await loadStrategy(file), 'fade-cjs-folder');
     expect((await importPlugin(file))['DecimalSeen']).toBe(Decimal);
   });
 
   it('a .mts plugin, by a path relative to the cwd given', async () => {
-    const dir = project({ 'package.json': '{"type":"commonjs"}', 'fade.mts': tsPlugin('fade-mts', './lib/scale.mts'), 'lib/scale.mts': TS_HELPER });
+    const dir = project({
+      'package.json': '{"type":"commonjs"}',
+      'fade.mts': tsPlugin('fade-mts', './lib/scale.mts'),
+      'lib/scale.mts': TS_HELPER,
+    });
     expectUsable(await loadStrategy('./fade.mts', dir), 'fade-mts');
     expect((await importPlugin(path.join(dir, 'fade.mts')))['DecimalSeen']).toBe(Decimal);
   });
@@ -129,7 +140,11 @@ describe('plugins outside the repository', () => {
       '});',
       '',
     ].join('\n');
-    const dir = project({ 'package.json': '{"type":"module"}', 'fade.js': plugin, 'lib/scale.js': 'export const scale = (x, by) => x * by;\n' });
+    const dir = project({
+      'package.json': '{"type":"module"}',
+      'fade.js': plugin,
+      'lib/scale.js': 'export const scale = (x, by) => x * by;\n',
+    });
     const file = path.join(dir, 'fade.js');
     expectUsable(await loadStrategy(file), 'fade-esm-js');
     expect((await importPlugin(file))['DecimalSeen']).toBe(Decimal);
@@ -148,7 +163,11 @@ describe('plugins outside the repository', () => {
       '};',
       '',
     ].join('\n');
-    const dir = project({ 'package.json': '{"type":"commonjs"}', 'fade.js': plugin, 'lib/scale.js': 'exports.scale = (x, by) => x * by;\n' });
+    const dir = project({
+      'package.json': '{"type":"commonjs"}',
+      'fade.js': plugin,
+      'lib/scale.js': 'exports.scale = (x, by) => x * by;\n',
+    });
     mkdirSync(path.join(dir, 'node_modules'));
     symlinkSync(path.join(REPO_NODE_MODULES, 'zod'), path.join(dir, 'node_modules', 'zod'), 'dir');
     const strategy = await loadStrategy(path.join(dir, 'fade.js'));
@@ -162,7 +181,9 @@ describe('plugins outside the repository', () => {
   });
 
   it('a syntax error is STRATEGY_COMPILE_FAILED naming the file and the line', async () => {
-    const dir = project({ 'broken.ts': `import { defineStrategy, z } from ${TRADEBOT};\n\nexport default defineStrategy({ name: 'broken', params: z.object({}) );\n` });
+    const dir = project({
+      'broken.ts': `import { defineStrategy, z } from ${TRADEBOT};\n\nexport default defineStrategy({ name: 'broken', params: z.object({}) );\n`,
+    });
     const file = path.join(dir, 'broken.ts');
     const error = await failure(loadStrategy(file));
     expect(isTradebotError(error) && error.code).toBe('STRATEGY_COMPILE_FAILED');
@@ -172,7 +193,9 @@ describe('plugins outside the repository', () => {
   });
 
   it('a plugin that throws while loading is STRATEGY_LOAD_FAILED naming the file and the error, not an unexpected error', async () => {
-    const dir = project({ 'throws.ts': `import { defineStrategy, z } from ${TRADEBOT};\nif (z) throw new Error('no market data key set');\nexport default defineStrategy({ name: 'throws', params: z.object({}) });\n` });
+    const dir = project({
+      'throws.ts': `import { defineStrategy, z } from ${TRADEBOT};\nif (z) throw new Error('no market data key set');\nexport default defineStrategy({ name: 'throws', params: z.object({}) });\n`,
+    });
     const file = path.join(dir, 'throws.ts');
     const error = await failure(loadStrategy(file));
     expect(isTradebotError(error) && error.code).toBe('STRATEGY_LOAD_FAILED');
@@ -181,7 +204,10 @@ describe('plugins outside the repository', () => {
   });
 
   it('a syntax error in a helper names the helper and its line', async () => {
-    const dir = project({ 'fade.ts': tsPlugin('fade-broken-helper'), 'lib/scale.ts': 'export function scale(x: number, by: number): number {\n  return x * by\n  ]\n}\n' });
+    const dir = project({
+      'fade.ts': tsPlugin('fade-broken-helper'),
+      'lib/scale.ts': 'export function scale(x: number, by: number): number {\n  return x * by\n  ]\n}\n',
+    });
     const error = await failure(loadStrategy(path.join(dir, 'fade.ts')));
     expect(isTradebotError(error) && error.code).toBe('STRATEGY_COMPILE_FAILED');
     expect((error as Error).message).toMatch(/lib[\\/]scale\.ts:3:\d+/);
@@ -206,7 +232,7 @@ describe('plugins outside the repository', () => {
     expect((relative as Error).message).toContain(missing);
   });
 
-  it('an error thrown by plugin code points at the line in the plugin\'s own file', async () => {
+  it("an error thrown by plugin code points at the line in the plugin's own file", async () => {
     const plugin = [
       `import { defineStrategy, z } from ${TRADEBOT};`,
       'export function explode(): never {',

@@ -173,24 +173,43 @@ describe('strategy runtime', () => {
         returned.push(ctx.replace('c2', { price: new Decimal('0.42') }));
         ctx.cancel('c2');
         ctx.cancelAll('EVT');
-        returned.push(ctx.cross({ symbol: 'EVT', qty: '3', price: '0.40', buyAccount: 'firms/f/accounts/a', sellAccount: 'firms/f/accounts/b' }));
+        returned.push(
+          ctx.cross({ symbol: 'EVT', qty: '3', price: '0.40', buyAccount: 'firms/f/accounts/a', sellAccount: 'firms/f/accounts/b' }),
+        );
       },
     });
     new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
     expect(h.intents.map((i) => i.kind)).toEqual(['place', 'replace', 'cancel', 'cancelAll', 'cross']);
     expect(h.intents.every((i) => i.strategy === 'actor' && i.time === T0)).toBe(true);
     const [place, replace, , , cross] = h.intents;
-    expect(place).toMatchObject({ kind: 'place', clordId: returned[0], side: 'BUY', timeInForce: 'GOOD_TILL_CANCEL', postOnly: true, label: 'q' });
+    expect(place).toMatchObject({
+      kind: 'place',
+      clordId: returned[0],
+      side: 'BUY',
+      timeInForce: 'GOOD_TILL_CANCEL',
+      postOnly: true,
+      label: 'q',
+    });
     expect(place?.kind === 'place' && [place.qty.toString(), place.price?.toString()]).toEqual(['2', '0.41']);
     expect(replace).toMatchObject({ kind: 'replace', clordId: 'c2', newClordId: returned[1] });
-    expect(cross).toMatchObject({ kind: 'cross', crossId: returned[2], allOrNone: true, buy: { account: 'firms/f/accounts/a', side: 'BUY' }, sell: { account: 'firms/f/accounts/b', side: 'SELL' } });
+    expect(cross).toMatchObject({
+      kind: 'cross',
+      crossId: returned[2],
+      allOrNone: true,
+      buy: { account: 'firms/f/accounts/a', side: 'BUY' },
+      sell: { account: 'firms/f/accounts/b', side: 'SELL' },
+    });
     expect(new Set(h.intents.map((i) => i.intentId)).size).toBe(5);
   });
 
   it('reports an unparseable quantity as a failure of the callback that gave it, emitting nothing', () => {
     const clock = new VirtualClock(T0);
     const h = host(clock);
-    const strategy = defineStrategy({ name: 'typo', params, onStart: (ctx) => void ctx.place({ symbol: 'EVT', side: 'SELL', qty: 'five' }) });
+    const strategy = defineStrategy({
+      name: 'typo',
+      params,
+      onStart: (ctx) => void ctx.place({ symbol: 'EVT', side: 'SELL', qty: 'five' }),
+    });
     new StrategyRuntime(strategy as AnyStrategy, {}, h.host).start();
     expect(h.intents).toEqual([]);
     expect(h.errors.map((e) => e.callback)).toEqual(['onStart']);
@@ -215,7 +234,18 @@ describe('strategy runtime', () => {
     runtime.book(book(1));
     runtime.trade({ symbol: 'EVT', price: new Decimal('0.4'), qty: new Decimal(1), time: T0 });
     const intent: Intent = { intentId: 'i1', strategy: 'operator', time: T0, kind: 'cancelAll', symbol: 'EVT' };
-    runtime.orderUpdate({ type: 'refused', id: undefined, kind: 'cancelAll', symbol: 'EVT', clordId: undefined, crossId: undefined, intentId: 'i1', intent, code: 'RISK_MAX_POSITION', message: 'too long' });
+    runtime.orderUpdate({
+      type: 'refused',
+      id: undefined,
+      kind: 'cancelAll',
+      symbol: 'EVT',
+      clordId: undefined,
+      crossId: undefined,
+      intentId: 'i1',
+      intent,
+      code: 'RISK_MAX_POSITION',
+      message: 'too long',
+    });
     runtime.timer('t');
     expect(types).toEqual(['book', 'trade', 'order', 'timer']);
     expect(h.errors.map((e) => [e.callback, (e.error as Error).message])).toEqual([['operator', 'operator boom']]);
@@ -237,7 +267,14 @@ describe('strategy runtime', () => {
     expect(Object.isFrozen(view)).toBe(true);
     expect(same).toBe(true);
     expect(unknown).toBeUndefined();
-    expect({ ...view, tickSize: String(view['tickSize']), lowPriceLimit: String(view['lowPriceLimit']), highPriceLimit: String(view['highPriceLimit']), minimumQty: String(view['minimumQty']), lotSize: String(view['lotSize']) }).toEqual({
+    expect({
+      ...view,
+      tickSize: String(view['tickSize']),
+      lowPriceLimit: String(view['lowPriceLimit']),
+      highPriceLimit: String(view['highPriceLimit']),
+      minimumQty: String(view['minimumQty']),
+      lotSize: String(view['lotSize']),
+    }).toEqual({
       symbol: 'EVT',
       description: 'an event contract',
       state: 'INSTRUMENT_STATE_OPEN',
@@ -301,7 +338,8 @@ describe('strategy runtime', () => {
   });
 
   it('defineStrategy refuses a state that is not a factory function', () => {
-    expect(() => defineStrategy({ name: 'x', params, state: { n: 1 } as never })).toThrow(/state must be a function that returns the run's initial state/);
+    expect(() => defineStrategy({ name: 'x', params, state: { n: 1 } as never })).toThrow(
+      /state must be a function that returns the run's initial state/,
+    );
   });
 });
-

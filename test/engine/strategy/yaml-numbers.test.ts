@@ -51,7 +51,11 @@ describe('fractional YAML numbers in params', () => {
   });
 
   it('a z.number() param gets the number; decimal() params get exact Decimals', () => {
-    const params = validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.25\nexit: -1.5e-1\nhalfSpread: 0.30000000000000001\nmaxLoss: 12.50\n'), 'z.yaml') as Record<string, unknown>;
+    const params = validateParams(
+      zScore,
+      yaml('symbols: [RAIN]\nentry: 0.25\nexit: -1.5e-1\nhalfSpread: 0.30000000000000001\nmaxLoss: 12.50\n'),
+      'z.yaml',
+    ) as Record<string, unknown>;
     expect(params['entry']).toBe(0.25);
     expect(params['exit']).toBe(-0.15);
     expect(params['window']).toBe(20);
@@ -94,8 +98,10 @@ describe('fractional YAML numbers in params', () => {
     expect(params.band).toEqual([-0.5, 0.5]);
   });
 
-  it('the number still meets the schema\'s checks: a fraction for an int param, or out of range, is refused as a number', () => {
-    const error = thrown(() => validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.25\nhalfSpread: 0.02\nwindow: 2.5\nexit: 7.5\n'), 'z.yaml'));
+  it("the number still meets the schema's checks: a fraction for an int param, or out of range, is refused as a number", () => {
+    const error = thrown(() =>
+      validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.25\nhalfSpread: 0.02\nwindow: 2.5\nexit: 7.5\n'), 'z.yaml'),
+    );
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems.map((p) => p.path).sort()).toEqual(['bot.params.exit', 'bot.params.window']);
@@ -104,10 +110,16 @@ describe('fractional YAML numbers in params', () => {
   });
 
   it('a string that is not a number is refused for z.number(), named by its path and value', () => {
-    const error = thrown(() => validateParams(zScore, yaml('symbols: [RAIN]\nentry: high\nhalfSpread: 0.02\nweights: { mid: 0.5x }\n'), 'z.yaml'));
+    const error = thrown(() =>
+      validateParams(zScore, yaml('symbols: [RAIN]\nentry: high\nhalfSpread: 0.02\nweights: { mid: 0.5x }\n'), 'z.yaml'),
+    );
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toBe(
-      ['z.yaml (params of strategy z-score) has 2 problems:', '  bot.params.entry: expected a number, got "high"', '  bot.params.weights.mid: expected a number, got "0.5x"'].join('\n'),
+      [
+        'z.yaml (params of strategy z-score) has 2 problems:',
+        '  bot.params.entry: expected a number, got "high"',
+        '  bot.params.weights.mid: expected a number, got "0.5x"',
+      ].join('\n'),
     );
   });
 
@@ -117,8 +129,12 @@ describe('fractional YAML numbers in params', () => {
   });
 
   it('a bad decimal() value next to a fractional z.number() is reported alone', () => {
-    const error = thrown(() => validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.5\nhalfSpread: wide\n'), { file: 'p.yaml', path: '' }));
-    expect((error as ConfigError).problems).toEqual([{ path: 'halfSpread', message: 'expected a decimal string such as "0.55", got "wide"' }]);
+    const error = thrown(() =>
+      validateParams(zScore, yaml('symbols: [RAIN]\nentry: 0.5\nhalfSpread: wide\n'), { file: 'p.yaml', path: '' }),
+    );
+    expect((error as ConfigError).problems).toEqual([
+      { path: 'halfSpread', message: 'expected a decimal string such as "0.55", got "wide"' },
+    ]);
   });
 
   it('a fraction reaches z.number() inside a union (zod reports invalid_union there, not invalid_type)', () => {

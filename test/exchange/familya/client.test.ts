@@ -18,7 +18,15 @@ let fake: FakeExchange;
 let stack: FamilyAStack;
 
 const d = (text: string) => new Decimal(text);
-const instrumentWire = (symbol: string) => ({ symbol, priceScale: '100', fractionalQtyScale: '1', tickSize: '0.01', lowPriceLimit: '1', highPriceLimit: '99', state: 'INSTRUMENT_STATE_OPEN' });
+const instrumentWire = (symbol: string) => ({
+  symbol,
+  priceScale: '100',
+  fractionalQtyScale: '1',
+  tickSize: '0.01',
+  lowPriceLimit: '1',
+  highPriceLimit: '99',
+  state: 'INSTRUMENT_STATE_OPEN',
+});
 
 beforeAll(async () => {
   fake = await startFakeExchange({ clientId: CLIENT, publicKey: keys.publicKey, now: () => clock.now() });
@@ -30,7 +38,10 @@ afterEach(async () => {
 });
 
 function client(catalog: MapInstrumentCatalog | undefined = knownCatalog()) {
-  stack = makeClient(exchangeConfig(fake.apiUrl, fake.authUrl, CLIENT, keys.privateKeyFile), { now: () => clock.now(), ...(catalog === undefined ? {} : { catalog }) });
+  stack = makeClient(exchangeConfig(fake.apiUrl, fake.authUrl, CLIENT, keys.privateKeyFile), {
+    now: () => clock.now(),
+    ...(catalog === undefined ? {} : { catalog }),
+  });
   return stack.client;
 }
 
@@ -45,7 +56,9 @@ describe('headers', () => {
   });
 
   it('sends Bearer on market data but no participant header', async () => {
-    fake.route('GET', '/v1/orderbook/EVT-A', () => ({ body: { symbol: 'EVT-A', bids: [{ px: '42', qty: '10' }], offers: [{ px: '44', qty: '5' }], state: 'INSTRUMENT_STATE_OPEN' } }));
+    fake.route('GET', '/v1/orderbook/EVT-A', () => ({
+      body: { symbol: 'EVT-A', bids: [{ px: '42', qty: '10' }], offers: [{ px: '44', qty: '5' }], state: 'INSTRUMENT_STATE_OPEN' },
+    }));
     const book = await client().orderbook('EVT-A', 5);
     expect(book.bids[0]?.px.toString()).toBe('0.42');
     expect(book.offers[0]?.qty.toString()).toBe('5');
@@ -57,7 +70,14 @@ describe('headers', () => {
 
   it('sends the participant on trading calls, with the order priced through the scales and a generated clord_id', async () => {
     fake.route('POST', '/v1/trading/orders', () => ({ body: { orderId: 'ord-1' } }));
-    const result = await client().insertOrder({ symbol: 'EVT-B', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1.5'), price: d('0.4251'), timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+    const result = await client().insertOrder({
+      symbol: 'EVT-B',
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('1.5'),
+      price: d('0.4251'),
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
     expect(result.orderId).toBe('ord-1');
     expect(result.clordId).toMatch(/^[0-9a-f-]{36}$/);
     expect(last()?.headers['x-participant-id']).toBe(PARTICIPANT);
@@ -74,7 +94,9 @@ describe('headers', () => {
 
   it('refuses a price finer than the instrument allows before sending', async () => {
     fake.route('POST', '/v1/trading/orders', () => ({ body: { orderId: 'ord-1' } }));
-    await expect(client().insertOrder({ symbol: 'EVT-A', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.425') })).rejects.toMatchObject({
+    await expect(
+      client().insertOrder({ symbol: 'EVT-A', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.425') }),
+    ).rejects.toMatchObject({
       code: 'SCALE_NOT_REPRESENTABLE',
     });
     expect(fake.apiRequests).toHaveLength(0);
@@ -102,14 +124,22 @@ describe('instrument scales', () => {
   it('reports a symbol the exchange does not list', async () => {
     fake.route('POST', '/v1/refdata/instruments', () => ({ body: { instruments: [] } }));
     fake.route('GET', '/v1/orderbook/NOPE', () => ({ body: { symbol: 'NOPE', bids: [{ px: '1', qty: '1' }] } }));
-    await expect(client(new MapInstrumentCatalog()).orderbook('NOPE')).rejects.toMatchObject({ code: FamilyAErrorCode.BadResponse, message: expect.stringContaining('NOPE') });
+    await expect(client(new MapInstrumentCatalog()).orderbook('NOPE')).rejects.toMatchObject({
+      code: FamilyAErrorCode.BadResponse,
+      message: expect.stringContaining('NOPE'),
+    });
   });
 
   it('refuses an order for a symbol the exchange refuses to list, before sending it', async () => {
-    fake.route('POST', '/v1/refdata/instruments', () => ({ status: 400, body: { error: { code: 'INVALID_ARGUMENT', message: 'unknown symbol ZZZ' } } }));
+    fake.route('POST', '/v1/refdata/instruments', () => ({
+      status: 400,
+      body: { error: { code: 'INVALID_ARGUMENT', message: 'unknown symbol ZZZ' } },
+    }));
     fake.route('POST', '/v1/trading/orders', () => ({ body: { orderId: 'never' } }));
     const c = client(new MapInstrumentCatalog());
-    await expect(c.insertOrder({ symbol: 'ZZZ', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.5') })).rejects.toMatchObject({
+    await expect(
+      c.insertOrder({ symbol: 'ZZZ', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.5') }),
+    ).rejects.toMatchObject({
       code: 'SCALE_UNKNOWN_SYMBOL',
       message: expect.stringContaining('ZZZ'),
     });
@@ -124,7 +154,9 @@ describe('instrument scales', () => {
   it('fills the catalog from refdataInstruments pages and refuses a page size above 1000', async () => {
     fake.route('POST', '/v1/refdata/instruments', (req) => {
       const token = (req.body as { pageToken?: string }).pageToken ?? '';
-      return { body: token === '' ? { instruments: [instrumentWire('X1')], nextPageToken: 'p2' } : { instruments: [instrumentWire('X2')] } };
+      return {
+        body: token === '' ? { instruments: [instrumentWire('X1')], nextPageToken: 'p2' } : { instruments: [instrumentWire('X2')] },
+      };
     });
     const catalog = new MapInstrumentCatalog();
     const c = client(catalog);
@@ -139,7 +171,14 @@ describe('retries and authentication', () => {
   it('repeats an insert after a 503 with the same clord_id', async () => {
     let calls = 0;
     fake.route('POST', '/v1/trading/orders', () => (++calls === 1 ? { status: 503, body: 'busy' } : { body: { orderId: 'ord-9' } }));
-    const result = await client().insertOrder({ symbol: 'EVT-A', side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: d('2'), price: d('0.55'), clordId: 'my-clord' });
+    const result = await client().insertOrder({
+      symbol: 'EVT-A',
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('2'),
+      price: d('0.55'),
+      clordId: 'my-clord',
+    });
     expect(result).toEqual({ orderId: 'ord-9', clordId: 'my-clord' });
     const inserts = fake.apiRequests.filter((r) => r.path === '/v1/trading/orders');
     expect(inserts.map((r) => (r.body as { clordId: string }).clordId)).toEqual(['my-clord', 'my-clord']);
@@ -177,8 +216,15 @@ describe('errors', () => {
       status: 403,
       body: { error: { code: 'PERMISSION_DENIED', status: 403, message: 'needs read:orders', details: [{ reason: 'SCOPE_MISSING' }] } },
     }));
-    const error = await client().openOrders().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: FamilyAErrorCode.PermissionDenied, kind: 'permission', httpStatus: 403, exchange: { reason: 'SCOPE_MISSING' } });
+    const error = await client()
+      .openOrders()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: FamilyAErrorCode.PermissionDenied,
+      kind: 'permission',
+      httpStatus: 403,
+      exchange: { reason: 'SCOPE_MISSING' },
+    });
     expect((error as Error).message).toContain('read:orders');
   });
 
@@ -187,18 +233,31 @@ describe('errors', () => {
       status: 400,
       body: { error: { code: 'FAILED_PRECONDITION', status: 400, message: 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL: filled', details: [] } },
     }));
-    const error = await client().cancelOrder({ orderId: 'o-1', symbol: 'EVT-A' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: FamilyAErrorCode.Rejected, kind: 'rejection', retryable: false, exchange: { code: 'FAILED_PRECONDITION', message: 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL: filled' } });
+    const error = await client()
+      .cancelOrder({ orderId: 'o-1', symbol: 'EVT-A' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: FamilyAErrorCode.Rejected,
+      kind: 'rejection',
+      retryable: false,
+      exchange: { code: 'FAILED_PRECONDITION', message: 'CXL_REJ_REASON_TOO_LATE_TO_CANCEL: filled' },
+    });
   });
 
   it('keeps a plain-text error body as the message', async () => {
     fake.route('POST', '/v1/trading/orders/cancel', () => ({ status: 404, body: 'no such order' }));
-    await expect(client().cancelOrder({ orderId: 'o-1', symbol: 'EVT-A' })).rejects.toMatchObject({ code: FamilyAErrorCode.Rejected, exchange: { message: 'no such order' } });
+    await expect(client().cancelOrder({ orderId: 'o-1', symbol: 'EVT-A' })).rejects.toMatchObject({
+      code: FamilyAErrorCode.Rejected,
+      exchange: { message: 'no such order' },
+    });
   });
 
   it('reports a 2xx body of the wrong shape as FAMILY_A_BAD_RESPONSE naming the field', async () => {
     fake.route('GET', '/v1/accounts/whoami', () => ({ body: { participantId: 42 } }));
-    await expect(client().whoAmI()).rejects.toMatchObject({ code: FamilyAErrorCode.BadResponse, message: expect.stringContaining('participantId') });
+    await expect(client().whoAmI()).rejects.toMatchObject({
+      code: FamilyAErrorCode.BadResponse,
+      message: expect.stringContaining('participantId'),
+    });
   });
 
   it('refuses bad requests before sending', async () => {
@@ -213,7 +272,10 @@ describe('errors', () => {
 
   it('rejects a webhook the exchange did not validate', async () => {
     fake.route('POST', '/v1/kyc/webhook', () => ({ body: { validated: false, message: 'answered 500' } }));
-    await expect(client().registerKycWebhook('https://hooks.example.com/kyc')).rejects.toMatchObject({ code: FamilyAErrorCode.Rejected, message: expect.stringContaining('answered 500') });
+    await expect(client().registerKycWebhook('https://hooks.example.com/kyc')).rejects.toMatchObject({
+      code: FamilyAErrorCode.Rejected,
+      message: expect.stringContaining('answered 500'),
+    });
   });
 });
 
@@ -233,7 +295,11 @@ describe('paging', () => {
     }
     expect(ids).toEqual(['t-p1', 't-p2', 't-p3']);
     const bodies = fake.apiRequests.map((r) => r.body);
-    expect(bodies).toEqual([{ symbol: 'EVT-A', pageSize: 1 }, { symbol: 'EVT-A', pageSize: 1, pageToken: 'p2' }, { symbol: 'EVT-A', pageSize: 1, pageToken: 'p3' }]);
+    expect(bodies).toEqual([
+      { symbol: 'EVT-A', pageSize: 1 },
+      { symbol: 'EVT-A', pageSize: 1, pageToken: 'p2' },
+      { symbol: 'EVT-A', pageSize: 1, pageToken: 'p3' },
+    ]);
   });
 
   it('stops with FAMILY_A_BAD_RESPONSE when the server repeats a page token', async () => {

@@ -57,8 +57,12 @@ describe('exchange config section', () => {
   });
 
   it('allows plain http only for loopback addresses (the simulator)', () => {
-    expect(problems(yaml('  apiUrl: http://127.0.0.1:4000\n  authUrl: http://localhost:4001\n  gatewayUrl: http://127.0.0.1:4002\n'))).toEqual([]);
-    expect(problems(yaml('  apiUrl: http://api.example.com\n  authUrl: https://a.example.com\n  gatewayUrl: https://g.example.com\n'))).toEqual([
+    expect(
+      problems(yaml('  apiUrl: http://127.0.0.1:4000\n  authUrl: http://localhost:4001\n  gatewayUrl: http://127.0.0.1:4002\n')),
+    ).toEqual([]);
+    expect(
+      problems(yaml('  apiUrl: http://api.example.com\n  authUrl: https://a.example.com\n  gatewayUrl: https://g.example.com\n')),
+    ).toEqual([
       'exchange.apiUrl: must be an https URL (plain http is allowed only for localhost / 127.0.0.1), got "http://api.example.com"',
     ]);
   });

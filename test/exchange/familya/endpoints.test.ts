@@ -46,7 +46,12 @@ const cases: Case[] = [
     call: (c) => c.orderbook('EVT-A'),
     check: (req) => expect(req.query.has('depth')).toBe(false),
   },
-  { endpoint: 'bbo', path: '/v1/orderbook/EVT-A/bbo', reply: { symbol: 'EVT-A', offer: { px: '44', qty: '2' } }, call: (c) => c.bbo('EVT-A') },
+  {
+    endpoint: 'bbo',
+    path: '/v1/orderbook/EVT-A/bbo',
+    reply: { symbol: 'EVT-A', offer: { px: '44', qty: '2' } },
+    call: (c) => c.bbo('EVT-A'),
+  },
   {
     endpoint: 'searchTrades',
     path: '/v1/report/trades/search',
@@ -72,7 +77,12 @@ const cases: Case[] = [
     call: (c) => c.registerKycWebhook('https://hooks.example.com/kyc'),
     check: (req) => expect(req.body).toEqual({ webhookUrl: 'https://hooks.example.com/kyc' }),
   },
-  { endpoint: 'insertOrder', path: '/v1/trading/orders', reply: { orderId: 'o-1' }, call: (c) => c.insertOrder({ symbol: 'EVT-A', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('3'), price: d('0.42') }) },
+  {
+    endpoint: 'insertOrder',
+    path: '/v1/trading/orders',
+    reply: { orderId: 'o-1' },
+    call: (c) => c.insertOrder({ symbol: 'EVT-A', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('3'), price: d('0.42') }),
+  },
   {
     endpoint: 'previewOrder',
     path: '/v1/trading/orders/preview',
@@ -94,8 +104,18 @@ const cases: Case[] = [
     endpoint: 'cancelOrderList',
     path: '/v1/trading/orders/cancel/list',
     reply: {},
-    call: (c) => c.cancelOrderList([{ orderId: 'o-1', symbol: 'EVT-A' }, { orderId: 'o-2', symbol: 'EVT-A' }]),
-    check: (req) => expect(req.body).toEqual({ requests: [{ orderId: 'o-1', symbol: 'EVT-A' }, { orderId: 'o-2', symbol: 'EVT-A' }] }),
+    call: (c) =>
+      c.cancelOrderList([
+        { orderId: 'o-1', symbol: 'EVT-A' },
+        { orderId: 'o-2', symbol: 'EVT-A' },
+      ]),
+    check: (req) =>
+      expect(req.body).toEqual({
+        requests: [
+          { orderId: 'o-1', symbol: 'EVT-A' },
+          { orderId: 'o-2', symbol: 'EVT-A' },
+        ],
+      }),
   },
   {
     endpoint: 'replaceOrder',
@@ -121,7 +141,12 @@ const cases: Case[] = [
     call: (c) => c.openOrders({ symbols: ['EVT-A', 'EVT-B'] }),
     check: (req) => expect(req.query.getAll('symbols')).toEqual(['EVT-A', 'EVT-B']),
   },
-  { endpoint: 'searchOrders', path: '/v1/report/orders/search', reply: { order: [order], nextPageToken: '' }, call: (c) => c.searchOrders({ symbol: 'EVT-A' }) },
+  {
+    endpoint: 'searchOrders',
+    path: '/v1/report/orders/search',
+    reply: { order: [order], nextPageToken: '' },
+    call: (c) => c.searchOrders({ symbol: 'EVT-A' }),
+  },
   {
     endpoint: 'positions',
     path: '/v1/positions',
@@ -140,10 +165,31 @@ const cases: Case[] = [
     call: (c) => c.balance('firms/f1/accounts/a1', 'USD'),
     check: (req) => expect(req.body).toEqual({ name: 'firms/f1/accounts/a1', currency: 'USD' }),
   },
-  { endpoint: 'balances', path: '/v1/positions/balances', reply: { balances: [{ account: 'a', balance: '1' }] }, call: (c) => c.balances(['a']) },
-  { endpoint: 'refdataSymbols', path: '/v1/refdata/symbols', reply: { symbols: ['EVT-A'] }, call: (c) => c.refdataSymbols(), check: (_r, res) => expect(res).toEqual(['EVT-A']) },
-  { endpoint: 'refdataInstruments', path: '/v1/refdata/instruments', reply: { instruments: [] }, call: (c) => c.refdataInstruments({ symbols: ['EVT-A'] }) },
-  { endpoint: 'refdataMetadata', path: '/v1/refdata/metadata', reply: { metadata: { 'EVT-A': { category: 'weather' } } }, call: (c) => c.refdataMetadata(['EVT-A']) },
+  {
+    endpoint: 'balances',
+    path: '/v1/positions/balances',
+    reply: { balances: [{ account: 'a', balance: '1' }] },
+    call: (c) => c.balances(['a']),
+  },
+  {
+    endpoint: 'refdataSymbols',
+    path: '/v1/refdata/symbols',
+    reply: { symbols: ['EVT-A'] },
+    call: (c) => c.refdataSymbols(),
+    check: (_r, res) => expect(res).toEqual(['EVT-A']),
+  },
+  {
+    endpoint: 'refdataInstruments',
+    path: '/v1/refdata/instruments',
+    reply: { instruments: [] },
+    call: (c) => c.refdataInstruments({ symbols: ['EVT-A'] }),
+  },
+  {
+    endpoint: 'refdataMetadata',
+    path: '/v1/refdata/metadata',
+    reply: { metadata: { 'EVT-A': { category: 'weather' } } },
+    call: (c) => c.refdataMetadata(['EVT-A']),
+  },
   { endpoint: 'whoAmI', path: '/v1/accounts/whoami', reply: { participantId: PARTICIPANT }, call: (c) => c.whoAmI() },
   {
     endpoint: 'listUsers',
@@ -159,11 +205,19 @@ const cases: Case[] = [
     call: (c) => c.createUser({ username: 'newbie', externalId: 'ext-1', email: 'a@example.com' }),
     check: (req) => expect(req.body).toEqual({ username: 'newbie', externalId: 'ext-1', email: 'a@example.com' }),
   },
-  { endpoint: 'fundingAccounts', path: '/v1/funding/accounts', reply: { fundingAccounts: [{ id: 'fa-1' }] }, call: (c) => c.fundingAccounts() },
+  {
+    endpoint: 'fundingAccounts',
+    path: '/v1/funding/accounts',
+    reply: { fundingAccounts: [{ id: 'fa-1' }] },
+    call: (c) => c.fundingAccounts(),
+  },
   {
     endpoint: 'aeropayDeposit',
     path: '/v1/aeropay/deposits',
-    reply: { deposit: { id: 'dep-1', provider: 'aeropay', amount: '25.50', status: 'COMPLETED' }, balance: { account: 'firms/f1/accounts/a1', balance: '125.5' } },
+    reply: {
+      deposit: { id: 'dep-1', provider: 'aeropay', amount: '25.50', status: 'COMPLETED' },
+      balance: { account: 'firms/f1/accounts/a1', balance: '125.5' },
+    },
     call: (c) => c.aeropayDeposit({ account: 'firms/f1/accounts/a1', fundingAccountId: 'fa-1', amount: d('25.50'), currency: 'USD' }),
     check: (req, result) => {
       expect(req.body).toEqual({ account: 'firms/f1/accounts/a1', fundingAccountId: 'fa-1', amount: '25.5', currency: 'USD' });
@@ -172,7 +226,12 @@ const cases: Case[] = [
       expect(balance.balance.toString()).toBe('125.5');
     },
   },
-  { endpoint: 'checkoutDeposit', path: '/v1/checkout/deposits', reply: { deposit: { id: 'dep-2' } }, call: (c) => c.checkoutDeposit({ account: 'a', amount: d('10') }) },
+  {
+    endpoint: 'checkoutDeposit',
+    path: '/v1/checkout/deposits',
+    reply: { deposit: { id: 'dep-2' } },
+    call: (c) => c.checkoutDeposit({ account: 'a', amount: d('10') }),
+  },
   {
     endpoint: 'kycStatus',
     path: '/v1/kyc/status',
@@ -180,7 +239,12 @@ const cases: Case[] = [
     call: (c) => c.kycStatus('ext-1'),
     check: (req) => expect(req.query.get('externalId')).toBe('ext-1'),
   },
-  { endpoint: 'kycVerify', path: '/v1/kyc/verify', reply: { externalId: 'ext-1', status: 'OPEN' }, call: (c) => c.kycVerify({ externalId: 'ext-1', email: 'a@example.com' }) },
+  {
+    endpoint: 'kycVerify',
+    path: '/v1/kyc/verify',
+    reply: { externalId: 'ext-1', status: 'OPEN' },
+    call: (c) => c.kycVerify({ externalId: 'ext-1', email: 'a@example.com' }),
+  },
 ];
 
 describe('every /v1 endpoint', () => {

@@ -7,10 +7,21 @@ describe('parseFamilyAErrorBody', () => {
   it.each([
     [
       'Google style with an ErrorInfo reason',
-      { error: { code: 'PERMISSION_DENIED', status: 403, message: 'needs read:orders', details: [{ '@type': 'x', reason: 'SCOPE_MISSING' }] } },
+      {
+        error: {
+          code: 'PERMISSION_DENIED',
+          status: 403,
+          message: 'needs read:orders',
+          details: [{ '@type': 'x', reason: 'SCOPE_MISSING' }],
+        },
+      },
       { code: 'PERMISSION_DENIED', message: 'needs read:orders', reason: 'SCOPE_MISSING' },
     ],
-    ['Google style with a numeric code and a status name', { error: { code: 3, status: 'INVALID_ARGUMENT', message: 'bad' } }, { code: 3, status: 'INVALID_ARGUMENT', message: 'bad' }],
+    [
+      'Google style with a numeric code and a status name',
+      { error: { code: 3, status: 'INVALID_ARGUMENT', message: 'bad' } },
+      { code: 3, status: 'INVALID_ARGUMENT', message: 'bad' },
+    ],
     ['grpc-gateway style', { code: 5, message: 'NOT_FOUND', details: 'no order' }, { code: 5, message: 'NOT_FOUND', details: 'no order' }],
     ['OAuth style', { error: 'invalid_client', error_description: 'unknown key' }, { code: 'invalid_client', message: 'unknown key' }],
     ['plain text', 'upstream exploded', { code: undefined, message: 'upstream exploded' }],

@@ -26,15 +26,23 @@ describe('loadPrivateKey', () => {
 
   it('names a missing file and how to make one', () => {
     expect(() => loadPrivateKey(path.join(dir, 'nope.pem'))).toThrow(
-      expect.objectContaining({ code: FamilyAErrorCode.KeyUnreadable, kind: 'config', message: expect.stringContaining('tradebot keygen') }),
+      expect.objectContaining({
+        code: FamilyAErrorCode.KeyUnreadable,
+        kind: 'config',
+        message: expect.stringContaining('tradebot keygen'),
+      }),
     );
   });
 
   it('refuses keys that cannot sign RS256 at onboarding strength', () => {
     const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(() => loadPrivateKey(write('short.pem', short))).toThrow(expect.objectContaining({ code: FamilyAErrorCode.KeyInvalid, message: expect.stringContaining('1024 bits') }));
+    expect(() => loadPrivateKey(write('short.pem', short))).toThrow(
+      expect.objectContaining({ code: FamilyAErrorCode.KeyInvalid, message: expect.stringContaining('1024 bits') }),
+    );
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(() => loadPrivateKey(write('ec.pem', ec))).toThrow(expect.objectContaining({ code: FamilyAErrorCode.KeyInvalid, message: expect.stringContaining('RSA') }));
+    expect(() => loadPrivateKey(write('ec.pem', ec))).toThrow(
+      expect.objectContaining({ code: FamilyAErrorCode.KeyInvalid, message: expect.stringContaining('RSA') }),
+    );
   });
 
   it('refuses an encrypted key and garbage without quoting them', () => {

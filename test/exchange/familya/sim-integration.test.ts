@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/index.ts';
 import { FamilyAErrorCode, MapInstrumentCatalog } from '../../../src/exchange/familya/index.ts';
 import type { FamilyAClient, FamilyAStack } from '../../../src/exchange/familya/index.ts';
-import { ALICE, ALICE_HEDGE, ALICE_MAIN, BOB, BOB_MAIN, CLIENT_NO_L2, FRAC, ManualClock, RAIN, startSimHarness, writePem } from './helpers/sim.ts';
+import {
+  ALICE,
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOB,
+  BOB_MAIN,
+  CLIENT_NO_L2,
+  FRAC,
+  ManualClock,
+  RAIN,
+  startSimHarness,
+  writePem,
+} from './helpers/sim.ts';
 import type { SimHarness } from './helpers/sim.ts';
 import { makeKeys } from './helpers/keys.ts';
 
@@ -40,13 +52,44 @@ describe('family A client against the simulator', () => {
 
   it('order entry: insert, preview, open orders, replace, cancel (single and lists)', async () => {
     const c = alice.client;
-    const preview = await c.previewOrder({ symbol: FRAC, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1.25'), price: d('0.1234'), account: ALICE_MAIN });
+    const preview = await c.previewOrder({
+      symbol: FRAC,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('1.25'),
+      price: d('0.1234'),
+      account: ALICE_MAIN,
+    });
     expect(preview.price.toString()).toBe('0.1234');
     expect(preview.orderQty.toString()).toBe('1.25');
 
-    const a = await c.insertOrder({ symbol: FRAC, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1.25'), price: d('0.1234'), account: ALICE_MAIN, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-    const b = await c.insertOrder({ symbol: RAIN, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('2'), price: d('0.10'), account: ALICE_HEDGE, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-    const x = await c.insertOrder({ symbol: RAIN, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.11'), account: ALICE_HEDGE, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+    const a = await c.insertOrder({
+      symbol: FRAC,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('1.25'),
+      price: d('0.1234'),
+      account: ALICE_MAIN,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
+    const b = await c.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('2'),
+      price: d('0.10'),
+      account: ALICE_HEDGE,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
+    const x = await c.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('1'),
+      price: d('0.11'),
+      account: ALICE_HEDGE,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
     let open = await c.openOrders();
     expect(open.map((o) => o.id).sort()).toEqual([a.orderId, b.orderId, x.orderId].sort());
     const fracOrder = open.find((o) => o.id === a.orderId);
@@ -61,23 +104,59 @@ describe('family A client against the simulator', () => {
     expect(open.find((o) => o.id === listReplaced)?.price.toString()).toBe('0.12');
 
     await c.cancelOrder({ orderId: replaced.orderId, symbol: FRAC });
-    await c.cancelOrderList([{ orderId: listReplaced ?? '', symbol: RAIN }, { orderId: x.orderId, symbol: RAIN }]);
+    await c.cancelOrderList([
+      { orderId: listReplaced ?? '', symbol: RAIN },
+      { orderId: x.orderId, symbol: RAIN },
+    ]);
     expect(await c.openOrders()).toEqual([]);
   });
 
   it('market data, trades, stats, positions and balances after a match', async () => {
-    const sell = await bob.insertOrder({ symbol: RAIN, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: d('3'), price: d('0.45'), account: BOB_MAIN, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
-    await bob.insertOrder({ symbol: RAIN, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: d('4'), price: d('0.47'), account: BOB_MAIN, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' });
+    const sell = await bob.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('3'),
+      price: d('0.45'),
+      account: BOB_MAIN,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
+    await bob.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('4'),
+      price: d('0.47'),
+      account: BOB_MAIN,
+      timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    });
     const book = await alice.client.orderbook(RAIN, 2);
-    expect(book.offers.map((l) => [l.px.toString(), l.qty.toString()])).toEqual([['0.45', '3'], ['0.47', '4']]);
+    expect(book.offers.map((l) => [l.px.toString(), l.qty.toString()])).toEqual([
+      ['0.45', '3'],
+      ['0.47', '4'],
+    ]);
     const bbo = await alice.client.bbo(RAIN);
     expect(bbo.offer?.px.toString()).toBe('0.45');
     expect(bbo.bid).toBeUndefined();
 
     h.clock.advance(1000);
-    const buy = await alice.client.insertOrder({ symbol: RAIN, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('2'), price: d('0.45'), account: ALICE_MAIN });
+    const buy = await alice.client.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('2'),
+      price: d('0.45'),
+      account: ALICE_MAIN,
+    });
     h.clock.advance(1000);
-    await alice.client.insertOrder({ symbol: RAIN, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('0.45'), account: ALICE_MAIN });
+    await alice.client.insertOrder({
+      symbol: RAIN,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: d('1'),
+      price: d('0.45'),
+      account: ALICE_MAIN,
+    });
 
     const trades = [];
     for await (const trade of alice.client.allTrades({ symbol: RAIN, pageSize: 1 })) trades.push(trade);
@@ -131,13 +210,28 @@ describe('family A client against the simulator', () => {
   });
 
   it('rejections, scopes and refused webhooks are typed errors', async () => {
-    await expect(alice.client.cancelOrder({ orderId: 'no-such-order', symbol: RAIN })).rejects.toMatchObject({ code: FamilyAErrorCode.Rejected, kind: 'rejection' });
+    await expect(alice.client.cancelOrder({ orderId: 'no-such-order', symbol: RAIN })).rejects.toMatchObject({
+      code: FamilyAErrorCode.Rejected,
+      kind: 'rejection',
+    });
     const noL2 = h.clientFor(ALICE, { clientId: CLIENT_NO_L2 }).client;
     const denied = await noL2.orderbook(RAIN).catch((e: unknown) => e);
     expect(denied).toMatchObject({ code: FamilyAErrorCode.PermissionDenied, exchange: { reason: 'SCOPE_MISSING' } });
     expect((denied as Error).message).toContain('read:l2marketdata');
-    await expect(alice.client.registerKycWebhook('https://127.0.0.1:1/kyc')).rejects.toMatchObject({ code: FamilyAErrorCode.Rejected, message: expect.stringContaining('unreachable') });
-    await expect(alice.client.insertOrder({ symbol: RAIN, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: d('1'), price: d('1.50'), account: ALICE_MAIN })).rejects.toMatchObject({
+    await expect(alice.client.registerKycWebhook('https://127.0.0.1:1/kyc')).rejects.toMatchObject({
+      code: FamilyAErrorCode.Rejected,
+      message: expect.stringContaining('unreachable'),
+    });
+    await expect(
+      alice.client.insertOrder({
+        symbol: RAIN,
+        side: 'SIDE_BUY',
+        type: 'ORDER_TYPE_LIMIT',
+        orderQty: d('1'),
+        price: d('1.50'),
+        account: ALICE_MAIN,
+      }),
+    ).rejects.toMatchObject({
       code: FamilyAErrorCode.Rejected,
     });
   });

@@ -16,7 +16,12 @@ let fake: FakeExchange;
 const transports: HttpTransport[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeExchange({ clientId: CLIENT, publicKey: keys.publicKey, now: () => clock.now(), scopes: ['read:marketdata', 'read:l2marketdata', 'write:orders'] });
+  fake = await startFakeExchange({
+    clientId: CLIENT,
+    publicKey: keys.publicKey,
+    now: () => clock.now(),
+    scopes: ['read:marketdata', 'read:l2marketdata', 'write:orders'],
+  });
 });
 afterAll(() => fake.close());
 afterEach(async () => {
@@ -86,7 +91,12 @@ describe('caching and refresh', () => {
   it('reuses the token until 30 s before expiry, then renews it', async () => {
     const tokens = manager();
     const first = await tokens.getToken();
-    expect(tokens.info()).toMatchObject({ expiresInSeconds: 180, tokenType: 'Bearer', expiresAt: clock.now() + 180_000, refreshAt: clock.now() + 150_000 });
+    expect(tokens.info()).toMatchObject({
+      expiresInSeconds: 180,
+      tokenType: 'Bearer',
+      expiresAt: clock.now() + 180_000,
+      refreshAt: clock.now() + 150_000,
+    });
     clock.advance(149_999);
     expect(await tokens.getToken()).toBe(first);
     expect(fake.tokenRequests).toHaveLength(1);
@@ -141,29 +151,47 @@ describe('caching and refresh', () => {
 describe('failures', () => {
   it('maps invalid_client to FAMILY_A_TOKEN_REJECTED carrying the OAuth code', async () => {
     fake.tokenFailures.push({ status: 401, body: { error: 'invalid_client', error_description: 'unknown key' } });
-    const error = await manager().getToken().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: FamilyAErrorCode.TokenRejected, kind: 'authentication', oauthError: 'invalid_client', httpStatus: 401, retryable: false });
+    const error = await manager()
+      .getToken()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: FamilyAErrorCode.TokenRejected,
+      kind: 'authentication',
+      oauthError: 'invalid_client',
+      httpStatus: 401,
+      retryable: false,
+    });
     expect((error as Error).message).toContain('privateKeyFile');
   });
 
   it('maps invalid_client_assertion to FAMILY_A_TOKEN_REJECTED with a hint about aud, exp and jti', async () => {
     fake.tokenFailures.push({ status: 400, body: { error: 'invalid_client_assertion', error_description: 'aud mismatch' } });
-    const error = await manager().getToken().catch((e: unknown) => e);
+    const error = await manager()
+      .getToken()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: FamilyAErrorCode.TokenRejected, oauthError: 'invalid_client_assertion' });
     expect((error as Error).message).toMatch(/aud mismatch.*jti/);
   });
 
   it('reports a signature that does not match the onboarded key', async () => {
     const other = makeKeys();
-    const error = await manager({ privateKey: other.privateKey }).getToken().catch((e: unknown) => e);
+    const error = await manager({ privateKey: other.privateKey })
+      .getToken()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: FamilyAErrorCode.TokenRejected, oauthError: 'invalid_client' });
   });
 
   it('never puts the assertion, the private key or a token in an error', async () => {
     fake.tokenFailures.push({ status: 400, body: { error: 'invalid_client_assertion', error_description: 'bad' } });
-    const error = await manager().getToken().catch((e: unknown) => e);
+    const error = await manager()
+      .getToken()
+      .catch((e: unknown) => e);
     const assertion = fake.tokenRequests[0]?.body['client_assertion'] as string;
-    const text = JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details, cause: String((error as Error).cause) });
+    const text = JSON.stringify({
+      message: (error as Error).message,
+      details: (error as { details?: unknown }).details,
+      cause: String((error as Error).cause),
+    });
     expect(text).not.toContain(assertion);
     expect(text).not.toContain('PRIVATE KEY');
     expect(text).not.toContain(keys.privatePem.split('\n')[1]);

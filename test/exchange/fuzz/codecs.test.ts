@@ -10,7 +10,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainErrorCode, authCodecs, familyA, gateway, type WireCodec } from '../../../src/domain/index.ts';
 import { isTradebotError } from '../../../src/errors.ts';
-import { applyMutations, hostileJson, hostileString, mutation, slotCount, toJsonText, type Json } from '../../sim/fuzz/helpers/arbitraries.ts';
+import {
+  applyMutations,
+  hostileJson,
+  hostileString,
+  mutation,
+  slotCount,
+  toJsonText,
+  type Json,
+} from '../../sim/fuzz/helpers/arbitraries.ts';
 import { fuzzRuns } from '../../sim/fuzz/helpers/fuzz-sim.ts';
 import { familySamples, fixedSamples, installDecimalEquality, scalesFor } from '../../domain/fixtures.ts';
 
@@ -34,7 +42,10 @@ interface Target {
 
 function targets(): Target[] {
   const out: Target[] = [];
-  for (const [family, codecs] of [['gateway', gateway], ['familyA', familyA]] as const) {
+  for (const [family, codecs] of [
+    ['gateway', gateway],
+    ['familyA', familyA],
+  ] as const) {
     for (const [name, codec] of Object.entries(codecs) as [keyof typeof familySamples, WireCodec<unknown>][]) {
       const scales = scalesFor(name);
       out.push({ name: `${family}.${name}`, codec, scales, sample: codec.encode(familySamples[name], scales) as Json });
@@ -53,7 +64,10 @@ function decodeOrTypedError(target: Target, run: () => unknown): unknown {
   try {
     return run();
   } catch (error) {
-    if (!isTradebotError(error)) throw new Error(`${target.name}: decode threw a ${(error as Error).name ?? typeof error}, not a TradebotError: ${String(error)}`, { cause: error });
+    if (!isTradebotError(error))
+      throw new Error(`${target.name}: decode threw a ${(error as Error).name ?? typeof error}, not a TradebotError: ${String(error)}`, {
+        cause: error,
+      });
     expect(DOMAIN_CODES.has(error.code), `${target.name}: unexpected code ${error.code}`).toBe(true);
     expect(error.message.length, `${target.name}: empty message`).toBeGreaterThan(0);
     expect(error.message).not.toMatch(/\bundefined\b.*\bof undefined\b|Cannot read prop/);
@@ -155,12 +169,19 @@ describe('wire codecs under bad input', () => {
 
   it('random and truncated text into decodeText fails with WIRE_INVALID_JSON or a field error', () => {
     fc.assert(
-      fc.property(targetIndex, fc.oneof(hostileString, fc.nat().map((n) => ({ cut: n }))), (i, text) => {
-        const target = TARGETS[i] as Target;
-        const full = JSON.stringify(target.sample);
-        const line = typeof text === 'string' ? text : full.slice(0, text.cut % full.length);
-        decodeOrTypedError(target, () => target.codec.decodeText(line, target.scales));
-      }),
+      fc.property(
+        targetIndex,
+        fc.oneof(
+          hostileString,
+          fc.nat().map((n) => ({ cut: n })),
+        ),
+        (i, text) => {
+          const target = TARGETS[i] as Target;
+          const full = JSON.stringify(target.sample);
+          const line = typeof text === 'string' ? text : full.slice(0, text.cut % full.length);
+          decodeOrTypedError(target, () => target.codec.decodeText(line, target.scales));
+        },
+      ),
       { numRuns: fuzzRuns(2000) },
     );
   });

@@ -31,7 +31,10 @@ function decodeOrTypedError(t: ClientTarget, raw: unknown): unknown {
   try {
     return t.codec.decode(raw, SCALES);
   } catch (error) {
-    if (!isTradebotError(error)) throw new Error(`${t.name}: decode threw a ${(error as Error).name ?? typeof error}, not a TradebotError: ${String(error)}`, { cause: error });
+    if (!isTradebotError(error))
+      throw new Error(`${t.name}: decode threw a ${(error as Error).name ?? typeof error}, not a TradebotError: ${String(error)}`, {
+        cause: error,
+      });
     expect(CODES.has(error.code), `${t.name}: unexpected code ${error.code}`).toBe(true);
     expect(error.message.trim().length, `${t.name}: empty message`).toBeGreaterThan(0);
     expect(error.message).not.toMatch(/Cannot read prop|of undefined|is not a function/);

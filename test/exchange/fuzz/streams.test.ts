@@ -35,23 +35,37 @@ const SAMPLES: Record<StreamKind, Json[]> = {
     gateway.orderStream.encode({ kind: 'snapshot', orders: [familySamples.order], ...meta }, SCALES),
     gateway.orderStream.encode({ kind: 'heartbeat', ...meta }, SCALES),
   ] as Json[],
-  market: [gateway.marketDataStream.encode(familySamples.marketDataStream, SCALES), gateway.marketDataStream.encode({ kind: 'heartbeat' })] as Json[],
-  state: [gateway.instrumentStateStream.encode(familySamples.instrumentStateStream), gateway.instrumentStateStream.encode({ kind: 'heartbeat' })] as Json[],
-  position: [gateway.positionStream.encode(familySamples.positionStream, SCALES), gateway.positionStream.encode({ kind: 'heartbeat', ...meta })] as Json[],
+  market: [
+    gateway.marketDataStream.encode(familySamples.marketDataStream, SCALES),
+    gateway.marketDataStream.encode({ kind: 'heartbeat' }),
+  ] as Json[],
+  state: [
+    gateway.instrumentStateStream.encode(familySamples.instrumentStateStream),
+    gateway.instrumentStateStream.encode({ kind: 'heartbeat' }),
+  ] as Json[],
+  position: [
+    gateway.positionStream.encode(familySamples.positionStream, SCALES),
+    gateway.positionStream.encode({ kind: 'heartbeat', ...meta }),
+  ] as Json[],
 };
 
 /** One line of a fuzzed body, as text (never containing a newline). */
 function lineArb(kind: StreamKind): fc.Arbitrary<string> {
   const samples = SAMPLES[kind];
   const sample = fc.nat({ max: samples.length - 1 }).map((i) => samples[i] as Json);
-  return fc.oneof(
-    { weight: 4, arbitrary: sample.map((s) => JSON.stringify(s)) },
-    { weight: 6, arbitrary: fc.tuple(sample, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([s, m]) => toJsonText(applyMutations(s, m))) },
-    { weight: 1, arbitrary: fc.tuple(sample, fc.nat()).map(([s, cut]) => JSON.stringify(s).slice(0, cut % JSON.stringify(s).length)) },
-    { weight: 1, arbitrary: hostileString },
-    { weight: 1, arbitrary: hostileJson.map((j) => toJsonText(j)) },
-    { weight: 1, arbitrary: hostileJson.map((error) => toJsonText({ error })) },
-  ).map((line) => line.replace(/[\r\n]/g, ' '));
+  return fc
+    .oneof(
+      { weight: 4, arbitrary: sample.map((s) => JSON.stringify(s)) },
+      {
+        weight: 6,
+        arbitrary: fc.tuple(sample, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([s, m]) => toJsonText(applyMutations(s, m))),
+      },
+      { weight: 1, arbitrary: fc.tuple(sample, fc.nat()).map(([s, cut]) => JSON.stringify(s).slice(0, cut % JSON.stringify(s).length)) },
+      { weight: 1, arbitrary: hostileString },
+      { weight: 1, arbitrary: hostileJson.map((j) => toJsonText(j)) },
+      { weight: 1, arbitrary: hostileJson.map((error) => toJsonText({ error })) },
+    )
+    .map((line) => line.replace(/[\r\n]/g, ' '));
 }
 
 /** The body's lines as the splitter will see them (lone surrogates become U+FFFD on the way). */
@@ -141,7 +155,17 @@ function gatewayStream(kind: Exclude<StreamKind, 'position'>, streams: GatewaySt
   return streams.instrumentStates$();
 }
 
-const KNOWN = new Set(['connected', 'disconnected', 'heartbeat', 'invalidMessage', 'snapshot', 'execution', 'cancelReject', 'book', 'state']);
+const KNOWN = new Set([
+  'connected',
+  'disconnected',
+  'heartbeat',
+  'invalidMessage',
+  'snapshot',
+  'execution',
+  'cancelReject',
+  'book',
+  'state',
+]);
 
 function checkEvent(event: Record<string, unknown>): void {
   expect(KNOWN.has(String(event['type'])), `unknown event ${String(event['type'])}`).toBe(true);
@@ -149,13 +173,15 @@ function checkEvent(event: Record<string, unknown>): void {
     const error = event['error'];
     expect(isTradebotError(error) && error.code === GatewayErrorCode.BadResponse, `invalidMessage carries ${String(error)}`).toBe(true);
   }
-  if (event['type'] === 'disconnected' && event['error'] !== undefined) expect(isTradebotError(event['error']), String(event['error'])).toBe(true);
+  if (event['type'] === 'disconnected' && event['error'] !== undefined)
+    expect(isTradebotError(event['error']), String(event['error'])).toBe(true);
   if (event['type'] === 'execution') {
     const order = (event['execution'] as { order: { orderQty: unknown; symbol: unknown } }).order;
     expect(Decimal.isDecimal(order.orderQty) && typeof order.symbol === 'string').toBe(true);
   }
   if (event['type'] === 'book') {
-    for (const level of [...(event['bids'] as { px: unknown }[]), ...(event['offers'] as { px: unknown }[])]) expect(Decimal.isDecimal(level.px)).toBe(true);
+    for (const level of [...(event['bids'] as { px: unknown }[]), ...(event['offers'] as { px: unknown }[])])
+      expect(Decimal.isDecimal(level.px)).toBe(true);
   }
 }
 
@@ -175,7 +201,12 @@ describe.each(['order', 'market', 'state'] as const)('the %s stream under bad li
         const expected = expectationOf(kind, lines);
         let events: Record<string, unknown>[];
         try {
-          events = (await firstValueFrom(gatewayStream(kind, streamsOver(chunked(text, cuts))).pipe(takeWhile((e) => e.type !== 'disconnected', true), toArray()))) as unknown as Record<string, unknown>[];
+          events = (await firstValueFrom(
+            gatewayStream(kind, streamsOver(chunked(text, cuts))).pipe(
+              takeWhile((e) => e.type !== 'disconnected', true),
+              toArray(),
+            ),
+          )) as unknown as Record<string, unknown>[];
         } catch (error) {
           // Fatal stream errors (an error line with a rejection / permission status) end the Observable.
           expect(isTradebotError(error), `the stream failed with ${String(error)}`).toBe(true);
@@ -183,7 +214,9 @@ describe.each(['order', 'market', 'state'] as const)('the %s stream under bad li
           return;
         }
         for (const event of events) checkEvent(event);
-        expect(events.filter((e) => e['type'] === 'invalidMessage').length, `lines: ${JSON.stringify(lines).slice(0, 500)}`).toBe(expected.invalid);
+        expect(events.filter((e) => e['type'] === 'invalidMessage').length, `lines: ${JSON.stringify(lines).slice(0, 500)}`).toBe(
+          expected.invalid,
+        );
         const last = events.at(-1);
         expect(last?.['type']).toBe('disconnected');
         if (expected.terminal === 'badLine') expect((last?.['error'] as { code?: string } | undefined)?.code).toBe('STREAM_BAD_LINE');
@@ -216,7 +249,9 @@ describe('the position stream under bad lines', () => {
           try {
             gateway.positionStream.decode(line, SCALES);
           } catch (error) {
-            expect(isTradebotError(error) && Object.values(DomainErrorCode).includes(error.code as DomainErrorCode), String(error)).toBe(true);
+            expect(isTradebotError(error) && Object.values(DomainErrorCode).includes(error.code as DomainErrorCode), String(error)).toBe(
+              true,
+            );
           }
         }
       }),

@@ -61,7 +61,11 @@ describe('retries against a stub gateway', () => {
       req.setEncoding('utf8');
       req.on('data', (chunk: string) => (text += chunk));
       req.on('end', () => {
-        const entry = { path: req.url ?? '', body: JSON.parse(text || '{}') as Record<string, unknown>, authorization: req.headers.authorization };
+        const entry = {
+          path: req.url ?? '',
+          body: JSON.parse(text || '{}') as Record<string, unknown>,
+          authorization: req.headers.authorization,
+        };
         seen.push(entry);
         if (entry.path === '/auth/v1beta1/login') {
           json(res, 200, { accessToken: 'access-1', refreshToken: 'refresh-1' });
@@ -100,7 +104,14 @@ describe('retries against a stub gateway', () => {
       }
       json(res, 200, { order_id: 'o-1', clord_id: entry.body['clord_id'], status: 'ACCEPTED' });
     };
-    const result = await client().insertOrder({ account: ACCOUNTS.aliceMain, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: dec('2'), price: dec('0.55') });
+    const result = await client().insertOrder({
+      account: ACCOUNTS.aliceMain,
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('2'),
+      price: dec('0.55'),
+    });
     expect(result).toMatchObject({ orderId: 'o-1', clordId: 'generated-1', status: 'ACCEPTED' });
     const inserts = seen.filter((s) => s.path === '/api/v1beta1/insert_order');
     expect(inserts.map((s) => s.body['clord_id'])).toEqual(['generated-1', 'generated-1']);
@@ -113,7 +124,16 @@ describe('retries against a stub gateway', () => {
       req.socket.destroy();
     };
     const c = client({ retryInserts: false });
-    const error = (await failure(c.insertOrder({ account: ACCOUNTS.aliceMain, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: dec('1'), price: dec('0.5') }))) as TransportError;
+    const error = (await failure(
+      c.insertOrder({
+        account: ACCOUNTS.aliceMain,
+        symbol: SYMBOL,
+        side: 'SIDE_BUY',
+        type: 'ORDER_TYPE_LIMIT',
+        orderQty: dec('1'),
+        price: dec('0.5'),
+      }),
+    )) as TransportError;
     expect([error.code, error.retryable]).toEqual(['TRANSPORT_CONNECTION_RESET', true]);
     expect(seen.filter((s) => s.path === '/api/v1beta1/insert_order')).toHaveLength(1);
   });
@@ -144,7 +164,11 @@ describe('retries against a stub gateway', () => {
     await c.login();
     await c.close();
     const logout = seen.find((s) => s.path === '/auth/v1beta1/logout');
-    expect(logout).toEqual({ path: '/auth/v1beta1/logout', authorization: 'access-1', body: { accessToken: 'access-1', refreshToken: 'refresh-1' } });
+    expect(logout).toEqual({
+      path: '/auth/v1beta1/logout',
+      authorization: 'access-1',
+      body: { accessToken: 'access-1', refreshToken: 'refresh-1' },
+    });
     expect(isGatewayError(await failure(c.getWhoAmI()), GatewayErrorCode.SessionClosed)).toBe(true);
   });
 

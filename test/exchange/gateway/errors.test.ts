@@ -50,7 +50,8 @@ function rawTextTransport(baseUrl: string): Transport {
       });
       const text = await res.body.text();
       const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)]));
-      if (res.statusCode >= 300) throw errorForStatus(res.statusCode, headers, text, { method: req.method, path: req.path, origin: baseUrl }, 0);
+      if (res.statusCode >= 300)
+        throw errorForStatus(res.statusCode, headers, text, { method: req.method, path: req.path, origin: baseUrl }, 0);
       return { status: res.statusCode, headers, body: JSON.parse(text) as unknown };
     },
     close: async () => undefined,
@@ -76,8 +77,16 @@ describe('toGatewayError', () => {
   });
 
   it('passes rate limits and connectivity errors through with their transport codes (retryable)', () => {
-    const limited = toGatewayError(statusError(429, { code: 8, message: 'RESOURCE_EXHAUSTED', details: 'slow down' }, { 'retry-after': '2' }), 'x') as TransportError;
-    expect([limited.code, limited.kind, limited.retryable, limited.details?.['retryAfterMs']]).toEqual(['TRANSPORT_RATE_LIMITED', 'rate-limited', true, 2000]);
+    const limited = toGatewayError(
+      statusError(429, { code: 8, message: 'RESOURCE_EXHAUSTED', details: 'slow down' }, { 'retry-after': '2' }),
+      'x',
+    ) as TransportError;
+    expect([limited.code, limited.kind, limited.retryable, limited.details?.['retryAfterMs']]).toEqual([
+      'TRANSPORT_RATE_LIMITED',
+      'rate-limited',
+      true,
+      2000,
+    ]);
     const server = toGatewayError(statusError(503, { code: 14, message: 'UNAVAILABLE', details: '' }), 'x') as TransportError;
     expect([server.code, server.kind, server.retryable]).toEqual(['TRANSPORT_SERVER_ERROR', 'connectivity', true]);
     const reset = new TransportError('TRANSPORT_CONNECTION_RESET', 'broke');
@@ -94,13 +103,19 @@ describe('toGatewayError', () => {
 
   it('scrubs token-like text out of the exchange body', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXZhbHVl';
-    const mapped = toGatewayError(statusError(401, { code: 16, message: 'UNAUTHENTICATED', details: `token ${jwt} is expired` }), 'x') as GatewayError;
+    const mapped = toGatewayError(
+      statusError(401, { code: 16, message: 'UNAUTHENTICATED', details: `token ${jwt} is expired` }),
+      'x',
+    ) as GatewayError;
     expect(mapped.message).not.toContain(jwt);
     expect(JSON.stringify(mapped.exchange)).not.toContain(jwt);
   });
 
   it('reports a 2xx body of the wrong shape as GATEWAY_BAD_RESPONSE naming the field', async () => {
-    const fake: Transport = { request: async () => ({ status: 200, headers: {}, body: { trade: 'not a list' } }), close: async () => undefined };
+    const fake: Transport = {
+      request: async () => ({ status: 200, headers: {}, body: { trade: 'not a list' } }),
+      close: async () => undefined,
+    };
     const tokens = { accessToken: async () => 't', recoverFromUnauthorized: async () => 't' };
     const lookups = new GatewayLookupsApi(new AuthedCaller(fake, tokens), instrumentCatalog(new Map()));
     const error = await failure(lookups.searchTrades());
@@ -139,7 +154,11 @@ describe('gateway error paths against the simulator', () => {
     const alice = t.clientFor('alice');
     const error = await failure(alice.insertOrder(order({ account: ACCOUNTS.bobMain })));
     expect(isGatewayError(error, GatewayErrorCode.PermissionDenied)).toBe(true);
-    expect([(error as GatewayError).kind, (error as GatewayError).retryable, (error as GatewayError).httpStatus]).toEqual(['permission', false, 403]);
+    expect([(error as GatewayError).kind, (error as GatewayError).retryable, (error as GatewayError).httpStatus]).toEqual([
+      'permission',
+      false,
+      403,
+    ]);
     expect((error as GatewayError).exchange).toMatchObject({ code: 7, message: 'PERMISSION_DENIED' });
     const balance = await failure(alice.getAccountBalance({ name: ACCOUNTS.bobMain }));
     expect(isGatewayError(balance, GatewayErrorCode.PermissionDenied)).toBe(true);
@@ -155,8 +174,12 @@ describe('gateway error paths against the simulator', () => {
 
   it('refuses before sending a symbol missing from the catalog or a price off the instrument scale', async () => {
     const alice = t.clientFor('alice');
-    expect((await failure(alice.insertOrder(order({ symbol: 'UNLISTED' })))) as { code: string }).toMatchObject({ code: 'SCALE_UNKNOWN_SYMBOL' });
-    expect((await failure(alice.insertOrder(order({ price: dec('0.555') })))) as { code: string }).toMatchObject({ code: 'SCALE_NOT_REPRESENTABLE' });
+    expect((await failure(alice.insertOrder(order({ symbol: 'UNLISTED' })))) as { code: string }).toMatchObject({
+      code: 'SCALE_UNKNOWN_SYMBOL',
+    });
+    expect((await failure(alice.insertOrder(order({ price: dec('0.555') })))) as { code: string }).toMatchObject({
+      code: 'SCALE_NOT_REPRESENTABLE',
+    });
     expect([...t.sim.core.allOrders()]).toEqual([]);
   });
 

@@ -145,7 +145,10 @@ describe('gateway session: login', () => {
     const client = t.clientFor('erin', { credentials: { password: 'Rainy-Harbor-Pass-99' } });
     expect(await client.checkPassword({ password: 'short', username: 'erin' })).toMatchObject({ valid: false });
     expect(await client.checkPassword({ password: 'Rainy-Harbor-Pass-99', username: 'erin' })).toEqual({ valid: true, messages: [] });
-    expect(await client.register({ token, password: 'Rainy-Harbor-Pass-99' })).toEqual({ username: 'erin', participant: 'firms/demo/users/erin' });
+    expect(await client.register({ token, password: 'Rainy-Harbor-Pass-99' })).toEqual({
+      username: 'erin',
+      participant: 'firms/demo/users/erin',
+    });
     await client.login();
     const again = await failure(client.register({ token: await t.sim.issueRegistrationToken('erin'), password: 'Rainy-Harbor-Pass-99' }));
     expect(isGatewayError(again, GatewayErrorCode.Rejected)).toBe(true);

@@ -176,7 +176,11 @@ describe('gateway order stream against a stub server', () => {
   let http1: HttpTransport;
 
   const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
-  const execution = (id: string, symbol = SYMBOL) => ({ id, type: 'EXECUTION_TYPE_NEW', order: { id: `order-${id}`, symbol, price: '55', order_qty: '1', state: 'ORDER_STATE_NEW' } });
+  const execution = (id: string, symbol = SYMBOL) => ({
+    id,
+    type: 'EXECUTION_TYPE_NEW',
+    order: { id: `order-${id}`, symbol, price: '55', order_qty: '1', state: 'ORDER_STATE_NEW' },
+  });
 
   beforeEach(async () => {
     connections = 0;
@@ -225,7 +229,8 @@ describe('gateway order stream against a stub server', () => {
         if (e.type === 'connected') return `connected#${e.attempt}`;
         if (e.type === 'disconnected') return `disconnected#${e.attempt} ${e.reason}`;
         if (e.type === 'snapshot') return `snapshot ${e.sessionId}`;
-        if (e.type === 'invalidMessage') return `invalid ${(e.error as { code: string }).code} ${String((e.error as { details: { causeCode: string } }).details.causeCode)}`;
+        if (e.type === 'invalidMessage')
+          return `invalid ${(e.error as { code: string }).code} ${String((e.error as { details: { causeCode: string } }).details.causeCode)}`;
         return e.type;
       });
       expect(summary).toEqual([

@@ -31,8 +31,10 @@ const buy = (price: string, qty: number, extra: Partial<OrderRequestInput> = {})
   ...extra,
 });
 
-const isExecution = (orderId: string, state?: string) => (e: OrderStreamEvent): e is ExecutionEvent =>
-  e.type === 'execution' && e.execution.order.id === orderId && (state === undefined || e.execution.order.state === state);
+const isExecution =
+  (orderId: string, state?: string) =>
+  (e: OrderStreamEvent): e is ExecutionEvent =>
+    e.type === 'execution' && e.execution.order.id === orderId && (state === undefined || e.execution.order.state === state);
 
 describe('gateway order entry', () => {
   let t: TestSim;
@@ -42,7 +44,12 @@ describe('gateway order entry', () => {
 
   beforeEach(async () => {
     t = await startTestSim({ users: ['alice', 'bob'] });
-    alice = t.clientFor('alice', { newClordId: (() => { let n = 0; return () => `alice-${++n}`; })() });
+    alice = t.clientFor('alice', {
+      newClordId: (() => {
+        let n = 0;
+        return () => `alice-${++n}`;
+      })(),
+    });
     bob = t.clientFor('bob');
     aliceOrders = record(alice.orderUpdates$());
     await aliceOrders.waitFor((e) => e.type === 'snapshot');
@@ -60,11 +67,19 @@ describe('gateway order entry', () => {
     expect(ack.execution.order.price.toFixed()).toBe('0.55');
     expect(ack.execution.order.clordId).toBe('alice-1');
     const open = await alice.getOpenOrders({ symbols: [SYMBOL] });
-    expect(open.map((o) => [o.id, o.price.toFixed(), o.orderQty.toFixed(), o.state])).toEqual([[result.orderId, '0.55', '10', 'ORDER_STATE_NEW']]);
+    expect(open.map((o) => [o.id, o.price.toFixed(), o.orderQty.toFixed(), o.state])).toEqual([
+      [result.orderId, '0.55', '10', 'ORDER_STATE_NEW'],
+    ]);
   });
 
   it('returns an order the exchange rejects (200, status REJECTED) as data, and the rejection reaches the stream', async () => {
-    const result = await alice.insertOrder({ account: ACCOUNTS.aliceMain, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_MARKET_TO_LIMIT', orderQty: dec('1') });
+    const result = await alice.insertOrder({
+      account: ACCOUNTS.aliceMain,
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_MARKET_TO_LIMIT',
+      orderQty: dec('1'),
+    });
     expect(result.status).toBe('REJECTED');
     expect(result.text).toMatch(/no liquidity/);
     const rejected = await aliceOrders.waitFor(isExecution(result.orderId, 'ORDER_STATE_REJECTED'));
@@ -73,16 +88,32 @@ describe('gateway order entry', () => {
 
   it('fills an order partially, then fully', async () => {
     const { orderId } = await alice.insertOrder(buy('0.55', 10));
-    await bob.insertOrder({ account: ACCOUNTS.bobMain, symbol: SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: dec('4'), price: dec('0.55') });
+    await bob.insertOrder({
+      account: ACCOUNTS.bobMain,
+      symbol: SYMBOL,
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('4'),
+      price: dec('0.55'),
+    });
     const partial = await aliceOrders.waitFor(isExecution(orderId, 'ORDER_STATE_PARTIALLY_FILLED'));
     expect(partial.execution.type).toBe('EXECUTION_TYPE_PARTIAL_FILL');
     expect([partial.execution.lastPx.toFixed(), partial.execution.lastShares.toFixed()]).toEqual(['0.55', '4']);
     expect([partial.execution.order.cumQty.toFixed(), partial.execution.order.leavesQty.toFixed()]).toEqual(['4', '6']);
 
-    await bob.insertOrder({ account: ACCOUNTS.bobMain, symbol: SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: dec('6'), price: dec('0.54') });
+    await bob.insertOrder({
+      account: ACCOUNTS.bobMain,
+      symbol: SYMBOL,
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('6'),
+      price: dec('0.54'),
+    });
     const full = await aliceOrders.waitFor(isExecution(orderId, 'ORDER_STATE_FILLED'));
     expect(full.execution.type).toBe('EXECUTION_TYPE_FILL');
-    expect([full.execution.order.cumQty.toFixed(), full.execution.order.leavesQty.toFixed(), full.execution.order.avgPx.toFixed()]).toEqual(['10', '0', '0.55']);
+    expect([full.execution.order.cumQty.toFixed(), full.execution.order.leavesQty.toFixed(), full.execution.order.avgPx.toFixed()]).toEqual(
+      ['10', '0', '0.55'],
+    );
 
     expect(await alice.getOpenOrders()).toEqual([]);
     const found = await alice.searchOrders({ orderId });
@@ -96,7 +127,14 @@ describe('gateway order entry', () => {
   it('walks every page of trades and orders with the async iterators', async () => {
     const { orderId } = await alice.insertOrder(buy('0.55', 3));
     for (let i = 0; i < 3; i++) {
-      await bob.insertOrder({ account: ACCOUNTS.bobMain, symbol: SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: dec('1'), price: dec('0.55') });
+      await bob.insertOrder({
+        account: ACCOUNTS.bobMain,
+        symbol: SYMBOL,
+        side: 'SIDE_SELL',
+        type: 'ORDER_TYPE_LIMIT',
+        orderQty: dec('1'),
+        price: dec('0.55'),
+      });
     }
     const first = await alice.searchTrades({ pageSize: 2 });
     expect(first.trades).toHaveLength(2);
@@ -115,7 +153,12 @@ describe('gateway order entry', () => {
 
   it('previews an order without touching the book', async () => {
     const preview = await alice.previewOrder(buy('0.42', 7));
-    expect([preview.price.toFixed(), preview.orderQty.toFixed(), preview.state, preview.symbol]).toEqual(['0.42', '7', 'ORDER_STATE_NEW', SYMBOL]);
+    expect([preview.price.toFixed(), preview.orderQty.toFixed(), preview.state, preview.symbol]).toEqual([
+      '0.42',
+      '7',
+      'ORDER_STATE_NEW',
+      SYMBOL,
+    ]);
     expect(await alice.getOpenOrders()).toEqual([]);
   });
 
@@ -125,7 +168,10 @@ describe('gateway order entry', () => {
     expect(inserted.clordIds).toEqual(['alice-1', 'alice-2', 'alice-3']);
     expect((await alice.getOpenOrders()).map((o) => o.price.toFixed()).sort()).toEqual(['0.1', '0.11', '0.12']);
     await alice.cancelOrderList(inserted.responses.map((r) => ({ orderId: r.orderId, symbol: SYMBOL })));
-    await aliceOrders.waitFor((e) => e.type === 'execution' && e.execution.order.id === inserted.responses[2]?.orderId && e.execution.type === 'EXECUTION_TYPE_CANCELED');
+    await aliceOrders.waitFor(
+      (e) =>
+        e.type === 'execution' && e.execution.order.id === inserted.responses[2]?.orderId && e.execution.type === 'EXECUTION_TYPE_CANCELED',
+    );
     expect(await alice.getOpenOrders()).toEqual([]);
   });
 
@@ -155,21 +201,49 @@ describe('gateway order entry', () => {
   });
 
   it('crosses two orders at one price', async () => {
-    const leg = (side: 'SIDE_BUY' | 'SIDE_SELL', account: string): OrderRequestInput => ({ account, symbol: OTHER_SYMBOL, side, type: 'ORDER_TYPE_LIMIT', orderQty: dec('5'), price: dec('0.40') });
-    const cross = await alice.insertOrderCross({ crossId: 'cross-1', requests: [leg('SIDE_BUY', ACCOUNTS.aliceMain), leg('SIDE_SELL', ACCOUNTS.aliceHedge)] });
+    const leg = (side: 'SIDE_BUY' | 'SIDE_SELL', account: string): OrderRequestInput => ({
+      account,
+      symbol: OTHER_SYMBOL,
+      side,
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('5'),
+      price: dec('0.40'),
+    });
+    const cross = await alice.insertOrderCross({
+      crossId: 'cross-1',
+      requests: [leg('SIDE_BUY', ACCOUNTS.aliceMain), leg('SIDE_SELL', ACCOUNTS.aliceHedge)],
+    });
     expect(cross.crossId).toBe('cross-1');
     expect(cross.responses).toHaveLength(2);
     for (const { orderId } of cross.responses) {
       const filled = await aliceOrders.waitFor(isExecution(orderId, 'ORDER_STATE_FILLED'));
-      expect([filled.execution.lastPx.toFixed(), filled.execution.lastShares.toFixed(), filled.execution.order.crossId]).toEqual(['0.4', '5', 'cross-1']);
+      expect([filled.execution.lastPx.toFixed(), filled.execution.lastShares.toFixed(), filled.execution.order.crossId]).toEqual([
+        '0.4',
+        '5',
+        'cross-1',
+      ]);
     }
     const trades = await alice.searchTrades({ symbol: OTHER_SYMBOL });
     expect(trades.trades.map((tr) => tr.tradeType)).toEqual(['TRADE_TYPE_CROSS']);
   });
 
   it('reports an all-or-none cross that cannot fill as rejected legs on the order stream', async () => {
-    await bob.insertOrder({ account: ACCOUNTS.bobMain, symbol: OTHER_SYMBOL, side: 'SIDE_SELL', type: 'ORDER_TYPE_LIMIT', orderQty: dec('2'), price: dec('0.40') });
-    const leg = (side: 'SIDE_BUY' | 'SIDE_SELL', account: string): OrderRequestInput => ({ account, symbol: OTHER_SYMBOL, side, type: 'ORDER_TYPE_LIMIT', orderQty: dec('5'), price: dec('0.40') });
+    await bob.insertOrder({
+      account: ACCOUNTS.bobMain,
+      symbol: OTHER_SYMBOL,
+      side: 'SIDE_SELL',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('2'),
+      price: dec('0.40'),
+    });
+    const leg = (side: 'SIDE_BUY' | 'SIDE_SELL', account: string): OrderRequestInput => ({
+      account,
+      symbol: OTHER_SYMBOL,
+      side,
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: dec('5'),
+      price: dec('0.40'),
+    });
     const cross = await alice.insertOrderCross({
       crossType: 'CROSS_TYPE_ALL_OR_NONE',
       crossPrioritizedSide: 'SIDE_BUY',
@@ -192,8 +266,18 @@ describe('gateway order entry', () => {
     const tooMany = await failure(alice.insertOrderList(orders));
     expect(isGatewayError(tooMany, GatewayErrorCode.LimitExceeded)).toBe(true);
     expect((tooMany as { details: Record<string, unknown> }).details).toMatchObject({ count: 21, max: 20 });
-    expect(isGatewayError(await failure(alice.cancelOrderList(Array.from({ length: 21 }, (_, i) => ({ orderId: `o${i}`, symbol: SYMBOL })))), GatewayErrorCode.LimitExceeded)).toBe(true);
-    expect(isGatewayError(await failure(alice.cancelReplaceOrderList(Array.from({ length: 21 }, (_, i) => ({ orderId: `o${i}`, symbol: SYMBOL })))), GatewayErrorCode.LimitExceeded)).toBe(true);
+    expect(
+      isGatewayError(
+        await failure(alice.cancelOrderList(Array.from({ length: 21 }, (_, i) => ({ orderId: `o${i}`, symbol: SYMBOL })))),
+        GatewayErrorCode.LimitExceeded,
+      ),
+    ).toBe(true);
+    expect(
+      isGatewayError(
+        await failure(alice.cancelReplaceOrderList(Array.from({ length: 21 }, (_, i) => ({ orderId: `o${i}`, symbol: SYMBOL })))),
+        GatewayErrorCode.LimitExceeded,
+      ),
+    ).toBe(true);
     const oneLeg = await failure(alice.insertOrderCross({ requests: [buy('0.10', 1)] }));
     expect(isGatewayError(oneLeg, GatewayErrorCode.InvalidRequest)).toBe(true);
     expect(t.sim.core.openOrders()).toEqual([]);
@@ -206,6 +290,9 @@ describe('gateway order entry', () => {
   });
 
   it('answers who am I with the caller and its accounts', async () => {
-    expect(await alice.getWhoAmI()).toMatchObject({ participantId: 'firms/demo/users/alice', accounts: [ACCOUNTS.aliceMain, ACCOUNTS.aliceHedge] });
+    expect(await alice.getWhoAmI()).toMatchObject({
+      participantId: 'firms/demo/users/alice',
+      accounts: [ACCOUNTS.aliceMain, ACCOUNTS.aliceHedge],
+    });
   });
 });

@@ -46,7 +46,14 @@ describe('gRPC client authentication and limits', () => {
     h = await startGrpcHarness();
     const tokens = await expiringTokens(h);
     const client = h.client('alice', { getToken: tokens.getToken });
-    const result = await client.insertOrder({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: new Decimal(1), price: new Decimal('0.25') });
+    const result = await client.insertOrder({
+      account: ALICE_MAIN,
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: new Decimal(1),
+      price: new Decimal('0.25'),
+    });
     expect(result.status).toBe('ACCEPTED');
     expect(tokens.calls).toEqual([false, true]);
     expect(h.core.openOrders({ account: ALICE_MAIN })).toHaveLength(1);
@@ -54,7 +61,10 @@ describe('gRPC client authentication and limits', () => {
 
   it('gives up with GRPC_UNAUTHENTICATED when no valid token can be had', async () => {
     h = await startGrpcHarness();
-    const client = h.client('alice', { getToken: async () => '', streams: { maxConsecutiveAuthFailures: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const client = h.client('alice', {
+      getToken: async () => '',
+      streams: { maxConsecutiveAuthFailures: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    });
     const events = record(client.marketData$({ symbols: [SYMBOL] }));
     expect(((await events.failed) as GrpcError).code).toBe('GRPC_UNAUTHENTICATED');
     expect(events.events.map((e) => (e as DisconnectedEvent).willReconnect)).toEqual([true, false]);
@@ -69,7 +79,16 @@ describe('gRPC client authentication and limits', () => {
     expect(error.code).toBe('GRPC_PERMISSION_DENIED');
     expect(error.kind).toBe('permission');
     expect(events.events).toEqual([expect.objectContaining({ type: 'disconnected', willReconnect: false })]);
-    await expect(client.insertOrder({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: new Decimal(1), price: new Decimal('0.25') })).rejects.toMatchObject({
+    await expect(
+      client.insertOrder({
+        account: ALICE_MAIN,
+        symbol: SYMBOL,
+        side: 'SIDE_BUY',
+        type: 'ORDER_TYPE_LIMIT',
+        orderQty: new Decimal(1),
+        price: new Decimal('0.25'),
+      }),
+    ).rejects.toMatchObject({
       code: 'GRPC_PERMISSION_DENIED',
     });
   });

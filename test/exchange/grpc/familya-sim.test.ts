@@ -14,7 +14,14 @@ import { tap, type Observable } from 'rxjs';
 import { status } from '@grpc/grpc-js';
 import { GrpcChannel, type GrpcError, type GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
 import { methodRef } from '../../../src/exchange/grpc/protocol/index.ts';
-import { MarketCopy, type DisconnectedEvent, type DropCopyEvent, type MarketChange, type MarketDataEvent, type TradeCaptureStreamEvent } from '../../../src/exchange/market/index.ts';
+import {
+  MarketCopy,
+  type DisconnectedEvent,
+  type DropCopyEvent,
+  type MarketChange,
+  type MarketDataEvent,
+  type TradeCaptureStreamEvent,
+} from '../../../src/exchange/market/index.ts';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
 import type { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { record } from '../gateway/helpers/events.ts';
@@ -31,13 +38,23 @@ function expectedFeed(core: ExchangeCore) {
   const trades: string[] = [];
   const subscription = core.events$.subscribe((event) => {
     if (event.kind === 'execution' && DEMO_ACCOUNTS.includes(event.execution.order.account)) executions.push(event.execution.id);
-    if (event.kind === 'trade' && [event.trade.aggressor.order.account, event.trade.passive.order.account].some((a) => DEMO_ACCOUNTS.includes(a))) trades.push(event.trade.id);
+    if (
+      event.kind === 'trade' &&
+      [event.trade.aggressor.order.account, event.trade.passive.order.account].some((a) => DEMO_ACCOUNTS.includes(a))
+    )
+      trades.push(event.trade.id);
   });
   return { executions, trades, stop: () => subscription.unsubscribe() };
 }
 
-const levels = (book: { bids: readonly { px: { toString(): string }; qty: { toString(): string } }[]; offers: readonly { px: { toString(): string }; qty: { toString(): string } }[] }) =>
-  JSON.stringify([book.bids.map((l) => `${l.px.toString()}x${l.qty.toString()}`), book.offers.map((l) => `${l.px.toString()}x${l.qty.toString()}`)]);
+const levels = (book: {
+  bids: readonly { px: { toString(): string }; qty: { toString(): string } }[];
+  offers: readonly { px: { toString(): string }; qty: { toString(): string } }[];
+}) =>
+  JSON.stringify([
+    book.bids.map((l) => `${l.px.toString()}x${l.qty.toString()}`),
+    book.offers.map((l) => `${l.px.toString()}x${l.qty.toString()}`),
+  ]);
 
 /**
  * The bot's three feeds over gRPC: drop copy and trade capture without client-side dedupe (so a repeat
@@ -104,7 +121,12 @@ describe('gRPC with family A tokens against the embedded sim', () => {
       expect((await runToEnd(channel, MARKET_DATA, { symbols: [RAIN], snapshot_only: true }, valid)).error).toBeUndefined();
       rig.clock.advance((TTL_SECONDS + 1) * 1000);
       const details = { missing: /missing authorization/, malformed: /not valid/, expired: /expired/, 'gateway (family B)': /not valid/ };
-      for (const [what, token] of [['missing', ''], ['malformed', 'not-a-token'], ['expired', valid], ['gateway (family B)', gateway]] as const) {
+      for (const [what, token] of [
+        ['missing', ''],
+        ['malformed', 'not-a-token'],
+        ['expired', valid],
+        ['gateway (family B)', gateway],
+      ] as const) {
         const streamed = await runToEnd(channel, MARKET_DATA, { symbols: [RAIN], snapshot_only: true }, token);
         expect(streamed.messages, what).toEqual([]);
         expect(streamed.error?.code, what).toBe('GRPC_UNAUTHENTICATED');
@@ -153,7 +175,9 @@ describe('gRPC with family A tokens against the embedded sim', () => {
 
       rig.clock.advance((TTL_SECONDS + 1) * 1000);
       const token = await stack.tokens.getToken();
-      expect((await unaryError(channel, OPEN_ORDERS, {}, token)).code, 'the cached token has expired on the exchange').toBe('GRPC_UNAUTHENTICATED');
+      expect((await unaryError(channel, OPEN_ORDERS, {}, token)).code, 'the cached token has expired on the exchange').toBe(
+        'GRPC_UNAUTHENTICATED',
+      );
       round(rig.sim.core, 2);
       await feeds.caughtUp(rig.sim.core, feed);
       expect(feeds.disconnects(), 'the open streams outlive their token').toEqual([]);
@@ -204,7 +228,10 @@ describe('gRPC with family A tokens against the embedded sim', () => {
         expect(feeds.disconnects().length - before, `expiry ${expiry}: each stream dropped once and reconnected`).toBe(3);
         expect(stack.tokens.exchanges, `expiry ${expiry}: one renewal`).toBe(1 + expiry);
       }
-      expect(feeds.disconnects().filter((d) => d.reason === 'unauthenticated'), 'renewed before any call was refused').toEqual([]);
+      expect(
+        feeds.disconnects().filter((d) => d.reason === 'unauthenticated'),
+        'renewed before any call was refused',
+      ).toEqual([]);
       expect(feeds.executionIds()).toEqual(feed.executions);
       expect(feeds.tradeIds()).toEqual(feed.trades);
       expect(feed.trades.length).toBe(n);

@@ -24,7 +24,11 @@ describe('live bot on gRPC streams with 1 s family A tokens', () => {
     await b.waitUntil(() => b.pipeline.counters.fills >= 1, 'a first fill');
     const fills = b.pipeline.counters.fills;
     await b.waitUntil(
-      () => b.sim.faults.stats.drops >= 3 && b.pipeline.counters.orderStreamConnects >= 4 && b.pipeline.risk.tradingState.state === 'active' && b.pipeline.books.get('RAIN-NYC-2026-12-01')?.stale === false,
+      () =>
+        b.sim.faults.stats.drops >= 3 &&
+        b.pipeline.counters.orderStreamConnects >= 4 &&
+        b.pipeline.risk.tradingState.state === 'active' &&
+        b.pipeline.books.get('RAIN-NYC-2026-12-01')?.stale === false,
       'three drops, each reconnected after the previous token expired, with the feed back',
       60_000,
       () => JSON.stringify({ drops: b.sim.faults.stats.drops, counters: b.pipeline.counters, state: b.pipeline.risk.tradingState.state }),

@@ -11,8 +11,10 @@ import { burst, expectSameAsCore } from '../market/helpers/books.ts';
 import { record } from '../gateway/helpers/events.ts';
 import { ALICE_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
 
-const isBook = (symbol: string, sequence?: number) => (c: MarketChange): boolean =>
-  c.type === 'book' && c.book.symbol === symbol && (sequence === undefined || c.book.sequence === sequence);
+const isBook =
+  (symbol: string, sequence?: number) =>
+  (c: MarketChange): boolean =>
+    c.type === 'book' && c.book.symbol === symbol && (sequence === undefined || c.book.sequence === sequence);
 
 describe('gRPC market data into the local copy', () => {
   let h: GrpcHarness;

@@ -10,9 +10,26 @@ import { MarketCopy } from '../../../src/exchange/market/index.ts';
 import type { DropCopyEvent, ExecutionEvent, OrderSnapshotEvent, PositionStreamEvent } from '../../../src/exchange/market/index.ts';
 import type { GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
 import { record } from '../gateway/helpers/events.ts';
-import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
+import {
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOB_MAIN,
+  SYMBOL,
+  SYMBOL2,
+  type GrpcHarness,
+  place,
+  startGrpcHarness,
+} from '../../sim/grpc/helpers/harness.ts';
 
-const buy = (price: string, qty = 5) => ({ account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY' as const, type: 'ORDER_TYPE_LIMIT' as const, orderQty: new Decimal(qty), price: new Decimal(price), timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' as const });
+const buy = (price: string, qty = 5) => ({
+  account: ALICE_MAIN,
+  symbol: SYMBOL,
+  side: 'SIDE_BUY' as const,
+  type: 'ORDER_TYPE_LIMIT' as const,
+  orderQty: new Decimal(qty),
+  price: new Decimal(price),
+  timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' as const,
+});
 
 describe('gRPC order entry, order stream and positions', () => {
   let h: GrpcHarness;
@@ -37,7 +54,9 @@ describe('gRPC order entry, order stream and positions', () => {
 
     await client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL });
     await events.waitFor((e) => e.type === 'execution' && e.execution.type === 'EXECUTION_TYPE_CANCELED');
-    await expect(client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL })).rejects.toMatchObject({ code: 'GRPC_FAILED_PRECONDITION' });
+    await expect(client.cancelOrder({ orderId: inserted.orderId, symbol: SYMBOL })).rejects.toMatchObject({
+      code: 'GRPC_FAILED_PRECONDITION',
+    });
     expect(events.events.filter((e) => e.type === 'execution')).toHaveLength(2);
     events.stop();
   });
@@ -52,10 +71,15 @@ describe('gRPC order entry, order stream and positions', () => {
     expect(again.orderId).toBe(first.orderId);
     expect(h.core.openOrders({ account: ALICE_MAIN })).toHaveLength(1);
     place(h.core, { account: BOB_MAIN, side: 'SIDE_SELL', price: 50, qty: 2, participant: 'firms/other/users/bob' });
-    const fill = (await events.waitFor((e) => e.type === 'execution' && e.execution.type === 'EXECUTION_TYPE_PARTIAL_FILL')) as ExecutionEvent;
+    const fill = (await events.waitFor(
+      (e) => e.type === 'execution' && e.execution.type === 'EXECUTION_TYPE_PARTIAL_FILL',
+    )) as ExecutionEvent;
     expect(fill.execution.order.priceToQuantityFilled).toEqual([{ px: new Decimal('0.5'), qty: new Decimal(2) }]);
     expect(fill.execution.order.lastTradeId).toBe(fill.execution.tradeId);
-    const copied = (await copies.waitFor((e) => e.type === 'execution' && e.execution.id === fill.execution.id)) as Extract<DropCopyEvent, { type: 'execution' }>;
+    const copied = (await copies.waitFor((e) => e.type === 'execution' && e.execution.id === fill.execution.id)) as Extract<
+      DropCopyEvent,
+      { type: 'execution' }
+    >;
     expect(copied.execution.order.priceToQuantityFilled).toEqual(fill.execution.order.priceToQuantityFilled);
     events.stop();
     copies.stop();
@@ -68,7 +92,12 @@ describe('gRPC order entry, order stream and positions', () => {
     const list = await client.insertOrderList([buy('0.31'), buy('0.32', 2)]);
     expect(list.responses).toHaveLength(2);
     const first = list.responses[0]?.orderId ?? '';
-    const replaced = await client.cancelReplaceOrder({ orderId: first, symbol: SYMBOL, price: new Decimal('0.33'), orderQty: new Decimal(4) });
+    const replaced = await client.cancelReplaceOrder({
+      orderId: first,
+      symbol: SYMBOL,
+      price: new Decimal('0.33'),
+      orderQty: new Decimal(4),
+    });
     const open = await client.getOpenOrders({ symbols: [SYMBOL] });
     expect(open.map((o) => o.price.toString()).sort()).toEqual(['0.32', '0.33']);
     expect(open.find((o) => o.id === replaced.orderId)?.orderQty).toEqual(new Decimal(4));

@@ -20,9 +20,24 @@ const book = (symbol: string, bid: string, offer: string): BookEvent => ({
   stats: undefined,
   transactTime: 1,
 });
-const disconnected: MarketDataEvent = { type: 'disconnected', attempt: 1, reason: 'error', error: new Error('gone'), willReconnect: true, retryInMs: 10 };
+const disconnected: MarketDataEvent = {
+  type: 'disconnected',
+  attempt: 1,
+  reason: 'error',
+  error: new Error('gone'),
+  willReconnect: true,
+  retryInMs: 10,
+};
 const position = (account: string, symbol: string, net: string): Position => ({
-  account, symbol, netPosition: d(net), openBuyQty: d('0'), openSellQty: d('0'), avgEntryPx: d('0.5'), costBasis: d('1'), realizedPnl: d('0'), updateTime: undefined,
+  account,
+  symbol,
+  netPosition: d(net),
+  openBuyQty: d('0'),
+  openSellQty: d('0'),
+  avgEntryPx: d('0.5'),
+  costBasis: d('1'),
+  realizedPnl: d('0'),
+  updateTime: undefined,
 });
 
 describe('MarketCopy', () => {
@@ -86,7 +101,10 @@ describe('MarketCopy', () => {
     const error = new Error('fatal');
     feed.error(error);
     expect(market.isFresh('A')).toBe(false);
-    expect(changes.slice(-2)).toEqual([{ type: 'stale', symbols: ['A'] }, { type: 'streamEnded', stream: 'books', error }]);
+    expect(changes.slice(-2)).toEqual([
+      { type: 'stale', symbols: ['A'] },
+      { type: 'streamEnded', stream: 'books', error },
+    ]);
     market.close();
   });
 

@@ -40,7 +40,8 @@ describe('market copy over either transport', () => {
       market.attachBooks(source.marketData$({ symbols: [SYMBOL, SYMBOL2] }));
       return { name, market, changes };
     });
-    const at = (symbol: string, sequence: number) => (c: MarketChange) => c.type === 'book' && c.book.symbol === symbol && c.book.sequence === sequence;
+    const at = (symbol: string, sequence: number) => (c: MarketChange) =>
+      c.type === 'book' && c.book.symbol === symbol && c.book.sequence === sequence;
     for (const { changes } of copies) {
       await changes.waitFor(at(SYMBOL, 1));
       await changes.waitFor(at(SYMBOL2, 1));
@@ -74,7 +75,10 @@ describe('market copy over either transport', () => {
       }
       const staleAt = changes.events.indexOf(stale);
       const firstFresh = changes.events.findIndex((c, i) => i > staleAt && c.type === 'book');
-      expect(changes.events.slice(mark.get(name), staleAt).filter((c) => c.type === 'book'), `${name}: no update between the drop and stale`).toEqual([]);
+      expect(
+        changes.events.slice(mark.get(name), staleAt).filter((c) => c.type === 'book'),
+        `${name}: no update between the drop and stale`,
+      ).toEqual([]);
       expect(firstFresh, name).toBeGreaterThan(staleAt);
     }
     for (const { market, changes } of copies) {

@@ -79,14 +79,24 @@ describe('HttpTransport status mapping', () => {
   it('maps 401 to TRANSPORT_UNAUTHORIZED (authentication) and 403 to TRANSPORT_FORBIDDEN (permission)', async () => {
     const server = await registry.start((req, res) => sendJson(res, req.url === '/401' ? 401 : 403, { message: 'no' }));
     const t = transport(server.url);
-    expect(await failure(t.request({ ...GET, path: '/401' }))).toMatchObject({ code: 'TRANSPORT_UNAUTHORIZED', kind: 'authentication', retryable: false });
-    expect(await failure(t.request({ ...GET, path: '/403' }))).toMatchObject({ code: 'TRANSPORT_FORBIDDEN', kind: 'permission', retryable: false });
+    expect(await failure(t.request({ ...GET, path: '/401' }))).toMatchObject({
+      code: 'TRANSPORT_UNAUTHORIZED',
+      kind: 'authentication',
+      retryable: false,
+    });
+    expect(await failure(t.request({ ...GET, path: '/403' }))).toMatchObject({
+      code: 'TRANSPORT_FORBIDDEN',
+      kind: 'permission',
+      retryable: false,
+    });
   });
 
   it('maps a gateway 400 to TRANSPORT_REJECTED with the parsed {code, message, details} body attached', async () => {
     const body = { code: 3, message: 'INVALID_ARGUMENT', details: 'unknown symbol NOPE' };
     const server = await registry.start((_req, res) => sendJson(res, 400, body));
-    const error = await failure(transport(server.url).request({ method: 'POST', path: '/api/v1beta1/insert_order', body: {}, idempotent: false }));
+    const error = await failure(
+      transport(server.url).request({ method: 'POST', path: '/api/v1beta1/insert_order', body: {}, idempotent: false }),
+    );
     expect(error).toMatchObject({
       code: 'TRANSPORT_REJECTED',
       kind: 'rejection',
@@ -129,7 +139,11 @@ describe('HttpTransport status mapping', () => {
 
   it('maps 5xx to TRANSPORT_SERVER_ERROR (connectivity)', async () => {
     const server = await registry.start((_req, res) => sendJson(res, 503, { message: 'busy' }));
-    expect(await failure(transport(server.url).request(GET))).toMatchObject({ code: 'TRANSPORT_SERVER_ERROR', kind: 'connectivity', details: { status: 503 } });
+    expect(await failure(transport(server.url).request(GET))).toMatchObject({
+      code: 'TRANSPORT_SERVER_ERROR',
+      kind: 'connectivity',
+      details: { status: 503 },
+    });
   });
 
   it('maps a non-JSON 2xx body and an unexpected redirect to TRANSPORT_BAD_RESPONSE', async () => {
@@ -143,12 +157,17 @@ describe('HttpTransport status mapping', () => {
     });
     const t = transport(server.url);
     expect(await failure(t.request(GET))).toMatchObject({ code: 'TRANSPORT_BAD_RESPONSE', details: { body: 'not json' } });
-    expect(await failure(t.request({ ...GET, path: '/redirect' }))).toMatchObject({ code: 'TRANSPORT_BAD_RESPONSE', details: { status: 302 } });
+    expect(await failure(t.request({ ...GET, path: '/redirect' }))).toMatchObject({
+      code: 'TRANSPORT_BAD_RESPONSE',
+      details: { status: 302 },
+    });
   });
 
   it('refuses a body larger than maxResponseBytes', async () => {
     const server = await registry.start((_req, res) => sendJson(res, 200, { data: 'y'.repeat(10_000) }));
-    expect(await failure(transport(server.url, { maxResponseBytes: 1_000 }).request(GET))).toMatchObject({ code: 'TRANSPORT_BAD_RESPONSE' });
+    expect(await failure(transport(server.url, { maxResponseBytes: 1_000 }).request(GET))).toMatchObject({
+      code: 'TRANSPORT_BAD_RESPONSE',
+    });
   });
 
   it('returns status, lower-cased headers and parsed JSON; an empty body is null', async () => {
@@ -159,7 +178,12 @@ describe('HttpTransport status mapping', () => {
         return;
       }
       const received = await readBody(req);
-      sendJson(res, 200, { url: req.url, contentType: req.headers['content-type'], received: JSON.parse(received) as unknown }, { 'X-Thing': 'a' });
+      sendJson(
+        res,
+        200,
+        { url: req.url, contentType: req.headers['content-type'], received: JSON.parse(received) as unknown },
+        { 'X-Thing': 'a' },
+      );
     });
     const t = transport(server.url);
     const res = await t.request({
@@ -171,7 +195,11 @@ describe('HttpTransport status mapping', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers['x-thing']).toBe('a');
-    expect(res.body).toEqual({ url: '/v1/report/trades/search?depth=3&symbols=A&symbols=B', contentType: 'application/json', received: { pageSize: 10 } });
+    expect(res.body).toEqual({
+      url: '/v1/report/trades/search?depth=3&symbols=A&symbols=B',
+      contentType: 'application/json',
+      received: { pageSize: 10 },
+    });
     expect((await t.request({ ...GET, path: '/empty' })).body).toBeNull();
   });
 });

@@ -21,7 +21,10 @@ function transport(url: string, scheduler: ManualScheduler, timeoutMs?: number):
 /** Tracks whether a promise has settled, without awaiting it. */
 function track<T>(promise: Promise<T>): { settled: () => boolean; promise: Promise<T> } {
   let done = false;
-  promise.then(() => (done = true), () => (done = true));
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   return { settled: () => done, promise };
 }
 

@@ -89,7 +89,12 @@ function chunkedOpener(chunks: readonly Uint8Array[]): StreamOpener {
       async function* body(): AsyncGenerator<Uint8Array> {
         for (const chunk of chunks) yield chunk;
       }
-      return { status: 200, headers: {}, body: Object.assign(body(), { destroy: () => undefined }), context: { method: 'POST', path: '/s', origin: 'test' } };
+      return {
+        status: 200,
+        headers: {},
+        body: Object.assign(body(), { destroy: () => undefined }),
+        context: { method: 'POST', path: '/s', origin: 'test' },
+      };
     },
   };
 }
@@ -202,7 +207,10 @@ describe('streamNdjson over HTTP', () => {
 
   it('fails with the mapped status error when the stream cannot open (401)', async () => {
     const server = await registry.start((_req, res) => sendJson(res, 401, { code: 16, message: 'UNAUTHENTICATED' }));
-    expect(await collect(transport(server.url).streamNdjson({ path: '/s' })).ended).toMatchObject({ code: 'TRANSPORT_UNAUTHORIZED', kind: 'authentication' });
+    expect(await collect(transport(server.url).streamNdjson({ path: '/s' })).ended).toMatchObject({
+      code: 'TRANSPORT_UNAUTHORIZED',
+      kind: 'authentication',
+    });
   });
 
   it('fails with a connectivity error when the server drops the connection mid-stream', async () => {
@@ -232,7 +240,11 @@ describe('streamNdjson over HTTP', () => {
       ndjsonHead(res);
       res.end('{"result":{"snapshot":{"orders":[]}}}\n');
     });
-    const all = await firstValueFrom(transport(server.url).streamNdjson({ path: '/s', body: { snapshot_only: true } }).pipe(toArray()));
+    const all = await firstValueFrom(
+      transport(server.url)
+        .streamNdjson({ path: '/s', body: { snapshot_only: true } })
+        .pipe(toArray()),
+    );
     expect(all).toEqual([{ result: { snapshot: { orders: [] } } }]);
   });
 

@@ -15,10 +15,13 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
   await registry.closeAll();
   await Promise.all(
-    tlsServers.splice(0).map((s) => new Promise<void>((resolve) => {
-      s.closeAllConnections();
-      s.close(() => resolve());
-    })),
+    tlsServers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    ),
   );
 });
 
@@ -44,9 +47,7 @@ function transport(options: ConstructorParameters<typeof HttpTransport>[0]): Htt
 
 /** A server that answers with the Host header and URL it saw, and the address the client came from. */
 function echoServer(): Promise<TestServer> {
-  return registry.start((req, res) =>
-    sendJson(res, 200, { host: req.headers.host, url: req.url, localAddress: req.socket.localAddress }),
-  );
+  return registry.start((req, res) => sendJson(res, 200, { host: req.headers.host, url: req.url, localAddress: req.socket.localAddress }));
 }
 
 describe('private link', () => {
@@ -87,7 +88,9 @@ describe('private link', () => {
     const t = transport({ baseUrl: 'https://rest.dev.example', privateLinkUrl: server.url });
     const lines: unknown[] = [];
     await new Promise<void>((resolve, reject) =>
-      t.streamNdjson({ path: '/api/v1beta1/create_order_subscription', body: {} }).subscribe({ next: (l) => lines.push(l), error: reject, complete: resolve }),
+      t
+        .streamNdjson({ path: '/api/v1beta1/create_order_subscription', body: {} })
+        .subscribe({ next: (l) => lines.push(l), error: reject, complete: resolve }),
     );
     expect(lines).toEqual([{ result: { host: 'rest.dev.example' } }]);
   });

@@ -13,10 +13,19 @@ describe('TokenBucket', () => {
     const granted: [number, number][] = [];
     for (let i = 0; i < 5; i++) void bucket.acquire().then(() => granted.push([i, scheduler.now()]));
     await scheduler.advanceBy(0);
-    expect(granted).toEqual([[0, 0], [1, 0]]);
+    expect(granted).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
     expect(bucket.queued).toBe(3);
     await scheduler.advanceBy(1_000);
-    expect(granted).toEqual([[0, 0], [1, 0], [2, 100], [3, 200], [4, 300]]);
+    expect(granted).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 100],
+      [3, 200],
+      [4, 300],
+    ]);
     expect(scheduler.pending).toBe(0);
   });
 
@@ -66,7 +75,10 @@ describe('TokenBucket', () => {
           ratePerSecond: fc.integer({ min: 1, max: 200 }),
           burst: fc.integer({ min: 1, max: 20 }),
           // bursts of callers arriving after random gaps
-          bursts: fc.array(fc.record({ gapMs: fc.integer({ min: 0, max: 300 }), size: fc.integer({ min: 1, max: 25 }) }), { minLength: 1, maxLength: 8 }),
+          bursts: fc.array(fc.record({ gapMs: fc.integer({ min: 0, max: 300 }), size: fc.integer({ min: 1, max: 25 }) }), {
+            minLength: 1,
+            maxLength: 8,
+          }),
         }),
         async ({ ratePerSecond, burst, bursts }) => {
           const scheduler = new ManualScheduler();

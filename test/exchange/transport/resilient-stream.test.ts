@@ -27,7 +27,7 @@ function describeEvent(e: StreamEvent<string>): string {
  * log of factory calls, events and the terminal notification, each stamped with its virtual time.
  */
 function runVirtual(
-  sources: (helpers: { cold: TestScheduler['createColdObservable'] }) => ((attempt: number) => Observable<string>),
+  sources: (helpers: { cold: TestScheduler['createColdObservable'] }) => (attempt: number) => Observable<string>,
   options: Omit<ResilientStreamOptions<string>, 'scheduler'> = {},
   until = 10_000,
 ): string[] {
@@ -60,10 +60,11 @@ describe('resilientStream (virtual time)', () => {
     let first: ReturnType<TestScheduler['createColdObservable']> | undefined;
     let second: ReturnType<TestScheduler['createColdObservable']> | undefined;
     const log = runVirtual(
-      ({ cold }) => (attempt) => {
-        if (attempt === 1) return (first = cold('a-#', { a: 'a' }, reset));
-        return (second = cold('b', { b: 'b' }));
-      },
+      ({ cold }) =>
+        (attempt) => {
+          if (attempt === 1) return (first = cold('a-#', { a: 'a' }, reset));
+          return (second = cold('b', { b: 'b' }));
+        },
       {},
       200,
     );
@@ -81,7 +82,13 @@ describe('resilientStream (virtual time)', () => {
   });
 
   it('reconnects after an unexpected completion, and completes when completion is expected (snapshot_only)', () => {
-    const unexpected = runVirtual(({ cold }) => () => cold('a|', { a: 'a' }), {}, 60);
+    const unexpected = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('a|', { a: 'a' }),
+      {},
+      60,
+    );
     expect(unexpected).toEqual([
       't=0 factory(1)',
       't=0 connected#1',
@@ -92,7 +99,12 @@ describe('resilientStream (virtual time)', () => {
       't=51 message#2 a',
       't=52 disconnected#2 completed undefined retry=50',
     ]);
-    const expected = runVirtual(({ cold }) => () => cold('a|', { a: 'a' }), { expectCompletion: true });
+    const expected = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('a|', { a: 'a' }),
+      { expectCompletion: true },
+    );
     expect(expected).toEqual([
       't=0 factory(1)',
       't=0 connected#1',
@@ -105,11 +117,12 @@ describe('resilientStream (virtual time)', () => {
   it('drops a silent stream after silenceTimeoutMs (unsubscribing it) and reconnects; messages keep it alive', () => {
     const sources: ReturnType<TestScheduler['createColdObservable']>[] = [];
     const log = runVirtual(
-      ({ cold }) => () => {
-        const s = cold('a 599ms b', { a: 'a', b: 'b' }); // then silence
-        sources.push(s);
-        return s;
-      },
+      ({ cold }) =>
+        () => {
+          const s = cold('a 599ms b', { a: 'a', b: 'b' }); // then silence
+          sources.push(s);
+          return s;
+        },
       { silenceTimeoutMs: 1_000 },
       1_700,
     );
@@ -127,22 +140,39 @@ describe('resilientStream (virtual time)', () => {
   });
 
   it('counts silence from the subscription when an attempt never sends anything', () => {
-    const log = runVirtual(({ cold }) => () => cold('-'), { silenceTimeoutMs: 500 }, 600);
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('-'),
+      { silenceTimeoutMs: 500 },
+      600,
+    );
     expect(log).toEqual(['t=0 factory(1)', 't=500 disconnected#1 silence STREAM_SILENCE_TIMEOUT retry=50', 't=550 factory(2)']);
   });
 
   it('dedupes messages by key across reconnects with a bounded memory', () => {
     const log = runVirtual(
-      ({ cold }) => (attempt) => (attempt === 1 ? cold('ab#', { a: 'e1', b: 'e2' }, reset) : cold('bcx', { b: 'e2', c: 'e3', x: 'hb' })),
+      ({ cold }) =>
+        (attempt) =>
+          attempt === 1 ? cold('ab#', { a: 'e1', b: 'e2' }, reset) : cold('bcx', { b: 'e2', c: 'e3', x: 'hb' }),
       { dedupeKey: (m) => (m.startsWith('e') ? m : undefined), dedupeCapacity: 100 },
       100,
     );
-    expect(log.filter((l) => l.includes('message'))).toEqual(['t=0 message#1 e1', 't=1 message#1 e2', 't=53 message#2 e3', 't=54 message#2 hb']);
+    expect(log.filter((l) => l.includes('message'))).toEqual([
+      't=0 message#1 e1',
+      't=1 message#1 e2',
+      't=53 message#2 e3',
+      't=54 message#2 hb',
+    ]);
     expect(log).toContain('t=52 connected#2'); // a duplicate still proves the stream is live
   });
 
   it('stops on a fatal error: a final disconnected event, then the error; no new attempt', () => {
-    const log = runVirtual(({ cold }) => () => cold('a#', { a: 'a' }, rejected));
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('a#', { a: 'a' }, rejected),
+    );
     expect(log).toEqual([
       't=0 factory(1)',
       't=0 connected#1',
@@ -153,7 +183,12 @@ describe('resilientStream (virtual time)', () => {
   });
 
   it('stops on errors matching a custom isFatal predicate', () => {
-    const log = runVirtual(({ cold }) => () => cold('#', {}, reset), { isFatal: (e) => e === reset });
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, reset),
+      { isFatal: (e) => e === reset },
+    );
     expect(log.at(-1)).toBe('t=0 ERROR TRANSPORT_CONNECTION_RESET');
     expect(log.filter((l) => l.includes('factory'))).toHaveLength(1);
   });
@@ -162,10 +197,11 @@ describe('resilientStream (virtual time)', () => {
     const calls: string[] = [];
     let token = 'stale';
     const log = runVirtual(
-      ({ cold }) => () => {
-        calls.push(`connect with ${token}`);
-        return token === 'stale' ? cold('#', {}, unauthorized) : cold('a', { a: 'a' });
-      },
+      ({ cold }) =>
+        () => {
+          calls.push(`connect with ${token}`);
+          return token === 'stale' ? cold('#', {}, unauthorized) : cold('a', { a: 'a' });
+        },
       {
         onUnauthenticated: (error, attempt) => {
           calls.push(`refresh after attempt ${attempt} (${(error as TransportError).code})`);
@@ -180,27 +216,49 @@ describe('resilientStream (virtual time)', () => {
   });
 
   it('treats authentication errors as fatal without a hook, or after maxConsecutiveAuthFailures', () => {
-    const noHook = runVirtual(({ cold }) => () => cold('#', {}, unauthorized));
-    expect(noHook.slice(-2)).toEqual(['t=0 disconnected#1 unauthenticated TRANSPORT_UNAUTHORIZED final', 't=0 ERROR TRANSPORT_UNAUTHORIZED']);
+    const noHook = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, unauthorized),
+    );
+    expect(noHook.slice(-2)).toEqual([
+      't=0 disconnected#1 unauthenticated TRANSPORT_UNAUTHORIZED final',
+      't=0 ERROR TRANSPORT_UNAUTHORIZED',
+    ]);
 
     let refreshes = 0;
-    const stubborn = runVirtual(({ cold }) => () => cold('#', {}, unauthorized), { onUnauthenticated: () => void refreshes++, maxConsecutiveAuthFailures: 2 });
+    const stubborn = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, unauthorized),
+      { onUnauthenticated: () => void refreshes++, maxConsecutiveAuthFailures: 2 },
+    );
     expect(refreshes).toBe(2);
     expect(stubborn.filter((l) => l.includes('factory'))).toHaveLength(3);
     expect(stubborn.at(-1)).toMatch(/ERROR TRANSPORT_UNAUTHORIZED/);
   });
 
   it('fails with the hook error when onUnauthenticated throws', () => {
-    const log = runVirtual(({ cold }) => () => cold('#', {}, unauthorized), {
-      onUnauthenticated: () => {
-        throw new TransportError('TRANSPORT_REJECTED', 'refresh token revoked');
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, unauthorized),
+      {
+        onUnauthenticated: () => {
+          throw new TransportError('TRANSPORT_REJECTED', 'refresh token revoked');
+        },
       },
-    });
+    );
     expect(log.at(-1)).toBe('t=0 ERROR TRANSPORT_REJECTED');
   });
 
   it('backs off exponentially while failures are consecutive, resets after a message, and can give up', () => {
-    const log = runVirtual(({ cold }) => () => cold('#', {}, reset), { random: () => 0.999, maxConsecutiveFailures: 4 });
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, reset),
+      { random: () => 0.999, maxConsecutiveFailures: 4 },
+    );
     expect(log.filter((l) => l.includes('disconnected')).map((l) => l.replace(/.* retry=/, ''))).toEqual([
       '99',
       '199',
@@ -211,7 +269,9 @@ describe('resilientStream (virtual time)', () => {
     expect(log.at(-1)).toMatch(/ERROR STREAM_RECONNECT_EXHAUSTED/);
 
     const recovering = runVirtual(
-      ({ cold }) => (attempt) => (attempt === 2 ? cold('a#', { a: 'a' }, reset) : cold('#', {}, reset)),
+      ({ cold }) =>
+        (attempt) =>
+          attempt === 2 ? cold('a#', { a: 'a' }, reset) : cold('#', {}, reset),
       { random: () => 0.999 },
       300,
     );
@@ -220,10 +280,11 @@ describe('resilientStream (virtual time)', () => {
 
   it('treats a factory that throws like a failed attempt', () => {
     const log = runVirtual(
-      ({ cold }) => (attempt) => {
-        if (attempt === 1) throw reset;
-        return cold('a', { a: 'a' });
-      },
+      ({ cold }) =>
+        (attempt) => {
+          if (attempt === 1) throw reset;
+          return cold('a', { a: 'a' });
+        },
       {},
       100,
     );
@@ -231,7 +292,13 @@ describe('resilientStream (virtual time)', () => {
   });
 
   it('cancels a pending reconnect when the consumer unsubscribes', () => {
-    const log = runVirtual(({ cold }) => () => cold('#', {}, reset), {}, 10);
+    const log = runVirtual(
+      ({ cold }) =>
+        () =>
+          cold('#', {}, reset),
+      {},
+      10,
+    );
     expect(log).toEqual(['t=0 factory(1)', 't=0 disconnected#1 error TRANSPORT_CONNECTION_RESET retry=50']);
   });
 });
@@ -267,7 +334,11 @@ describe('resilientStream over HTTP NDJSON', () => {
   }
 
   const summary = (e: StreamEvent<unknown>): string =>
-    e.type === 'message' ? `message ${JSON.stringify(e.message)}` : e.type === 'disconnected' ? `disconnected ${e.reason} ${(e.error as TransportError).code}` : e.type;
+    e.type === 'message'
+      ? `message ${JSON.stringify(e.message)}`
+      : e.type === 'disconnected'
+        ? `disconnected ${e.reason} ${(e.error as TransportError).code}`
+        : e.type;
 
   it('reconnects after the server drops the connection, and dedupes the replayed execution', async () => {
     let requests = 0;
@@ -285,7 +356,13 @@ describe('resilientStream over HTTP NDJSON', () => {
       }),
       (es) => es.some((e) => e.type === 'message' && (e.message as { id: string }).id === 'x2'),
     );
-    expect(events.map(summary)).toEqual(['connected', 'message {"id":"x1"}', 'disconnected error TRANSPORT_CONNECTION_RESET', 'connected', 'message {"id":"x2"}']);
+    expect(events.map(summary)).toEqual([
+      'connected',
+      'message {"id":"x1"}',
+      'disconnected error TRANSPORT_CONNECTION_RESET',
+      'connected',
+      'message {"id":"x2"}',
+    ]);
     expect(requests).toBe(2);
   });
 
@@ -344,7 +421,11 @@ describe('resilientStream over HTTP NDJSON', () => {
       (es) => es.some((e) => e.type === 'message'),
     );
     await refreshed.promise;
-    expect(events.map(summary)).toEqual(['disconnected unauthenticated TRANSPORT_UNAUTHORIZED', 'connected', 'message {"result":{"heartbeat":{}}}']);
+    expect(events.map(summary)).toEqual([
+      'disconnected unauthenticated TRANSPORT_UNAUTHORIZED',
+      'connected',
+      'message {"result":{"heartbeat":{}}}',
+    ]);
   });
 
   it('stops on a fatal stream error line (PERMISSION_DENIED)', async () => {

@@ -35,7 +35,9 @@ const INSERT: HttpRequest = { method: 'POST', path: '/api/v1beta1/insert_order',
 describe('withRetry over HTTP', () => {
   it('retries a 429 with Retry-After when idempotent, waiting at least Retry-After', async () => {
     let calls = 0;
-    const server = await registry.start((_req, res) => (++calls === 1 ? sendJson(res, 429, {}, { 'retry-after': '2' }) : sendJson(res, 200, { ok: 1 })));
+    const server = await registry.start((_req, res) =>
+      ++calls === 1 ? sendJson(res, 429, {}, { 'retry-after': '2' }) : sendJson(res, 200, { ok: 1 }),
+    );
     const { t, delays } = retrying(server.url);
     const res = await t.request(GET);
     expect(res.body).toEqual({ ok: 1 });
@@ -57,7 +59,9 @@ describe('withRetry over HTTP', () => {
 
   it('rides out a burst of 5xx and returns the first success', async () => {
     let calls = 0;
-    const server = await registry.start((_req, res) => (++calls <= 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, { n: calls })));
+    const server = await registry.start((_req, res) =>
+      ++calls <= 3 ? sendJson(res, 503, { message: 'busy' }) : sendJson(res, 200, { n: calls }),
+    );
     const { t, delays } = retrying(server.url, { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000 });
     expect((await t.request(GET)).body).toEqual({ n: 4 });
     expect(calls).toBe(4);
@@ -169,7 +173,13 @@ describe('withRetry timing', () => {
   });
 
   it('never repeats a non-idempotent call, whatever retryable error it meets', async () => {
-    const codes = ['TRANSPORT_CONNECT_FAILED', 'TRANSPORT_TIMEOUT', 'TRANSPORT_CONNECTION_RESET', 'TRANSPORT_SERVER_ERROR', 'TRANSPORT_RATE_LIMITED'] as const;
+    const codes = [
+      'TRANSPORT_CONNECT_FAILED',
+      'TRANSPORT_TIMEOUT',
+      'TRANSPORT_CONNECTION_RESET',
+      'TRANSPORT_SERVER_ERROR',
+      'TRANSPORT_RATE_LIMITED',
+    ] as const;
     for (const code of codes) {
       const inner = flaky(1, new TransportError(code, code));
       const t = withRetry(inner, { scheduler: new InstantScheduler() });

@@ -120,7 +120,12 @@ export async function startBotRig(options: BotRigOptions): Promise<BotRig> {
       new GatewayVenue({
         client,
         instruments: options.instruments,
-        ...(sources === undefined ? {} : { marketData: (symbols: readonly string[]) => sources.marketData(symbols), orderUpdates: (accounts: readonly string[]) => sources.orderUpdates(accounts) }),
+        ...(sources === undefined
+          ? {}
+          : {
+              marketData: (symbols: readonly string[]) => sources.marketData(symbols),
+              orderUpdates: (accounts: readonly string[]) => sources.orderUpdates(accounts),
+            }),
       }),
     );
     const clock = liveClock();
@@ -136,7 +141,13 @@ export async function startBotRig(options: BotRigOptions): Promise<BotRig> {
       },
     };
     journal = journalFile === undefined ? undefined : FileJournal.open(journalFile, { warnings: log });
-    const params = marketMaker.params.parse({ symbols: [SYMBOL], halfSpread: '0.01', quoteQty: '5', maxInventory: '25', skewPerContract: '0.002' });
+    const params = marketMaker.params.parse({
+      symbols: [SYMBOL],
+      halfSpread: '0.01',
+      quoteQty: '5',
+      maxInventory: '25',
+      skewPerContract: '0.002',
+    });
     pipeline = await startPipeline({
       venue,
       clock,
@@ -192,7 +203,11 @@ export async function startBotRig(options: BotRigOptions): Promise<BotRig> {
             }
           });
           const deadline = setTimeout(() => {
-            finish(new Error(`timed out after ${timeoutMs} ms waiting until ${what}${describe === undefined ? '' : `: ${describe()}`} (counters ${JSON.stringify(running.counters)})`));
+            finish(
+              new Error(
+                `timed out after ${timeoutMs} ms waiting until ${what}${describe === undefined ? '' : `: ${describe()}`} (counters ${JSON.stringify(running.counters)})`,
+              ),
+            );
           }, timeoutMs);
         }),
       localPositions: () => new Map(port.positions().map((p) => [positionKey(p.account, p.symbol), p.qty.toNumber()])),

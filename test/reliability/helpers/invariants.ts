@@ -67,7 +67,8 @@ export function disagreement(bot: LiveBot): string {
   const ex = exchangeOpen(bot);
   const local = localOpen(bot);
   if (ex.join() !== local.join()) problems.push(`open orders: exchange ${ex.join(' ')} | bot ${local.join(' ')}`);
-  if (!samePositions(bot.exchangePositions(), bot.localPositions())) problems.push(`positions: exchange ${positionsText(bot.exchangePositions())} | bot ${positionsText(bot.localPositions())}`);
+  if (!samePositions(bot.exchangePositions(), bot.localPositions()))
+    problems.push(`positions: exchange ${positionsText(bot.exchangePositions())} | bot ${positionsText(bot.localPositions())}`);
   return problems.join('; ');
 }
 
@@ -86,14 +87,22 @@ export function journalLines(file: string): Record<string, unknown>[] {
 export function journaledRequests(file: string): { repeatedInserts: string[]; requested: Set<string> } {
   const requests = journalLines(file).filter((l) => l['type'] === 'request');
   const inserts = requests.filter((l) => l['kind'] === 'insert' || l['kind'] === 'cross').map((l) => String(l['clordId']));
-  return { repeatedInserts: inserts.filter((c, i) => inserts.indexOf(c) !== i), requested: new Set(requests.map((l) => String(l['clordId']))) };
+  return {
+    repeatedInserts: inserts.filter((c, i) => inserts.indexOf(c) !== i),
+    requested: new Set(requests.map((l) => String(l['clordId']))),
+  };
 }
 
 /** Stops activity and faults, waits until the bot agrees with the exchange, then asserts the invariants. */
 export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: boolean; timeoutMs?: number } = {}): Promise<void> {
   bot.sim.activity?.stop();
   bot.sim.faults.clear();
-  await bot.waitUntil(() => disagreement(bot) === '', 'the bot agrees with the exchange', options.timeoutMs ?? 30_000, () => disagreement(bot));
+  await bot.waitUntil(
+    () => disagreement(bot) === '',
+    'the bot agrees with the exchange',
+    options.timeoutMs ?? 30_000,
+    () => disagreement(bot),
+  );
 
   // no order sent twice
   const duplicates = [...bot.exchangeOrdersByClord.entries()].filter(([, ids]) => ids.size > 1);
@@ -110,8 +119,13 @@ export async function expectRecovered(bot: LiveBot, options: { fillsMatch?: bool
   if (bot.journalFile !== undefined) {
     const { repeatedInserts, requested } = journaledRequests(bot.journalFile);
     expect(repeatedInserts, 'an insert journaled twice').toEqual([]);
-    const unjournaled = [...bot.sim.core.allOrders()].filter((r) => (BOT_ACCOUNTS as readonly string[]).includes(r.latest.order.account) && !requested.has(r.firstClordId ?? ''));
-    expect(unjournaled.map((r) => r.firstClordId), 'exchange orders with no request line in the journal').toEqual([]);
+    const unjournaled = [...bot.sim.core.allOrders()].filter(
+      (r) => (BOT_ACCOUNTS as readonly string[]).includes(r.latest.order.account) && !requested.has(r.firstClordId ?? ''),
+    );
+    expect(
+      unjournaled.map((r) => r.firstClordId),
+      'exchange orders with no request line in the journal',
+    ).toEqual([]);
   }
 
   // no fill lost or double counted; open orders agree

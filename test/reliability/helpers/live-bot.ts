@@ -18,7 +18,17 @@ import { startSim, type RunningSim } from '../../../src/sim/simulator.ts';
 import type { SimConfig } from '../../../src/sim/config.ts';
 import { toDomainInstrument } from '../../../src/sim/exchange/instruments.ts';
 import { grpcStreams, onboardEphemeralClient, BOT_CLIENT_ID, type StreamSources } from '../../../src/bot/live/stream-transport.ts';
-import { ALICE_HEDGE, ALICE_MAIN, BOT_ACCOUNTS, PARTICIPANT, SYMBOL, positionKey, startBotRig, type BotRig, type Positions } from './bot-rig.ts';
+import {
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOT_ACCOUNTS,
+  PARTICIPANT,
+  SYMBOL,
+  positionKey,
+  startBotRig,
+  type BotRig,
+  type Positions,
+} from './bot-rig.ts';
 
 export { ALICE_HEDGE, ALICE_MAIN, BOT_ACCOUNTS, SYMBOL, type Positions };
 const PASSWORD = 'Test-Alice-Pass-2026';
@@ -109,7 +119,9 @@ export async function startLiveBot(options: LiveBotOptions = {}): Promise<LiveBo
   };
   watchCore(sim);
 
-  const instruments: Instrument[] = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
+  const instruments: Instrument[] = sim.core
+    .instruments()
+    .map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
   let streams: StreamSources | undefined;
   let rig: BotRig | undefined;
   try {

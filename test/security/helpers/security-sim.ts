@@ -39,7 +39,11 @@ export interface SecuritySim {
   token(clientId: string): Promise<string>;
   tokenFields(clientId: string, assertion: string): Record<string, string>;
   /** A /v1 call with `Authorization: Bearer <token>` (or the raw `authorization` given). */
-  call(method: string, pathAndQuery: string, options?: { token?: string; authorization?: string; participant?: string; body?: unknown }): Promise<Wire>;
+  call(
+    method: string,
+    pathAndQuery: string,
+    options?: { token?: string; authorization?: string; participant?: string; body?: unknown },
+  ): Promise<Wire>;
   /** A gateway call with the bare token. */
   gateway(pathName: string, authorization: string | undefined, body?: unknown): Promise<Wire>;
   close(): Promise<void>;
@@ -91,7 +95,13 @@ export async function startSecuritySim(): Promise<SecuritySim> {
       audience: sim.ready.api,
     }),
     async tokenRequest(fields) {
-      return wire(await fetch(`${sim.ready.auth}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) }));
+      return wire(
+        await fetch(`${sim.ready.auth}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(fields),
+        }),
+      );
     },
     async token(clientId) {
       const response = await s.tokenRequest(s.tokenFields(clientId, await s.assertion(clientId)));
@@ -104,7 +114,13 @@ export async function startSecuritySim(): Promise<SecuritySim> {
       else if (o.token !== undefined) headers['authorization'] = `Bearer ${o.token}`;
       if (o.participant !== undefined) headers['x-participant-id'] = o.participant;
       if (o.body !== undefined) headers['content-type'] = 'application/json';
-      return wire(await fetch(`${sim.ready.api}${pathAndQuery}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) }));
+      return wire(
+        await fetch(`${sim.ready.api}${pathAndQuery}`, {
+          method,
+          headers,
+          body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        }),
+      );
     },
     async gateway(pathName, authorization, body = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

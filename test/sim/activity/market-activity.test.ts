@@ -11,7 +11,19 @@ import { ACTIVITY_FIRM, MarketActivity } from '../../../src/sim/activity/market-
 import { seededRandom } from '../../../src/sim/activity/random.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import type { Trade } from '../../../src/sim/matching/index.ts';
-import { ALICE, ALICE_MAIN, ManualClock, SYMBOL, SYMBOL2, at, limitOrder, list, simConfig, startHarness, type Harness } from '../gateway/helpers/harness.ts';
+import {
+  ALICE,
+  ALICE_MAIN,
+  ManualClock,
+  SYMBOL,
+  SYMBOL2,
+  at,
+  limitOrder,
+  list,
+  simConfig,
+  startHarness,
+  type Harness,
+} from '../gateway/helpers/harness.ts';
 
 const SYMBOLS = [SYMBOL, SYMBOL2];
 
@@ -35,7 +47,12 @@ const markets: Market[] = [];
 function market(seed: number, takerProbability?: string): Market {
   const clock = new ManualClock();
   const config = simConfig({ activity: activityYaml(seed, takerProbability) });
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
+  const core = new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+  });
   const driver = startActivity(core, config.activity, silentLogger(), { timer: false });
   const m = { core, driver, clock };
   markets.push(m);
@@ -98,7 +115,9 @@ describe('market activity', () => {
     const b = market(8);
     run(a, 60);
     run(b, 60);
-    const same = JSON.stringify(a.core.trades().map(fingerprint)) === JSON.stringify(b.core.trades().map(fingerprint)) && JSON.stringify(depthOf(a)) === JSON.stringify(depthOf(b));
+    const same =
+      JSON.stringify(a.core.trades().map(fingerprint)) === JSON.stringify(b.core.trades().map(fingerprint)) &&
+      JSON.stringify(depthOf(a)) === JSON.stringify(depthOf(b));
     expect(same).toBe(false);
   });
 
@@ -123,7 +142,9 @@ describe('market activity', () => {
     run(m, 50);
     for (const symbol of SYMBOLS) {
       const taker = MarketActivity.takerAccount(symbol);
-      const takerTrades = m.core.trades().filter((t) => t.symbol === symbol && (t.buyer.order.account === taker || t.seller.order.account === taker));
+      const takerTrades = m.core
+        .trades()
+        .filter((t) => t.symbol === symbol && (t.buyer.order.account === taker || t.seller.order.account === taker));
       expect(takerTrades.length, symbol).toBeGreaterThan(0);
     }
   });
@@ -173,7 +194,11 @@ describe('activity inside startSim', () => {
     }
     // a bot's marketable order finds a counterparty in the activity
     const bestOffer = String(at(stream.lines[0], 'result', 'update', 'offers', 0, 'px'));
-    await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', bestOffer, { time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }));
+    await h.api(
+      'insert_order',
+      alice,
+      limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', bestOffer, { time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }),
+    );
     const [position] = list((await h.api('list_account_positions', alice, { name: ALICE_MAIN })).body, 'positions');
     expect(position).toMatchObject({ net_position: '1', avg_entry_px: bestOffer });
   });
@@ -182,15 +207,27 @@ describe('activity inside startSim', () => {
     h = await startHarness({ activity: activityYaml(7) });
     const alice = await h.token('alice');
     const stream = await h.stream('create_order_subscription', alice, {});
-    const gtt = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '2', { time_in_force: 'TIME_IN_FORCE_GOOD_TILL_TIME', good_till_time: new Date(h.clock.t + 60_000).toISOString() }));
+    const gtt = await h.api(
+      'insert_order',
+      alice,
+      limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '2', {
+        time_in_force: 'TIME_IN_FORCE_GOOD_TILL_TIME',
+        good_till_time: new Date(h.clock.t + 60_000).toISOString(),
+      }),
+    );
     expect(gtt.status).toBe(200);
     h.clock.advance(30_000);
     h.sim.activity?.step();
     expect(list((await h.api('get_open_orders', alice)).body, 'orders')).toHaveLength(1);
     h.clock.advance(31_000);
     h.sim.activity?.step();
-    const expired = await stream.until((l) => list(l, 'result', 'update', 'executions').some((e) => e['type'] === 'EXECUTION_TYPE_EXPIRED'));
-    expect(at(expired, 'result', 'update', 'executions', 0, 'order')).toMatchObject({ id: gtt.body['order_id'], state: 'ORDER_STATE_EXPIRED' });
+    const expired = await stream.until((l) =>
+      list(l, 'result', 'update', 'executions').some((e) => e['type'] === 'EXECUTION_TYPE_EXPIRED'),
+    );
+    expect(at(expired, 'result', 'update', 'executions', 0, 'order')).toMatchObject({
+      id: gtt.body['order_id'],
+      state: 'ORDER_STATE_EXPIRED',
+    });
     expect(list((await h.api('get_open_orders', alice)).body, 'orders')).toEqual([]);
   });
 

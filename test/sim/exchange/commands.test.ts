@@ -7,7 +7,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { gateway } from '../../../src/domain/wire/families.ts';
 import type { OrderRequest as DomainOrderRequest } from '../../../src/domain/types/requests.ts';
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
-import { checkAccount, checkOrderOwner, insertOrder, insertOutcome, toEngineCross, toEngineOrder, toEngineReplace, type Caller } from '../../../src/sim/exchange/commands.ts';
+import {
+  checkAccount,
+  checkOrderOwner,
+  insertOrder,
+  insertOutcome,
+  toEngineCross,
+  toEngineOrder,
+  toEngineReplace,
+  type Caller,
+} from '../../../src/sim/exchange/commands.ts';
 import { scaleLookup } from '../../../src/sim/gateway/wire.ts';
 import { SimHttpError } from '../../../src/sim/http/errors.ts';
 import { ManualClock, SYMBOL, simConfig } from '../gateway/helpers/harness.ts';
@@ -26,7 +35,10 @@ beforeEach(() => {
 });
 
 function request(json: Record<string, unknown>): DomainOrderRequest {
-  return gateway.orderRequest.decode({ symbol: SYMBOL, side: 'SIDE_BUY', order_qty: '3', price: '42', account: MAIN, ...json }, scaleLookup(core));
+  return gateway.orderRequest.decode(
+    { symbol: SYMBOL, side: 'SIDE_BUY', order_qty: '3', price: '42', account: MAIN, ...json },
+    scaleLookup(core),
+  );
 }
 
 function statusOf(run: () => unknown): string {
@@ -42,15 +54,29 @@ function statusOf(run: () => unknown): string {
 describe('toEngineOrder', () => {
   it('turns decimals into raw integers and fills the defaults (LIMIT, DAY, a clord_id, the caller)', () => {
     const engine = toEngineOrder(core, request({}), CALLER, clock.t);
-    expect(engine).toMatchObject({ symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: 3, price: 42, timeInForce: 'TIME_IN_FORCE_DAY', account: MAIN, participant: CALLER.participant });
+    expect(engine).toMatchObject({
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: 3,
+      price: 42,
+      timeInForce: 'TIME_IN_FORCE_DAY',
+      account: MAIN,
+      participant: CALLER.participant,
+    });
     expect(engine.clordId).toMatch(/^[0-9a-f-]{36}$/);
     expect(engine.stopPrice).toBeUndefined();
     expect(engine.minQty).toBeUndefined();
     expect(engine.tag).toMatchObject({ submittingParticipant: CALLER.participant, createTime: clock.t });
   });
 
-  it('keeps the client\'s clord_id, time in force and min_qty', () => {
-    const engine = toEngineOrder(core, request({ clord_id: 'mine', time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL', min_qty: '2' }), CALLER, clock.t);
+  it("keeps the client's clord_id, time in force and min_qty", () => {
+    const engine = toEngineOrder(
+      core,
+      request({ clord_id: 'mine', time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL', min_qty: '2' }),
+      CALLER,
+      clock.t,
+    );
     expect(engine).toMatchObject({ clordId: 'mine', timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL', minQty: 2 });
   });
 
@@ -71,8 +97,12 @@ describe('toEngineOrder', () => {
   });
 
   it('refuses an unknown or empty symbol as INVALID_ARGUMENT', () => {
-    expect(statusOf(() => toEngineOrder(core, { ...request({}), symbol: 'NOPE' }, CALLER, clock.t))).toBe('INVALID_ARGUMENT: unknown symbol NOPE');
-    expect(statusOf(() => toEngineOrder(core, { ...request({}), symbol: '' }, CALLER, clock.t))).toBe('INVALID_ARGUMENT: symbol is required');
+    expect(statusOf(() => toEngineOrder(core, { ...request({}), symbol: 'NOPE' }, CALLER, clock.t))).toBe(
+      'INVALID_ARGUMENT: unknown symbol NOPE',
+    );
+    expect(statusOf(() => toEngineOrder(core, { ...request({}), symbol: '' }, CALLER, clock.t))).toBe(
+      'INVALID_ARGUMENT: symbol is required',
+    );
   });
 
   it('refuses a price that is not a whole number of ticks at the instrument scale', () => {
@@ -110,22 +140,42 @@ describe('insertOrder', () => {
     const retry = insertOrder(core, toEngineOrder(core, request({ clord_id: 'R1' }), CALLER, clock.t));
     expect(retry).toMatchObject({ orderId: first.orderId, status: 'REJECTED', duplicate: true });
     const working = insertOrder(core, toEngineOrder(core, request({ clord_id: 'A1' }), CALLER, clock.t));
-    expect(insertOrder(core, toEngineOrder(core, request({ clord_id: 'A1' }), CALLER, clock.t))).toMatchObject({ orderId: working.orderId, status: 'ACCEPTED', duplicate: true });
+    expect(insertOrder(core, toEngineOrder(core, request({ clord_id: 'A1' }), CALLER, clock.t))).toMatchObject({
+      orderId: working.orderId,
+      status: 'ACCEPTED',
+      duplicate: true,
+    });
   });
 });
 
 describe('toEngineReplace, toEngineCross and ownership checks', () => {
-  it('maps a replace of the caller\'s order, leaving zero fields unchanged', () => {
+  it("maps a replace of the caller's order, leaving zero fields unchanged", () => {
     const id = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t))).orderId;
     const replace = gateway.replaceOrderRequest.decode({ order_id: id, symbol: SYMBOL, price: '45' }, scaleLookup(core));
-    expect(toEngineReplace(core, replace, CALLER)).toEqual({ orderId: id, symbol: SYMBOL, newClordId: undefined, price: 45, stopPrice: undefined, orderQty: undefined, timeInForce: undefined, goodTillTime: undefined });
+    expect(toEngineReplace(core, replace, CALLER)).toEqual({
+      orderId: id,
+      symbol: SYMBOL,
+      newClordId: undefined,
+      price: 45,
+      stopPrice: undefined,
+      orderQty: undefined,
+      timeInForce: undefined,
+      goodTillTime: undefined,
+    });
   });
 
-  it('refuses a replace of an unknown order (NOT_FOUND), of another caller\'s order (PERMISSION_DENIED), without id (INVALID_ARGUMENT)', () => {
+  it("refuses a replace of an unknown order (NOT_FOUND), of another caller's order (PERMISSION_DENIED), without id (INVALID_ARGUMENT)", () => {
     const id = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t))).orderId;
     const decode = (json: Record<string, unknown>) => gateway.replaceOrderRequest.decode(json, scaleLookup(core));
     expect(statusOf(() => toEngineReplace(core, decode({ order_id: 'O-x', symbol: SYMBOL, price: '45' }), CALLER))).toMatch(/^NOT_FOUND/);
-    expect(statusOf(() => toEngineReplace(core, decode({ order_id: id, symbol: SYMBOL, price: '45' }), { participant: 'firms/demo/users/bob', accounts: [OTHER] }))).toMatch(/^PERMISSION_DENIED/);
+    expect(
+      statusOf(() =>
+        toEngineReplace(core, decode({ order_id: id, symbol: SYMBOL, price: '45' }), {
+          participant: 'firms/demo/users/bob',
+          accounts: [OTHER],
+        }),
+      ),
+    ).toMatch(/^PERMISSION_DENIED/);
     expect(statusOf(() => toEngineReplace(core, decode({ symbol: SYMBOL, price: '45' }), CALLER))).toMatch(/^INVALID_ARGUMENT/);
   });
 
@@ -137,7 +187,9 @@ describe('toEngineReplace, toEngineCross and ownership checks', () => {
     const decode = (json: Record<string, unknown>) => gateway.crossOrderRequest.decode(json, scaleLookup(core));
     expect(toEngineCross(core, decode({ cross_id: 'x', requests: legs }), CALLER, clock.t).requests).toHaveLength(2);
     expect(statusOf(() => toEngineCross(core, decode({ requests: legs }), CALLER, clock.t))).toBe('INVALID_ARGUMENT: cross_id is required');
-    expect(statusOf(() => toEngineCross(core, decode({ cross_id: 'x', requests: [...legs, ...legs] }), CALLER, clock.t))).toContain('exactly 2 requests');
+    expect(statusOf(() => toEngineCross(core, decode({ cross_id: 'x', requests: [...legs, ...legs] }), CALLER, clock.t))).toContain(
+      'exactly 2 requests',
+    );
   });
 
   it('checkAccount and checkOrderOwner', () => {

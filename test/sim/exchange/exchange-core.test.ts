@@ -18,7 +18,13 @@ let events: CoreEvent[];
 
 function makeCore(maxTrades?: number): ExchangeCore {
   const config = simConfig();
-  return new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, ...(maxTrades === undefined ? {} : { maxTrades }) });
+  return new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+    ...(maxTrades === undefined ? {} : { maxTrades }),
+  });
 }
 
 beforeEach(() => {
@@ -33,7 +39,16 @@ afterEach(() => {
 });
 
 function order(account: string, side: Side, qty: number, price: number, symbol = SYMBOL): OrderRequest {
-  return { account, symbol, side, type: 'ORDER_TYPE_LIMIT', orderQty: qty, price, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', participant: 'firms/demo/users/test' };
+  return {
+    account,
+    symbol,
+    side,
+    type: 'ORDER_TYPE_LIMIT',
+    orderQty: qty,
+    price,
+    timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    participant: 'firms/demo/users/test',
+  };
 }
 
 describe('ExchangeCore', () => {
@@ -87,7 +102,15 @@ describe('ExchangeCore', () => {
     core.submit(order(B, 'SIDE_SELL', 3, 45));
     core.submit(order(A, 'SIDE_SELL', 1, 35));
     core.submit(order(B, 'SIDE_BUY', 1, 35));
-    expect(core.stats(SYMBOL)).toEqual({ open: 40, high: 45, low: 35, last: 35, sharesTraded: 6, notionalTraded: 2 * 40 + 3 * 45 + 35, settlement: undefined });
+    expect(core.stats(SYMBOL)).toEqual({
+      open: 40,
+      high: 45,
+      low: 35,
+      last: 35,
+      sharesTraded: 6,
+      notionalTraded: 2 * 40 + 3 * 45 + 35,
+      settlement: undefined,
+    });
     expect(core.stats(SYMBOL2)).toMatchObject({ open: undefined, sharesTraded: 0 });
   });
 
@@ -104,7 +127,13 @@ describe('ExchangeCore', () => {
   });
 
   it('remembers each cross by (leg account, cross_id), also after a state restore', () => {
-    const result = core.cross({ crossId: 'cx', requests: [{ ...order(A, 'SIDE_BUY', 3, 40), clordId: 'b1' }, { ...order(B, 'SIDE_SELL', 3, 40), clordId: 's1' }] });
+    const result = core.cross({
+      crossId: 'cx',
+      requests: [
+        { ...order(A, 'SIDE_BUY', 3, 40), clordId: 'b1' },
+        { ...order(B, 'SIDE_SELL', 3, 40), clordId: 's1' },
+      ],
+    });
     const legs = [...new Set(result.executions.map((e) => e.order.orderId))];
     expect(legs).toHaveLength(2);
     expect(core.crossOrderIds(A, 'cx')).toEqual(legs);
@@ -119,7 +148,13 @@ describe('ExchangeCore', () => {
 
   it('forgets a cross when its legs leave the order history', () => {
     const config = simConfig();
-    const small = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, maxOrderHistory: 2 });
+    const small = new ExchangeCore({
+      clock,
+      instruments: config.instruments,
+      startingBalance: config.startingBalance,
+      currency: config.currency,
+      maxOrderHistory: 2,
+    });
     small.cross({ crossId: 'cx', requests: [order(A, 'SIDE_BUY', 3, 40), order(B, 'SIDE_SELL', 3, 40)] });
     expect(small.crossOrderIds(A, 'cx')).toHaveLength(2);
     for (let i = 0; i < 2; i++) small.submit({ ...order(A, 'SIDE_BUY', 1, 30), timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });

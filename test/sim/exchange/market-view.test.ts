@@ -38,17 +38,33 @@ describe('instruments', () => {
   it('builds raw engine definitions from decimal config', () => {
     const config = simConfig({ extraInstruments: EXTRA });
     const tenths = buildInstrument(nth(config, 2), 2);
-    expect(tenths.definition).toEqual({ symbol: 'TENTHS', tickSize: 5, lotSize: 5, priceLimitLow: 10, priceLimitHigh: 990, priceScale: 1000, state: 'INSTRUMENT_STATE_PREOPEN' });
+    expect(tenths.definition).toEqual({
+      symbol: 'TENTHS',
+      tickSize: 5,
+      lotSize: 5,
+      priceLimitLow: 10,
+      priceLimitHigh: 990,
+      priceScale: 1000,
+      state: 'INSTRUMENT_STATE_PREOPEN',
+    });
     expect(tenths.scales).toMatchObject({ priceScale: 1000, qtyScale: 10 });
     expect(tenths.fairValueRaw).toBe(500);
     const rain = buildInstrument(nth(config, 0), 0);
-    expect(rain.definition).toMatchObject({ tickSize: 1, lotSize: 1, priceLimitLow: 1, priceLimitHigh: 99, state: 'INSTRUMENT_STATE_OPEN' });
+    expect(rain.definition).toMatchObject({
+      tickSize: 1,
+      lotSize: 1,
+      priceLimitLow: 1,
+      priceLimitHigh: 99,
+      state: 'INSTRUMENT_STATE_OPEN',
+    });
     expect(rain.eventGroup).toBe(SYMBOL);
   });
 
   it('refuses a tick size that is not a whole number of scaled units, naming the config path', () => {
     // the config schema reports it first (test/sim/config-checks.test.ts) ...
-    expect(() => simConfig({ extraInstruments: EXTRA.replace('tickSize: "0.005"', 'tickSize: "0.0005"') })).toThrow(/sim\.instruments\[2\]\.tickSize: 0\.0005 is finer than priceScale 1000/);
+    expect(() => simConfig({ extraInstruments: EXTRA.replace('tickSize: "0.005"', 'tickSize: "0.0005"') })).toThrow(
+      /sim\.instruments\[2\]\.tickSize: 0\.0005 is finer than priceScale 1000/,
+    );
     // ... and the registry still refuses a config that bypassed it
     const config = simConfig({ extraInstruments: EXTRA });
     const bad = { ...nth(config, 2), tickSize: new Decimal('0.0005') };
@@ -65,7 +81,14 @@ describe('instruments', () => {
   it('gives domain reference data with decimal limits and the expiration', () => {
     const config = simConfig({ extraInstruments: EXTRA });
     const instrument = toDomainInstrument(buildInstrument(nth(config, 2), 2), 'INSTRUMENT_STATE_PREOPEN', 'USD');
-    expect(instrument).toMatchObject({ symbol: 'TENTHS', priceScale: 1000, fractionalQtyScale: 10, currency: 'USD', state: 'INSTRUMENT_STATE_PREOPEN', expirationTime: Date.parse('2026-12-31T21:00:00Z') });
+    expect(instrument).toMatchObject({
+      symbol: 'TENTHS',
+      priceScale: 1000,
+      fractionalQtyScale: 10,
+      currency: 'USD',
+      state: 'INSTRUMENT_STATE_PREOPEN',
+      expirationTime: Date.parse('2026-12-31T21:00:00Z'),
+    });
     expect(instrument.tickSize.toFixed()).toBe('0.005');
     expect(instrument.minimumTradeQty.toFixed()).toBe('0.5');
     expect(instrument.lowPriceLimit.toFixed()).toBe('0.01');
@@ -76,7 +99,12 @@ describe('marketSnapshot', () => {
   it('aggregates levels up to the depth with decimal prices, and reports stats after a trade', () => {
     const clock = new ManualClock();
     const config = simConfig();
-    const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
+    const core = new ExchangeCore({
+      clock,
+      instruments: config.instruments,
+      startingBalance: config.startingBalance,
+      currency: config.currency,
+    });
     const a = 'firms/demo/accounts/a';
     const b = 'firms/demo/accounts/b';
     core.submit(order(a, 'SIDE_BUY', 2, 40));

@@ -18,7 +18,17 @@ const same = (actual: Decimal, raw: number | string, scale: number) => {
 
 function snapshot(price: number, orderQty: number, cumQty: number, leavesQty: number, avgPx: string): SnapshotLike {
   return {
-    order: { orderId: 'O1', symbol: 'X', side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', timeInForce: 'TIME_IN_FORCE_DAY', price, orderQty, account: 'firms/f/accounts/a', insertTime: 0 },
+    order: {
+      orderId: 'O1',
+      symbol: 'X',
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      timeInForce: 'TIME_IN_FORCE_DAY',
+      price,
+      orderQty,
+      account: 'firms/f/accounts/a',
+      insertTime: 0,
+    },
     state: 'ORDER_STATE_NEW',
     cumQty,
     leavesQty,
@@ -30,18 +40,23 @@ describe('toDomainOrder decimals', () => {
   it('equal a fresh division for any raw values and scales, repeated or not', () => {
     const raw = fc.oneof(fc.integer({ min: -20_000, max: 20_000 }), fc.constantFrom(0, -0, 1, 99, 10_000));
     fc.assert(
-      fc.property(fc.constantFrom(1, 10, 100, 10_000), fc.constantFrom(1, 100), fc.array(fc.tuple(raw, raw, raw, raw, raw), { minLength: 1, maxLength: 300 }), (priceScale, qtyScale, rows) => {
-        const scales = scalesOf({ priceScale, fractionalQtyScale: qtyScale });
-        for (const [price, orderQty, cumQty, leavesQty, avg] of rows) {
-          const avgPx = String(avg);
-          const order = toDomainOrder(snapshot(price, orderQty, cumQty, leavesQty, avgPx), scales);
-          same(order.price, price, priceScale);
-          same(order.orderQty, orderQty, scales.qtyScale);
-          same(order.cumQty, cumQty, scales.qtyScale);
-          same(order.leavesQty, leavesQty, scales.qtyScale);
-          same(order.avgPx, avgPx, priceScale);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(1, 10, 100, 10_000),
+        fc.constantFrom(1, 100),
+        fc.array(fc.tuple(raw, raw, raw, raw, raw), { minLength: 1, maxLength: 300 }),
+        (priceScale, qtyScale, rows) => {
+          const scales = scalesOf({ priceScale, fractionalQtyScale: qtyScale });
+          for (const [price, orderQty, cumQty, leavesQty, avg] of rows) {
+            const avgPx = String(avg);
+            const order = toDomainOrder(snapshot(price, orderQty, cumQty, leavesQty, avgPx), scales);
+            same(order.price, price, priceScale);
+            same(order.orderQty, orderQty, scales.qtyScale);
+            same(order.cumQty, cumQty, scales.qtyScale);
+            same(order.leavesQty, leavesQty, scales.qtyScale);
+            same(order.avgPx, avgPx, priceScale);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

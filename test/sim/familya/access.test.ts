@@ -2,7 +2,21 @@
 // for an address off the client's allowlist; the x-participant-id rules of trading calls; and the family A
 // error body shape on every one of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, ALICE_MAIN, BOB, CAROL, CAROL_MAIN, CLIENT, CLIENT_ALLOWLISTED, CLIENT_NO_L2, CLIENT_OTHER_FIRM, SYMBOL, at, startFamilyA, type FamilyAHarness } from './helpers/harness.ts';
+import {
+  ALICE,
+  ALICE_MAIN,
+  BOB,
+  CAROL,
+  CAROL_MAIN,
+  CLIENT,
+  CLIENT_ALLOWLISTED,
+  CLIENT_NO_L2,
+  CLIENT_OTHER_FIRM,
+  SYMBOL,
+  at,
+  startFamilyA,
+  type FamilyAHarness,
+} from './helpers/harness.ts';
 
 let h: FamilyAHarness;
 let token: string;
@@ -85,7 +99,15 @@ describe('/v1 authorization', () => {
 });
 
 describe('x-participant-id on trading calls', () => {
-  const order = { symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: '1', price: '10', account: ALICE_MAIN, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' };
+  const order = {
+    symbol: SYMBOL,
+    side: 'SIDE_BUY',
+    type: 'ORDER_TYPE_LIMIT',
+    orderQty: '1',
+    price: '10',
+    account: ALICE_MAIN,
+    timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+  };
 
   it('missing is 400 PARTICIPANT_REQUIRED', async () => {
     const response = await h.call('POST', '/v1/trading/orders', { token, body: order });
@@ -139,13 +161,21 @@ describe('/v1 error bodies', () => {
   });
 
   it('malformed JSON is 400', async () => {
-    const response = await fetch(`${h.api}/v1/report/trades/search`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{nope' });
+    const response = await fetch(`${h.api}/v1/report/trades/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{nope',
+    });
     expect(response.status).toBe(400);
     expectErrorBody(await response.json(), 'INVALID_ARGUMENT', 400);
   });
 
   it('a body that fails the camelCase codec is 400 naming the field', async () => {
-    const response = await h.call('POST', '/v1/trading/orders', { token, participant: ALICE, body: { symbol: SYMBOL, side: 'SIDEWAYS', orderQty: '1', price: '10', account: ALICE_MAIN } });
+    const response = await h.call('POST', '/v1/trading/orders', {
+      token,
+      participant: ALICE,
+      body: { symbol: SYMBOL, side: 'SIDEWAYS', orderQty: '1', price: '10', account: ALICE_MAIN },
+    });
     expect(response.status).toBe(400);
     expect(String(at(response.body, 'error.message'))).toMatch(/side/);
   });

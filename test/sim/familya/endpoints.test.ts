@@ -1,7 +1,21 @@
 // Every /v1 endpoint's happy path on the wire (camelCase bodies, scaled integer prices), plus the limits
 // the spec states: order book depth (default 3, max 10), list calls (max 20), instrument pages (max 1000).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, ALICE_HEDGE, ALICE_MAIN, BOB, BOB_MAIN, CLIENT, SYMBOL, SYMBOL2, T0, at, startFamilyA, type FamilyAHarness, type Json } from './helpers/harness.ts';
+import {
+  ALICE,
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOB,
+  BOB_MAIN,
+  CLIENT,
+  SYMBOL,
+  SYMBOL2,
+  T0,
+  at,
+  startFamilyA,
+  type FamilyAHarness,
+  type Json,
+} from './helpers/harness.ts';
 
 let h: FamilyAHarness;
 let token: string;
@@ -71,7 +85,12 @@ describe('market data', () => {
   it('GET /v1/orderbook/{symbol}/bbo', async () => {
     const response = await h.call('GET', `/v1/orderbook/${SYMBOL}/bbo`, { token });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ symbol: SYMBOL, bid: { px: '40', qty: '2' }, offer: { px: '60', qty: '2' }, state: 'INSTRUMENT_STATE_OPEN' });
+    expect(response.body).toMatchObject({
+      symbol: SYMBOL,
+      bid: { px: '40', qty: '2' },
+      offer: { px: '60', qty: '2' },
+      state: 'INSTRUMENT_STATE_OPEN',
+    });
     const empty = await h.call('GET', `/v1/orderbook/${SYMBOL2}/bbo`, { token });
     expect(empty.body['bid']).toBeUndefined();
   });
@@ -87,7 +106,11 @@ describe('reports', () => {
     expect(at(trades[0], 'passive.order.id')).toBe(restingBuy);
     expect(at(trades[0], 'aggressor.lastPx')).toBe('40');
     expect(response.body['nextPageToken'] ?? '').toBe('');
-    const onlyBob = await h.call('POST', '/v1/report/trades/search', { token, participant: BOB, body: { accounts: [BOB_MAIN], pageSize: 1 } });
+    const onlyBob = await h.call('POST', '/v1/report/trades/search', {
+      token,
+      participant: BOB,
+      body: { accounts: [BOB_MAIN], pageSize: 1 },
+    });
     expect(onlyBob.body['trade'] as Json[]).toHaveLength(1);
     const undefinedState = await h.call('POST', '/v1/report/trades/search', { token, body: { states: ['TRADE_STATE_UNDEFINED'] } });
     expect(undefinedState.status).toBe(400);
@@ -96,9 +119,20 @@ describe('reports', () => {
   it('POST /v1/report/trades/stats with bars', async () => {
     const start = new Date(T0).toISOString();
     const end = new Date(T0 + 4_000).toISOString();
-    const response = await h.call('POST', '/v1/report/trades/stats', { token, body: { symbol: SYMBOL, startTime: start, endTime: end, bars: 2 } });
+    const response = await h.call('POST', '/v1/report/trades/stats', {
+      token,
+      body: { symbol: SYMBOL, startTime: start, endTime: end, bars: 2 },
+    });
     expect(response.status, response.text).toBe(200);
-    expect(response.body['stats']).toMatchObject({ first: '40', last: '40', high: '40', low: '40', totalTradeCount: '1', volume: '3', notional: '120' });
+    expect(response.body['stats']).toMatchObject({
+      first: '40',
+      last: '40',
+      high: '40',
+      low: '40',
+      totalTradeCount: '1',
+      volume: '3',
+      notional: '120',
+    });
     expect(response.body['bars'] as unknown[]).toHaveLength(2);
     expect(at(response.body, 'bars.0.totalTradeCount')).toBe('1');
     expect(at(response.body, 'bars.1.totalTradeCount')).toBeUndefined();
@@ -112,7 +146,10 @@ describe('reports', () => {
     expect(first.body['order'] as unknown[]).toHaveLength(1);
     const next = first.body['nextPageToken'];
     expect(typeof next === 'string' && next !== '').toBe(true);
-    const second = await h.call('POST', '/v1/report/orders/search', { token, body: { accounts: [ALICE_MAIN], pageSize: 1, pageToken: next } });
+    const second = await h.call('POST', '/v1/report/orders/search', {
+      token,
+      body: { accounts: [ALICE_MAIN], pageSize: 1, pageToken: next },
+    });
     expect(second.body['order'] as unknown[]).toHaveLength(1);
     expect(at(second.body, 'order.0.id')).not.toBe(at(first.body, 'order.0.id'));
     const byClord = await h.call('POST', '/v1/report/orders/search', { token, body: { clordId: 'alice-1' } });
@@ -123,7 +160,11 @@ describe('reports', () => {
 
 describe('trading', () => {
   it('POST /v1/trading/orders/preview answers the order without touching the book', async () => {
-    const response = await h.call('POST', '/v1/trading/orders/preview', { token, participant: ALICE, body: { request: limit('SIDE_BUY', 7, 20, ALICE_MAIN) } });
+    const response = await h.call('POST', '/v1/trading/orders/preview', {
+      token,
+      participant: ALICE,
+      body: { request: limit('SIDE_BUY', 7, 20, ALICE_MAIN) },
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body['previewOrder']).toMatchObject({ symbol: SYMBOL, orderQty: '7', price: '20', account: ALICE_MAIN });
     // ORDER_STATE_NEW is the enum's zero value: omitted on the wire
@@ -133,7 +174,11 @@ describe('trading', () => {
   });
 
   it('POST /v1/trading/orders/preview checks the order as an insert would: outside the price limits is a 400', async () => {
-    const response = await h.call('POST', '/v1/trading/orders/preview', { token, participant: ALICE, body: { request: limit('SIDE_BUY', 7, 150, ALICE_MAIN) } });
+    const response = await h.call('POST', '/v1/trading/orders/preview', {
+      token,
+      participant: ALICE,
+      body: { request: limit('SIDE_BUY', 7, 150, ALICE_MAIN) },
+    });
     expect(response.status, response.text).toBe(400);
     expect(response.text).toMatch(/PRICE_OUT_OF_BOUNDS|price/i);
     const insert = await h.call('POST', '/v1/trading/orders', { token, participant: ALICE, body: limit('SIDE_BUY', 7, 150, ALICE_MAIN) });
@@ -143,17 +188,28 @@ describe('trading', () => {
 
   it('GET /v1/trading/open-orders, replace, cancel', async () => {
     const id = await insert(ALICE, limit('SIDE_BUY', 2, 21, ALICE_MAIN));
-    const open = await h.call('GET', `/v1/trading/open-orders?accounts=${encodeURIComponent(ALICE_MAIN)}&symbols=${SYMBOL}`, { token, participant: ALICE });
+    const open = await h.call('GET', `/v1/trading/open-orders?accounts=${encodeURIComponent(ALICE_MAIN)}&symbols=${SYMBOL}`, {
+      token,
+      participant: ALICE,
+    });
     expect(open.status).toBe(200);
     expect((open.body['orders'] as Json[]).map((o) => o['id'])).toContain(id);
 
-    const replaced = await h.call('POST', '/v1/trading/orders/replace', { token, participant: ALICE, body: { orderId: id, symbol: SYMBOL, price: '22', orderQty: '3' } });
+    const replaced = await h.call('POST', '/v1/trading/orders/replace', {
+      token,
+      participant: ALICE,
+      body: { orderId: id, symbol: SYMBOL, price: '22', orderQty: '3' },
+    });
     expect(replaced.status, replaced.text).toBe(200);
     const newId = String(replaced.body['orderId']);
     const after = await h.call('GET', '/v1/trading/open-orders', { token, participant: ALICE });
     expect((after.body['orders'] as Json[]).find((o) => o['id'] === newId)).toMatchObject({ price: '22', orderQty: '3' });
 
-    const cancel = await h.call('POST', '/v1/trading/orders/cancel', { token, participant: ALICE, body: { orderId: newId, symbol: SYMBOL } });
+    const cancel = await h.call('POST', '/v1/trading/orders/cancel', {
+      token,
+      participant: ALICE,
+      body: { orderId: newId, symbol: SYMBOL },
+    });
     expect(cancel.status, cancel.text).toBe(200);
     expect(cancel.body).toEqual({});
     const gone = await h.call('GET', '/v1/trading/open-orders', { token, participant: ALICE });
@@ -163,20 +219,41 @@ describe('trading', () => {
   it('replace/list and cancel/list (max 20 per call)', async () => {
     const a = await insert(ALICE, limit('SIDE_BUY', 1, 11, ALICE_MAIN));
     const b = await insert(ALICE, limit('SIDE_BUY', 1, 12, ALICE_MAIN));
-    const replaced = await h.call('POST', '/v1/trading/orders/replace/list', { token, participant: ALICE, body: { requests: [{ orderId: a, price: '13' }, { orderId: b, price: '14' }] } });
+    const replaced = await h.call('POST', '/v1/trading/orders/replace/list', {
+      token,
+      participant: ALICE,
+      body: {
+        requests: [
+          { orderId: a, price: '13' },
+          { orderId: b, price: '14' },
+        ],
+      },
+    });
     expect(replaced.status, replaced.text).toBe(200);
     const ids = (replaced.body['responses'] as Json[]).map((r) => String(r['orderId']));
     expect(ids).toHaveLength(2);
-    const cancelled = await h.call('POST', '/v1/trading/orders/cancel/list', { token, participant: ALICE, body: { requests: ids.map((orderId) => ({ orderId, symbol: SYMBOL })) } });
+    const cancelled = await h.call('POST', '/v1/trading/orders/cancel/list', {
+      token,
+      participant: ALICE,
+      body: { requests: ids.map((orderId) => ({ orderId, symbol: SYMBOL })) },
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     const open = await h.call('GET', '/v1/trading/open-orders', { token, participant: ALICE });
     expect((open.body['orders'] as Json[]).filter((o) => ids.includes(String(o['id'])))).toEqual([]);
-    const tooMany = await h.call('POST', '/v1/trading/orders/cancel/list', { token, participant: ALICE, body: { requests: Array.from({ length: 21 }, () => ({ orderId: a })) } });
+    const tooMany = await h.call('POST', '/v1/trading/orders/cancel/list', {
+      token,
+      participant: ALICE,
+      body: { requests: Array.from({ length: 21 }, () => ({ orderId: a })) },
+    });
     expect(tooMany.status).toBe(400);
   });
 
   it('an order rejected by the market is 400 FAILED_PRECONDITION with ORDER_REJECTED', async () => {
-    const response = await h.call('POST', '/v1/trading/orders', { token, participant: ALICE, body: { ...limit('SIDE_BUY', 1, 50, ALICE_MAIN), type: 'ORDER_TYPE_MARKET_TO_LIMIT', price: undefined, symbol: SYMBOL2 } });
+    const response = await h.call('POST', '/v1/trading/orders', {
+      token,
+      participant: ALICE,
+      body: { ...limit('SIDE_BUY', 1, 50, ALICE_MAIN), type: 'ORDER_TYPE_MARKET_TO_LIMIT', price: undefined, symbol: SYMBOL2 },
+    });
     expect(response.status).toBe(400);
     expect(at(response.body, 'error.code')).toBe('FAILED_PRECONDITION');
     expect(at(response.body, 'error.details.0.reason')).toBe('ORDER_REJECTED');
@@ -217,7 +294,9 @@ describe('reference data', () => {
   it('POST /v1/refdata/instruments pages and filters; pageSize above 1000 is 400', async () => {
     const page1 = await h.call('POST', '/v1/refdata/instruments', { token, body: { pageSize: 1 } });
     expect(page1.status).toBe(200);
-    expect(page1.body['instruments']).toEqual([expect.objectContaining({ symbol: SYMBOL, priceScale: '100', tickSize: '0.01', lowPriceLimit: '1', highPriceLimit: '99' })]);
+    expect(page1.body['instruments']).toEqual([
+      expect.objectContaining({ symbol: SYMBOL, priceScale: '100', tickSize: '0.01', lowPriceLimit: '1', highPriceLimit: '99' }),
+    ]);
     expect(page1.body['nextPageToken']).toBe('1');
     const page2 = await h.call('POST', '/v1/refdata/instruments', { token, body: { pageSize: 1, pageToken: '1' } });
     expect(at(page2.body, 'instruments.0.symbol')).toBe(SYMBOL2);
@@ -229,7 +308,18 @@ describe('reference data', () => {
 
   it('POST /v1/refdata/metadata', async () => {
     const response = await h.call('POST', '/v1/refdata/metadata', { token, body: { symbols: [SYMBOL] } });
-    expect(response.body).toEqual({ metadata: [{ symbol: SYMBOL, description: 'Will it rain?', eventId: 'WEATHER', eventDescription: 'Will it rain?', currency: 'USD', state: 'INSTRUMENT_STATE_OPEN' }] });
+    expect(response.body).toEqual({
+      metadata: [
+        {
+          symbol: SYMBOL,
+          description: 'Will it rain?',
+          eventId: 'WEATHER',
+          eventDescription: 'Will it rain?',
+          currency: 'USD',
+          state: 'INSTRUMENT_STATE_OPEN',
+        },
+      ],
+    });
   });
 });
 
@@ -238,7 +328,13 @@ describe('accounts, users, funding', () => {
     for (const path of ['/v1/accounts/whoami', '/v1/whoami']) {
       const response = await h.call('GET', path, { token });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ participantId: ALICE, firmId: 'demo', userId: 'alice', username: 'alice', accounts: [ALICE_MAIN, ALICE_HEDGE] });
+      expect(response.body).toMatchObject({
+        participantId: ALICE,
+        firmId: 'demo',
+        userId: 'alice',
+        username: 'alice',
+        accounts: [ALICE_MAIN, ALICE_HEDGE],
+      });
       expect(response.body['scopes']).toContain('write:orders');
     }
     const asBob = await h.call('GET', '/v1/whoami', { token, participant: BOB });
@@ -246,7 +342,10 @@ describe('accounts, users, funding', () => {
   });
 
   it('POST /v1/users creates a user of the firm; GET /v1/users lists it', async () => {
-    const created = await h.call('POST', '/v1/users', { token, body: { username: 'dave', externalId: 'ext-dave', email: 'dave@example.com', firstName: 'Dave', lastName: 'D' } });
+    const created = await h.call('POST', '/v1/users', {
+      token,
+      body: { username: 'dave', externalId: 'ext-dave', email: 'dave@example.com', firstName: 'Dave', lastName: 'D' },
+    });
     expect(created.status, created.text).toBe(200);
     expect(created.body).toMatchObject({ id: 'firms/demo/users/dave', externalId: 'ext-dave', username: 'dave', kycStatus: 'NOT_STARTED' });
     const list = await h.call('GET', '/v1/users', { token });
@@ -259,7 +358,9 @@ describe('accounts, users, funding', () => {
   it('GET /v1/funding/accounts', async () => {
     const response = await h.call('GET', `/v1/funding/accounts?account=${encodeURIComponent(ALICE_MAIN)}`, { token });
     expect(response.status).toBe(200);
-    expect(response.body['fundingAccounts']).toEqual([expect.objectContaining({ account: ALICE_MAIN, type: 'BANK', status: 'ACTIVE', currency: 'USD' })]);
+    expect(response.body['fundingAccounts']).toEqual([
+      expect.objectContaining({ account: ALICE_MAIN, type: 'BANK', status: 'ACTIVE', currency: 'USD' }),
+    ]);
   });
 
   it('POST /v1/aeropay/deposits and /v1/checkout/deposits credit the balance', async () => {
@@ -267,7 +368,13 @@ describe('accounts, users, funding', () => {
     const start = Number(before.body['balance']);
     const aeropay = await h.call('POST', '/v1/aeropay/deposits', { token, body: { account: ALICE_HEDGE, amount: '250.50' } });
     expect(aeropay.status, aeropay.text).toBe(200);
-    expect(aeropay.body['deposit']).toMatchObject({ provider: 'aeropay', account: ALICE_HEDGE, amount: '250.50', currency: 'USD', status: 'COMPLETED' });
+    expect(aeropay.body['deposit']).toMatchObject({
+      provider: 'aeropay',
+      account: ALICE_HEDGE,
+      amount: '250.50',
+      currency: 'USD',
+      status: 'COMPLETED',
+    });
     const checkout = await h.call('POST', '/v1/checkout/deposits', { token, body: { account: ALICE_HEDGE, amount: '100' } });
     expect(checkout.status).toBe(200);
     const after = await h.call('POST', '/v1/positions/balance', { token, body: { name: ALICE_HEDGE } });

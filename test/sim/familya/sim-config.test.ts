@@ -15,7 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const INSTRUMENT = '{ symbol: A, priceScale: 100, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" } }';
 const sim = (extra: string) => {
-  const root = parseConfigText(`sim:\n  instruments: [${INSTRUMENT}]\n${extra}`, configSchema, { env: {}, file: path.join(dir, 'sim.yaml') });
+  const root = parseConfigText(`sim:\n  instruments: [${INSTRUMENT}]\n${extra}`, configSchema, {
+    env: {},
+    file: path.join(dir, 'sim.yaml'),
+  });
   if (root.sim === undefined) throw new Error('no sim');
   return root.sim;
 };
@@ -38,13 +41,22 @@ describe('sim.familyA and sim.kyc', () => {
   it('have defaults', () => {
     const config = sim('');
     expect(config.familyA).toEqual({ accessTokenTtlSeconds: 180, clockSkewSeconds: 5, maxPageSize: 1000 });
-    expect(config.kyc).toMatchObject({ seed: 1, minStepSeconds: 2, maxStepSeconds: 10, webhookTimeoutMs: 5000, tickMs: 250, retry: { maxAttempts: 6, initialBackoffMs: 1000, maxBackoffMs: 60000 } });
+    expect(config.kyc).toMatchObject({
+      seed: 1,
+      minStepSeconds: 2,
+      maxStepSeconds: 10,
+      webhookTimeoutMs: 5000,
+      tickMs: 250,
+      retry: { maxAttempts: 6, initialBackoffMs: 1000, maxBackoffMs: 60000 },
+    });
     expect(config.kyc.duplicateProbability.toString()).toBe('0.1');
     expect(config.kyc.extraCaFile).toBeUndefined();
   });
 
   it('accept fractional seconds and resolve extraCaFile against the config folder', () => {
-    const config = sim('  familyA: { accessTokenTtlSeconds: 2.5 }\n  kyc: { minStepSeconds: 0.5, maxStepSeconds: 1.5, extraCaFile: ca.pem }\n  gateway: { heartbeatSeconds: 0.05 }');
+    const config = sim(
+      '  familyA: { accessTokenTtlSeconds: 2.5 }\n  kyc: { minStepSeconds: 0.5, maxStepSeconds: 1.5, extraCaFile: ca.pem }\n  gateway: { heartbeatSeconds: 0.05 }',
+    );
     expect(config.familyA.accessTokenTtlSeconds).toBe(2.5);
     expect(config.kyc.minStepSeconds).toBe(0.5);
     expect(config.gateway.heartbeatSeconds).toBe(0.05);

@@ -26,7 +26,14 @@ describe('token endpoint: a good assertion', () => {
     expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 180 });
     expect(response.headers.get('cache-control')).toBe('no-store');
     const claims = decodeJwt(String(response.body['access_token']));
-    expect(claims).toMatchObject({ sub: CLIENT, client_id: CLIENT, participant: 'firms/demo/users/alice', firm: 'demo', iss: h.auth, aud: h.api });
+    expect(claims).toMatchObject({
+      sub: CLIENT,
+      client_id: CLIENT,
+      participant: 'firms/demo/users/alice',
+      firm: 'demo',
+      iss: h.auth,
+      aud: h.api,
+    });
     expect(String(claims['scope']).split(' ')).toContain('read:l2marketdata');
     expect(claims.exp).toBe(now() + 180);
   });

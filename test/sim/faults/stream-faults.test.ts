@@ -20,11 +20,14 @@ const MD_PATH = '/api/v1beta1/create_market_data_subscription';
 const ORDERS_PATH = '/api/v1beta1/create_order_subscription';
 
 /** A gateway NDJSON line of a book update with a marker price. */
-const ndjsonBook = (n: number): Json => ({ result: { update: { symbol: SYMBOL, bids: [{ px: String(n), qty: '1' }], transact_time: String(n) } } });
+const ndjsonBook = (n: number): Json => ({
+  result: { update: { symbol: SYMBOL, bids: [{ px: String(n), qty: '1' }], transact_time: String(n) } },
+});
 const ndjsonHeartbeat = (): Json => ({ result: { heartbeat: {} } });
 /** A gRPC book update with a marker price. */
 const grpcBook = (n: number): Json => ({ update: { symbol: SYMBOL, bids: [{ px: String(n), qty: '1' }] } });
-const marker = (message: unknown): number => Number(((((message as Json)['result'] ?? message) as Json)['update'] as { bids: { px: string }[] }).bids[0]?.px);
+const marker = (message: unknown): number =>
+  Number(((((message as Json)['result'] ?? message) as Json)['update'] as { bids: { px: string }[] }).bids[0]?.px);
 
 class FakeNdjson implements NdjsonSink {
   readonly written: unknown[] = [];
@@ -168,7 +171,9 @@ describe('market data garbling on the gateway wire', () => {
 
   /** Book updates of the stream, as the best bid price of each (0: no bid). */
   const bestBids = (lines: readonly Json[]): number[] =>
-    lines.filter(isBookUpdate).map((line) => Number((((resultOf(line) as Json)['update'] as Json)['bids'] as { px: string }[] | undefined)?.[0]?.px ?? 0));
+    lines
+      .filter(isBookUpdate)
+      .map((line) => Number((((resultOf(line) as Json)['update'] as Json)['bids'] as { px: string }[] | undefined)?.[0]?.px ?? 0));
 
   it('garbleMarketData duplicates and swaps book updates; clear() restores the order', async () => {
     h = await startHarness();
@@ -184,7 +189,9 @@ describe('market data garbling on the gateway wire', () => {
     const swapped = await h.stream('create_market_data_subscription', token, { symbols: [SYMBOL] });
     await swapped.until(isBookUpdate); // the snapshot: held, then sent alone after HOLD_MS
     // one request, two book changes in the same tick: the first is held and swapped with the second
-    const both = await h.api('insert_order_list', token, { requests: ['41', '42'].map((price) => limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', price)) });
+    const both = await h.api('insert_order_list', token, {
+      requests: ['41', '42'].map((price) => limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', price)),
+    });
     expect(both.status).toBe(200);
     await swapped.until(() => bestBids(swapped.lines).length >= 3);
     expect(bestBids(swapped.lines)).toEqual([40, 42, 41]);
@@ -198,7 +205,12 @@ describe('market data garbling on the gateway wire', () => {
   });
 
   it('sim.faults.marketData drives the same garbling from config', async () => {
-    h = await startHarness({ tweak: (config) => ({ ...config, faults: { ...config.faults, marketData: { duplicateProbability: new Decimal(1), reorderProbability: new Decimal(0) } } }) });
+    h = await startHarness({
+      tweak: (config) => ({
+        ...config,
+        faults: { ...config.faults, marketData: { duplicateProbability: new Decimal(1), reorderProbability: new Decimal(0) } },
+      }),
+    });
     const token = await h.login(ALICE);
     const stream = await h.stream('create_market_data_subscription', token, { symbols: [SYMBOL] });
     await stream.until(() => stream.lines.filter(isBookUpdate).length >= 2);

@@ -108,7 +108,9 @@ describe('fault injection on the gateway wire', () => {
     await h.api('insert_order', token, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '41', { clord_id: 'g-2' }));
     await h.api('insert_order', token, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '42', { clord_id: 'g-3' }));
     await swapped.until(() => swapped.lines.filter(isExecutionUpdate).length >= 2);
-    const clords = swapped.lines.filter(isExecutionUpdate).map((line) => String((list(resultOf(line), 'update', 'executions')[0]?.['order'] as Json | undefined)?.['clord_id']));
+    const clords = swapped.lines
+      .filter(isExecutionUpdate)
+      .map((line) => String((list(resultOf(line), 'update', 'executions')[0]?.['order'] as Json | undefined)?.['clord_id']));
     expect(clords).toEqual(['g-3', 'g-2']);
     expect(h.sim.faults.stats.reordered).toBe(2); // on both open order streams
 
@@ -118,7 +120,15 @@ describe('fault injection on the gateway wire', () => {
   });
 
   it('sim.faults drives the same faults from config: every /api/ request fails with probability 1, /auth/ is untouched', async () => {
-    h = await startHarness({ tweak: (config) => ({ ...config, faults: { ...config.faults, errors: { ...config.faults.errors, probability: config.startingBalance.div(config.startingBalance), statuses: [503] } } }) });
+    h = await startHarness({
+      tweak: (config) => ({
+        ...config,
+        faults: {
+          ...config.faults,
+          errors: { ...config.faults.errors, probability: config.startingBalance.div(config.startingBalance), statuses: [503] },
+        },
+      }),
+    });
     const token = await h.login(ALICE);
     const refused = await h.api('insert_order', token, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'));
     expect([refused.status, refused.body['message']]).toEqual([503, 'UNAVAILABLE']);

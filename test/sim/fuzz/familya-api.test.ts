@@ -31,7 +31,11 @@ describe('family A /v1 under bad input', () => {
     expect(tally.ok, 'some requests were valid and executed').toBeGreaterThan(20);
     const health = await send(sim.api, { method: 'GET', path: '/v1/health', headers: {} });
     expect(health.status).toBe(200);
-    const whoAmI = await send(sim.api, { method: 'GET', path: '/v1/whoami', headers: { authorization: `Bearer ${await tokens.of('demo-bot')}` } });
+    const whoAmI = await send(sim.api, {
+      method: 'GET',
+      path: '/v1/whoami',
+      headers: { authorization: `Bearer ${await tokens.of('demo-bot')}` },
+    });
     expect(whoAmI.status, whoAmI.text).toBe(200);
   });
 });

@@ -15,7 +15,19 @@ import { CompactSign } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT, tokenFields } from '../familya/helpers/harness.ts';
 import { applyMutations, hostileString, isDeepMarker, mutation, toJsonText, type Json } from './helpers/arbitraries.ts';
-import { bodyEncodingWithOversize, checkOAuth, contentType, encodeBody, fuzzRuns, headerSafe, send, startFuzzSim, stateOf, Tally, type FuzzSim } from './helpers/fuzz-sim.ts';
+import {
+  bodyEncodingWithOversize,
+  checkOAuth,
+  contentType,
+  encodeBody,
+  fuzzRuns,
+  headerSafe,
+  send,
+  startFuzzSim,
+  stateOf,
+  Tally,
+  type FuzzSim,
+} from './helpers/fuzz-sim.ts';
 
 let sim: FuzzSim;
 beforeAll(async () => {
@@ -59,15 +71,26 @@ describe('token endpoint under bad input', () => {
   it('answers mutated token requests with 200 or a 4xx OAuth error, changing nothing when it refuses', async () => {
     const tally = new Tally();
     await fc.assert(
-      fc.asyncProperty(fc.array(mutation, { maxLength: 4 }), bodyEncodingWithOversize, contentType, fc.boolean(), async (mutations, encoding, type, form) => {
-        const fields = tokenFields(sim.h, CLIENT, await sim.h.assertion(CLIENT));
-        const body = mutations.length === 0 ? fields : applyMutations(fields, mutations);
-        const before = stateOf(sim.h);
-        const response = await post(encodeBody(body, form ? { kind: 'form' } : encoding), form ? 'application/x-www-form-urlencoded' : type);
-        const outcome = checkOAuth(response, { what: `POST /oauth/token (${form ? 'form' : encoding.kind}, ${type ?? 'no content-type'})` });
-        if (outcome === 'refused') expect(stateOf(sim.h)).toBe(before);
-        tally.add(outcome, response.status);
-      }),
+      fc.asyncProperty(
+        fc.array(mutation, { maxLength: 4 }),
+        bodyEncodingWithOversize,
+        contentType,
+        fc.boolean(),
+        async (mutations, encoding, type, form) => {
+          const fields = tokenFields(sim.h, CLIENT, await sim.h.assertion(CLIENT));
+          const body = mutations.length === 0 ? fields : applyMutations(fields, mutations);
+          const before = stateOf(sim.h);
+          const response = await post(
+            encodeBody(body, form ? { kind: 'form' } : encoding),
+            form ? 'application/x-www-form-urlencoded' : type,
+          );
+          const outcome = checkOAuth(response, {
+            what: `POST /oauth/token (${form ? 'form' : encoding.kind}, ${type ?? 'no content-type'})`,
+          });
+          if (outcome === 'refused') expect(stateOf(sim.h)).toBe(before);
+          tally.add(outcome, response.status);
+        },
+      ),
       { numRuns: fuzzRuns(200) },
     );
     console.log(`token request fields: ${tally.summary()}`);
@@ -78,18 +101,31 @@ describe('token endpoint under bad input', () => {
   it('issues a token exactly for the assertions whose claims satisfy every rule', async () => {
     const used = new Set<string>();
     const tally = new Tally();
-    const extraHeader = fc.option(fc.dictionary(hostileString.map((k) => headerSafe(k, 40)), fc.oneof(hostileString, fc.integer()), { maxKeys: 2 }), { nil: undefined, freq: 5 });
+    const extraHeader = fc.option(
+      fc.dictionary(
+        hostileString.map((k) => headerSafe(k, 40)),
+        fc.oneof(hostileString, fc.integer()),
+        { maxKeys: 2 },
+      ),
+      { nil: undefined, freq: 5 },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { maxLength: 3 }), extraHeader, async (mutations, header) => {
         const payload = applyMutations(validClaims(), mutations);
         const expected = modelAccepts(payload, used);
         // jose refuses unknown `crit` parameters and `b64: false` when signing; such headers test nothing here.
-        const signed = await sign(payload, header === undefined ? {} : Object.fromEntries(Object.entries(header).filter(([k]) => k !== 'crit' && k !== 'b64' && k !== 'alg')));
+        const signed = await sign(
+          payload,
+          header === undefined
+            ? {}
+            : Object.fromEntries(Object.entries(header).filter(([k]) => k !== 'crit' && k !== 'b64' && k !== 'alg')),
+        );
         const response = await post(Buffer.from(JSON.stringify(tokenFields(sim.h, CLIENT, signed))), 'application/json');
         const outcome = checkOAuth(response, { what: `assertion ${toJsonText(payload).slice(0, 200)}` });
         tally.add(outcome, response.status);
         expect(outcome, `claims ${toJsonText(payload).slice(0, 300)}: ${response.text.slice(0, 300)}`).toBe(expected ? 'ok' : 'refused');
-        if (outcome === 'ok' && payload !== null && typeof payload === 'object' && !Array.isArray(payload)) used.add(String(payload['jti']));
+        if (outcome === 'ok' && payload !== null && typeof payload === 'object' && !Array.isArray(payload))
+          used.add(String(payload['jti']));
       }),
       { numRuns: fuzzRuns(200) },
     );

@@ -8,7 +8,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzRuns, startFuzzSim, Tally, type FuzzSim } from './helpers/fuzz-sim.ts';
-import { GrpcFuzzTarget, STREAM_METHODS, UNARY_METHODS, fuzzedMethodNames, grpcCase, protocolMethodNames } from './helpers/grpc-requests.ts';
+import {
+  GrpcFuzzTarget,
+  STREAM_METHODS,
+  UNARY_METHODS,
+  fuzzedMethodNames,
+  grpcCase,
+  protocolMethodNames,
+} from './helpers/grpc-requests.ts';
 
 let sim: FuzzSim;
 let target: GrpcFuzzTarget;
@@ -33,7 +40,9 @@ describe('gRPC unary methods under bad input', () => {
       fc.asyncProperty(grpcCase(UNARY_METHODS), (c) => target.run(UNARY_METHODS, false, c, tally)),
       { numRuns: fuzzRuns(300) },
     );
-    console.log(`${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`);
+    console.log(
+      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
+    );
     expect(target.unserializable).toBe(0);
     expect(tally.refused).toBeGreaterThan(100);
     expect(tally.ok, 'some calls were valid and executed').toBeGreaterThan(10);

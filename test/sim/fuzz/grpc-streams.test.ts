@@ -32,7 +32,9 @@ describe('gRPC streams under bad input', () => {
       fc.asyncProperty(grpcCase(STREAM_METHODS), (c) => target.run(STREAM_METHODS, true, c, tally)),
       { numRuns: fuzzRuns(150) },
     );
-    console.log(`${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`);
+    console.log(
+      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
+    );
     expect(target.unserializable).toBe(0);
     expect(tally.refused).toBeGreaterThan(50);
     expect(tally.ok, 'some subscriptions were valid and streamed').toBeGreaterThan(10);

@@ -11,7 +11,19 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileString } from './helpers/arbitraries.ts';
-import { checkFamilyA, checkGateway, checkOAuth, fuzzRuns, headerSafe, send, startFuzzSim, stateOf, Tally, type FuzzSim, type Outcome } from './helpers/fuzz-sim.ts';
+import {
+  checkFamilyA,
+  checkGateway,
+  checkOAuth,
+  fuzzRuns,
+  headerSafe,
+  send,
+  startFuzzSim,
+  stateOf,
+  Tally,
+  type FuzzSim,
+  type Outcome,
+} from './helpers/fuzz-sim.ts';
 import type { RawResponse } from './helpers/raw-http.ts';
 import { API_ENDPOINTS as GATEWAY_API, AUTH_ENDPOINTS, STREAM_ENDPOINTS } from './helpers/gateway-requests.ts';
 import { API_ENDPOINTS as V1 } from './helpers/familya-requests.ts';
@@ -32,7 +44,12 @@ interface Server {
 }
 
 const SERVERS: Server[] = [
-  { name: 'gateway', url: () => sim.gateway, paths: [...AUTH_ENDPOINTS, ...GATEWAY_API, ...STREAM_ENDPOINTS].map((e) => e.path), check: checkGateway },
+  {
+    name: 'gateway',
+    url: () => sim.gateway,
+    paths: [...AUTH_ENDPOINTS, ...GATEWAY_API, ...STREAM_ENDPOINTS].map((e) => e.path),
+    check: checkGateway,
+  },
   { name: 'api', url: () => sim.api, paths: V1.map((e) => e.path.replace('{symbol}', 'RAIN-NYC-2026-12-01')), check: checkFamilyA },
   { name: 'auth', url: () => sim.auth, paths: ['/oauth/token', '/.well-known/jwks.json', '/health'], check: checkOAuth },
 ];
@@ -41,17 +58,48 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] as 
 
 /** Keeps only the bytes a request target may hold (node:http refuses the rest before sending). */
 const targetSafe = (text: string) =>
-  [...Buffer.from(text, 'utf8')].map((b) => (b >= 0x21 && b <= 0x7e ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (b >= 0x21 && b <= 0x7e ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
+    .join('');
 
-type Bend = 'asIs' | 'trailingSlash' | 'doubleSlash' | 'extraSegment' | 'dropSegment' | 'upperCase' | 'percentEncode' | 'dotDot' | 'query' | 'absolute' | 'random';
+type Bend =
+  | 'asIs'
+  | 'trailingSlash'
+  | 'doubleSlash'
+  | 'extraSegment'
+  | 'dropSegment'
+  | 'upperCase'
+  | 'percentEncode'
+  | 'dotDot'
+  | 'query'
+  | 'absolute'
+  | 'random';
 
 const pathCase = fc.record({
   server: fc.nat({ max: SERVERS.length - 1 }),
   path: fc.nat(),
   method: fc.constantFrom(...METHODS),
-  bend: fc.constantFrom<Bend>('asIs', 'trailingSlash', 'doubleSlash', 'extraSegment', 'dropSegment', 'upperCase', 'percentEncode', 'dotDot', 'query', 'absolute', 'random'),
+  bend: fc.constantFrom<Bend>(
+    'asIs',
+    'trailingSlash',
+    'doubleSlash',
+    'extraSegment',
+    'dropSegment',
+    'upperCase',
+    'percentEncode',
+    'dotDot',
+    'query',
+    'absolute',
+    'random',
+  ),
   text: hostileString.map((s) => s.slice(0, 3000)),
-  header: fc.option(fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/), hostileString.map((s) => headerSafe(s, 500))), { nil: undefined }),
+  header: fc.option(
+    fc.tuple(
+      fc.stringMatching(/^[a-z][a-z0-9-]{0,30}$/),
+      hostileString.map((s) => headerSafe(s, 500)),
+    ),
+    { nil: undefined },
+  ),
 });
 
 function bend(path: string, how: Bend, text: string): string {
@@ -90,13 +138,22 @@ describe('routing under random methods, paths and headers', () => {
         const server = SERVERS[c.server] as Server;
         const path = bend(server.paths[c.path % server.paths.length] as string, c.bend, c.text);
         const headers: Record<string, string> = {};
-        if (c.header !== undefined && !['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade'].includes(c.header[0])) headers[c.header[0]] = c.header[1];
+        if (
+          c.header !== undefined &&
+          !['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade'].includes(c.header[0])
+        )
+          headers[c.header[0]] = c.header[1];
         const body = c.method === 'GET' || c.method === 'HEAD' ? undefined : Buffer.from('{}');
         if (body !== undefined) headers['content-type'] = 'application/json';
         const before = stateOf(sim.h);
         const response = await send(server.url(), { method: c.method, path, headers, body });
-        const outcome = server.check(response, { what: `${server.name} ${c.method} ${path.slice(0, 150)}`, head: c.method === 'HEAD', allowUnimplemented: true });
-        if (response.status === 501 && c.method !== 'HEAD') expect(response.text, 'a 501 only for a known path with another method').toContain(`method ${c.method} is not supported on`);
+        const outcome = server.check(response, {
+          what: `${server.name} ${c.method} ${path.slice(0, 150)}`,
+          head: c.method === 'HEAD',
+          allowUnimplemented: true,
+        });
+        if (response.status === 501 && c.method !== 'HEAD')
+          expect(response.text, 'a 501 only for a known path with another method').toContain(`method ${c.method} is not supported on`);
         if (outcome === 'refused') expect(stateOf(sim.h)).toBe(before);
         tally.add(outcome, response.status);
       }),
@@ -136,8 +193,17 @@ describe('requests the HTTP parser refuses', () => {
     ['a request line over 16 KiB', () => `GET /v1/health?${'q'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 400],
     ['a header block over 16 KiB', () => `GET /v1/health HTTP/1.1\r\nHost: x\r\nx-big: ${'b'.repeat(20_000)}\r\n\r\n`, 400],
     ['a malformed request line', () => 'GARBAGE\r\n\r\n', 400],
-    ['both content-length and transfer-encoding', (path) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`, 400],
-    ['a bad chunk size', (path) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, 0],
+    [
+      'both content-length and transfer-encoding',
+      (path) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+      400,
+    ],
+    [
+      'a bad chunk size',
+      (path) =>
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      0,
+    ],
   ];
 
   for (const server of SERVERS) {

@@ -78,11 +78,19 @@ describe('gateway login', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     const body = response.body;
-    expect(Object.keys(body).sort()).toEqual(['accessExpirationTime', 'accessIssueTime', 'accessToken', 'refreshExpirationTime', 'refreshIssueTime', 'refreshToken']);
+    expect(Object.keys(body).sort()).toEqual([
+      'accessExpirationTime',
+      'accessIssueTime',
+      'accessToken',
+      'refreshExpirationTime',
+      'refreshIssueTime',
+      'refreshToken',
+    ]);
     expect(body['accessToken']).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(body['refreshToken']).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(body['accessToken']).not.toBe(body['refreshToken']);
-    for (const key of ['accessIssueTime', 'accessExpirationTime', 'refreshIssueTime', 'refreshExpirationTime']) expect(body[key]).toMatch(ISO_UTC);
+    for (const key of ['accessIssueTime', 'accessExpirationTime', 'refreshIssueTime', 'refreshExpirationTime'])
+      expect(body[key]).toMatch(ISO_UTC);
     expect(body['accessIssueTime']).toBe(new Date(h.clock.t).toISOString());
     expect(body['accessExpirationTime']).toBe(new Date(h.clock.t + 900_000).toISOString());
     expect(body['refreshExpirationTime']).toBe(new Date(h.clock.t + 86_400_000).toISOString());
@@ -160,7 +168,7 @@ describe('gateway login with MFA', () => {
     expect(response.status).toBe(401);
   });
 
-  it('accepts a code once: the same code is refused afterwards (RFC 6238 5.2), the next period\'s code is accepted', async () => {
+  it("accepts a code once: the same code is refused afterwards (RFC 6238 5.2), the next period's code is accepted", async () => {
     await start();
     const code = generateTotp(MFA_SECRET, h.clock.t);
     expect((await h.auth('login', { ...CAROL, otp: code })).status).toBe(200);
@@ -322,11 +330,15 @@ describe('tokens: refresh, expiry, logout, bare token', () => {
     expect((await h.api('get_who_am_i', second)).status).toBe(200);
   });
 
-  it('logout cannot revoke another user\'s tokens named in the body', async () => {
+  it("logout cannot revoke another user's tokens named in the body", async () => {
     await start();
     const alice = await h.login(ALICE);
     const bobLogin = await h.auth('login', BOB);
-    const out = await h.auth('logout', { accessToken: bobLogin.body['accessToken'], refreshToken: bobLogin.body['refreshToken'] }, { token: alice });
+    const out = await h.auth(
+      'logout',
+      { accessToken: bobLogin.body['accessToken'], refreshToken: bobLogin.body['refreshToken'] },
+      { token: alice },
+    );
     expect(out.status).toBe(200);
     expect((await h.api('get_who_am_i', String(bobLogin.body['accessToken']))).status).toBe(200);
     expect((await h.auth('refresh_access_token', { refreshToken: bobLogin.body['refreshToken'] })).status).toBe(200);
@@ -349,7 +361,10 @@ describe('tokens: refresh, expiry, logout, bare token', () => {
   it.each([
     ['garbage', 'not-a-token'],
     ['three dotted parts', 'abc.def.ghi'],
-    ['an unsigned JWT', `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"alice","typ":"access"}').toString('base64url')}.`],
+    [
+      'an unsigned JWT',
+      `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"alice","typ":"access"}').toString('base64url')}.`,
+    ],
   ])('refuses a malformed token (%s) with 401', async (_name, token) => {
     await start();
     expectError(await h.api('get_who_am_i', token), 401, 16, 'UNAUTHENTICATED');
@@ -443,7 +458,13 @@ describe('check_password', () => {
     expect(response.status).toBe(200);
     expect(response.body['valid']).toBe(false);
     const messages = response.body['messages'] as string[];
-    expect(messages).toEqual(expect.arrayContaining(['use at least 12 characters', 'mix at least three of: lower case, upper case, digits, symbols', 'do not repeat a character more than 3 times in a row']));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'use at least 12 characters',
+        'mix at least three of: lower case, upper case, digits, symbols',
+        'do not repeat a character more than 3 times in a row',
+      ]),
+    );
   });
 
   it('check_password accepts a strong password with no messages', async () => {
@@ -468,7 +489,6 @@ describe('check_password', () => {
     await start();
     expectError(await h.auth('check_password', { password: 42 }), 400, 3, 'INVALID_ARGUMENT');
   });
-
 });
 
 describe('auth rate limit', () => {
@@ -492,7 +512,11 @@ describe('auth rate limit', () => {
 describe('change_password', () => {
   it('change_password then login works only with the new password', async () => {
     await start();
-    const changed = await h.auth('change_password', { username: 'alice', oldPassword: ALICE.password, newPassword: 'Brand-New-Pass-2026!' });
+    const changed = await h.auth('change_password', {
+      username: 'alice',
+      oldPassword: ALICE.password,
+      newPassword: 'Brand-New-Pass-2026!',
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({});
     expect((await h.auth('login', ALICE)).status).toBe(401);
@@ -501,7 +525,11 @@ describe('change_password', () => {
 
   it('change_password with a wrong old password is 401 and changes nothing', async () => {
     await start();
-    const changed = await h.auth('change_password', { username: 'alice', oldPassword: 'Wrong-Password-123', newPassword: 'Brand-New-Pass-2026!' });
+    const changed = await h.auth('change_password', {
+      username: 'alice',
+      oldPassword: 'Wrong-Password-123',
+      newPassword: 'Brand-New-Pass-2026!',
+    });
     expectError(changed, 401, 16, 'UNAUTHENTICATED');
     expect((await h.auth('login', ALICE)).status).toBe(200);
   });
@@ -515,7 +543,7 @@ describe('change_password', () => {
 });
 
 describe('auth endpoints and the API share the user store', () => {
-  it('a token from login trades on the user\'s own account', async () => {
+  it("a token from login trades on the user's own account", async () => {
     await start();
     const token = await h.login(ALICE);
     const response = await h.api('get_open_orders', token, { accounts: [ALICE_MAIN] });

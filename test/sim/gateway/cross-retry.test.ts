@@ -17,7 +17,10 @@ const leg = (side: 'SIDE_BUY' | 'SIDE_SELL', account: string) => ({
   price: dec('0.40'),
 });
 
-const CROSS: CrossOrderInput = { crossId: 'retry-1', requests: [leg('SIDE_BUY', ACCOUNTS.aliceMain), leg('SIDE_SELL', ACCOUNTS.aliceHedge)] };
+const CROSS: CrossOrderInput = {
+  crossId: 'retry-1',
+  requests: [leg('SIDE_BUY', ACCOUNTS.aliceMain), leg('SIDE_SELL', ACCOUNTS.aliceHedge)],
+};
 
 describe('a retried cross', () => {
   let t: TestSim;
@@ -25,7 +28,12 @@ describe('a retried cross', () => {
 
   beforeEach(async () => {
     t = await startTestSim({ users: ['alice'] });
-    alice = t.clientFor('alice', { newClordId: (() => { let n = 0; return () => `cx-${++n}`; })() });
+    alice = t.clientFor('alice', {
+      newClordId: (() => {
+        let n = 0;
+        return () => `cx-${++n}`;
+      })(),
+    });
   });
   afterEach(() => t.close());
 

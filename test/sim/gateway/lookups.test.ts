@@ -5,7 +5,19 @@
  * balance after a buy, get_who_am_i, and that a caller only ever sees its own accounts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, startHarness, type Harness, type Json } from './helpers/harness.ts';
+import {
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOB_MAIN,
+  SYMBOL,
+  SYMBOL2,
+  at,
+  limitOrder,
+  list,
+  startHarness,
+  type Harness,
+  type Json,
+} from './helpers/harness.ts';
 
 let h: Harness;
 let alice: string;
@@ -116,13 +128,13 @@ describe('search_trades', () => {
     expect(list(await ok('search_trades', bob, { trade_link_id: 'link-x' }), 'trade')).toHaveLength(1);
   });
 
-  it('shows bob the same trades from his side, and nothing of alice\'s hedge account', async () => {
+  it("shows bob the same trades from his side, and nothing of alice's hedge account", async () => {
     await tradeSeveral(2);
     expect(list(await ok('search_trades', bob, {}), 'trade')).toHaveLength(2);
     expect(list(await ok('search_trades', alice, { accounts: [ALICE_HEDGE] }), 'trade')).toEqual([]);
   });
 
-  it('refuses to search another user\'s account (403) and a forged page token (400)', async () => {
+  it("refuses to search another user's account (403) and a forged page token (400)", async () => {
     await tradeSeveral(1);
     const foreign = await h.api('search_trades', alice, { accounts: [BOB_MAIN] });
     expect(foreign.status).toBe(403);
@@ -142,7 +154,10 @@ describe('search_trades', () => {
 describe('search_orders and get_open_orders', () => {
   it('search_orders returns every order of the caller, filled and working, with filters and paging', async () => {
     const filled = await tradeSeveral(2);
-    const working = await ok('insert_order', alice, { ...limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '90', { clord_id: 'hedge-1' }), symbol: SYMBOL2 });
+    const working = await ok('insert_order', alice, {
+      ...limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '90', { clord_id: 'hedge-1' }),
+      symbol: SYMBOL2,
+    });
     const all = list(await ok('search_orders', alice, {}), 'order');
     expect(all.map((o) => o['id'])).toEqual([...filled, working['order_id']]);
     expect(all.map((o) => o['state'] ?? 'ORDER_STATE_NEW')).toEqual(['ORDER_STATE_FILLED', 'ORDER_STATE_FILLED', 'ORDER_STATE_NEW']);
@@ -190,7 +205,7 @@ describe('search_orders and get_open_orders', () => {
     expect((await h.api('search_trades', alice, { page_token: 'x1' })).status).toBe(400);
   });
 
-  it('get_open_orders filters by account and symbol and never shows bob\'s orders', async () => {
+  it("get_open_orders filters by account and symbol and never shows bob's orders", async () => {
     await ok('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'));
     await ok('insert_order', alice, { ...limitOrder(ALICE_HEDGE, 'SIDE_BUY', '1', '11'), symbol: SYMBOL2 });
     await ok('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '12'));
@@ -229,7 +244,9 @@ describe('positions and balances', () => {
     await tradeSeveral(1, SYMBOL);
     await tradeSeveral(1, SYMBOL2);
     expect(list(await ok('list_account_positions', alice, { name: ALICE_MAIN }), 'positions')).toHaveLength(2);
-    expect(list(await ok('list_account_positions', alice, { name: ALICE_MAIN, symbol: SYMBOL2 }), 'positions').map((p) => p['symbol'])).toEqual([SYMBOL2]);
+    expect(
+      list(await ok('list_account_positions', alice, { name: ALICE_MAIN, symbol: SYMBOL2 }), 'positions').map((p) => p['symbol']),
+    ).toEqual([SYMBOL2]);
     const foreign = await h.api('list_account_positions', alice, { name: BOB_MAIN });
     expect(foreign.status).toBe(403);
     expect((await h.api('list_account_positions', alice, {})).status).toBe(400);

@@ -49,7 +49,9 @@ describe('simulator regressions', () => {
     const secret = secretFromEnrollmentUrl(String(enrolled.body['enrollmentUrl'] ?? 'otpauth://totp/x?secret=AAAAAAAAAAAAAAAA'));
     await h.auth('confirm_mfa', { username: 'carol', password: 'Demo-Carol-Pass-2026', otp: generateTotp(secret, h.clock.t) });
     // the original secret must still be the one that logs in
-    expect((await h.auth('login', { username: 'carol', password: 'Demo-Carol-Pass-2026', otp: generateTotp(MFA_SECRET, h.clock.t) })).status).toBe(200);
+    expect(
+      (await h.auth('login', { username: 'carol', password: 'Demo-Carol-Pass-2026', otp: generateTotp(MFA_SECRET, h.clock.t) })).status,
+    ).toBe(200);
   });
 
   it('insert_order answered 400 leaves no trace: no REJECTED order in search_orders', async () => {
@@ -104,8 +106,12 @@ describe('simulator regressions', () => {
     expect(cancel.status).toBe(400);
     // a later order's NEW proves every earlier event was delivered
     const marker = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '30'));
-    await stream.until((l) => list(resultOf(l), 'update', 'executions').some((e) => (e['order'] as Record<string, unknown>)['id'] === marker.body['order_id']));
-    expect(stream.lines.some((l) => (resultOf(l)?.['update'] as Record<string, unknown> | undefined)?.['cancel_reject'] !== undefined)).toBe(true);
+    await stream.until((l) =>
+      list(resultOf(l), 'update', 'executions').some((e) => (e['order'] as Record<string, unknown>)['id'] === marker.body['order_id']),
+    );
+    expect(
+      stream.lines.some((l) => (resultOf(l)?.['update'] as Record<string, unknown> | undefined)?.['cancel_reject'] !== undefined),
+    ).toBe(true);
   });
 
   it('insert_order repeated with the same clord_id returns the first order and creates no second one', async () => {

@@ -5,7 +5,21 @@
  * fault injection with `sim.dropStreams()`. Every wait is on a stream line or the body's end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, at, limitOrder, list, resultOf, startHarness, type Harness, type HarnessOptions, type Json } from './helpers/harness.ts';
+import {
+  ALICE_HEDGE,
+  ALICE_MAIN,
+  BOB_MAIN,
+  SYMBOL,
+  SYMBOL2,
+  at,
+  limitOrder,
+  list,
+  resultOf,
+  startHarness,
+  type Harness,
+  type HarnessOptions,
+  type Json,
+} from './helpers/harness.ts';
 
 let h: Harness;
 let alice: string;
@@ -63,7 +77,9 @@ describe('create_order_subscription', () => {
     const stream = await h.stream('create_order_subscription', alice, { snapshot_only: true });
     await stream.ended;
     const orders = list(resultOf(stream.lines[0] as Json), 'snapshot', 'orders');
-    expect(orders.map((o) => [o['id'], o['state'], o['cum_qty'], o['leaves_qty']])).toEqual([[partial.body['order_id'], 'ORDER_STATE_PARTIALLY_FILLED', '1', '2']]);
+    expect(orders.map((o) => [o['id'], o['state'], o['cum_qty'], o['leaves_qty']])).toEqual([
+      [partial.body['order_id'], 'ORDER_STATE_PARTIALLY_FILLED', '1', '2'],
+    ]);
   });
 
   it('with snapshot_only sends exactly the snapshot and ends the body', async () => {
@@ -117,15 +133,25 @@ describe('create_order_subscription', () => {
     const stream = await h.stream('create_order_subscription', alice, {});
     await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { clord_id: 'k1' }));
     const second = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '41', { clord_id: 'k2' }));
-    const refused = await h.api('cancel_replace_order', alice, { order_id: second.body['order_id'], symbol: SYMBOL, clord_id: 'k1', price: '42' });
+    const refused = await h.api('cancel_replace_order', alice, {
+      order_id: second.body['order_id'],
+      symbol: SYMBOL,
+      clord_id: 'k1',
+      price: '42',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 9, message: 'FAILED_PRECONDITION', details: expect.stringContaining('DUPLICATE_CLORD_ID') });
     const line = await stream.until((l) => at(l, 'result', 'update', 'cancel_reject') !== undefined);
-    expect(at(line, 'result', 'update', 'cancel_reject')).toMatchObject({ order_id: second.body['order_id'], is_replace: true, reject_reason: 'CXL_REJ_REASON_DUPLICATE_CLORD_ID', text: expect.any(String) });
+    expect(at(line, 'result', 'update', 'cancel_reject')).toMatchObject({
+      order_id: second.body['order_id'],
+      is_replace: true,
+      reject_reason: 'CXL_REJ_REASON_DUPLICATE_CLORD_ID',
+      text: expect.any(String),
+    });
     expect(list((await h.api('get_open_orders', alice)).body, 'orders').map((o) => o['price'])).toEqual(['40', '41']);
   });
 
-  it('refuses a subscription to another user\'s account (403) and without a token (401), as JSON', async () => {
+  it("refuses a subscription to another user's account (403) and without a token (401), as JSON", async () => {
     await start();
     const foreign = await h.api('create_order_subscription', alice, { accounts: [BOB_MAIN] });
     expect(foreign.status).toBe(403);
@@ -138,9 +164,20 @@ describe('create_order_subscription', () => {
 
 describe('create_market_data_subscription', () => {
   async function ladder(): Promise<void> {
-    for (const [price, qty] of [['40', '1'], ['41', '2'], ['42', '3'], ['39', '4']] as const) await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', qty, price));
+    for (const [price, qty] of [
+      ['40', '1'],
+      ['41', '2'],
+      ['42', '3'],
+      ['39', '4'],
+    ] as const)
+      await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', qty, price));
     await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '42'));
-    for (const [price, qty] of [['50', '1'], ['48', '2'], ['49', '3']] as const) await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_SELL', qty, price));
+    for (const [price, qty] of [
+      ['50', '1'],
+      ['48', '2'],
+      ['49', '3'],
+    ] as const)
+      await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_SELL', qty, price));
   }
 
   it('sends the full aggregated levels up to the depth: bids descending, offers ascending', async () => {

@@ -108,7 +108,13 @@ describe('insert_order', () => {
   });
 
   it('assigns a clord_id when none is sent and defaults time_in_force to DAY', async () => {
-    const inserted = await h.api('insert_order', alice, { symbol: SYMBOL, side: 'SIDE_SELL', order_qty: '2', price: '60', account: ALICE_MAIN });
+    const inserted = await h.api('insert_order', alice, {
+      symbol: SYMBOL,
+      side: 'SIDE_SELL',
+      order_qty: '2',
+      price: '60',
+      account: ALICE_MAIN,
+    });
     expect(inserted.status).toBe(200);
     expect(inserted.body['clord_id']).toMatch(/.+/);
     const [order] = await openOrders(alice);
@@ -117,7 +123,7 @@ describe('insert_order', () => {
     expect(order?.['type']).toBe('ORDER_TYPE_LIMIT');
   });
 
-  it('fills a resting order partially then fully, with NEW, PARTIAL_FILL and FILL on the owner\'s stream', async () => {
+  it("fills a resting order partially then fully, with NEW, PARTIAL_FILL and FILL on the owner's stream", async () => {
     const stream = await h.stream('create_order_subscription', alice, {});
     await stream.count(1);
     const rest = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '10', '40', { clord_id: 'rest-1' }));
@@ -140,10 +146,17 @@ describe('insert_order', () => {
     expect(new Set(executions.map((e) => e['id'])).size).toBe(3);
     expect(await openOrders(alice)).toEqual([]);
     const [record] = await searchOrders(alice);
-    expect(record).toMatchObject({ id, state: 'ORDER_STATE_FILLED', cum_qty: '10', avg_px: '40', price_to_quantity_filled: { '40': '10' }, last_trade_id: full['trade_id'] });
+    expect(record).toMatchObject({
+      id,
+      state: 'ORDER_STATE_FILLED',
+      cum_qty: '10',
+      avg_px: '40',
+      price_to_quantity_filled: { '40': '10' },
+      last_trade_id: full['trade_id'],
+    });
   });
 
-  it('does not send bob\'s executions to alice\'s stream', async () => {
+  it("does not send bob's executions to alice's stream", async () => {
     const stream = await h.stream('create_order_subscription', alice, {});
     await stream.count(1);
     await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_SELL', '1', '70'));
@@ -160,7 +173,11 @@ describe('insert_order', () => {
   });
 
   it('answers an IOC that finds nothing with 200 and no resting order', async () => {
-    const response = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }));
+    const response = await h.api(
+      'insert_order',
+      alice,
+      limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { time_in_force: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }),
+    );
     expect(response.status).toBe(200);
     expect(await openOrders(alice)).toEqual([]);
   });
@@ -199,7 +216,7 @@ describe('cancel_order and cancel_replace_order', () => {
     expectInvalidArgument(await h.api('cancel_order', alice, { symbol: SYMBOL }));
   });
 
-  it('refuses to cancel another user\'s order (403) and the order stays', async () => {
+  it("refuses to cancel another user's order (403) and the order stays", async () => {
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'));
     const response = await h.api('cancel_order', bob, { order_id: inserted.body['order_id'], symbol: SYMBOL });
     expect(response.status).toBe(403);
@@ -209,7 +226,13 @@ describe('cancel_order and cancel_replace_order', () => {
 
   it('cancel_replace_order changes price and quantity of the working order', async () => {
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '10', '30', { clord_id: 'r-1' }));
-    const replaced = await h.api('cancel_replace_order', alice, { order_id: inserted.body['order_id'], symbol: SYMBOL, clord_id: 'r-2', price: '31', order_qty: '12' });
+    const replaced = await h.api('cancel_replace_order', alice, {
+      order_id: inserted.body['order_id'],
+      symbol: SYMBOL,
+      clord_id: 'r-2',
+      price: '31',
+      order_qty: '12',
+    });
     expect(replaced.status).toBe(200);
     expect(typeof replaced.body['order_id']).toBe('string');
     const orders = await openOrders(alice);
@@ -220,14 +243,16 @@ describe('cancel_order and cancel_replace_order', () => {
   it('a replace that becomes marketable trades', async () => {
     await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_SELL', '3', '45'));
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '3', '30'));
-    expect((await h.api('cancel_replace_order', alice, { order_id: inserted.body['order_id'], symbol: SYMBOL, price: '45' })).status).toBe(200);
+    expect((await h.api('cancel_replace_order', alice, { order_id: inserted.body['order_id'], symbol: SYMBOL, price: '45' })).status).toBe(
+      200,
+    );
     const tape = await trades(alice);
     expect(tape).toHaveLength(1);
     expect(at(tape[0], 'aggressor', 'last_px')).toBe('45');
     expect(await openOrders(alice)).toEqual([]);
   });
 
-  it('cancel_replace of an unknown order is 404 and of bob\'s order is 403', async () => {
+  it("cancel_replace of an unknown order is 404 and of bob's order is 403", async () => {
     const unknown = await h.api('cancel_replace_order', alice, { order_id: 'O9999999999999999', symbol: SYMBOL, price: '31' });
     expect(unknown.status).toBe(404);
     expect(unknown.body['code']).toBe(5);
@@ -244,7 +269,11 @@ describe('list calls', () => {
 
   it('insert_order_list inserts 3 orders and answers their ids in request order', async () => {
     const response = await h.api('insert_order_list', alice, {
-      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10', { clord_id: 'l-1' }), limitOrder(ALICE_MAIN, 'SIDE_BUY', '2', '11', { clord_id: 'l-2' }), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '3', '90', { clord_id: 'l-3' })],
+      requests: [
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10', { clord_id: 'l-1' }),
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '2', '11', { clord_id: 'l-2' }),
+        limitOrder(ALICE_HEDGE, 'SIDE_SELL', '3', '90', { clord_id: 'l-3' }),
+      ],
     });
     expect(response.status).toBe(200);
     const ids = list(response.body, 'responses').map((r) => r['order_id']);
@@ -275,17 +304,29 @@ describe('list calls', () => {
   });
 
   it('refuses a whole insert_order_list when one request is invalid or names a foreign account', async () => {
-    const bad = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '0', '10')] });
+    const bad = await h.api('insert_order_list', alice, {
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '0', '10')],
+    });
     expectInvalidArgument(bad);
-    const foreign = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '10')] });
+    const foreign = await h.api('insert_order_list', alice, {
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '10')],
+    });
     expect(foreign.status).toBe(403);
     expect(await openOrders(alice)).toEqual([]);
   });
 
   it('cancel_order_list cancels every named order', async () => {
-    const inserted = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '12')] });
+    const inserted = await h.api('insert_order_list', alice, {
+      requests: [
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'),
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11'),
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '12'),
+      ],
+    });
     const ids = list(inserted.body, 'responses').map((r) => String(r['order_id']));
-    const response = await h.api('cancel_order_list', alice, { requests: ids.slice(0, 2).map((order_id) => ({ order_id, symbol: SYMBOL })) });
+    const response = await h.api('cancel_order_list', alice, {
+      requests: ids.slice(0, 2).map((order_id) => ({ order_id, symbol: SYMBOL })),
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({});
     expect((await openOrders(alice)).map((o) => o['id'])).toEqual([ids[2]]);
@@ -296,28 +337,41 @@ describe('list calls', () => {
     const theirs = await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '10'));
     const many = Array.from({ length: 21 }, () => ({ order_id: mine.body['order_id'], symbol: SYMBOL }));
     expectInvalidArgument(await h.api('cancel_order_list', alice, { requests: many }));
-    const mixed = await h.api('cancel_order_list', alice, { requests: [{ order_id: mine.body['order_id'], symbol: SYMBOL }, { order_id: theirs.body['order_id'], symbol: SYMBOL }] });
+    const mixed = await h.api('cancel_order_list', alice, {
+      requests: [
+        { order_id: mine.body['order_id'], symbol: SYMBOL },
+        { order_id: theirs.body['order_id'], symbol: SYMBOL },
+      ],
+    });
     expect(mixed.status).toBe(403);
     expect(await openOrders(alice)).toHaveLength(1);
     expect(await openOrders(bob)).toHaveLength(1);
   });
 
   it('cancel_replace_order_list replaces several orders', async () => {
-    const inserted = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')] });
+    const inserted = await h.api('insert_order_list', alice, {
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')],
+    });
     const ids = list(inserted.body, 'responses').map((r) => String(r['order_id']));
-    const response = await h.api('cancel_replace_order_list', alice, { requests: ids.map((order_id) => ({ order_id, symbol: SYMBOL, order_qty: '5' })) });
+    const response = await h.api('cancel_replace_order_list', alice, {
+      requests: ids.map((order_id) => ({ order_id, symbol: SYMBOL, order_qty: '5' })),
+    });
     expect(response.status).toBe(200);
     expect(list(response.body, 'responses')).toHaveLength(2);
     expect((await openOrders(alice)).map((o) => o['order_qty'])).toEqual(['5', '5']);
   });
 
   it('cancel_replace_order_list answers every order id in request order, even for a replace that is refused (its cancel_reject is on the stream)', async () => {
-    const inserted = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')] });
+    const inserted = await h.api('insert_order_list', alice, {
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')],
+    });
     const [live, done] = list(inserted.body, 'responses').map((r) => String(r['order_id']));
     expect((await h.api('cancel_order', alice, { order_id: done, symbol: SYMBOL })).status).toBe(200);
     const stream = await h.stream('create_order_subscription', alice, {});
     await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
-    const response = await h.api('cancel_replace_order_list', alice, { requests: [live, done].map((order_id) => ({ order_id, symbol: SYMBOL, order_qty: '5' })) });
+    const response = await h.api('cancel_replace_order_list', alice, {
+      requests: [live, done].map((order_id) => ({ order_id, symbol: SYMBOL, order_qty: '5' })),
+    });
     expect(response.status).toBe(200);
     expect(list(response.body, 'responses').map((r) => r['order_id'])).toEqual([live, done]);
     const reject = await stream.until((l) => at(l, 'result', 'update', 'cancel_reject') !== undefined);
@@ -338,7 +392,16 @@ describe('preview_order', () => {
     await stream.count(1);
     const preview = await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '7', '41', { clord_id: 'p-1' }) });
     expect(preview.status).toBe(200);
-    expect(preview.body['preview_order']).toMatchObject({ clord_id: 'p-1', account: ALICE_MAIN, symbol: SYMBOL, side: 'SIDE_BUY', order_qty: '7', leaves_qty: '7', price: '41', type: 'ORDER_TYPE_LIMIT' });
+    expect(preview.body['preview_order']).toMatchObject({
+      clord_id: 'p-1',
+      account: ALICE_MAIN,
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      order_qty: '7',
+      leaves_qty: '7',
+      price: '41',
+      type: 'ORDER_TYPE_LIMIT',
+    });
     expect(await openOrders(alice)).toEqual([]);
     expect(await searchOrders(alice)).toEqual([]);
     // the next real order is the first order the exchange ever numbered, and the first book change
@@ -357,7 +420,9 @@ describe('preview_order', () => {
     const insert = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '150'));
     expect([insert.status, insert.body['details']]).toEqual([400, outside.body['details']]);
     expectInvalidArgument(await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '0') }));
-    expectInvalidArgument(await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { stop_price: '45' }) }));
+    expectInvalidArgument(
+      await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40', { stop_price: '45' }) }),
+    );
     expect(await searchOrders(alice)).toEqual([]);
   });
 
@@ -372,14 +437,16 @@ describe('preview_order', () => {
 
   it('refuses a preview for a foreign account (403) or an unknown symbol (400)', async () => {
     expect((await h.api('preview_order', alice, { request: limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '41') })).status).toBe(403);
-    expectInvalidArgument(await h.api('preview_order', alice, { request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '41'), symbol: 'NOPE' } }));
+    expectInvalidArgument(
+      await h.api('preview_order', alice, { request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '41'), symbol: 'NOPE' } }),
+    );
   });
 });
 
 describe('insert_order_cross', () => {
   simPerTest();
 
-  it('crosses alice\'s two accounts: both legs fill in one CROSS trade', async () => {
+  it("crosses alice's two accounts: both legs fill in one CROSS trade", async () => {
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x-1',
       cross_type: 'CROSS_TYPE_ALL_OR_NONE',
@@ -425,7 +492,10 @@ describe('insert_order_cross', () => {
     await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '5', '45'));
     const stream = await h.stream('create_order_subscription', alice, {});
     await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
-    const cross = { cross_id: 'x-tt', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')] };
+    const cross = {
+      cross_id: 'x-tt',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
+    };
     const response = await h.api('insert_order_cross', alice, cross);
     expectInvalidArgument(response);
     expect(String(response.body['details'])).toMatch(/PRICE_OUT_OF_BOUNDS: cross price 40 trades through the best bid 45/);
@@ -443,7 +513,10 @@ describe('insert_order_cross', () => {
 
   it('a cross whose legs self-match under SMP is 400 and leaves no trace', async () => {
     const smp = { self_match_prevention_instruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' };
-    const response = await h.api('insert_order_cross', alice, { cross_id: 'x-smp', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40', smp), limitOrder(ALICE_MAIN, 'SIDE_SELL', '5', '40')] });
+    const response = await h.api('insert_order_cross', alice, {
+      cross_id: 'x-smp',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40', smp), limitOrder(ALICE_MAIN, 'SIDE_SELL', '5', '40')],
+    });
     expectInvalidArgument(response);
     expect(await searchOrders(alice)).toEqual([]);
   });
@@ -455,7 +528,10 @@ describe('insert_order_cross', () => {
     const insert = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'));
     expect(insert.status).toBe(200);
     expect(insert.body['status']).toBe('REJECTED');
-    const cross = await h.api('insert_order_cross', alice, { cross_id: 'x-halt', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')] });
+    const cross = await h.api('insert_order_cross', alice, {
+      cross_id: 'x-halt',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
+    });
     expect(cross.status).toBe(200);
     const ids = list(cross.body, 'responses').map((r) => r['order_id']);
     expect(ids).toHaveLength(2);
@@ -472,7 +548,10 @@ describe('insert_order_cross', () => {
   it('answers a repeated cross (same cross_id, or the same leg clord_ids) with the earlier legs and executes nothing', async () => {
     const body = {
       cross_id: 'x-rep',
-      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'leg-s' })],
+      requests: [
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
+        limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'leg-s' }),
+      ],
     };
     const first = await h.api('insert_order_cross', alice, body);
     const second = await h.api('insert_order_cross', alice, body);
@@ -483,19 +562,34 @@ describe('insert_order_cross', () => {
     const third = await h.api('insert_order_cross', alice, { ...body, cross_id: 'x-rep-2' });
     expect(third.body).toEqual(first.body);
     // the same cross_id with new clord_ids: the earlier cross too
-    const fourth = await h.api('insert_order_cross', alice, { cross_id: 'x-rep', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')] });
+    const fourth = await h.api('insert_order_cross', alice, {
+      cross_id: 'x-rep',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')],
+    });
     expect(fourth.body).toEqual(first.body);
     expect(await trades(alice)).toHaveLength(1);
     expect(await searchOrders(alice)).toHaveLength(2);
     // one leg's clord_id reused in a new cross: refused, nothing created
-    const mixed = await h.api('insert_order_cross', alice, { cross_id: 'x-new', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'fresh' })] });
+    const mixed = await h.api('insert_order_cross', alice, {
+      cross_id: 'x-new',
+      requests: [
+        limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
+        limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'fresh' }),
+      ],
+    });
     expectInvalidArgument(mixed);
     expect(String(mixed.body['details'])).toMatch(/requests\[0\]\.clord_id leg-b was already used/);
     expect(await searchOrders(alice)).toHaveLength(2);
   });
 
   it('a cross whose legs have different quantities is 400 and does not trade', async () => {
-    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_id: 'x-q', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '50')] }));
+    expectInvalidArgument(
+      await h.api('insert_order_cross', alice, {
+        cross_id: 'x-q',
+        cross_type: 'CROSS_TYPE_ALL_OR_NONE',
+        requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '50')],
+      }),
+    );
     expect(await trades(alice)).toEqual([]);
     expect(await openOrders(alice)).toEqual([]);
     expect(await searchOrders(alice)).toEqual([]);
@@ -508,8 +602,11 @@ describe('insert_order_cross', () => {
     expect(await searchOrders(alice)).toEqual([]);
   });
 
-  it('refuses a cross with a leg on bob\'s account (403)', async () => {
-    const response = await h.api('insert_order_cross', alice, { cross_id: 'x', requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(BOB_MAIN, 'SIDE_SELL', '5', '50')] });
+  it("refuses a cross with a leg on bob's account (403)", async () => {
+    const response = await h.api('insert_order_cross', alice, {
+      cross_id: 'x',
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(BOB_MAIN, 'SIDE_SELL', '5', '50')],
+    });
     expect(response.status).toBe(403);
     expect(await trades(bob)).toEqual([]);
   });
@@ -518,7 +615,7 @@ describe('insert_order_cross', () => {
 describe('argument and routing errors', () => {
   simPerDescribe();
 
-  it('refuses an order on an account that is not the caller\'s with 403 {code: 7}', async () => {
+  it("refuses an order on an account that is not the caller's with 403 {code: 7}", async () => {
     const response = await h.api('insert_order', alice, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '40'));
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ code: 7, message: 'PERMISSION_DENIED', details: expect.stringContaining(BOB_MAIN) });
@@ -548,7 +645,9 @@ describe('argument and routing errors', () => {
     expect(unknown.body['details']).toBe('symbol: unknown symbol "NOPE"; use a symbol of the exchange\'s instruments');
     const missing = await h.api('insert_order', alice, { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: undefined });
     expect(missing.body['details']).toBe('symbol: is required');
-    const inList = await h.api('insert_order_list', alice, { requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: 'NOPE' }] });
+    const inList = await h.api('insert_order_list', alice, {
+      requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), symbol: 'NOPE' }],
+    });
     expect(inList.body['details']).toBe('requests[1].symbol: unknown symbol "NOPE"; use a symbol of the exchange\'s instruments');
     expect(String(unknown.body['details'])).not.toMatch(/order_qty/);
   });
@@ -571,7 +670,10 @@ describe('argument and routing errors', () => {
   });
 
   it('ignores unknown request fields (forward compatibility)', async () => {
-    const response = await h.api('preview_order', alice, { request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), future_field: { x: 1 } }, also_new: true });
+    const response = await h.api('preview_order', alice, {
+      request: { ...limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '40'), future_field: { x: 1 } },
+      also_new: true,
+    });
     expect(response.status).toBe(200);
     expect(response.body['preview_order']).toMatchObject({ price: '40' });
   });
@@ -645,7 +747,7 @@ describe('rate limit', () => {
     expect((await h.api('get_open_orders', alice)).status).toBe(200);
   });
 
-  it('counts per firm: bob of the same firm shares alice\'s bucket', async () => {
+  it("counts per firm: bob of the same firm shares alice's bucket", async () => {
     await start('rateLimitPerSecond: 5');
     for (let i = 0; i < 5; i++) expect((await h.api('get_who_am_i', alice)).status).toBe(200);
     expect((await h.api('get_who_am_i', bob)).status).toBe(429);
@@ -667,8 +769,8 @@ describe('a second instrument', () => {
     await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '60'));
     await h.api('insert_order', bob, { ...limitOrder(BOB_MAIN, 'SIDE_SELL', '1', '40'), symbol: SYMBOL2 });
     expect(await trades(alice)).toEqual([]);
-    expect((await openOrders(alice, { symbols: [SYMBOL] }))).toHaveLength(1);
-    expect((await openOrders(bob, { symbols: [SYMBOL2] }))).toHaveLength(1);
-    expect((await openOrders(bob, { symbols: [SYMBOL] }))).toEqual([]);
+    expect(await openOrders(alice, { symbols: [SYMBOL] })).toHaveLength(1);
+    expect(await openOrders(bob, { symbols: [SYMBOL2] })).toHaveLength(1);
+    expect(await openOrders(bob, { symbols: [SYMBOL] })).toEqual([]);
   });
 });

@@ -61,7 +61,13 @@ describe('gRPC server and bad requests', () => {
   });
 
   it('sends a heartbeat at once on an instrument state subscription that names no listed symbol', async () => {
-    const [first] = await firstMessages(channel, methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'), { symbols: ['NOT-LISTED'] }, token, 1);
+    const [first] = await firstMessages(
+      channel,
+      methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'),
+      { symbols: ['NOT-LISTED'] },
+      token,
+      1,
+    );
     expect(first).toEqual({ heartbeat: {}, event: 'heartbeat' });
   });
 

@@ -11,7 +11,14 @@ import { peerAddress } from '../../../src/sim/grpc/auth.ts';
 import { BlockList } from 'node:net';
 import { ALICE_HEDGE, ALICE_MAIN, ManualClock } from './helpers/harness.ts';
 
-const client: SimApiClient = { clientId: 'bot-1', publicKeys: [], scopes: ['read:marketdata', 'read:orders'], participant: 'firms/demo/users/alice', firm: 'demo', allowlist: undefined };
+const client: SimApiClient = {
+  clientId: 'bot-1',
+  publicKeys: [],
+  scopes: ['read:marketdata', 'read:orders'],
+  participant: 'firms/demo/users/alice',
+  firm: 'demo',
+  allowlist: undefined,
+};
 
 describe('familyAVerifier', () => {
   it('accepts the sim family A access tokens and refuses expired or offboarded ones', async () => {
@@ -19,9 +26,18 @@ describe('familyAVerifier', () => {
     const tokens = await AccessTokenService.create(clock);
     tokens.bind('http://127.0.0.1:1', 'http://127.0.0.1:2');
     const onboarded = new Map<string, SimApiClient>([[client.clientId, client]]);
-    const verify = familyAVerifier({ tokens, clients: onboarded, directory: { accountsOfFirm: (firm) => (firm === 'demo' ? [ALICE_MAIN, ALICE_HEDGE] : []) } });
+    const verify = familyAVerifier({
+      tokens,
+      clients: onboarded,
+      directory: { accountsOfFirm: (firm) => (firm === 'demo' ? [ALICE_MAIN, ALICE_HEDGE] : []) },
+    });
     const { token } = await tokens.issue(client, 180);
-    expect(await verify(token, '127.0.0.1')).toEqual({ scopes: ['read:marketdata', 'read:orders'], firm: 'demo', participant: 'firms/demo/users/alice', accounts: [ALICE_MAIN, ALICE_HEDGE] });
+    expect(await verify(token, '127.0.0.1')).toEqual({
+      scopes: ['read:marketdata', 'read:orders'],
+      firm: 'demo',
+      participant: 'firms/demo/users/alice',
+      accounts: [ALICE_MAIN, ALICE_HEDGE],
+    });
     expect(await verify(`${token}x`, '127.0.0.1')).toBe('invalid');
     onboarded.delete(client.clientId);
     expect(await verify(token, '127.0.0.1')).toBe('invalid');
@@ -37,7 +53,11 @@ describe('familyAVerifier', () => {
     const allowlist = new BlockList();
     allowlist.addSubnet('10.0.0.0', 8, 'ipv4');
     const fenced: SimApiClient = { ...client, allowlist };
-    const verify = familyAVerifier({ tokens, clients: new Map([[fenced.clientId, fenced]]), directory: { accountsOfFirm: () => [ALICE_MAIN] } });
+    const verify = familyAVerifier({
+      tokens,
+      clients: new Map([[fenced.clientId, fenced]]),
+      directory: { accountsOfFirm: () => [ALICE_MAIN] },
+    });
     const { token } = await tokens.issue(fenced, 180);
     expect(await verify(token, '127.0.0.1')).toBe('address-not-allowed');
     expect(await verify(token, '10.1.2.3')).toMatchObject({ firm: 'demo', accounts: [ALICE_MAIN] });

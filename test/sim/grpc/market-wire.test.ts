@@ -19,9 +19,17 @@ function viaCodecs(core: ExchangeCore, symbol: string, depth: number): Record<st
 }
 
 function coreOf(yamlInstruments?: string): ExchangeCore {
-  const config = yamlInstruments === undefined ? testConfig() : parseConfigText(`sim:\n  instruments:\n${yamlInstruments}\n  activity: { enabled: false }\n`, configSchema, { env: {} }).sim;
+  const config =
+    yamlInstruments === undefined
+      ? testConfig()
+      : parseConfigText(`sim:\n  instruments:\n${yamlInstruments}\n  activity: { enabled: false }\n`, configSchema, { env: {} }).sim;
   if (config === undefined) throw new Error('no sim config');
-  return new ExchangeCore({ clock: new ManualClock(), instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
+  return new ExchangeCore({
+    clock: new ManualClock(),
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+  });
 }
 
 describe('market data wire fast path', () => {
@@ -30,7 +38,8 @@ describe('market data wire fast path', () => {
     for (const depth of [1, 3, 10]) expect(marketUpdateMessage(core, SYMBOL, depth)).toEqual(viaCodecs(core, SYMBOL, depth));
     burst(core, 400, 3);
     expect(core.trades().length).toBeGreaterThan(0);
-    for (const symbol of [SYMBOL, SYMBOL2]) for (const depth of [1, 3, 10, 50]) expect(marketUpdateMessage(core, symbol, depth)).toEqual(viaCodecs(core, symbol, depth));
+    for (const symbol of [SYMBOL, SYMBOL2])
+      for (const depth of [1, 3, 10, 50]) expect(marketUpdateMessage(core, symbol, depth)).toEqual(viaCodecs(core, symbol, depth));
     core.setInstrumentState(SYMBOL2, 'INSTRUMENT_STATE_HALTED');
     expect(marketUpdateMessage(core, SYMBOL2, 10)).toEqual(viaCodecs(core, SYMBOL2, 10));
     core.settle(SYMBOL, 1);
@@ -39,12 +48,17 @@ describe('market data wire fast path', () => {
   });
 
   it('equals the codec encoding with a fractional quantity scale', () => {
-    const core = coreOf('    - { symbol: FRAC, priceScale: 1000, fractionalQtyScale: 100, tickSize: "0.005", priceLimits: { low: "0.005", high: "0.995" } }');
+    const core = coreOf(
+      '    - { symbol: FRAC, priceScale: 1000, fractionalQtyScale: 100, tickSize: "0.005", priceLimits: { low: "0.005", high: "0.995" } }',
+    );
     place(core, { symbol: 'FRAC', account: ALICE_MAIN, side: 'SIDE_SELL', price: 505, qty: 150 });
     place(core, { symbol: 'FRAC', account: BOB_MAIN, side: 'SIDE_BUY', price: 505, qty: 25 });
     place(core, { symbol: 'FRAC', account: BOB_MAIN, side: 'SIDE_BUY', price: 490, qty: 7 });
     const message = marketUpdateMessage(core, 'FRAC', 10);
     expect(message).toEqual(viaCodecs(core, 'FRAC', 10));
-    expect(message?.['update']).toMatchObject({ offers: [{ px: '505', qty: '125' }], stats: { notional_traded: String(505 * 25), shares_traded: '25' } });
+    expect(message?.['update']).toMatchObject({
+      offers: [{ px: '505', qty: '125' }],
+      stats: { notional_traded: String(505 * 25), shares_traded: '25' },
+    });
   });
 });

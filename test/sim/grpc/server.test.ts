@@ -14,7 +14,17 @@ import type { ExecutionEvent } from '../../../src/exchange/market/index.ts';
 import { record } from '../../exchange/gateway/helpers/events.ts';
 import { Decimal } from '../../../src/domain/index.ts';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
-import { ALICE_MAIN, ALICE_PASSWORD, BOB_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, mintToken, place, startGrpcHarness } from './helpers/harness.ts';
+import {
+  ALICE_MAIN,
+  ALICE_PASSWORD,
+  BOB_MAIN,
+  SYMBOL,
+  SYMBOL2,
+  type GrpcHarness,
+  mintToken,
+  place,
+  startGrpcHarness,
+} from './helpers/harness.ts';
 import { type Json, firstMessages, runToEnd, unaryError } from './helpers/calls.ts';
 
 const MARKET_DATA = methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription');
@@ -23,9 +33,19 @@ const INSERT = methodRef('OrderEntryAPI', 'InsertOrder');
 const PREVIEW = methodRef('OrderEntryAPI', 'PreviewOrder');
 const DROP_COPY = methodRef('DropCopyAPI', 'CreateDropCopySubscription');
 
-const marketRequest = (symbols: string[], snapshotOnly = false) => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols, depth: 0, snapshotOnly });
+const marketRequest = (symbols: string[], snapshotOnly = false) =>
+  grpcCodecs.marketDataSubscriptionRequest.encode({ symbols, depth: 0, snapshotOnly });
 const orderRequest = (account: string, price: string) =>
-  ({ account, symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', order_qty: '5', price, time_in_force: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', clord_id: `c-${price}` }) as const;
+  ({
+    account,
+    symbol: SYMBOL,
+    side: 'SIDE_BUY',
+    type: 'ORDER_TYPE_LIMIT',
+    order_qty: '5',
+    price,
+    time_in_force: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    clord_id: `c-${price}`,
+  }) as const;
 
 describe('gRPC server', () => {
   let h: GrpcHarness;
@@ -71,7 +91,12 @@ describe('gRPC server', () => {
 
     it('refuses an account the token does not hold', async () => {
       expect((await unaryError(channel, INSERT, orderRequest(BOB_MAIN, '40'), token)).code).toBe('GRPC_PERMISSION_DENIED');
-      const stream = await runToEnd(channel, ORDERS, grpcCodecs.orderSubscriptionRequest.encode({ accounts: [BOB_MAIN], symbols: [], snapshotOnly: true }), token);
+      const stream = await runToEnd(
+        channel,
+        ORDERS,
+        grpcCodecs.orderSubscriptionRequest.encode({ accounts: [BOB_MAIN], symbols: [], snapshotOnly: true }),
+        token,
+      );
       expect(stream.error?.code).toBe('GRPC_PERMISSION_DENIED');
     });
   });
@@ -99,7 +124,12 @@ describe('gRPC server', () => {
       expect(first.bids.map((l) => [l.px.toString(), l.qty.toString()])).toEqual([['0.4', '3']]);
       expect(first.offers.map((l) => [l.px.toString(), l.qty.toString()])).toEqual([['0.6', '4']]);
       expect(first.state).toBe(expected?.state);
-      expect(messages[0]?.['update']).toMatchObject({ symbol: SYMBOL, bids: [{ px: '40', qty: '3' }], offers: [{ px: '60', qty: '4' }], state: 'INSTRUMENT_STATE_OPEN' });
+      expect(messages[0]?.['update']).toMatchObject({
+        symbol: SYMBOL,
+        bids: [{ px: '40', qty: '3' }],
+        offers: [{ px: '60', qty: '4' }],
+        state: 'INSTRUMENT_STATE_OPEN',
+      });
     });
 
     it('keeps the instrument state of a CLOSED instrument (optional presence), not the absent default', async () => {
@@ -123,9 +153,14 @@ describe('gRPC server', () => {
   describe('stream limit', () => {
     it('answers RESOURCE_EXHAUSTED beyond the per-firm limit, counts per firm, and frees slots on cancel', async () => {
       const open = [0, 1, 2].map(() => channel.serverStream(MARKET_DATA, marketRequest([SYMBOL]), bearerMetadata(token)));
-      const first = await Promise.all(open.map((o) => new Promise<{ unsubscribe(): void }>((resolve) => {
-        const sub = o.subscribe({ next: () => resolve(sub), error: () => undefined });
-      })));
+      const first = await Promise.all(
+        open.map(
+          (o) =>
+            new Promise<{ unsubscribe(): void }>((resolve) => {
+              const sub = o.subscribe({ next: () => resolve(sub), error: () => undefined });
+            }),
+        ),
+      );
       expect(h.server.openStreams('demo')).toBe(3);
       const refused = await runToEnd(channel, MARKET_DATA, marketRequest([SYMBOL]), token);
       expect(refused.error?.code).toBe('GRPC_RESOURCE_EXHAUSTED');
@@ -141,11 +176,22 @@ describe('gRPC server', () => {
 
   describe('order entry', () => {
     it('InsertOrder over gRPC is the same order in the core, on the gRPC order stream and on the gateway order stream', async () => {
-      const gatewayClient = new GatewayClient({ gatewayUrl: h.gatewayUrl ?? '', credentials: { username: 'alice', password: ALICE_PASSWORD }, instruments: h.catalog, now: h.clock.now });
+      const gatewayClient = new GatewayClient({
+        gatewayUrl: h.gatewayUrl ?? '',
+        credentials: { username: 'alice', password: ALICE_PASSWORD },
+        instruments: h.catalog,
+        now: h.clock.now,
+      });
       try {
         const viaGateway = record(gatewayClient.orderUpdates$());
         await viaGateway.waitFor((e) => e.type === 'snapshot');
-        const viaGrpc = record(channel.serverStream(ORDERS, grpcCodecs.orderSubscriptionRequest.encode({ accounts: [], symbols: [], snapshotOnly: false }), bearerMetadata(token)));
+        const viaGrpc = record(
+          channel.serverStream(
+            ORDERS,
+            grpcCodecs.orderSubscriptionRequest.encode({ accounts: [], symbols: [], snapshotOnly: false }),
+            bearerMetadata(token),
+          ),
+        );
         await viaGrpc.waitFor((m) => (m as Json)['snapshot'] !== undefined);
         const answer = (await channel.unary(INSERT, orderRequest(ALICE_MAIN, '45'), bearerMetadata(token), 5_000)) as Json;
         expect(answer).toMatchObject({ status: 'ACCEPTED', clord_id: 'c-45' });
@@ -176,7 +222,9 @@ describe('gRPC server', () => {
     });
 
     it('answers INVALID_ARGUMENT for an unknown symbol or a malformed price', async () => {
-      expect((await unaryError(channel, INSERT, { ...orderRequest(ALICE_MAIN, '45'), symbol: 'NOPE' }, token)).code).toBe('GRPC_INVALID_ARGUMENT');
+      expect((await unaryError(channel, INSERT, { ...orderRequest(ALICE_MAIN, '45'), symbol: 'NOPE' }, token)).code).toBe(
+        'GRPC_INVALID_ARGUMENT',
+      );
       const malformed = await unaryError(channel, INSERT, { ...orderRequest(ALICE_MAIN, '45'), price: '4.5' }, token);
       expect(malformed.code).toBe('GRPC_INVALID_ARGUMENT');
       expect(malformed.message).toContain('price');
@@ -198,7 +246,10 @@ describe('gRPC server', () => {
 
     it('dropAll ends every open stream with UNAVAILABLE', async () => {
       const ended = new Promise<string | undefined>((resolve) => {
-        channel.serverStream(MARKET_DATA, marketRequest([SYMBOL]), bearerMetadata(token)).pipe(rxFilter(() => false)).subscribe({ error: (e: { code?: string }) => resolve(e.code) });
+        channel
+          .serverStream(MARKET_DATA, marketRequest([SYMBOL]), bearerMetadata(token))
+          .pipe(rxFilter(() => false))
+          .subscribe({ error: (e: { code?: string }) => resolve(e.code) });
       });
       await vi.waitFor(() => expect(h.server.openStreams()).toBe(1));
       h.server.dropAll();

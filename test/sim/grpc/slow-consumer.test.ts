@@ -23,17 +23,26 @@ describe('slow consumer', () => {
     client = new Client(h.server.address, credentials.createInsecure());
     const wire = exchangeProtocol().method(methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'));
     const request = grpcCodecs.marketDataSubscriptionRequest.encode({ symbols: [SYMBOL], depth: 0, snapshotOnly: false });
-    const call = client.makeServerStreamRequest<object, unknown>(wire.path, wire.serializeRequest, wire.deserializeResponse, request, bearerMetadata(await mintToken('alice')));
+    const call = client.makeServerStreamRequest<object, unknown>(
+      wire.path,
+      wire.serializeRequest,
+      wire.deserializeResponse,
+      request,
+      bearerMetadata(await mintToken('alice')),
+    );
     const status = new Promise<number>((resolve) => call.on('error', (e: ServiceError) => resolve(e.code)));
     await new Promise<void>((resolve) => call.once('data', () => resolve()));
     call.pause();
     let placed = 0;
     // 20 changes per turn of the event loop: far under the limit of 1000, so only a client that does not read
     // (HTTP/2 flow control holds the server's writes) lets the queue grow past it
-    await vi.waitFor(() => {
-      for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
-      expect(h.server.openStreams()).toBe(0);
-    }, { timeout: 20_000, interval: 2 });
+    await vi.waitFor(
+      () => {
+        for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
+        expect(h.server.openStreams()).toBe(0);
+      },
+      { timeout: 20_000, interval: 2 },
+    );
     expect(placed).toBeGreaterThan(1000);
     call.resume();
     expect(await status).toBe(8);
@@ -44,16 +53,25 @@ describe('slow consumer', () => {
     client = new Client(h.server.address, credentials.createInsecure());
     const wire = exchangeProtocol().method(methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'));
     const request = grpcCodecs.marketDataSubscriptionRequest.encode({ symbols: [SYMBOL], depth: 0, snapshotOnly: false });
-    const call = client.makeServerStreamRequest<object, unknown>(wire.path, wire.serializeRequest, wire.deserializeResponse, request, bearerMetadata(await mintToken('alice')));
+    const call = client.makeServerStreamRequest<object, unknown>(
+      wire.path,
+      wire.serializeRequest,
+      wire.deserializeResponse,
+      request,
+      bearerMetadata(await mintToken('alice')),
+    );
     let received = 0;
     call.on('data', () => received++);
     call.on('error', () => undefined);
     await vi.waitFor(() => expect(received).toBe(1));
     let placed = 0;
-    await vi.waitFor(() => {
-      for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
-      expect(placed).toBeGreaterThanOrEqual(3000);
-    }, { timeout: 20_000, interval: 2 });
+    await vi.waitFor(
+      () => {
+        for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
+        expect(placed).toBeGreaterThanOrEqual(3000);
+      },
+      { timeout: 20_000, interval: 2 },
+    );
     await vi.waitFor(() => expect(received).toBe(1 + placed), { timeout: 10_000 });
     expect(h.server.openStreams()).toBe(1);
     call.cancel();

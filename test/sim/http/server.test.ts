@@ -63,7 +63,10 @@ describe('JSON requests and replies', () => {
 
   it('reads a form-encoded body as a flat object', async () => {
     await serve(echo);
-    const response = await call('/echo', { body: 'grant_type=client_credentials&client_id=bot', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await call('/echo', {
+      body: 'grant_type=client_credentials&client_id=bot',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.body).toEqual({ got: { grant_type: 'client_credentials', client_id: 'bot' } });
   });
 
@@ -89,9 +92,11 @@ describe('JSON requests and replies', () => {
   });
 
   it('renders a thrown SimHttpError with its status and headers', async () => {
-    await serve(new Router().post('/limited', () => {
-      throw new SimHttpError('RESOURCE_EXHAUSTED', 'slow down', { 'retry-after': '2' });
-    }));
+    await serve(
+      new Router().post('/limited', () => {
+        throw new SimHttpError('RESOURCE_EXHAUSTED', 'slow down', { 'retry-after': '2' });
+      }),
+    );
     const response = await call('/limited');
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('2');
@@ -99,9 +104,13 @@ describe('JSON requests and replies', () => {
   });
 
   it('answers a handler crash with 500 INTERNAL without leaking the error, and keeps serving', async () => {
-    await serve(new Router().post('/crash', () => {
-      throw new Error('secret internal detail');
-    }).post('/fine', () => ({ status: 201, body: { fine: true } })));
+    await serve(
+      new Router()
+        .post('/crash', () => {
+          throw new Error('secret internal detail');
+        })
+        .post('/fine', () => ({ status: 201, body: { fine: true } })),
+    );
     const crashed = await call('/crash');
     expect(crashed.status).toBe(500);
     expect(crashed.body).toEqual({ code: 13, message: 'INTERNAL', details: 'internal error in the simulator' });
@@ -167,7 +176,9 @@ describe('NDJSON streams', () => {
     const s = await sink;
     s.send({ result: { n: 1 } });
     s.end(invalidArgument('bad subscription'));
-    expect(await response.text()).toBe('{"result":{"n":1}}\n{"error":{"code":3,"message":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.DebugInfo","detail":"bad subscription"}]}}');
+    expect(await response.text()).toBe(
+      '{"result":{"n":1}}\n{"error":{"code":3,"message":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.DebugInfo","detail":"bad subscription"}]}}',
+    );
   });
 
   it('calls onClose when the client goes away', async () => {
@@ -201,14 +212,22 @@ describe('NDJSON streams', () => {
   });
 
   it('a stream whose start() throws ends with an INTERNAL error line', async () => {
-    await serve(new Router().post('/broken', () => ({
-      kind: 'ndjson',
-      start() {
-        throw new Error('boom');
-      },
-    })));
+    await serve(
+      new Router().post('/broken', () => ({
+        kind: 'ndjson',
+        start() {
+          throw new Error('boom');
+        },
+      })),
+    );
     const response = await fetch(`${server?.url}/broken`, { method: 'POST' });
     expect(response.status).toBe(200);
-    expect(JSON.parse(await response.text())).toEqual({ error: { code: 13, message: 'INTERNAL', details: [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: 'stream failed to start' }] } });
+    expect(JSON.parse(await response.text())).toEqual({
+      error: {
+        code: 13,
+        message: 'INTERNAL',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: 'stream failed to start' }],
+      },
+    });
   });
 });

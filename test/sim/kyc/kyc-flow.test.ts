@@ -35,7 +35,9 @@ describe('an accepted verification', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const s = await setup('minStepSeconds: 5, maxStepSeconds: 5, holdProbability: "1", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "1"');
+    const s = await setup(
+      'minStepSeconds: 5, maxStepSeconds: 5, holdProbability: "1", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "1"',
+    );
     ({ h, token } = s);
     receiver = await WebhookReceiver.start(s.cert);
     const registered = await h.call('POST', '/v1/kyc/webhook', { token, body: { webhookUrl: receiver.url } });
@@ -47,7 +49,10 @@ describe('an accepted verification', () => {
   });
 
   it('moves through every status on the sim clock, and GET /v1/kyc/status follows', async () => {
-    const started = await h.call('POST', '/v1/kyc/verify', { token, body: { externalId: 'ext-frank', email: 'frank@example.com', firstName: 'Frank', lastName: 'F' } });
+    const started = await h.call('POST', '/v1/kyc/verify', {
+      token,
+      body: { externalId: 'ext-frank', email: 'frank@example.com', firstName: 'Frank', lastName: 'F' },
+    });
     expect(started.body).toMatchObject({ externalId: 'ext-frank', status: 'NOT_STARTED' });
     const seen: string[] = [];
     const status = async () => {
@@ -65,7 +70,16 @@ describe('an accepted verification', () => {
   });
 
   it('POSTs every change to the receiver, each sent twice (duplicateProbability 1)', () => {
-    expect(statuses(receiver)).toEqual(['NOT_STARTED/', 'NOT_STARTED/', 'OPEN/', 'OPEN/', 'ON_HOLD/', 'ON_HOLD/', 'CLOSED/ACCEPT', 'CLOSED/ACCEPT']);
+    expect(statuses(receiver)).toEqual([
+      'NOT_STARTED/',
+      'NOT_STARTED/',
+      'OPEN/',
+      'OPEN/',
+      'ON_HOLD/',
+      'ON_HOLD/',
+      'CLOSED/ACCEPT',
+      'CLOSED/ACCEPT',
+    ]);
     const [first, duplicate] = receiver.notifications;
     expect(duplicate?.body).toEqual(first?.body);
     expect(duplicate?.headers['x-kyc-delivery-id']).toBe(first?.headers['x-kyc-delivery-id']);
@@ -74,16 +88,34 @@ describe('an accepted verification', () => {
 
   it('the ACCEPT notification carries participantId and account; the account exists in the exchange', async () => {
     const accepted = receiver.notifications.at(-1)?.body as Json;
-    expect(accepted).toMatchObject({ externalId: 'ext-frank', status: 'CLOSED', decision: 'ACCEPT', subStatus: 'APPROVED', participantId: 'firms/demo/users/ext-frank', account: 'firms/demo/accounts/ext-frank-1' });
+    expect(accepted).toMatchObject({
+      externalId: 'ext-frank',
+      status: 'CLOSED',
+      decision: 'ACCEPT',
+      subStatus: 'APPROVED',
+      participantId: 'firms/demo/users/ext-frank',
+      account: 'firms/demo/accounts/ext-frank-1',
+    });
     const balance = await h.call('POST', '/v1/positions/balance', { token, body: { name: accepted['account'] } });
     expect(balance.status, balance.text).toBe(200);
     expect(balance.body).toMatchObject({ account: 'firms/demo/accounts/ext-frank-1', balance: '100000' });
     const users = await h.call('GET', '/v1/users', { token });
-    expect((users.body['users'] as Json[]).find((u) => u['externalId'] === 'ext-frank')).toMatchObject({ id: 'firms/demo/users/ext-frank', kycStatus: 'CLOSED', accounts: ['firms/demo/accounts/ext-frank-1'] });
+    expect((users.body['users'] as Json[]).find((u) => u['externalId'] === 'ext-frank')).toMatchObject({
+      id: 'firms/demo/users/ext-frank',
+      kycStatus: 'CLOSED',
+      accounts: ['firms/demo/accounts/ext-frank-1'],
+    });
   });
 
   it('the new participant can trade through /v1', async () => {
-    const order = { symbol: SYMBOL, side: 'SIDE_BUY', type: 'ORDER_TYPE_LIMIT', orderQty: '1', price: '10', account: 'firms/demo/accounts/ext-frank-1' };
+    const order = {
+      symbol: SYMBOL,
+      side: 'SIDE_BUY',
+      type: 'ORDER_TYPE_LIMIT',
+      orderQty: '1',
+      price: '10',
+      account: 'firms/demo/accounts/ext-frank-1',
+    };
     const response = await h.call('POST', '/v1/trading/orders', { token, participant: 'firms/demo/users/ext-frank', body: order });
     expect(response.status, response.text).toBe(200);
   });
@@ -93,7 +125,12 @@ describe('an accepted verification', () => {
     await h.call('POST', '/v1/kyc/verify', { token, body: { externalId: 'ext-gina' } });
     await drain(h);
     const status = await h.call('GET', '/v1/kyc/status?externalId=ext-gina', { token });
-    expect(status.body).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/demo/users/gina', account: 'firms/demo/accounts/gina-1' });
+    expect(status.body).toMatchObject({
+      status: 'CLOSED',
+      decision: 'ACCEPT',
+      participantId: 'firms/demo/users/gina',
+      account: 'firms/demo/accounts/gina-1',
+    });
   });
 
   it('verifying the same externalId again returns its status without restarting', async () => {
@@ -109,7 +146,9 @@ describe('delivery retries', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    const s = await setup('holdProbability: "0", decisionWeights: { accept: "0", reject: "1", review: "0" }, duplicateProbability: "0", retry: { maxAttempts: 4, initialBackoffMs: 1000, maxBackoffMs: 1500 }');
+    const s = await setup(
+      'holdProbability: "0", decisionWeights: { accept: "0", reject: "1", review: "0" }, duplicateProbability: "0", retry: { maxAttempts: 4, initialBackoffMs: 1000, maxBackoffMs: 1500 }',
+    );
     ({ h, token } = s);
     receiver = await WebhookReceiver.start(s.cert);
     expect((await h.call('POST', '/v1/kyc/webhook', { token, body: { webhookUrl: receiver.url } })).body['validated']).toBe(true);
@@ -121,7 +160,8 @@ describe('delivery retries', () => {
 
   it('retries a failing delivery with backoff until it is answered 2xx', async () => {
     // the first two notification attempts fail (503), everything after succeeds
-    receiver.plan = (_index, request) => (request.headers['x-kyc-webhook-test'] === undefined && receiver.notifications.length <= 2 ? 503 : 200);
+    receiver.plan = (_index, request) =>
+      request.headers['x-kyc-webhook-test'] === undefined && receiver.notifications.length <= 2 ? 503 : 200;
     await h.call('POST', '/v1/kyc/verify', { token, body: { externalId: 'ext-hank' } });
     const t0 = h.clock.now();
     await h.sim.kyc.advance();
@@ -130,7 +170,9 @@ describe('delivery retries', () => {
     await h.sim.kyc.advance();
     expect(h.sim.kyc.nextDueAt()).toBe(t0 + 2500);
     await drain(h);
-    const attempts = receiver.notifications.filter((n) => n.body['status'] === 'NOT_STARTED').map((n) => n.headers['x-kyc-delivery-attempt']);
+    const attempts = receiver.notifications
+      .filter((n) => n.body['status'] === 'NOT_STARTED')
+      .map((n) => n.headers['x-kyc-delivery-attempt']);
     expect(attempts).toEqual(['1', '2', '3']);
     expect(statuses(receiver).filter((s, i, all) => all.indexOf(s) === i)).toEqual(['NOT_STARTED/', 'OPEN/', 'CLOSED/REJECT']);
     expect(h.sim.kyc.deliveryStats).toMatchObject({ retriesScheduled: 2, delivered: 3, duplicates: 0, dropped: 0 });
@@ -151,10 +193,15 @@ describe('delivery retries', () => {
 
 describe('the KYC timer (tradebot sim: wall clock, timer on)', () => {
   it('moves a verification to CLOSED and delivers every change without advance() calls', async () => {
-    const s = await setup('minStepSeconds: 0.02, maxStepSeconds: 0.05, tickMs: 10, holdProbability: "0", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "0"', true);
+    const s = await setup(
+      'minStepSeconds: 0.02, maxStepSeconds: 0.05, tickMs: 10, holdProbability: "0", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "0"',
+      true,
+    );
     const receiver = await WebhookReceiver.start(s.cert);
     try {
-      expect((await s.h.call('POST', '/v1/kyc/webhook', { token: s.token, body: { webhookUrl: receiver.url } })).body['validated']).toBe(true);
+      expect((await s.h.call('POST', '/v1/kyc/webhook', { token: s.token, body: { webhookUrl: receiver.url } })).body['validated']).toBe(
+        true,
+      );
       await s.h.call('POST', '/v1/kyc/verify', { token: s.token, body: { externalId: 'ext-timer' } });
       await receiver.until(() => receiver.notifications.some((n) => n.body['status'] === 'CLOSED'));
       expect(statuses(receiver)).toEqual(['NOT_STARTED/', 'OPEN/', 'CLOSED/ACCEPT']);

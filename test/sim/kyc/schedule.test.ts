@@ -25,7 +25,10 @@ describe('planVerification', () => {
     for (let i = 0; i < 200; i++) {
       const steps = planVerification(settings(), 'demo', `ext-${i}`, 1_000);
       const names = steps.map((s) => s.status);
-      expect([['OPEN', 'CLOSED'], ['OPEN', 'ON_HOLD', 'CLOSED']]).toContainEqual(names);
+      expect([
+        ['OPEN', 'CLOSED'],
+        ['OPEN', 'ON_HOLD', 'CLOSED'],
+      ]).toContainEqual(names);
       let previous = 1_000;
       for (const step of steps) {
         expect(step.at - previous).toBeGreaterThanOrEqual(2_000);
@@ -38,10 +41,16 @@ describe('planVerification', () => {
   });
 
   it('follows the decision weights and the hold probability', () => {
-    const onlyReview = settings({ holdProbability: new Decimal(0), decisionWeights: { accept: new Decimal(0), reject: new Decimal(0), review: new Decimal(1) } });
+    const onlyReview = settings({
+      holdProbability: new Decimal(0),
+      decisionWeights: { accept: new Decimal(0), reject: new Decimal(0), review: new Decimal(1) },
+    });
     for (let i = 0; i < 50; i++) {
       const steps = planVerification(onlyReview, 'demo', `ext-${i}`, 0);
-      expect(steps.map((s) => `${s.status}/${s.decision}/${s.subStatus}`)).toEqual(['OPEN//IN_PROGRESS', 'CLOSED/REVIEW/MANUAL_REVIEW_REQUIRED']);
+      expect(steps.map((s) => `${s.status}/${s.decision}/${s.subStatus}`)).toEqual([
+        'OPEN//IN_PROGRESS',
+        'CLOSED/REVIEW/MANUAL_REVIEW_REQUIRED',
+      ]);
     }
     const decisions = Array.from({ length: 1000 }, (_, i) => planVerification(settings(), 'demo', `ext-${i}`, 0).at(-1)?.decision);
     const accepted = decisions.filter((d) => d === 'ACCEPT').length;

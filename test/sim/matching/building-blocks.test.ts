@@ -22,7 +22,15 @@ function order(side: Side, price: number, qty: number, stopPrice?: number): Orde
   const terms = OrderTerms.fromRequest(
     seq,
     'O',
-    { symbol: 'S', side, type: stopPrice === undefined ? 'ORDER_TYPE_LIMIT' : 'ORDER_TYPE_STOP_LIMIT', orderQty: qty, price, stopPrice, account: 'a' },
+    {
+      symbol: 'S',
+      side,
+      type: stopPrice === undefined ? 'ORDER_TYPE_LIMIT' : 'ORDER_TYPE_STOP_LIMIT',
+      orderQty: qty,
+      price,
+      stopPrice,
+      account: 'a',
+    },
     'TIME_IN_FORCE_DAY',
     0,
     undefined,

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { CrossRequest, OrderRequest } from '../../../src/sim/matching/index.ts';
 import { buy, idOf, of, sell, setup, SYM, types } from './helpers.ts';
 
-function cross(qty: number, price: number, extra: Partial<CrossRequest> = {}, legs: [Partial<OrderRequest>, Partial<OrderRequest>] = [{}, {}]): CrossRequest {
+function cross(
+  qty: number,
+  price: number,
+  extra: Partial<CrossRequest> = {},
+  legs: [Partial<OrderRequest>, Partial<OrderRequest>] = [{}, {}],
+): CrossRequest {
   return {
     crossId: 'X1',
     requests: [buy(qty, price, { account: 'buyer', ...legs[0] }), sell(qty, price, { account: 'seller', ...legs[1] })],
@@ -111,7 +116,10 @@ describe('crosses', () => {
     expect(price.executions[0]?.text).toMatch(/same price/);
     const badLeg = engine.cross({ crossId: 'c', requests: [buy(1, 50), sell(1, 50, { account: '' })] });
     expect(badLeg.executions.map((e) => e.text)).toEqual(['other leg of the cross rejected: account is required', 'account is required']);
-    const mtl = engine.cross({ crossId: 'c', requests: [buy(1, 50), { ...sell(1, 50), type: 'ORDER_TYPE_MARKET_TO_LIMIT', price: undefined }] });
+    const mtl = engine.cross({
+      crossId: 'c',
+      requests: [buy(1, 50), { ...sell(1, 50), type: 'ORDER_TYPE_MARKET_TO_LIMIT', price: undefined }],
+    });
     expect(mtl.executions[1]?.orderRejectReason).toBe('ORD_REJECT_REASON_INCORRECT_ORDER_TYPE');
     expect(engine.book(SYM).orderCount()).toBe(0);
     expect(engine.openOrders()).toEqual([]);
@@ -120,7 +128,10 @@ describe('crosses', () => {
   it('rejects a cross whose legs would self-match when either asks for prevention', () => {
     const { engine } = setup();
     const res = engine.cross(
-      cross(1, 50, {}, [{ account: 'same', selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' }, { account: 'same' }]),
+      cross(1, 50, {}, [
+        { account: 'same', selfMatchPreventionInstruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' },
+        { account: 'same' },
+      ]),
     );
     expect(types(res)).toEqual(['REJECTED', 'REJECTED']);
     expect(engine.cross(cross(1, 50, {}, [{ account: 'same' }, { account: 'same' }])).trades).toHaveLength(1);
@@ -129,7 +140,10 @@ describe('crosses', () => {
   it('is refused outside OPEN with EXCHANGE_CLOSED', () => {
     const { engine } = setup({ state: 'INSTRUMENT_STATE_PREOPEN' });
     const res = engine.cross(cross(1, 50));
-    expect(res.executions.map((e) => e.orderRejectReason)).toEqual(['ORD_REJECT_REASON_EXCHANGE_CLOSED', 'ORD_REJECT_REASON_EXCHANGE_CLOSED']);
+    expect(res.executions.map((e) => e.orderRejectReason)).toEqual([
+      'ORD_REJECT_REASON_EXCHANGE_CLOSED',
+      'ORD_REJECT_REASON_EXCHANGE_CLOSED',
+    ]);
   });
 
   it('sets the last trade price, which can trigger stop orders', () => {

@@ -146,7 +146,11 @@ describe('open orders and lookups', () => {
     expect(engine.openOrders().map((o) => o.orderId)).toEqual([a, b]);
     expect(engine.openOrders({ account: 'y' }).map((o) => o.orderId)).toEqual([b]);
     expect(engine.openOrders({ symbol: 'ZZZ' })).toEqual([]);
-    expect(engine.instrument(SYM)).toMatchObject({ symbol: SYM, state: 'INSTRUMENT_STATE_OPEN', maxOrderQty: Math.floor(Number.MAX_SAFE_INTEGER / 99) });
+    expect(engine.instrument(SYM)).toMatchObject({
+      symbol: SYM,
+      state: 'INSTRUMENT_STATE_OPEN',
+      maxOrderQty: Math.floor(Number.MAX_SAFE_INTEGER / 99),
+    });
     expect(engine.instrument('ZZZ')).toBeUndefined();
     expect(engine.symbols()).toEqual([SYM]);
     expect(engine.lastTradePrice(SYM)).toBeUndefined();

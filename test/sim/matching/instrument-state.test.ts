@@ -150,9 +150,9 @@ describe('misuse throws TradebotError with MATCHING_ codes', () => {
     expect(code(() => engine.setInstrumentState('NOPE', 'INSTRUMENT_STATE_OPEN'))).toBe('MATCHING_UNKNOWN_INSTRUMENT');
     expect(code(() => engine.book('NOPE'))).toBe('MATCHING_UNKNOWN_INSTRUMENT');
     expect(code(() => engine.setInstrumentState(SYM, 'INSTRUMENT_STATE_WHATEVER' as never))).toBe('MATCHING_INVALID_STATE');
-    expect(code(() => engine.addInstrument({ symbol: SYM, tickSize: 1, lotSize: 1, priceLimitLow: 1, priceLimitHigh: 99, priceScale: 100 }))).toBe(
-      'MATCHING_DUPLICATE_INSTRUMENT',
-    );
+    expect(
+      code(() => engine.addInstrument({ symbol: SYM, tickSize: 1, lotSize: 1, priceLimitLow: 1, priceLimitHigh: 99, priceScale: 100 })),
+    ).toBe('MATCHING_DUPLICATE_INSTRUMENT');
     const bad = { symbol: 'B', tickSize: 1, lotSize: 1, priceLimitLow: 1, priceLimitHigh: 99, priceScale: 100 };
     expect(code(() => engine.addInstrument({ ...bad, tickSize: 0 }))).toBe('MATCHING_INVALID_INSTRUMENT');
     expect(code(() => engine.addInstrument({ ...bad, priceLimitLow: 100 }))).toBe('MATCHING_INVALID_INSTRUMENT');

@@ -10,14 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MatchingEngine } from '../../../src/sim/matching/index.ts';
-import type {
-  EngineResult,
-  Execution,
-  OrderRequest,
-  SelfMatchPrevention,
-  TimeInForce,
-  Trade,
-} from '../../../src/sim/matching/index.ts';
+import type { EngineResult, Execution, OrderRequest, SelfMatchPrevention, TimeInForce, Trade } from '../../../src/sim/matching/index.ts';
 import { eventContract, ManualClock, SYM } from './helpers.ts';
 
 type Op =

@@ -52,11 +52,15 @@ describe('self-match prevention', () => {
   it('a shared self_match_prevention_id groups different accounts', () => {
     const { engine } = setup();
     engine.submit(sell(1, 50, { account: 'a1', selfMatchPreventionId: 'firm' }));
-    const res = engine.submit(buy(1, 50, { account: 'a2', selfMatchPreventionId: 'firm', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
+    const res = engine.submit(
+      buy(1, 50, { account: 'a2', selfMatchPreventionId: 'firm', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }),
+    );
     expect(res.trades).toHaveLength(0);
     // different ids on different accounts: no self-match
     engine.submit(sell(1, 48, { account: 'b1', selfMatchPreventionId: 'x' }));
-    const res2 = engine.submit(buy(1, 48, { account: 'b2', selfMatchPreventionId: 'y', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
+    const res2 = engine.submit(
+      buy(1, 48, { account: 'b2', selfMatchPreventionId: 'y', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }),
+    );
     expect(res2.trades).toHaveLength(1);
   });
 
@@ -64,7 +68,9 @@ describe('self-match prevention', () => {
     const { engine } = setup();
     // two different ids on one account
     engine.submit(sell(1, 49, { account: 'z', selfMatchPreventionId: 'desk1' }));
-    const res = engine.submit(buy(1, 49, { account: 'z', selfMatchPreventionId: 'desk2', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }));
+    const res = engine.submit(
+      buy(1, 49, { account: 'z', selfMatchPreventionId: 'desk2', selfMatchPreventionInstruction: instr('REJECT_AGGRESSOR') }),
+    );
     expect(res.trades).toHaveLength(0);
     expect(engine.depth(SYM).offers).toEqual([{ price: 49, qty: 1 }]);
   });
@@ -78,7 +84,9 @@ describe('self-match prevention', () => {
     expect(of(res, idOf(res)).map((e) => e.type)).toEqual(['EXECUTION_TYPE_NEW', 'EXECUTION_TYPE_CANCELED']);
     // and the other way round: the aggressor carries the id, the resting order does not
     engine.submit(sell(2, 51, { account: 'me' }));
-    const res2 = engine.submit(buy(2, 51, { account: 'me', selfMatchPreventionId: 'k1', selfMatchPreventionInstruction: instr('CANCEL_RESTING') }));
+    const res2 = engine.submit(
+      buy(2, 51, { account: 'me', selfMatchPreventionId: 'k1', selfMatchPreventionInstruction: instr('CANCEL_RESTING') }),
+    );
     expect(res2.trades).toHaveLength(0);
     expect(engine.depth(SYM).offers).toEqual([]);
   });
@@ -94,7 +102,10 @@ describe('self-match prevention', () => {
       ],
     });
     expect(res.trades).toHaveLength(0);
-    expect(res.executions.map((e) => [e.type, e.text])).toContainEqual(['EXECUTION_TYPE_REJECTED', 'self-match prevention: both legs belong to account me']);
+    expect(res.executions.map((e) => [e.type, e.text])).toContainEqual([
+      'EXECUTION_TYPE_REJECTED',
+      'self-match prevention: both legs belong to account me',
+    ]);
   });
 
   it('FOK counts own orders as unavailable when SMP applies', () => {

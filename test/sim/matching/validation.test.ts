@@ -32,18 +32,18 @@ describe('order validation', () => {
   });
 
   it('rejects a price off the tick with INVALID_PRICE_INCREMENT', () => {
-    rejectedWith(buy(1, 53), 'ORD_REJECT_REASON_INVALID_PRICE_INCREMENT', /tick size 5/, { tickSize: 5, priceLimitLow: 5, priceLimitHigh: 95 });
+    rejectedWith(buy(1, 53), 'ORD_REJECT_REASON_INVALID_PRICE_INCREMENT', /tick size 5/, {
+      tickSize: 5,
+      priceLimitLow: 5,
+      priceLimitHigh: 95,
+    });
     rejectedWith(buy(1, 50.5), 'ORD_REJECT_REASON_INVALID_PRICE_INCREMENT', /integer raw price/);
   });
 
   it('rejects a price outside the instrument limits with PRICE_OUT_OF_BOUNDS', () => {
     rejectedWith(buy(1, 0), 'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS', /outside the price limits \[1, 99\]/);
     rejectedWith(sell(1, 100), 'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS', /outside/);
-    rejectedWith(
-      buy(1, 50, { type: 'ORDER_TYPE_STOP_LIMIT', stopPrice: 120 }),
-      'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS',
-      /stop_price 120/,
-    );
+    rejectedWith(buy(1, 50, { type: 'ORDER_TYPE_STOP_LIMIT', stopPrice: 120 }), 'ORD_REJECT_REASON_PRICE_OUT_OF_BOUNDS', /stop_price 120/);
   });
 
   it('rejects a LIMIT order without a price and unsupported types with INCORRECT_ORDER_TYPE', () => {
@@ -81,7 +81,11 @@ describe('order validation', () => {
   });
 
   it('rejects min_qty above the order quantity or off the lot with INCORRECT_QUANTITY', () => {
-    rejectedWith(buy(5, 50, { minQty: 6, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }), 'ORD_REJECT_REASON_INCORRECT_QUANTITY', /min_qty 6/);
+    rejectedWith(
+      buy(5, 50, { minQty: 6, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }),
+      'ORD_REJECT_REASON_INCORRECT_QUANTITY',
+      /min_qty 6/,
+    );
     rejectedWith(buy(100, 50, { minQty: 50 }), 'ORD_REJECT_REASON_INCORRECT_QUANTITY', /min_qty 50 is not a multiple/, { lotSize: 100 });
   });
 

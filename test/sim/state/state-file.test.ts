@@ -31,17 +31,36 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function makeCore(maxOrderHistory?: number): ExchangeCore {
   const config = simConfig({ activity: '    enabled: true\n    seed: 3' });
-  return new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency, ...(maxOrderHistory === undefined ? {} : { maxOrderHistory }) });
+  return new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+    ...(maxOrderHistory === undefined ? {} : { maxOrderHistory }),
+  });
 }
 
 function limit(account: string, side: Side, qty: number, price: number, clordId: string, extra: Partial<OrderRequest> = {}): OrderRequest {
-  return { account, symbol: SYMBOL, side, type: 'ORDER_TYPE_LIMIT', orderQty: qty, price, timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL', clordId, participant: 'firms/demo/users/test', ...extra };
+  return {
+    account,
+    symbol: SYMBOL,
+    side,
+    type: 'ORDER_TYPE_LIMIT',
+    orderQty: qty,
+    price,
+    timeInForce: 'TIME_IN_FORCE_GOOD_TILL_CANCEL',
+    clordId,
+    participant: 'firms/demo/users/test',
+    ...extra,
+  };
 }
 
 /** A busy exchange: synthetic activity (in SYMBOL2), resting and partly filled orders, a stop, a GTT order, trades. */
 function busyCore(): ExchangeCore {
   const core = makeCore();
-  const activity = startActivity(core, simConfig({ activity: '    enabled: true\n    seed: 3' }).activity, silentLogger(), { timer: false });
+  const activity = startActivity(core, simConfig({ activity: '    enabled: true\n    seed: 3' }).activity, silentLogger(), {
+    timer: false,
+  });
   for (let i = 0; i < 30; i++) {
     clock.advance(200);
     activity.step();
@@ -61,7 +80,15 @@ function busyCore(): ExchangeCore {
 
 function view(core: ExchangeCore) {
   return {
-    open: core.openOrders().map((o) => ({ id: o.orderId, clordId: o.order.clordId, state: o.state, cum: o.cumQty, leaves: o.leavesQty, price: o.order.price, stop: o.order.stopPrice })),
+    open: core.openOrders().map((o) => ({
+      id: o.orderId,
+      clordId: o.order.clordId,
+      state: o.state,
+      cum: o.cumQty,
+      leaves: o.leavesQty,
+      price: o.order.price,
+      stop: o.order.stopPrice,
+    })),
     depth: [SYMBOL, SYMBOL2].map((s) => core.engine.depth(s, 20)),
     last: [SYMBOL, SYMBOL2].map((s) => core.engine.lastTradePrice(s)),
     balances: core.ledger.allBalances().map((b) => [b.account, b.cash.toString()]),
@@ -94,7 +121,11 @@ describe('sim state file', () => {
     // time priority: a seller takes a-bid-1, then b-bid-1, then a-bid-2, as it would have before
     const sold = after.submit(limit(B, 'SIDE_SELL', 20, 5, 'b-sell-2', { timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' }));
     const lastId = Math.max(...before.trades().map((t) => t.seq));
-    expect(sold.trades.map((t) => [t.passive.order.clordId, t.qty])).toEqual([['a-bid-1', 7], ['b-bid-1', 7], ['a-bid-2', 4]]);
+    expect(sold.trades.map((t) => [t.passive.order.clordId, t.qty])).toEqual([
+      ['a-bid-1', 7],
+      ['b-bid-1', 7],
+      ['a-bid-2', 4],
+    ]);
     // ids continue a gap after the saved ones: those a killed simulator issued after its last write are never reused
     expect(Math.min(...sold.trades.map((t) => t.seq))).toBe(lastId + RESTORE_ID_GAP + 1);
     expect(sold.executions[0]?.order.orderSeq).toBe(saved.engine.counters.order + RESTORE_ID_GAP + 1);
@@ -107,7 +138,11 @@ describe('sim state file', () => {
   it('keeps the finished orders of the synthetic activity out of the file, but every working order', () => {
     const core = busyCore();
     const state = captureCore(core, clock.now());
-    const accounts = new Set(state.orders.filter((r) => ['ORDER_STATE_CANCELED', 'ORDER_STATE_FILLED'].includes(r.latest.state)).map((r) => r.latest.terms.account));
+    const accounts = new Set(
+      state.orders
+        .filter((r) => ['ORDER_STATE_CANCELED', 'ORDER_STATE_FILLED'].includes(r.latest.state))
+        .map((r) => r.latest.terms.account),
+    );
     expect([...accounts].sort()).toEqual([A, B]);
     expect(state.engine.orders.length).toBe(core.openOrders().length);
     const kept = new Set(state.orders.map((r) => r.latest.terms.orderSeq));
@@ -118,16 +153,27 @@ describe('sim state file', () => {
     expect(await readStateFile(path.join(dir, 'none.json'))).toBeUndefined();
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, '{"version": 1, "savedAt": 1, "engine": {"counters": {"order": -1}}}');
-    await expect(readStateFile(bad)).rejects.toMatchObject({ code: 'SIM_STATE_INVALID', message: expect.stringMatching(/engine\.counters\.order/) });
+    await expect(readStateFile(bad)).rejects.toMatchObject({
+      code: 'SIM_STATE_INVALID',
+      message: expect.stringMatching(/engine\.counters\.order/),
+    });
     writeFileSync(bad, 'not json');
-    await expect(readStateFile(bad)).rejects.toMatchObject({ code: 'SIM_STATE_INVALID', message: expect.stringMatching(/not JSON; move it aside/) });
+    await expect(readStateFile(bad)).rejects.toMatchObject({
+      code: 'SIM_STATE_INVALID',
+      message: expect.stringMatching(/not JSON; move it aside/),
+    });
   });
 
   it('refuses a state naming an instrument that is not configured', () => {
     const core = busyCore();
     const state = captureCore(core, clock.now());
     const config = simConfig();
-    const other = new ExchangeCore({ clock, instruments: config.instruments.filter((i) => i.symbol !== SYMBOL), startingBalance: config.startingBalance, currency: 'USD' });
+    const other = new ExchangeCore({
+      clock,
+      instruments: config.instruments.filter((i) => i.symbol !== SYMBOL),
+      startingBalance: config.startingBalance,
+      currency: 'USD',
+    });
     expect(() => restoreCore(other, state)).toThrow(/not configured/);
   });
 

@@ -16,13 +16,7 @@ import type {
   TokenRequest,
   TokenResponse,
 } from '../../types/auth.ts';
-import type {
-  KycNotification,
-  KycStatusInfo,
-  KycVerifyRequest,
-  KycWebhookRequest,
-  KycWebhookResponse,
-} from '../../types/kyc.ts';
+import type { KycNotification, KycStatusInfo, KycVerifyRequest, KycWebhookRequest, KycWebhookResponse } from '../../types/kyc.ts';
 import { type MessageSpec, message } from '../codec.ts';
 import { bool, int64, str, time } from '../fields.ts';
 

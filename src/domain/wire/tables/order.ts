@@ -17,22 +17,7 @@ import {
 import type { FixContext, Order, OrderContext } from '../../types/order.ts';
 import type { OrderRequest } from '../../types/requests.ts';
 import { message, optMsg } from '../codec.ts';
-import {
-  avgPrice,
-  bool,
-  commission,
-  dec,
-  enumOf,
-  json,
-  list,
-  optJson,
-  optional,
-  price,
-  priceQtyMap,
-  qty,
-  str,
-  time,
-} from '../fields.ts';
+import { avgPrice, bool, commission, dec, enumOf, json, list, optJson, optional, price, priceQtyMap, qty, str, time } from '../fields.ts';
 
 export const fixContextCodec = message<FixContext>({
   name: 'FixContext',

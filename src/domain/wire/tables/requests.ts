@@ -42,14 +42,7 @@ import { message, msg, renamed } from '../codec.ts';
 import { bool, date, enumOf, int32, list, price, qty, str, time } from '../fields.ts';
 import { tradeCodec } from './execution.ts';
 import { orderCodec, orderRequestCodec, sideField, timeInForceField } from './order.ts';
-import {
-  availablePositionCodec,
-  balanceCodec,
-  fundingAccountCodec,
-  instrumentCodec,
-  positionCodec,
-  userCodec,
-} from './reference.ts';
+import { availablePositionCodec, balanceCodec, fundingAccountCodec, instrumentCodec, positionCodec, userCodec } from './reference.ts';
 
 const orders = list(msg(orderCodec));
 const requests = list(msg(orderRequestCodec));

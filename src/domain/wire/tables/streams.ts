@@ -46,10 +46,7 @@ export const orderStreamCodec: RootCodec<OrderStreamMessage> = streamCodec<
   meta: streamMetaCodec,
 });
 
-export const marketDataStreamCodec: RootCodec<MarketDataMessage> = streamCodec<
-  { heartbeat: object; update: MarketDataUpdate },
-  object
->({
+export const marketDataStreamCodec: RootCodec<MarketDataMessage> = streamCodec<{ heartbeat: object; update: MarketDataUpdate }, object>({
   name: 'market data stream',
   variants: { heartbeat: emptyCodec, update: orderBookCodec },
   meta: noMetaCodec,

@@ -31,7 +31,8 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
       const mineAfter = exposure.worstAbs(candidate.symbol, candidate.account, candidate);
       if (mineAfter.lte(mineBefore)) return undefined;
       let others = ZERO;
-      for (const symbol of groupSymbols(input)) if (symbol !== candidate.symbol) others = plus(others, exposure.worstAbs(symbol, candidate.account));
+      for (const symbol of groupSymbols(input))
+        if (symbol !== candidate.symbol) others = plus(others, exposure.worstAbs(symbol, candidate.account));
       const before = plus(others, mineBefore);
       const after = plus(others, mineAfter);
       if (after.lte(maxEventPosition)) return undefined;

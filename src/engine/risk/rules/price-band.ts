@@ -57,7 +57,10 @@ export function priceBandRule(options: PriceBandOptions): OrderRule {
     name: 'priceBand',
     check: ({ candidate, instrument, context }) => {
       if (candidate.price === undefined) {
-        return { code: 'RISK_PRICE_BAND', message: `a market order cannot be kept inside the price band; give ${candidate.symbol} a limit price` };
+        return {
+          code: 'RISK_PRICE_BAND',
+          message: `a market order cannot be kept inside the price band; give ${candidate.symbol} a limit price`,
+        };
       }
       const reference = context.referencePrice(candidate.symbol, options.reference);
       if (reference === undefined) {

@@ -22,7 +22,9 @@ function crossesAt(candidate: OrderCandidate, price: Decimal | undefined): boole
 /** At its price, or at the one a replace in flight moves it to (the exchange may apply that first). */
 function crosses(candidate: OrderCandidate, resting: RiskOpenOrder): boolean {
   const pending = resting.pendingReplace;
-  return crossesAt(candidate, resting.price) || (pending !== undefined && pending.price !== undefined && crossesAt(candidate, pending.price));
+  return (
+    crossesAt(candidate, resting.price) || (pending !== undefined && pending.price !== undefined && crossesAt(candidate, pending.price))
+  );
 }
 
 export function selfMatches(candidate: OrderCandidate, openOrders: readonly RiskOpenOrder[], scope: SelfMatchScope): RiskOpenOrder[] {

@@ -61,7 +61,9 @@ const serviceNames = (): ServiceName[] => Object.keys(SERVICES) as ServiceName[]
 function packagesOf(definition: PackageDefinition, problems: string[]): Set<string> {
   const packages = new Set<string>();
   for (const service of serviceNames()) {
-    const names = Object.keys(definition).filter((name) => (name === service || name.endsWith(`.${service}`)) && isService(definition[name] as PackageDefinition[string]));
+    const names = Object.keys(definition).filter(
+      (name) => (name === service || name.endsWith(`.${service}`)) && isService(definition[name] as PackageDefinition[string]),
+    );
     if (names.length === 0) problems.push(`service ${service} is missing`);
     else if (names.length > 1) problems.push(`service ${service} is declared more than once: ${names.join(', ')}`);
     else packages.add((names[0] as string).slice(0, -(service.length + 1)));
@@ -78,7 +80,8 @@ function check(definition: PackageDefinition): { packageName: string; problems: 
   if (packages.size === 1 && packageName === '') problems.push('the file must declare its package ("package <name>;")');
   if (packageName === '') return { packageName, problems };
   for (const name of Object.keys(definition)) {
-    if (!name.startsWith(`${packageName}.`) && !name.startsWith('google.protobuf.')) problems.push(`${name} is outside the package ${packageName}`);
+    if (!name.startsWith(`${packageName}.`) && !name.startsWith('google.protobuf.'))
+      problems.push(`${name} is outside the package ${packageName}`);
   }
   for (const [service, methods] of Object.entries(SERVICES)) {
     const found = definition[`${packageName}.${service}`];

@@ -19,9 +19,13 @@ export class UndecodableMessage {
 
   /** The validation error the codecs throw for it. */
   error(): TradebotError {
-    return new TradebotError(UNDECODABLE_MESSAGE, `the ${this.what} is not a valid protobuf message (${this.reason}): send the message type the method declares in proto/exchange.proto`, {
-      kind: 'validation',
-    });
+    return new TradebotError(
+      UNDECODABLE_MESSAGE,
+      `the ${this.what} is not a valid protobuf message (${this.reason}): send the message type the method declares in proto/exchange.proto`,
+      {
+        kind: 'validation',
+      },
+    );
   }
 }
 

@@ -22,7 +22,11 @@ export interface AccountRouteDeps {
   maxPageSize: () => number;
 }
 
-const text = (field: string, max: number) => z.string({ error: `${field} must be a string` }).max(max, `${field} is longer than ${max} characters`).default('');
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(max, `${field} is longer than ${max} characters`)
+    .default('');
 
 const createUserRequest = z.object({
   username: z.string({ error: 'username is required' }).min(1, 'username is required').max(64, 'username is longer than 64 characters'),
@@ -51,13 +55,27 @@ export function registerAccountRoutes(routes: ApiRoutes, deps: AccountRouteDeps)
       const [, firmId = '', , userId = ''] = caller.participant.split('/');
       const user = directory.user(caller.participant);
       const accounts = user?.accounts ?? [];
-      return { body: familyA.whoAmI.encode({ participantId: caller.participant, firmId, userId, username: user?.username ?? '', accounts: [...accounts], scopes: [...caller.scopes] }) };
+      return {
+        body: familyA.whoAmI.encode({
+          participantId: caller.participant,
+          firmId,
+          userId,
+          username: user?.username ?? '',
+          accounts: [...accounts],
+          scopes: [...caller.scopes],
+        }),
+      };
     });
   }
 
   routes.add('GET /v1/users', 'ignored', (context, caller) => {
     const users = directory.usersOf(caller.firm).map(toUser);
-    const { items, next } = page(users, queryInt(context.query, 'pageSize', 0), queryString(context.query, 'pageToken'), deps.maxPageSize());
+    const { items, next } = page(
+      users,
+      queryInt(context.query, 'pageSize', 0),
+      queryString(context.query, 'pageToken'),
+      deps.maxPageSize(),
+    );
     return { body: familyA.listUsersResponse.encode({ users: items, nextPageToken: next }) };
   });
 

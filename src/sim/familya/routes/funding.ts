@@ -31,7 +31,16 @@ const depositRequest = z.object({
 function fundingAccountOf(account: string, currency: string): FundingAccount {
   const digest = createHash('sha256').update(account).digest('hex');
   const last4 = String(Number.parseInt(digest.slice(0, 8), 16) % 10_000).padStart(4, '0');
-  return { id: `fa-${digest.slice(0, 12)}`, account, type: 'BANK', displayName: `Simulated bank ••••${last4}`, status: 'ACTIVE', currency, last4, createTime: undefined };
+  return {
+    id: `fa-${digest.slice(0, 12)}`,
+    account,
+    type: 'BANK',
+    displayName: `Simulated bank ••••${last4}`,
+    status: 'ACTIVE',
+    currency,
+    last4,
+    createTime: undefined,
+  };
 }
 
 export function registerFundingRoutes(routes: ApiRoutes, core: ExchangeCore): void {
@@ -50,14 +59,23 @@ export function registerFundingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
       if (amount === undefined || amount.lte(0)) throw invalidArgument('amount must be a decimal above 0, such as "250.00"');
       if (amount.decimalPlaces() > 2) throw invalidArgument('amount may have at most 2 decimals');
       if (amount.gt(MAX_DEPOSIT)) throw invalidArgument(`amount is above the simulated deposit limit of ${MAX_DEPOSIT}`);
-      if (request.currency !== '' && request.currency !== core.currency) throw invalidArgument(`unknown currency ${request.currency}; accounts hold ${core.currency}`);
+      if (request.currency !== '' && request.currency !== core.currency)
+        throw invalidArgument(`unknown currency ${request.currency}; accounts hold ${core.currency}`);
       if (request.fundingAccountId !== '' && request.fundingAccountId !== fundingAccountOf(account, core.currency).id) {
         throw notFound(`funding account ${request.fundingAccountId} is not linked to ${account}`);
       }
       const now = core.clock.now();
       core.ledger.credit(account, amount, now);
       depositSeq += 1;
-      const deposit = { id: `${provider}-dep-${depositSeq}`, provider, account, amount: amount.toFixed(2), currency: core.currency, status: 'COMPLETED', createTime: formatTimestamp(now) };
+      const deposit = {
+        id: `${provider}-dep-${depositSeq}`,
+        provider,
+        account,
+        amount: amount.toFixed(2),
+        currency: core.currency,
+        status: 'COMPLETED',
+        createTime: formatTimestamp(now),
+      };
       return { body: { deposit, balance: familyA.balance.encode(domainBalance(core, account)) } };
     });
   }

@@ -33,7 +33,8 @@ export function registerMarketRoutes(routes: ApiRoutes, core: ExchangeCore): voi
     const instrument = instrumentOf(symbol);
     const { priceScale, qtyScale } = instrument.scales;
     const bbo = core.engine.bbo(symbol);
-    const level = (l: { price: number; qty: number } | undefined) => (l === undefined ? undefined : { px: new Decimal(l.price).div(priceScale), qty: new Decimal(l.qty).div(qtyScale) });
+    const level = (l: { price: number; qty: number } | undefined) =>
+      l === undefined ? undefined : { px: new Decimal(l.price).div(priceScale), qty: new Decimal(l.qty).div(qtyScale) };
     const body = familyA.bestBidOffer.encode(
       { symbol, bid: level(bbo.bid), offer: level(bbo.offer), state: core.instrumentState(symbol), transactTime: core.clock.now() },
       instrument.scales,

@@ -22,7 +22,8 @@ const balancesRequest = z.object({
 export function registerPositionRoutes(routes: ApiRoutes, core: ExchangeCore): void {
   const scales = scaleLookup(core);
   const checkCurrency = (currency: string) => {
-    if (currency !== '' && currency !== core.currency) throw invalidArgument(`unknown currency ${currency}; accounts hold ${core.currency}`);
+    if (currency !== '' && currency !== core.currency)
+      throw invalidArgument(`unknown currency ${currency}; accounts hold ${core.currency}`);
   };
 
   routes.add('GET /v1/positions', 'optional', (context, caller) => {
@@ -34,7 +35,9 @@ export function registerPositionRoutes(routes: ApiRoutes, core: ExchangeCore): v
         .filter((p) => symbol === '' || p.symbol === symbol)
         .map((p) => domainPosition(core, p)),
     );
-    const availablePosition = positions.filter((p) => p.netPosition.gt(0)).map((p) => ({ account: p.account, symbol: p.symbol, qty: p.netPosition.minus(p.openSellQty).clampedTo(0, Infinity) }));
+    const availablePosition = positions
+      .filter((p) => p.netPosition.gt(0))
+      .map((p) => ({ account: p.account, symbol: p.symbol, qty: p.netPosition.minus(p.openSellQty).clampedTo(0, Infinity) }));
     return { body: familyA.positionsResponse.encode({ positions, availablePosition }, scales) };
   });
 

@@ -16,7 +16,9 @@ import { page } from '../../gateway/lookup-routes.ts';
 import { decodeA, type ApiRoutes } from '../api-routes.ts';
 import { parseBody } from '../body.ts';
 
-const metadataRequest = z.object({ symbols: z.array(z.string({ error: 'symbols must be strings' }), { error: 'symbols must be a list' }).default([]) });
+const metadataRequest = z.object({
+  symbols: z.array(z.string({ error: 'symbols must be strings' }), { error: 'symbols must be a list' }).default([]),
+});
 
 export function registerRefdataRoutes(routes: ApiRoutes, core: ExchangeCore): void {
   const select = (symbols: readonly string[]): SimInstrument[] => {
@@ -29,7 +31,9 @@ export function registerRefdataRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   };
   const domain = (instrument: SimInstrument) => toDomainInstrument(instrument, core.instrumentState(instrument.symbol), core.currency);
 
-  routes.add('POST /v1/refdata/symbols', 'ignored', () => ({ body: familyA.listSymbolsResponse.encode({ symbols: core.instruments().map((i) => i.symbol) }) }));
+  routes.add('POST /v1/refdata/symbols', 'ignored', () => ({
+    body: familyA.listSymbolsResponse.encode({ symbols: core.instruments().map((i) => i.symbol) }),
+  }));
 
   routes.add('POST /v1/refdata/instruments', 'ignored', async (context) => {
     const request = await decodeA(context, familyA.listInstrumentsRequest, core);

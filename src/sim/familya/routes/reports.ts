@@ -22,7 +22,13 @@ export interface ReportSettings {
 
 export function domainOrderOf(core: ExchangeCore, record: OrderRecord): Order | undefined {
   const scales = core.instrument(record.latest.order.symbol)?.scales;
-  return scales === undefined ? undefined : toDomainOrder(record.latest, scales, { fills: record.fills, lastTradeId: record.lastTradeId, lastTransactTime: record.lastTransactTime });
+  return scales === undefined
+    ? undefined
+    : toDomainOrder(record.latest, scales, {
+        fills: record.fills,
+        lastTradeId: record.lastTradeId,
+        lastTransactTime: record.lastTransactTime,
+      });
 }
 
 export function registerReportRoutes(routes: ApiRoutes, core: ExchangeCore, settings: ReportSettings): void {
@@ -38,7 +44,12 @@ export function registerReportRoutes(routes: ApiRoutes, core: ExchangeCore, sett
   routes.add('POST /v1/report/orders/search', 'optional', async (context, caller) => {
     const request = await decodeA(context, familyA.searchOrdersRequest, core);
     const accounts = accountsFor(caller, request.accounts);
-    const { items: records, next } = pageByPosition(orderMatches(core, accounts, request), request.pageSize, request.pageToken, settings.maxPageSize());
+    const { items: records, next } = pageByPosition(
+      orderMatches(core, accounts, request),
+      request.pageSize,
+      request.pageToken,
+      settings.maxPageSize(),
+    );
     const items = records.flatMap((record) => domainOrderOf(core, record) ?? []);
     return { body: familyA.searchOrdersResponse.encode({ orders: items, nextPageToken: next }, scales) };
   });

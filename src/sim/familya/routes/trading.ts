@@ -50,7 +50,9 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
     const request = await decodeA(context, familyA.orderRequest, core);
     const outcome = insertOrder(core, toEngineOrder(core, request, caller.trading, now()));
     if (outcome.status === 'REJECTED') {
-      throw new FamilyAError('FAILED_PRECONDITION', 'ORDER_REJECTED', `the exchange rejected order ${outcome.orderId}: ${outcome.text}`, { orderId: outcome.orderId });
+      throw new FamilyAError('FAILED_PRECONDITION', 'ORDER_REJECTED', `the exchange rejected order ${outcome.orderId}: ${outcome.text}`, {
+        orderId: outcome.orderId,
+      });
     }
     return { body: { orderId: outcome.orderId } };
   });
@@ -73,7 +75,11 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   routes.add('POST /v1/trading/orders/cancel', 'required', async (context, caller) => {
     const request = await decodeA(context, familyA.cancelOrderRequest, core);
     checkOrderOwner(core, request.orderId, caller.trading);
-    const result = core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
+    const result = core.cancel({
+      orderId: request.orderId,
+      symbol: request.symbol === '' ? undefined : request.symbol,
+      cancelClordId: request.clordId,
+    });
     const reject = result.cancelRejects[0];
     if (reject !== undefined) throw cancelRejectError(reject);
     return { body: {} };
@@ -83,7 +89,8 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
     const list = await decodeA(context, familyA.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
     for (const request of list.requests) checkOrderOwner(core, request.orderId, caller.trading);
-    for (const request of list.requests) core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
+    for (const request of list.requests)
+      core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });
 

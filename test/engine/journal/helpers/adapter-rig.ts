@@ -23,10 +23,30 @@ let seq = 0;
 const base = () => ({ strategy: 'test', time: 0, intentId: `i-r1-${String(++seq).padStart(6, '0')}` });
 
 export function place(clordId: string): PlaceIntent {
-  return { ...base(), kind: 'place', clordId, symbol: SYMBOL, side: 'BUY', qty: new Decimal(5), price: new Decimal('0.41'), timeInForce: 'GOOD_TILL_CANCEL', postOnly: true, account: undefined, selfMatchPrevention: undefined, label: 'quote' };
+  return {
+    ...base(),
+    kind: 'place',
+    clordId,
+    symbol: SYMBOL,
+    side: 'BUY',
+    qty: new Decimal(5),
+    price: new Decimal('0.41'),
+    timeInForce: 'GOOD_TILL_CANCEL',
+    postOnly: true,
+    account: undefined,
+    selfMatchPrevention: undefined,
+    label: 'quote',
+  };
 }
 export const cancel = (clordId: string): CancelIntent => ({ ...base(), kind: 'cancel', clordId });
-export const replace = (clordId: string, newClordId: string): ReplaceIntent => ({ ...base(), kind: 'replace', clordId, newClordId, price: new Decimal('0.42'), qty: undefined });
+export const replace = (clordId: string, newClordId: string): ReplaceIntent => ({
+  ...base(),
+  kind: 'replace',
+  clordId,
+  newClordId,
+  price: new Decimal('0.42'),
+  qty: undefined,
+});
 export const cross = (): CrossIntent => ({
   ...base(),
   kind: 'cross',
@@ -84,7 +104,8 @@ export function setup(options: { failSyncAfter?: number } = {}) {
     },
     fdatasyncSync: (fd: number) => {
       syncs += 1;
-      if (options.failSyncAfter !== undefined && syncs > options.failSyncAfter) throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+      if (options.failSyncAfter !== undefined && syncs > options.failSyncAfter)
+        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
       log.push('fdatasync');
       fs.fdatasyncSync(fd);
     },
@@ -132,4 +153,3 @@ export function setup(options: { failSyncAfter?: number } = {}) {
 
 /** Lets promise continuations and queued microtasks (the recorder's deferred write) run. */
 export const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-

@@ -65,7 +65,13 @@ export function tradebot(args: readonly string[]): Tradebot {
         const seen = lines[stream].find(match);
         if (seen !== undefined) return resolve(seen);
         waiters.push({ stream, match, resolve });
-        void exit.then((result) => reject(new Error(`tradebot ${args[0] ?? ''} exited (${JSON.stringify(result)}) before ${what}; stderr tail:\n${lines.stderr.slice(-15).join('\n')}`)));
+        void exit.then((result) =>
+          reject(
+            new Error(
+              `tradebot ${args[0] ?? ''} exited (${JSON.stringify(result)}) before ${what}; stderr tail:\n${lines.stderr.slice(-15).join('\n')}`,
+            ),
+          ),
+        );
       }),
   };
 }
@@ -82,7 +88,12 @@ export function journalLines(file: string): Record<string, unknown>[] {
 }
 
 /** Resolves once `predicate(journalLines(file))` holds; rejects when `bot` exits first. */
-export function watchJournal(file: string, predicate: (lines: Record<string, unknown>[]) => boolean, bot: Tradebot, what: string): Promise<void> {
+export function watchJournal(
+  file: string,
+  predicate: (lines: Record<string, unknown>[]) => boolean,
+  bot: Tradebot,
+  what: string,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const watcher = fs.watch(path.dirname(file));
     const check = () => {

@@ -18,7 +18,14 @@ import { portfolioPort } from '../../../../src/engine/portfolio-port.ts';
 import { GatewayVenue } from '../../../../src/bot/venues/gateway-venue.ts';
 import type { AnyStrategy } from '../../../../src/engine/strategy/define-strategy.ts';
 import type { Journal } from '../../../../src/engine/journal/index.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderQuery, VenueOrderRequest, VenueReplaceRequest } from '../../../../src/engine/venue.ts';
+import type {
+  Venue,
+  VenueCancelRequest,
+  VenueCrossRequest,
+  VenueOrderQuery,
+  VenueOrderRequest,
+  VenueReplaceRequest,
+} from '../../../../src/engine/venue.ts';
 import type { Fill } from '../../../../src/engine/orders/index.ts';
 import { ACCOUNT, SYMBOL } from './entries.ts';
 
@@ -85,7 +92,13 @@ export interface SimBot {
   inserted: string[];
   fills: Fill[];
   /** Puts an order on the exchange as if an earlier run had sent it; returns its exchange order id. */
-  rest(clordId: string, side: 'SIDE_BUY' | 'SIDE_SELL', price: number, qty: number, tif?: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' | 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL'): string;
+  rest(
+    clordId: string,
+    side: 'SIDE_BUY' | 'SIDE_SELL',
+    price: number,
+    qty: number,
+    tif?: 'TIME_IN_FORCE_GOOD_TILL_CANCEL' | 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+  ): string;
   /** Another firm trades against the book (a taker). */
   take(side: 'SIDE_BUY' | 'SIDE_SELL', price: number, qty: number): void;
   start(journal: Journal, strategy: AnyStrategy): Promise<RunningPipeline>;
@@ -116,13 +129,30 @@ export async function startSimBot(): Promise<SimBot> {
     inserted,
     fills,
     rest(clordId, side, price, qty, tif = 'TIME_IN_FORCE_GOOD_TILL_CANCEL') {
-      sim.core.submit({ account: ACCOUNT, symbol: SYMBOL, side, type: 'ORDER_TYPE_LIMIT', price, orderQty: qty, timeInForce: tif, clordId });
+      sim.core.submit({
+        account: ACCOUNT,
+        symbol: SYMBOL,
+        side,
+        type: 'ORDER_TYPE_LIMIT',
+        price,
+        orderQty: qty,
+        timeInForce: tif,
+        clordId,
+      });
       const orderId = sim.core.orderIdFor(ACCOUNT, clordId);
       if (orderId === undefined) throw new Error(`the sim did not take ${clordId}`);
       return orderId;
     },
     take(side, price, qty) {
-      sim.core.submit({ account: COUNTERPARTY, symbol: SYMBOL, side, type: 'ORDER_TYPE_LIMIT', price, orderQty: qty, timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL' });
+      sim.core.submit({
+        account: COUNTERPARTY,
+        symbol: SYMBOL,
+        side,
+        type: 'ORDER_TYPE_LIMIT',
+        price,
+        orderQty: qty,
+        timeInForce: 'TIME_IN_FORCE_IMMEDIATE_OR_CANCEL',
+      });
     },
     async start(journal, strategy) {
       const clock = liveClock();

@@ -80,7 +80,9 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): Promise<{ url: string; server: http.Server }> {
+async function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+): Promise<{ url: string; server: http.Server }> {
   const server = http.createServer((req, res) => {
     handler(req, res).catch((error: unknown) => send(res, { status: 500, body: { error: { code: 'INTERNAL', message: String(error) } } }));
   });
@@ -128,16 +130,22 @@ export async function startFakeExchange(options: FakeExchangeOptions): Promise<F
     const failure = fake.tokenFailures.shift();
     if (failure !== undefined) return failure;
     if (body['grant_type'] !== 'client_credentials') return oauth(400, 'unsupported_grant_type', 'use client_credentials');
-    if (body['client_assertion_type'] !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return oauth(400, 'invalid_request', 'bad assertion type');
+    if (body['client_assertion_type'] !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+      return oauth(400, 'invalid_request', 'bad assertion type');
     if (body['client_id'] !== options.clientId) return oauth(401, 'invalid_client', 'unknown client');
     if (body['audience'] !== apiUrl) return oauth(400, 'invalid_request', `audience must be ${apiUrl}`);
-    if (claims.iss !== options.clientId || claims.sub !== options.clientId) return oauth(400, 'invalid_client_assertion', 'iss and sub must be the client id');
+    if (claims.iss !== options.clientId || claims.sub !== options.clientId)
+      return oauth(400, 'invalid_client_assertion', 'iss and sub must be the client id');
     if (claims.aud !== tokenEndpoint) return oauth(400, 'invalid_client_assertion', `aud must be ${tokenEndpoint}`);
-    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 300) return oauth(400, 'invalid_client_assertion', 'exp at most 300 s after iat');
+    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 300)
+      return oauth(400, 'invalid_client_assertion', 'exp at most 300 s after iat');
     if (typeof claims.jti !== 'string' || seenJti.has(claims.jti)) return oauth(400, 'invalid_client_assertion', 'jti reused');
     seenJti.add(claims.jti);
     const iat = Math.floor(now() / 1000);
-    const accessToken = await new SignJWT({ scope: (options.scopes ?? ['read:marketdata', 'write:orders']).join(' '), client_id: options.clientId })
+    const accessToken = await new SignJWT({
+      scope: (options.scopes ?? ['read:marketdata', 'write:orders']).join(' '),
+      client_id: options.clientId,
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(iat)
       .setExpirationTime(iat + fake.tokenTtlSeconds)
@@ -174,10 +182,19 @@ export async function startFakeExchange(options: FakeExchangeOptions): Promise<F
     if (recorded.path !== '/v1/health') {
       const match = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
       if (match === null || !fake.validTokens.has(match[1] as string)) {
-        return send(res, { status: 401, body: { error: { code: 'UNAUTHENTICATED', status: 401, message: 'token invalid or expired', details: [{ reason: 'TOKEN_EXPIRED' }] } } });
+        return send(res, {
+          status: 401,
+          body: {
+            error: { code: 'UNAUTHENTICATED', status: 401, message: 'token invalid or expired', details: [{ reason: 'TOKEN_EXPIRED' }] },
+          },
+        });
       }
     }
-    if (handler === undefined) return send(res, { status: 404, body: { error: { code: 'NOT_FOUND', status: 404, message: `no route ${recorded.method} ${recorded.path}` } } });
+    if (handler === undefined)
+      return send(res, {
+        status: 404,
+        body: { error: { code: 'NOT_FOUND', status: 404, message: `no route ${recorded.method} ${recorded.path}` } },
+      });
     send(res, await handler(recorded));
   });
 

@@ -54,7 +54,8 @@ export interface SimHarnessOptions {
 
 export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
   const keys = makeKeys();
-  const all = 'read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions, read:dropcopy, read:accounts, write:accounts, read:funding, write:funding, read:kyc, write:kyc';
+  const all =
+    'read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions, read:dropcopy, read:accounts, write:accounts, read:funding, write:funding, read:kyc, write:kyc';
   const yaml = `
 logging: { level: silent }
 sim:
@@ -75,7 +76,12 @@ sim:
   const config = parseConfig(yaml, { file: path.join(keys.dir, 'sim.yaml') });
   if (config.sim === undefined) throw new Error('no sim section');
   const clock = new ManualClock();
-  const sim = await startSim(config.sim, { logger: silentLogger(), ...(options.wallClock === true ? {} : { clock }), activityTimer: false, kycTimer: false });
+  const sim = await startSim(config.sim, {
+    logger: silentLogger(),
+    ...(options.wallClock === true ? {} : { clock }),
+    activityTimer: false,
+    kycTimer: false,
+  });
   const exchange: ExchangeConfig = {
     apiUrl: sim.ready.api,
     authUrl: sim.ready.auth,
@@ -90,7 +96,12 @@ sim:
     exchange,
     clientFor(participant = ALICE, over = {}) {
       const { clientId, privateKeyFile, ...rest } = over;
-      const familyA = { ...(exchange.familyA as NonNullable<ExchangeConfig['familyA']>), participant, ...(clientId === undefined ? {} : { clientId }), ...(privateKeyFile === undefined ? {} : { privateKeyFile }) };
+      const familyA = {
+        ...(exchange.familyA as NonNullable<ExchangeConfig['familyA']>),
+        participant,
+        ...(clientId === undefined ? {} : { clientId }),
+        ...(privateKeyFile === undefined ? {} : { privateKeyFile }),
+      };
       const stack = createFamilyAClient({ ...exchange, familyA }, { now: clock.now, retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...rest });
       stacks.push(stack);
       return stack;

@@ -34,7 +34,12 @@ export function record<T>(source: Observable<T>): Recorder<T> {
     firstValueFrom(
       subject.pipe(
         filter(predicate),
-        timeout({ first: ms, with: () => { throw new Error(`no matching event within ${ms} ms; saw: ${events.map((e) => JSON.stringify(e, summarise)).join('\n')}`); } }),
+        timeout({
+          first: ms,
+          with: () => {
+            throw new Error(`no matching event within ${ms} ms; saw: ${events.map((e) => JSON.stringify(e, summarise)).join('\n')}`);
+          },
+        }),
       ),
     );
   return { events, waitFor: waitFor as Recorder<T>['waitFor'], failed, stop: () => subscription.unsubscribe() };

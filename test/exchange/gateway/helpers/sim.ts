@@ -84,7 +84,10 @@ export interface TestSim {
   catalog: InstrumentCatalog;
   gatewayUrl: string;
   /** A client for a configured user; `now` defaults to the sim's clock. */
-  clientFor(user: TestUser, overrides?: Partial<Omit<GatewayClientOptions, 'credentials'>> & { credentials?: Partial<GatewayCredentials> }): GatewayClient;
+  clientFor(
+    user: TestUser,
+    overrides?: Partial<Omit<GatewayClientOptions, 'credentials'>> & { credentials?: Partial<GatewayCredentials> },
+  ): GatewayClient;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,9 @@ export async function startTestSim(options: SimYamlOptions = {}): Promise<TestSi
   if (config.sim === undefined) throw new Error('test config has no sim section');
   const clock = new ManualClock(START_MS);
   const sim = await startSim(config.sim, { logger: silentLogger(), activityTimer: false, clock });
-  const catalog = instrumentCatalog(sim.core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })));
+  const catalog = instrumentCatalog(
+    sim.core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })),
+  );
   const clients: GatewayClient[] = [];
   return {
     sim,

@@ -32,7 +32,15 @@ export const DEMO_ACCOUNTS: readonly string[] = [ALICE_MAIN, ALICE_HEDGE];
 export const BOT = 'grpc-bot';
 export const NO_DROPCOPY = 'grpc-no-dropcopy';
 
-const BOT_SCOPES = ['read:marketdata', 'read:orders', 'write:orders', 'read:positions', 'read:dropcopy', 'read:instruments', 'read:reports'];
+const BOT_SCOPES = [
+  'read:marketdata',
+  'read:orders',
+  'write:orders',
+  'read:positions',
+  'read:dropcopy',
+  'read:instruments',
+  'read:reports',
+];
 
 export class ManualClock {
   constructor(public t: number = T0) {}
@@ -79,20 +87,33 @@ sim:
   if (config.sim === undefined) throw new Error('test config has no sim section');
   const clock = new ManualClock();
   const sim = await startSim(config.sim, { logger: silentLogger(), clock, activityTimer: false, kycTimer: false });
-  const catalog = instrumentCatalog(sim.core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })));
+  const catalog = instrumentCatalog(
+    sim.core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })),
+  );
   const stacks: FamilyAStack[] = [];
   const clients: GrpcExchangeClient[] = [];
   return {
     sim,
     clock,
     tokens(clientId = BOT, now = clock.now) {
-      const exchange = { apiUrl: sim.ready.api, authUrl: sim.ready.auth, gatewayUrl: sim.ready.gateway, familyA: { clientId, privateKeyFile, participant: ALICE, refreshMarginSeconds: 30 } };
+      const exchange = {
+        apiUrl: sim.ready.api,
+        authUrl: sim.ready.auth,
+        gatewayUrl: sim.ready.gateway,
+        familyA: { clientId, privateKeyFile, participant: ALICE, refreshMarginSeconds: 30 },
+      };
       const stack = createFamilyAClient(exchange, { now, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
       stacks.push(stack);
       return stack;
     },
     grpc(stack, overrides = {}) {
-      const client = new GrpcExchangeClient({ address: sim.ready.grpc, getToken: tokenSourceOf(stack.tokens), instruments: catalog, streams: { baseDelayMs: 5, maxDelayMs: 20 }, ...overrides });
+      const client = new GrpcExchangeClient({
+        address: sim.ready.grpc,
+        getToken: tokenSourceOf(stack.tokens),
+        instruments: catalog,
+        streams: { baseDelayMs: 5, maxDelayMs: 20 },
+        ...overrides,
+      });
       clients.push(client);
       return client;
     },

@@ -33,13 +33,25 @@ export function burst(core: ExchangeCore, count: number, seed: number): Map<stri
     }
     const buy = random() < 0.5;
     const price = buy ? 20 + Math.floor(random() * 35) : 45 + Math.floor(random() * 35);
-    live.push(place(core, { account: random() < 0.5 ? ALICE_MAIN : BOB_MAIN, participant: 'firms/demo/users/x', side: buy ? 'SIDE_BUY' : 'SIDE_SELL', price, qty: 1 + Math.floor(random() * 9), symbol }));
+    live.push(
+      place(core, {
+        account: random() < 0.5 ? ALICE_MAIN : BOB_MAIN,
+        participant: 'firms/demo/users/x',
+        side: buy ? 'SIDE_BUY' : 'SIDE_SELL',
+        price,
+        qty: 1 + Math.floor(random() * 9),
+        symbol,
+      }),
+    );
   }
   subscription.unsubscribe();
   return books;
 }
 
-function levels(book: { bids: readonly { px: { toString(): string }; qty: { toString(): string } }[]; offers: readonly { px: { toString(): string }; qty: { toString(): string } }[] }) {
+function levels(book: {
+  bids: readonly { px: { toString(): string }; qty: { toString(): string } }[];
+  offers: readonly { px: { toString(): string }; qty: { toString(): string } }[];
+}) {
   const text = (l: { px: { toString(): string }; qty: { toString(): string } }) => `${l.px.toString()}x${l.qty.toString()}`;
   return { bids: book.bids.map(text), offers: book.offers.map(text) };
 }
@@ -52,4 +64,3 @@ export function expectSameAsCore(core: ExchangeCore, book: LocalBook | undefined
   expect(book.stats?.lastTradePx.toString()).toBe(expected.stats?.lastTradePx.toString());
   expect(book.stats?.sharesTraded.toString()).toBe(expected.stats?.sharesTraded.toString());
 }
-

@@ -170,7 +170,10 @@ export function harnessConfig(dir: string, options: HarnessOptions = {}): SimCon
   return root.sim;
 }
 
-export async function startFamilyA(options: HarnessOptions = {}, dir = mkdtempSync(path.join(tmpdir(), 'tradebot-fa-'))): Promise<FamilyAHarness> {
+export async function startFamilyA(
+  options: HarnessOptions = {},
+  dir = mkdtempSync(path.join(tmpdir(), 'tradebot-fa-')),
+): Promise<FamilyAHarness> {
   const clock = options.realTime === true ? new WallClock() : new ManualClock();
   const config = harnessConfig(dir, options);
   const sim = await startSim(config, { logger: silentLogger(), clock, activityTimer: false, kycTimer: options.realTime === true });
@@ -187,7 +190,15 @@ export async function startFamilyA(options: HarnessOptions = {}, dir = mkdtempSy
     demoPublicPem: demo.publicPem,
     async assertion(clientId = CLIENT, o = {}) {
       const now = Math.floor(clock.now() / 1000);
-      const claims: Record<string, unknown> = { iss: clientId, sub: clientId, aud: sim.tokenEndpoint, iat: now, exp: now + 300, jti: randomUUID(), ...o.claims };
+      const claims: Record<string, unknown> = {
+        iss: clientId,
+        sub: clientId,
+        aud: sim.tokenEndpoint,
+        iat: now,
+        exp: now + 300,
+        jti: randomUUID(),
+        ...o.claims,
+      };
       for (const name of o.omit ?? []) delete claims[name];
       const key = o.key ?? (clientId === CLIENT_OTHER_FIRM ? other.privateKey : demo.privateKey);
       return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(key);
@@ -210,7 +221,11 @@ export async function startFamilyA(options: HarnessOptions = {}, dir = mkdtempSy
       if (o.token !== undefined) headers['authorization'] = `Bearer ${o.token}`;
       if (o.participant !== undefined) headers['x-participant-id'] = o.participant;
       if (o.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${sim.ready.api}${pathAndQuery}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+      const response = await fetch(`${sim.ready.api}${pathAndQuery}`, {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
       return wire(response);
     },
     async close() {

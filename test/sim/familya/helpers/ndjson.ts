@@ -13,7 +13,12 @@ export class NdjsonReader {
 
   static async open(url: string, token: string, body: unknown): Promise<NdjsonReader> {
     const controller = new AbortController();
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: JSON.stringify(body), signal: controller.signal });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
     if (response.status !== 200) throw new Error(`stream refused: ${response.status} ${await response.text()}`);
     const reader = new NdjsonReader(controller);
     void reader.pump(response.body);

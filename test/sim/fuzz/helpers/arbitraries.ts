@@ -11,12 +11,61 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** Strings a parser or a dictionary lookup may trip over. */
 export const SPECIAL_STRINGS = [
-  '', ' ', '0', '-1', '1.5', '1e3', '1e400', '-0', 'NaN', 'Infinity', 'null', 'true', 'undefined', '[]', '{}',
-  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf',
-  '\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', 'é', '🙂', 'Ω≈ç√', '\\', '"', "'", '%00', '%zz', '../..', '/', '\n', '\r\n',
-  '99999999999999999999', '-9223372036854775809', '9223372036854775808', '9007199254740993', '0x10', '+1', '01',
-  'SIDE_BUY', 'BUY', 'ORDER_TYPE_LIMIT', 'TIME_IN_FORCE_DAY', 'RAIN-NYC-2026-12-01', 'firms/demo/accounts/alice-main',
-  'firms/other/accounts/carol-main', 'firms/demo/users/bob', '2026-01-05T10:00:00Z', '2026-13-45T99:99:99Z',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '1e400',
+  '-0',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  'undefined',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'prototype',
+  'valueOf',
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '\u202e',
+  '\ufeff',
+  'é',
+  '🙂',
+  'Ω≈ç√',
+  '\\',
+  '"',
+  "'",
+  '%00',
+  '%zz',
+  '../..',
+  '/',
+  '\n',
+  '\r\n',
+  '99999999999999999999',
+  '-9223372036854775809',
+  '9223372036854775808',
+  '9007199254740993',
+  '0x10',
+  '+1',
+  '01',
+  'SIDE_BUY',
+  'BUY',
+  'ORDER_TYPE_LIMIT',
+  'TIME_IN_FORCE_DAY',
+  'RAIN-NYC-2026-12-01',
+  'firms/demo/accounts/alice-main',
+  'firms/other/accounts/carol-main',
+  'firms/demo/users/bob',
+  '2026-01-05T10:00:00Z',
+  '2026-13-45T99:99:99Z',
 ] as const;
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -184,7 +233,8 @@ export function applyMutations(valid: Json, mutations: readonly Mutation[]): Jso
       case 'addField': {
         const targets = objects(root['root'] as Json);
         const target = targets[m.at % Math.max(1, targets.length)];
-        if (target !== undefined) Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        if (target !== undefined)
+          Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
         break;
       }
     }

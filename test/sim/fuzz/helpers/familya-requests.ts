@@ -63,13 +63,29 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
   { method: 'POST', path: '/v1/trading/orders', base: () => ({ body: limit('SIDE_BUY', '1', '20', ALICE_MAIN) }) },
   { method: 'POST', path: '/v1/trading/orders/preview', base: () => ({ body: { request: limit('SIDE_SELL', '2', '70', ALICE_HEDGE) } }) },
   { method: 'POST', path: '/v1/trading/orders/cancel', base: (sim) => ({ body: { orderId: aliceOrder(sim), symbol: SYMBOL } }) },
-  { method: 'POST', path: '/v1/trading/orders/cancel/list', base: (sim) => ({ body: { requests: [{ orderId: aliceOrder(sim), symbol: SYMBOL }] } }) },
-  { method: 'POST', path: '/v1/trading/orders/replace', base: (sim) => ({ body: { orderId: aliceOrder(sim), symbol: SYMBOL, price: '11', orderQty: '2' } }) },
-  { method: 'POST', path: '/v1/trading/orders/replace/list', base: (sim) => ({ body: { requests: [{ orderId: aliceOrder(sim), price: '12' }] } }) },
+  {
+    method: 'POST',
+    path: '/v1/trading/orders/cancel/list',
+    base: (sim) => ({ body: { requests: [{ orderId: aliceOrder(sim), symbol: SYMBOL }] } }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/trading/orders/replace',
+    base: (sim) => ({ body: { orderId: aliceOrder(sim), symbol: SYMBOL, price: '11', orderQty: '2' } }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/trading/orders/replace/list',
+    base: (sim) => ({ body: { requests: [{ orderId: aliceOrder(sim), price: '12' }] } }),
+  },
   { method: 'GET', path: '/v1/trading/open-orders', base: () => ({ query: { accounts: [ALICE_MAIN], symbols: SYMBOL } }) },
   { method: 'POST', path: '/v1/report/orders/search', base: () => ({ body: { accounts: [ALICE_MAIN], pageSize: 5, pageToken: '' } }) },
   { method: 'POST', path: '/v1/report/trades/search', base: () => ({ body: { symbol: SYMBOL, pageSize: 5 } }) },
-  { method: 'POST', path: '/v1/report/trades/stats', base: () => ({ body: { symbol: SYMBOL, startTime: '2026-01-05T09:00:00Z', endTime: '2026-01-05T11:00:00Z', bars: 2 } }) },
+  {
+    method: 'POST',
+    path: '/v1/report/trades/stats',
+    base: () => ({ body: { symbol: SYMBOL, startTime: '2026-01-05T09:00:00Z', endTime: '2026-01-05T11:00:00Z', bars: 2 } }),
+  },
   { method: 'GET', path: '/v1/positions', base: () => ({ query: { account: ALICE_MAIN, symbol: SYMBOL } }) },
   { method: 'POST', path: '/v1/positions/balance', base: () => ({ body: { name: ALICE_MAIN, currency: 'USD' } }) },
   { method: 'POST', path: '/v1/positions/balances', base: () => ({ body: { accounts: [ALICE_MAIN, BOB_MAIN], currency: 'USD' } }) },
@@ -81,12 +97,20 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
   { method: 'GET', path: '/v1/accounts/whoami', base: () => ({}) },
   { method: 'GET', path: '/v1/whoami', base: () => ({}) },
   { method: 'GET', path: '/v1/users', base: () => ({ query: { pageSize: '2', pageToken: '' } }) },
-  { method: 'POST', path: '/v1/users', base: () => ({ body: { username: 'fuzz-user', externalId: 'fuzz-ext', email: 'f@example.com', firstName: 'F', lastName: 'Z' } }) },
+  {
+    method: 'POST',
+    path: '/v1/users',
+    base: () => ({ body: { username: 'fuzz-user', externalId: 'fuzz-ext', email: 'f@example.com', firstName: 'F', lastName: 'Z' } }),
+  },
   { method: 'GET', path: '/v1/funding/accounts', base: () => ({ query: { account: ALICE_MAIN } }) },
   { method: 'POST', path: '/v1/aeropay/deposits', base: () => ({ body: { account: ALICE_HEDGE, amount: '10.00', currency: 'USD' } }) },
   { method: 'POST', path: '/v1/checkout/deposits', base: () => ({ body: { account: ALICE_HEDGE, amount: 5 } }) },
   { method: 'GET', path: '/v1/kyc/status', base: () => ({ query: { externalId: 'fuzz-ext' } }) },
-  { method: 'POST', path: '/v1/kyc/verify', base: () => ({ body: { externalId: 'fuzz-ext', email: 'f@example.com', firstName: 'F', lastName: 'Z' } }) },
+  {
+    method: 'POST',
+    path: '/v1/kyc/verify',
+    base: () => ({ body: { externalId: 'fuzz-ext', email: 'f@example.com', firstName: 'F', lastName: 'Z' } }),
+  },
   // Port 1 refuses at once: a registration that reaches the network path fails fast and changes nothing.
   { method: 'POST', path: '/v1/kyc/webhook', base: () => ({ body: { webhookUrl: 'https://127.0.0.1:1/kyc' } }) },
 ];
@@ -113,7 +137,21 @@ export function writeRequest(endpoint: ApiEndpoint, request: Json): { path: stri
 }
 
 export type ApiAuth =
-  | { kind: 'none' | 'valid' | 'noBearer' | 'lowercase' | 'noL2' | 'otherFirm' | 'allowlisted' | 'gateway' | 'tampered' | 'algNone' | 'hsConfusion' | 'empty' }
+  | {
+      kind:
+        | 'none'
+        | 'valid'
+        | 'noBearer'
+        | 'lowercase'
+        | 'noL2'
+        | 'otherFirm'
+        | 'allowlisted'
+        | 'gateway'
+        | 'tampered'
+        | 'algNone'
+        | 'hsConfusion'
+        | 'empty';
+    }
   | { kind: 'garbage'; text: string };
 
 export const apiAuth: fc.Arbitrary<ApiAuth> = fc.oneof(
@@ -121,7 +159,21 @@ export const apiAuth: fc.Arbitrary<ApiAuth> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.constantFrom(
-      ...(['none', 'noBearer', 'lowercase', 'noL2', 'otherFirm', 'allowlisted', 'gateway', 'tampered', 'algNone', 'hsConfusion', 'empty'] as const).map((kind) => ({ kind })),
+      ...(
+        [
+          'none',
+          'noBearer',
+          'lowercase',
+          'noL2',
+          'otherFirm',
+          'allowlisted',
+          'gateway',
+          'tampered',
+          'algNone',
+          'hsConfusion',
+          'empty',
+        ] as const
+      ).map((kind) => ({ kind })),
     ),
   },
   { weight: 1, arbitrary: hostileString.map((t) => ({ kind: 'garbage' as const, text: headerSafe(t) })) },
@@ -164,7 +216,18 @@ export class ApiTokens {
   /** Claims a real access token of the demo client carries, for forged tokens. */
   claims(): Record<string, unknown> {
     const now = Math.floor(this.sim.h.clock.now() / 1000);
-    return { iss: this.sim.auth, aud: this.sim.api, sub: CLIENT, client_id: CLIENT, scope: 'write:orders read:orders', participant: ALICE, firm: 'demo', jti: 'forged', iat: now, exp: now + 100 };
+    return {
+      iss: this.sim.auth,
+      aud: this.sim.api,
+      sub: CLIENT,
+      client_id: CLIENT,
+      scope: 'write:orders read:orders',
+      participant: ALICE,
+      firm: 'demo',
+      jti: 'forged',
+      iat: now,
+      exp: now + 100,
+    };
   }
 
   async header(auth: ApiAuth): Promise<string | undefined> {

@@ -48,7 +48,14 @@ export async function startFuzzSim(): Promise<FuzzSim> {
 export function stateOf(h: FamilyAHarness): string {
   const { core, users, directory, kyc } = h.sim;
   return JSON.stringify({
-    orders: [...core.allOrders()].map((r) => [r.latest.order.orderId, r.latest.state, r.latest.cumQty, r.latest.leavesQty, r.latest.order.price, r.latest.order.orderQty]),
+    orders: [...core.allOrders()].map((r) => [
+      r.latest.order.orderId,
+      r.latest.state,
+      r.latest.cumQty,
+      r.latest.leavesQty,
+      r.latest.order.price,
+      r.latest.order.orderQty,
+    ]),
     open: ACCOUNTS.map((account) => core.openOrders({ account }).map((o) => o.order.orderId)),
     trades: core.trades().map((t) => t.id),
     positions: ACCOUNTS.map((account) => core.ledger.positionsOf(account).map((p) => [p.symbol, p.net, p.cost.toString()])),
@@ -182,7 +189,8 @@ function parse(text: string, what: string): Record<string, unknown> {
   } catch {
     throw new Error(`${what}: the body is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what}: the body is not a JSON object: ${text.slice(0, 200)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${what}: the body is not a JSON object: ${text.slice(0, 200)}`);
   return value as Record<string, unknown>;
 }
 
@@ -203,14 +211,16 @@ function statusAllowed(response: RawResponse, options: CheckOptions): void {
   const ok = response.status >= 200 && response.status < 300;
   const clientError = response.status >= 400 && response.status < 500;
   const unimplemented = response.status === 501 && options.allowUnimplemented === true;
-  if (!ok && !clientError && !unimplemented) throw new Error(`${options.what}: answered HTTP ${response.status}: ${response.text.slice(0, 300)}`);
+  if (!ok && !clientError && !unimplemented)
+    throw new Error(`${options.what}: answered HTTP ${response.status}: ${response.text.slice(0, 300)}`);
 }
 
 function checkOkBody(response: RawResponse, options: CheckOptions): void {
   if (options.head === true) return;
   if (response.stream) {
     const line = parse(firstLine(response.text), `${options.what} (first stream line)`);
-    if (!('result' in line) && !('error' in line)) throw new Error(`${options.what}: stream line without result or error: ${response.text.slice(0, 200)}`);
+    if (!('result' in line) && !('error' in line))
+      throw new Error(`${options.what}: stream line without result or error: ${response.text.slice(0, 200)}`);
     return;
   }
   parse(response.text, options.what);
@@ -228,7 +238,10 @@ export function checkGateway(response: RawResponse, options: CheckOptions): Outc
   const name = STATUS_NAMES.get(body['code'] as number);
   expect(name, `${options.what}: code ${String(body['code'])}`).toBeDefined();
   expect(body['message'], options.what).toBe(name);
-  expect(typeof body['details'] === 'string' && body['details'].trim() !== '', `${options.what}: details must say what is wrong: ${response.text}`).toBe(true);
+  expect(
+    typeof body['details'] === 'string' && body['details'].trim() !== '',
+    `${options.what}: details must say what is wrong: ${response.text}`,
+  ).toBe(true);
   return 'refused';
 }
 
@@ -259,7 +272,10 @@ export function checkOAuth(response: RawResponse, options: CheckOptions): Outcom
   if (options.head === true) return 'refused';
   const body = parse(response.text, options.what);
   expect(typeof body['error'] === 'string' && body['error'] !== '', `${options.what}: ${response.text}`).toBe(true);
-  expect(typeof body['error_description'] === 'string' && body['error_description'].trim() !== '', `${options.what}: ${response.text}`).toBe(true);
+  expect(
+    typeof body['error_description'] === 'string' && body['error_description'].trim() !== '',
+    `${options.what}: ${response.text}`,
+  ).toBe(true);
   return 'refused';
 }
 

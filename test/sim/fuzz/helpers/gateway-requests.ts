@@ -50,13 +50,23 @@ const aliceOrder = (sim: FuzzSim) => restingOrder(sim.h, ALICE_MAIN, 'firms/demo
 
 export async function gatewayToken(sim: FuzzSim, type: 'access' | 'refresh' | 'registration', username: string): Promise<string> {
   const user = sim.h.sim.users.get(username);
-  return (await sim.h.sim.gatewayTokens.issue(type, username, 900, type === 'access' && user !== undefined ? { participant: user.participant } : {})).token;
+  return (
+    await sim.h.sim.gatewayTokens.issue(
+      type,
+      username,
+      900,
+      type === 'access' && user !== undefined ? { participant: user.participant } : {},
+    )
+  ).token;
 }
 
 export const AUTH_ENDPOINTS: GatewayEndpoint[] = [
   { path: '/auth/v1beta1/login', base: () => ({ username: 'bob', password: PASSWORDS.bob }) },
   { path: '/auth/v1beta1/check_password', base: () => ({ password: 'Fuzz-Strong-Pass-2026!', username: 'bob' }) },
-  { path: '/auth/v1beta1/register', base: async (sim) => ({ token: await gatewayToken(sim, 'registration', 'bob'), password: 'Fuzz-Register-Pass-2026!' }) },
+  {
+    path: '/auth/v1beta1/register',
+    base: async (sim) => ({ token: await gatewayToken(sim, 'registration', 'bob'), password: 'Fuzz-Register-Pass-2026!' }),
+  },
   { path: '/auth/v1beta1/refresh_access_token', base: async (sim) => ({ refreshToken: await gatewayToken(sim, 'refresh', 'bob') }) },
   { path: '/auth/v1beta1/enroll_mfa', base: () => ({ username: 'bob', password: PASSWORDS.bob }) },
   { path: '/auth/v1beta1/confirm_mfa', base: () => ({ username: 'bob', password: PASSWORDS.bob, otp: '123456' }) },
@@ -68,21 +78,40 @@ export const AUTH_ENDPOINTS: GatewayEndpoint[] = [
       if (bob !== undefined) await sim.h.sim.users.setPassword(bob, PASSWORDS.bob);
     },
   },
-  { path: '/auth/v1beta1/logout', base: async (sim) => ({ accessToken: await gatewayToken(sim, 'access', 'alice'), refreshToken: await gatewayToken(sim, 'refresh', 'alice') }) },
+  {
+    path: '/auth/v1beta1/logout',
+    base: async (sim) => ({
+      accessToken: await gatewayToken(sim, 'access', 'alice'),
+      refreshToken: await gatewayToken(sim, 'refresh', 'alice'),
+    }),
+  },
   { path: '/sim/v1/registration_token', base: () => ({ username: 'bob' }) },
 ];
 
 export const API_ENDPOINTS: GatewayEndpoint[] = [
   { path: '/api/v1beta1/insert_order', base: () => order(ALICE_MAIN, 'SIDE_BUY', '1', '20') },
-  { path: '/api/v1beta1/insert_order_list', base: () => ({ requests: [order(ALICE_MAIN, 'SIDE_BUY', '1', '21'), order(ALICE_HEDGE, 'SIDE_BUY', '2', '22')] }) },
+  {
+    path: '/api/v1beta1/insert_order_list',
+    base: () => ({ requests: [order(ALICE_MAIN, 'SIDE_BUY', '1', '21'), order(ALICE_HEDGE, 'SIDE_BUY', '2', '22')] }),
+  },
   { path: '/api/v1beta1/preview_order', base: () => ({ request: order(ALICE_MAIN, 'SIDE_SELL', '3', '80') }) },
   { path: '/api/v1beta1/cancel_order', base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL }) },
   { path: '/api/v1beta1/cancel_order_list', base: (sim) => ({ requests: [{ order_id: aliceOrder(sim), symbol: SYMBOL }] }) },
-  { path: '/api/v1beta1/cancel_replace_order', base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL, order_qty: '2', price: '11' }) },
-  { path: '/api/v1beta1/cancel_replace_order_list', base: (sim) => ({ requests: [{ order_id: aliceOrder(sim), symbol: SYMBOL, order_qty: '3', price: '12' }] }) },
+  {
+    path: '/api/v1beta1/cancel_replace_order',
+    base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL, order_qty: '2', price: '11' }),
+  },
+  {
+    path: '/api/v1beta1/cancel_replace_order_list',
+    base: (sim) => ({ requests: [{ order_id: aliceOrder(sim), symbol: SYMBOL, order_qty: '3', price: '12' }] }),
+  },
   {
     path: '/api/v1beta1/insert_order_cross',
-    base: () => ({ cross_id: 'x-fuzz', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: [order(ALICE_MAIN, 'SIDE_BUY', '1', '50'), order(ALICE_HEDGE, 'SIDE_SELL', '1', '50')] }),
+    base: () => ({
+      cross_id: 'x-fuzz',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
+      requests: [order(ALICE_MAIN, 'SIDE_BUY', '1', '50'), order(ALICE_HEDGE, 'SIDE_SELL', '1', '50')],
+    }),
   },
   { path: '/api/v1beta1/get_open_orders', base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL] }) },
   { path: '/api/v1beta1/search_orders', base: () => ({ accounts: [ALICE_MAIN], symbol: SYMBOL, page_size: 10, page_token: '' }) },
@@ -109,7 +138,9 @@ export const gatewayAuth = (validWeight: number): fc.Arbitrary<GatewayAuth> =>
     {
       weight: 4,
       arbitrary: fc.constantFrom(
-        ...(['none', 'bearer', 'refresh', 'registration', 'otherUser', 'tampered', 'algNone', 'wrongSecret', 'empty'] as const).map((kind) => ({ kind })),
+        ...(['none', 'bearer', 'refresh', 'registration', 'otherUser', 'tampered', 'algNone', 'wrongSecret', 'empty'] as const).map(
+          (kind) => ({ kind }),
+        ),
       ),
     },
     { weight: 1, arbitrary: hostileString.map((text) => ({ kind: 'garbage' as const, text: headerSafe(text) })) },
@@ -137,7 +168,10 @@ export async function authHeader(sim: FuzzSim, auth: GatewayAuth): Promise<strin
     case 'algNone':
       return unsignedJwt({ sub: 'alice', typ: 'access', iss: 'tradebot-sim-gateway', jti: 'x', iat: now, exp: now + 600 });
     case 'wrongSecret':
-      return hs256Jwt({ sub: 'alice', typ: 'access', iss: 'tradebot-sim-gateway', jti: 'x', iat: now, exp: now + 600 }, 'not-the-simulator-secret-but-32-chars-long');
+      return hs256Jwt(
+        { sub: 'alice', typ: 'access', iss: 'tradebot-sim-gateway', jti: 'x', iat: now, exp: now + 600 },
+        'not-the-simulator-secret-but-32-chars-long',
+      );
     case 'garbage':
       return auth.text;
   }
@@ -152,7 +186,16 @@ export interface GatewayCase {
   extraHeader: [string, string] | undefined;
 }
 
-const headerName = fc.constantFrom('x-participant-id', 'x-forwarded-for', 'host', 'accept', 'accept-encoding', 'x-request-id', 'cookie', 'transfer-encoding-x');
+const headerName = fc.constantFrom(
+  'x-participant-id',
+  'x-forwarded-for',
+  'host',
+  'accept',
+  'accept-encoding',
+  'x-request-id',
+  'cookie',
+  'transfer-encoding-x',
+);
 
 export function gatewayCase(endpoints: readonly GatewayEndpoint[], validAuthWeight: number): fc.Arbitrary<GatewayCase> {
   return fc.record({
@@ -161,7 +204,13 @@ export function gatewayCase(endpoints: readonly GatewayEndpoint[], validAuthWeig
     encoding: bodyEncodingWithOversize,
     contentType,
     auth: gatewayAuth(validAuthWeight),
-    extraHeader: fc.option(fc.tuple(headerName, hostileString.map((s) => headerSafe(s, 300))), { nil: undefined, freq: 4 }),
+    extraHeader: fc.option(
+      fc.tuple(
+        headerName,
+        hostileString.map((s) => headerSafe(s, 300)),
+      ),
+      { nil: undefined, freq: 4 },
+    ),
   });
 }
 
@@ -195,7 +244,11 @@ export async function expectGatewayServing(sim: FuzzSim): Promise<void> {
   });
   expect(login.status, login.text).toBe(200);
   const token = String((JSON.parse(login.text) as Record<string, unknown>)['accessToken']);
-  const whoAmI = await send(sim.gateway, { method: 'POST', path: '/api/v1beta1/get_who_am_i', headers: { authorization: token, 'content-type': 'application/json' }, body: Buffer.from('{}') });
+  const whoAmI = await send(sim.gateway, {
+    method: 'POST',
+    path: '/api/v1beta1/get_who_am_i',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: Buffer.from('{}'),
+  });
   expect(whoAmI.status, whoAmI.text).toBe(200);
 }
-

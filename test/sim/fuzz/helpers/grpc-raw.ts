@@ -29,10 +29,18 @@ export class RawGrpc {
   unary(ref: MethodRef, bytes: Buffer, metadata: Metadata): Promise<RawAnswer> {
     const path = exchangeProtocol().method(ref).path;
     return new Promise((resolve) => {
-      this.client.makeUnaryRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS }, (error, response) => {
-        if (error !== null) resolve({ code: error.code, details: error.details, message: undefined });
-        else resolve({ code: status.OK, details: '', message: response });
-      });
+      this.client.makeUnaryRequest<Buffer, Buffer>(
+        path,
+        identity,
+        identity,
+        bytes,
+        metadata,
+        { deadline: Date.now() + CALL_DEADLINE_MS },
+        (error, response) => {
+          if (error !== null) resolve({ code: error.code, details: error.details, message: undefined });
+          else resolve({ code: status.OK, details: '', message: response });
+        },
+      );
     });
   }
 
@@ -40,7 +48,9 @@ export class RawGrpc {
   firstMessage(ref: MethodRef, bytes: Buffer, metadata: Metadata): Promise<RawAnswer> {
     const path = exchangeProtocol().method(ref).path;
     return new Promise((resolve) => {
-      const call = this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS });
+      const call = this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, {
+        deadline: Date.now() + CALL_DEADLINE_MS,
+      });
       let done = false;
       const finish = (answer: RawAnswer): void => {
         if (done) return;
@@ -59,7 +69,11 @@ export class RawGrpc {
   /** Opens `count` streams at once and waits for each one's first message or status; cancels them all. */
   async openAtOnce(ref: MethodRef, bytes: Buffer, metadata: Metadata, count: number): Promise<RawAnswer[]> {
     const path = exchangeProtocol().method(ref).path;
-    const calls = Array.from({ length: count }, () => this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, { deadline: Date.now() + CALL_DEADLINE_MS }));
+    const calls = Array.from({ length: count }, () =>
+      this.client.makeServerStreamRequest<Buffer, Buffer>(path, identity, identity, bytes, metadata, {
+        deadline: Date.now() + CALL_DEADLINE_MS,
+      }),
+    );
     try {
       return await Promise.all(
         calls.map(

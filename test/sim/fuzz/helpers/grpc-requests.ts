@@ -21,7 +21,18 @@ import fc from 'fast-check';
 import { Metadata, status } from '@grpc/grpc-js';
 import { loadSync, type MessageTypeDefinition, type PackageDefinition, type ServiceDefinition } from '@grpc/proto-loader';
 import { expect } from 'vitest';
-import { LOADER_OPTIONS, PROTO_DIR, PROTO_FILE, SERVICES, exchangeProtocol, grpcCodecs, methodRef, type GrpcCodec, type MethodRef, type ServiceName } from '../../../../src/exchange/grpc/protocol/index.ts';
+import {
+  LOADER_OPTIONS,
+  PROTO_DIR,
+  PROTO_FILE,
+  SERVICES,
+  exchangeProtocol,
+  grpcCodecs,
+  methodRef,
+  type GrpcCodec,
+  type MethodRef,
+  type ServiceName,
+} from '../../../../src/exchange/grpc/protocol/index.ts';
 import type { ScaleSource } from '../../../../src/domain/index.ts';
 import { applyMutations, hostileJson, hostileString, mutation, type Json, type Mutation } from './arbitraries.ts';
 import { ALICE_HEDGE, ALICE_MAIN, SYMBOL, SYMBOL2, headerSafe, restingOrder, stateOf, type FuzzSim, type Tally } from './fuzz-sim.ts';
@@ -50,32 +61,84 @@ const aliceOrder = (sim: FuzzSim): string => restingOrder(sim.h, ALICE_MAIN, ALI
 const codec = <T>(c: GrpcCodec<T>): GrpcCodec<unknown> => c as GrpcCodec<unknown>;
 
 export const UNARY_METHODS: GrpcMethod[] = [
-  { ref: methodRef('OrderEntryAPI', 'InsertOrder'), base: () => order(ALICE_MAIN, 'SIDE_BUY', '1', '20'), answer: codec(grpcCodecs.insertOrderResponse) },
+  {
+    ref: methodRef('OrderEntryAPI', 'InsertOrder'),
+    base: () => order(ALICE_MAIN, 'SIDE_BUY', '1', '20'),
+    answer: codec(grpcCodecs.insertOrderResponse),
+  },
   {
     ref: methodRef('OrderEntryAPI', 'InsertOrderList'),
     base: () => ({ requests: [order(ALICE_MAIN, 'SIDE_BUY', '1', '21'), order(ALICE_HEDGE, 'SIDE_BUY', '2', '22', SYMBOL2)] }),
     answer: codec(grpcCodecs.orderIdsResponse),
   },
-  { ref: methodRef('OrderEntryAPI', 'PreviewOrder'), base: () => ({ request: order(ALICE_MAIN, 'SIDE_SELL', '3', '80') }), answer: codec(grpcCodecs.previewOrderResponse) },
-  { ref: methodRef('OrderEntryAPI', 'CancelOrder'), base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL }), answer: codec(grpcCodecs.cancelOrderResponse) },
-  { ref: methodRef('OrderEntryAPI', 'CancelOrderList'), base: (sim) => ({ requests: [{ order_id: aliceOrder(sim), symbol: SYMBOL }] }), answer: codec(grpcCodecs.cancelOrderResponse) },
+  {
+    ref: methodRef('OrderEntryAPI', 'PreviewOrder'),
+    base: () => ({ request: order(ALICE_MAIN, 'SIDE_SELL', '3', '80') }),
+    answer: codec(grpcCodecs.previewOrderResponse),
+  },
+  {
+    ref: methodRef('OrderEntryAPI', 'CancelOrder'),
+    base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL }),
+    answer: codec(grpcCodecs.cancelOrderResponse),
+  },
+  {
+    ref: methodRef('OrderEntryAPI', 'CancelOrderList'),
+    base: (sim) => ({ requests: [{ order_id: aliceOrder(sim), symbol: SYMBOL }] }),
+    answer: codec(grpcCodecs.cancelOrderResponse),
+  },
   {
     ref: methodRef('OrderEntryAPI', 'CancelReplaceOrder'),
     base: (sim) => ({ order_id: aliceOrder(sim), symbol: SYMBOL, order_qty: '2', price: '11' }),
     answer: codec(grpcCodecs.replaceOrderResponse),
   },
-  { ref: methodRef('OrderEntryAPI', 'GetOpenOrders'), base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL] }), answer: codec(grpcCodecs.openOrdersResponse) },
-  { ref: methodRef('RefDataAPI', 'ListInstruments'), base: () => ({ symbols: [SYMBOL], page_size: 10 }), answer: codec(grpcCodecs.listInstrumentsResponse) },
-  { ref: methodRef('ReportAPI', 'SearchTrades'), base: () => ({ accounts: [ALICE_MAIN, ALICE_HEDGE], symbol: SYMBOL, page_size: 5 }), answer: codec(grpcCodecs.searchTradesResponse) },
+  {
+    ref: methodRef('OrderEntryAPI', 'GetOpenOrders'),
+    base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL] }),
+    answer: codec(grpcCodecs.openOrdersResponse),
+  },
+  {
+    ref: methodRef('RefDataAPI', 'ListInstruments'),
+    base: () => ({ symbols: [SYMBOL], page_size: 10 }),
+    answer: codec(grpcCodecs.listInstrumentsResponse),
+  },
+  {
+    ref: methodRef('ReportAPI', 'SearchTrades'),
+    base: () => ({ accounts: [ALICE_MAIN, ALICE_HEDGE], symbol: SYMBOL, page_size: 5 }),
+    answer: codec(grpcCodecs.searchTradesResponse),
+  },
 ];
 
 export const STREAM_METHODS: GrpcMethod[] = [
-  { ref: methodRef('OrderEntryAPI', 'CreateOrderSubscription'), base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL], snapshot_only: false }), answer: codec(grpcCodecs.orderStream) },
-  { ref: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'), base: () => ({ symbols: [SYMBOL, SYMBOL2], depth: 5 }), answer: codec(grpcCodecs.marketDataStream) },
-  { ref: methodRef('PositionAPI', 'CreatePositionSubscription'), base: () => ({ accounts: [ALICE_MAIN] }), answer: codec(grpcCodecs.positionStream) },
-  { ref: methodRef('DropCopyAPI', 'CreateDropCopySubscription'), base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL], resume_token: '' }), answer: codec(grpcCodecs.dropCopyStream) },
-  { ref: methodRef('DropCopyAPI', 'CreateTradeCaptureReportSubscription'), base: () => ({ accounts: [], symbols: [], resume_token: '' }), answer: codec(grpcCodecs.tradeCaptureStream) },
-  { ref: methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'), base: () => ({ symbols: [SYMBOL] }), answer: codec(grpcCodecs.instrumentStateStream) },
+  {
+    ref: methodRef('OrderEntryAPI', 'CreateOrderSubscription'),
+    base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL], snapshot_only: false }),
+    answer: codec(grpcCodecs.orderStream),
+  },
+  {
+    ref: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'),
+    base: () => ({ symbols: [SYMBOL, SYMBOL2], depth: 5 }),
+    answer: codec(grpcCodecs.marketDataStream),
+  },
+  {
+    ref: methodRef('PositionAPI', 'CreatePositionSubscription'),
+    base: () => ({ accounts: [ALICE_MAIN] }),
+    answer: codec(grpcCodecs.positionStream),
+  },
+  {
+    ref: methodRef('DropCopyAPI', 'CreateDropCopySubscription'),
+    base: () => ({ accounts: [ALICE_MAIN], symbols: [SYMBOL], resume_token: '' }),
+    answer: codec(grpcCodecs.dropCopyStream),
+  },
+  {
+    ref: methodRef('DropCopyAPI', 'CreateTradeCaptureReportSubscription'),
+    base: () => ({ accounts: [], symbols: [], resume_token: '' }),
+    answer: codec(grpcCodecs.tradeCaptureStream),
+  },
+  {
+    ref: methodRef('DropCopyAPI', 'CreateInstrumentStateChangeSubscription'),
+    base: () => ({ symbols: [SYMBOL] }),
+    answer: codec(grpcCodecs.instrumentStateStream),
+  },
 ];
 
 /** Every method of the protocol is fuzzed (a test checks the two tables cover SERVICES). */
@@ -106,7 +169,12 @@ export const requestBytes: fc.Arbitrary<RequestBytes> = fc.oneof(
   { weight: 12, arbitrary: fc.constant({ kind: 'message' as const }) },
   { weight: 1, arbitrary: hostileJson.map((value) => ({ kind: 'randomObject' as const, value })) },
   { weight: 2, arbitrary: fc.nat().map((other) => ({ kind: 'otherType' as const, other })) },
-  { weight: 2, arbitrary: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }).map((flips) => ({ kind: 'flipped' as const, flips })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 })
+      .map((flips) => ({ kind: 'flipped' as const, flips })),
+  },
   { weight: 2, arbitrary: fc.nat().map((cut) => ({ kind: 'truncated' as const, cut })) },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 16 }).map((bytes) => ({ kind: 'appended' as const, bytes })) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ kind: 'random' as const, bytes })) },
@@ -116,7 +184,9 @@ export const requestBytes: fc.Arbitrary<RequestBytes> = fc.oneof(
 /** Serializes with the method's real serializer; undefined when protobufjs refuses the object outright. */
 function serialize(ref: MethodRef, value: Json): Buffer | undefined {
   try {
-    return exchangeProtocol().method(ref).serializeRequest(value as object);
+    return exchangeProtocol()
+      .method(ref)
+      .serializeRequest(value as object);
   } catch {
     return undefined;
   }
@@ -192,7 +262,13 @@ function serializeFitted(ref: MethodRef, value: Json): { bytes: Buffer | undefin
  * The bytes of a case; `fitted` when the object had to be fitted to the schema first, `serialized` false
  * when even that failed (the valid bytes are sent instead).
  */
-export function encodeRequest(sim: FuzzSim, method: GrpcMethod, request: Json, bytes: RequestBytes, methods: readonly GrpcMethod[]): { bytes: Buffer; serialized: boolean; fitted: boolean } {
+export function encodeRequest(
+  sim: FuzzSim,
+  method: GrpcMethod,
+  request: Json,
+  bytes: RequestBytes,
+  methods: readonly GrpcMethod[],
+): { bytes: Buffer; serialized: boolean; fitted: boolean } {
   const valid = serialize(method.ref, method.base(sim)) ?? Buffer.alloc(0);
   const done = (out: Buffer) => ({ bytes: out, serialized: true, fitted: false });
   switch (bytes.kind) {
@@ -231,12 +307,23 @@ export interface GrpcAuth {
   extra: { key: string; value: string; binary: Uint8Array } | undefined;
 }
 
-const extraKey = fc.constantFrom('x-participant-id', 'user-agent', 'x-request-id', 'authorization-bin', 'x-trace-bin', 'grpc-previous-rpc-attempts-x', 'cookie');
+const extraKey = fc.constantFrom(
+  'x-participant-id',
+  'user-agent',
+  'x-request-id',
+  'authorization-bin',
+  'x-trace-bin',
+  'grpc-previous-rpc-attempts-x',
+  'cookie',
+);
 
 export const grpcAuth: fc.Arbitrary<GrpcAuth> = fc.record({
   auth: apiAuth,
   twice: fc.nat({ max: 9 }).map((n) => n === 0),
-  extra: fc.option(fc.record({ key: extraKey, value: hostileString.map((s) => headerSafe(s, 300)), binary: fc.uint8Array({ maxLength: 32 }) }), { nil: undefined, freq: 4 }),
+  extra: fc.option(
+    fc.record({ key: extraKey, value: hostileString.map((s) => headerSafe(s, 300)), binary: fc.uint8Array({ maxLength: 32 }) }),
+    { nil: undefined, freq: 4 },
+  ),
 });
 
 /** What grpc-js lets through in a text metadata value: printable ASCII. */
@@ -273,7 +360,14 @@ export function grpcCase(methods: readonly GrpcMethod[]): fc.Arbitrary<GrpcCase>
 }
 
 /** Statuses a refusal may carry: each says what the caller must change. */
-const CLEAR_REFUSALS = new Set<status>([status.INVALID_ARGUMENT, status.UNAUTHENTICATED, status.PERMISSION_DENIED, status.NOT_FOUND, status.FAILED_PRECONDITION, status.OUT_OF_RANGE]);
+const CLEAR_REFUSALS = new Set<status>([
+  status.INVALID_ARGUMENT,
+  status.UNAUTHENTICATED,
+  status.PERMISSION_DENIED,
+  status.NOT_FOUND,
+  status.FAILED_PRECONDITION,
+  status.OUT_OF_RANGE,
+]);
 
 export class GrpcFuzzTarget {
   readonly raw: RawGrpc;
@@ -303,7 +397,9 @@ export class GrpcFuzzTarget {
     if (!encoded.serialized) this.unserializable += 1;
     const metadata = await metadataOf(this.tokens, c.auth);
     const before = stateOf(this.sim.h);
-    const answer = stream ? await this.raw.firstMessage(method.ref, encoded.bytes, metadata) : await this.raw.unary(method.ref, encoded.bytes, metadata);
+    const answer = stream
+      ? await this.raw.firstMessage(method.ref, encoded.bytes, metadata)
+      : await this.raw.unary(method.ref, encoded.bytes, metadata);
     const what = `${method.ref.service}.${method.ref.method} (${c.auth.auth.kind}${c.auth.twice ? ' x2' : ''}, ${c.bytes.kind}, ${c.mutations.length} mutations)`;
     if (answer.code === status.OK) {
       if (stream) expect(answer.message, `${what}: an accepted stream sends its first message at once`).toBeDefined();
@@ -324,7 +420,11 @@ export class GrpcFuzzTarget {
   /** After a run: a valid unary call and a valid stream still work. */
   async expectServing(): Promise<void> {
     const metadata = await metadataOf(this.tokens, { auth: { kind: 'valid' }, twice: false, extra: undefined });
-    const open = await this.raw.unary(methodRef('OrderEntryAPI', 'GetOpenOrders'), serialize(methodRef('OrderEntryAPI', 'GetOpenOrders'), {}) ?? Buffer.alloc(0), metadata);
+    const open = await this.raw.unary(
+      methodRef('OrderEntryAPI', 'GetOpenOrders'),
+      serialize(methodRef('OrderEntryAPI', 'GetOpenOrders'), {}) ?? Buffer.alloc(0),
+      metadata,
+    );
     expect(status[open.code], open.details).toBe('OK');
     const ref = methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription');
     const first = await this.raw.firstMessage(ref, serialize(ref, { symbols: [SYMBOL] }) ?? Buffer.alloc(0), metadata);

@@ -46,7 +46,15 @@ export function rawRequest(base: string, request: RawRequest, timeoutMs = 5000):
     };
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(request.body.length);
-    const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent, setHost: true });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: request.method,
+      path: request.path,
+      headers,
+      agent,
+      setHost: true,
+    });
     const timer = setTimeout(() => {
       finish(() => reject(new HangError(what, timeoutMs)));
       req.destroy();
@@ -55,7 +63,8 @@ export function rawRequest(base: string, request: RawRequest, timeoutMs = 5000):
     req.on('response', (res) => {
       const stream = String(res.headers['content-type'] ?? '').startsWith('application/x-ndjson');
       const chunks: Buffer[] = [];
-      const done = () => finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), stream }));
+      const done = () =>
+        finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), stream }));
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         if (stream && chunk.includes(10)) {

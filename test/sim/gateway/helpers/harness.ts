@@ -158,7 +158,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async token(username) {
       const user = sim.users.get(username);
       if (user === undefined) throw new Error(`no user ${username} in the test config`);
-      const issued = await sim.gatewayTokens.issue('access', username, sim.config.gateway.accessTokenTtlSeconds, { participant: user.participant });
+      const issued = await sim.gatewayTokens.issue('access', username, sim.config.gateway.accessTokenTtlSeconds, {
+        participant: user.participant,
+      });
       return issued.token;
     },
     async stream(path, token, body = {}) {

@@ -29,7 +29,13 @@ export function runToEnd(channel: GrpcChannel, ref: MethodRef, request: object, 
 
 /** The first `count` messages of a stream (then it is cancelled). */
 export function firstMessages(channel: GrpcChannel, ref: MethodRef, request: object, token: string, count: number): Promise<Json[]> {
-  return firstValueFrom(channel.serverStream(ref, request, bearerMetadata(token)).pipe(map((m) => m as Json), take(count), toArray()));
+  return firstValueFrom(
+    channel.serverStream(ref, request, bearerMetadata(token)).pipe(
+      map((m) => m as Json),
+      take(count),
+      toArray(),
+    ),
+  );
 }
 
 /** The status a unary call fails with (the test fails if it succeeds). */

@@ -30,7 +30,15 @@ export const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
 /** Test-only HS256 secret for the harness's access tokens. */
 const SECRET = new TextEncoder().encode('test-only-grpc-harness-secret-0123456789');
 
-export const ALL_SCOPES = ['read:marketdata', 'read:orders', 'write:orders', 'read:positions', 'read:dropcopy', 'read:instruments', 'read:reports'];
+export const ALL_SCOPES = [
+  'read:marketdata',
+  'read:orders',
+  'write:orders',
+  'read:positions',
+  'read:dropcopy',
+  'read:instruments',
+  'read:reports',
+];
 
 export const USERS = {
   alice: { firm: 'demo', participant: 'firms/demo/users/alice', accounts: [ALICE_MAIN, ALICE_HEDGE] },
@@ -64,11 +72,19 @@ sim:
 }
 
 /** Mints a family A-like access token (HS256) that the harness verifier accepts. */
-export async function mintToken(user: TestUser, options: { scopes?: readonly string[]; expiresAtMs?: number; nowMs?: number } = {}): Promise<string> {
+export async function mintToken(
+  user: TestUser,
+  options: { scopes?: readonly string[]; expiresAtMs?: number; nowMs?: number } = {},
+): Promise<string> {
   const u = USERS[user];
   const iat = Math.floor((options.nowMs ?? T0) / 1000);
   const exp = Math.floor((options.expiresAtMs ?? (options.nowMs ?? T0) + 3_600_000) / 1000);
-  return new SignJWT({ scope: (options.scopes ?? ALL_SCOPES).join(' '), firm: u.firm, participant: u.participant, accounts: [...u.accounts] })
+  return new SignJWT({
+    scope: (options.scopes ?? ALL_SCOPES).join(' '),
+    firm: u.firm,
+    participant: u.participant,
+    accounts: [...u.accounts],
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(user)
     .setIssuedAt(iat)
@@ -82,8 +98,14 @@ export function testVerifier(clock: { now(): number }): GrpcTokenVerifier {
     try {
       const { payload } = await jwtVerify(token, SECRET, { algorithms: ['HS256'], currentDate: new Date(clock.now()) });
       const { scope, firm, participant, accounts } = payload as Record<string, unknown>;
-      if (typeof scope !== 'string' || typeof firm !== 'string' || typeof participant !== 'string' || !Array.isArray(accounts)) return 'invalid';
-      const verified: VerifiedToken = { scopes: scope.split(' ').filter((s) => s !== ''), firm, participant, accounts: accounts.filter((a): a is string => typeof a === 'string') };
+      if (typeof scope !== 'string' || typeof firm !== 'string' || typeof participant !== 'string' || !Array.isArray(accounts))
+        return 'invalid';
+      const verified: VerifiedToken = {
+        scopes: scope.split(' ').filter((s) => s !== ''),
+        firm,
+        participant,
+        accounts: accounts.filter((a): a is string => typeof a === 'string'),
+      };
       return verified;
     } catch (error) {
       return error instanceof joseErrors.JWTExpired ? 'expired' : 'invalid';
@@ -111,8 +133,19 @@ export interface GrpcHarness {
 export async function startGrpcHarness(options: { limits?: GrpcServerLimits; gateway?: boolean } = {}): Promise<GrpcHarness> {
   const clock = new ManualClock();
   const config = testConfig();
-  const core = new ExchangeCore({ clock, instruments: config.instruments, startingBalance: config.startingBalance, currency: config.currency });
-  const server = await startGrpcServer({ core, port: 0, verifyToken: testVerifier(clock), logger: silentLogger(), limits: { heartbeatMs: 60_000, ...options.limits } });
+  const core = new ExchangeCore({
+    clock,
+    instruments: config.instruments,
+    startingBalance: config.startingBalance,
+    currency: config.currency,
+  });
+  const server = await startGrpcServer({
+    core,
+    port: 0,
+    verifyToken: testVerifier(clock),
+    logger: silentLogger(),
+    limits: { heartbeatMs: 60_000, ...options.limits },
+  });
   const closers: (() => Promise<void>)[] = [() => server.close()];
   let gateway: Awaited<ReturnType<typeof startGatewayServer>> | undefined;
   if (options.gateway === true) {
@@ -120,7 +153,9 @@ export async function startGrpcHarness(options: { limits?: GrpcServerLimits; gat
     gateway = await startGatewayServer({ config, core, users, tokens: new TokenService(clock), clock, logger: silentLogger() });
     closers.push(gateway.close);
   }
-  const catalog = instrumentCatalog(core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })));
+  const catalog = instrumentCatalog(
+    core.instruments().map((i) => ({ symbol: i.symbol, priceScale: i.scales.priceScale, fractionalQtyScale: i.scales.qtyScale })),
+  );
   const clients: GrpcExchangeClient[] = [];
   return {
     core,
@@ -154,7 +189,10 @@ export async function startGrpcHarness(options: { limits?: GrpcServerLimits; gat
 let clordCounter = 0;
 
 /** Places a GTC limit order directly on the core (raw price in cents, whole contracts). */
-export function place(core: ExchangeCore, order: { account: string; side: Side; price: number; qty: number; symbol?: string; participant?: string }): string {
+export function place(
+  core: ExchangeCore,
+  order: { account: string; side: Side; price: number; qty: number; symbol?: string; participant?: string },
+): string {
   const request: OrderRequest = {
     symbol: order.symbol ?? SYMBOL,
     side: order.side,
