@@ -48,11 +48,7 @@ describe('slow consumer', () => {
     expect(await status).toBe(8);
   });
 
-  // Skipped: on the machines of 2026-11-27 this stream stops delivering after ~1,300 of 3,001 messages (the
-  // client keeps reading; no error, no cut), at this session's starting commit (69618a9) as well as after it, so it
-  // is not a regression of the changes made since; the CI run of 2026-11-26 passed it. Under investigation (see the
-  // closing note of the stop that skipped it): re-enable it with the fix.
-  it.skip('keeps a stream whose client reads, at the same rate', async () => {
+  it('keeps a stream whose client reads, at the same rate', async () => {
     h = await startGrpcHarness({ limits: { maxQueuedMessages: 1000 } });
     client = new Client(h.server.address, credentials.createInsecure());
     const wire = exchangeProtocol().method(methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'));
@@ -71,7 +67,11 @@ describe('slow consumer', () => {
     let placed = 0;
     await vi.waitFor(
       () => {
-        for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
+        // the market moves as fast as the client reads (at most ~200 updates ahead of it): placing 3,000 orders in a
+        // burst outran loopback on a slower machine and filled the 1,000-message queue, which is the other test's case
+        if (received - 1 >= placed - 200) {
+          for (let i = 0; i < 20; i++) place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 1 + (placed++ % 45), qty: 1 });
+        }
         expect(placed).toBeGreaterThanOrEqual(3000);
       },
       { timeout: 20_000, interval: 2 },
