@@ -118,7 +118,7 @@ export class ScriptedBooks {
     return { type: 'book', symbol, bids, offers, state: 'INSTRUMENT_STATE_OPEN', stats, transactTime: time };
   }
 
-  /** The levels a `side` order at `limit` (undefined: any price) could take, best first, and their total. */
+  /** The levels a `side` order at `limit` (undefined: no price limit) could take, best first, and their total. */
   takeable(symbol: string, side: 'BUY' | 'SELL', limit: Decimal | undefined): { levels: PriceQty[]; total: Decimal } {
     const book = this.book(symbol);
     const levels = (side === 'BUY' ? book.offers : book.bids).filter(

@@ -17,7 +17,7 @@ export interface SimApiClient {
   scopes: readonly string[];
   participant: string;
   firm: string;
-  /** undefined: any address may call /v1 with this client's tokens. */
+  /** undefined: every address may call /v1 with this client's tokens. */
   allowlist: BlockList | undefined;
 }
 
