@@ -20,7 +20,7 @@ import type {
   VenueSnapshot,
 } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
-import { toOrderInput } from './order-input.ts';
+import { toOrderInput, toReplaceInput } from './order-input.ts';
 
 export interface FamilyAVenueOptions {
   client: FamilyAClient;
@@ -62,13 +62,7 @@ export class FamilyAVenue implements Venue {
   }
 
   async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
-    const inputs = requests.map((r) => ({
-      orderId: r.orderId,
-      symbol: r.symbol,
-      clordId: r.clordId,
-      ...(r.price ? { price: r.price } : {}),
-      ...(r.qty ? { orderQty: r.qty } : {}),
-    }));
+    const inputs = requests.map(toReplaceInput);
     if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.replaceOrder(inputs[0]);
     else await this.options.client.replaceOrderList(inputs);
   }

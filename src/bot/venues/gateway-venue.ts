@@ -19,7 +19,7 @@ import type {
   VenueSnapshot,
 } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
-import { toOrderInput } from './order-input.ts';
+import { toOrderInput, toReplaceInput } from './order-input.ts';
 
 export interface GatewayVenueOptions {
   client: GatewayClient;
@@ -68,13 +68,7 @@ export class GatewayVenue implements Venue {
   }
 
   async replaceOrders(requests: readonly VenueReplaceRequest[]): Promise<void> {
-    const inputs = requests.map((r) => ({
-      orderId: r.orderId,
-      symbol: r.symbol,
-      clordId: r.clordId,
-      ...(r.price ? { price: r.price } : {}),
-      ...(r.qty ? { orderQty: r.qty } : {}),
-    }));
+    const inputs = requests.map(toReplaceInput);
     if (inputs.length === 1 && inputs[0] !== undefined) await this.options.client.cancelReplaceOrder(inputs[0]);
     else await this.options.client.cancelReplaceOrderList(inputs);
   }

@@ -7,7 +7,7 @@
  */
 import { ZERO } from '../../domain/decimal.ts';
 import type { OrderRequest, OrderType, Side, TimeInForce } from '../../domain/index.ts';
-import type { VenueOrderRequest, VenueOrderType, VenueSide, VenueTimeInForce } from '../../engine/venue.ts';
+import type { VenueOrderRequest, VenueOrderType, VenueReplaceRequest, VenueSide, VenueTimeInForce } from '../../engine/venue.ts';
 
 export const WIRE_SIDE = { BUY: 'SIDE_BUY', SELL: 'SIDE_SELL' } as const satisfies Record<VenueSide, Side>;
 export const WIRE_ORDER_TYPE = { LIMIT: 'ORDER_TYPE_LIMIT', MARKET_TO_LIMIT: 'ORDER_TYPE_MARKET_TO_LIMIT' } as const satisfies Record<
@@ -51,5 +51,16 @@ export function toOrderInput(request: VenueOrderRequest): VenueOrderInput {
     timeInForce: WIRE_TIME_IN_FORCE[request.timeInForce],
     participateDontInitiate: request.postOnly,
     selfMatchPreventionInstruction: request.selfMatchPreventionInstruction ?? 'SELF_MATCH_PREVENTION_INSTRUCTION_UNDEFINED',
+  };
+}
+
+/** A replace request as both clients take it: the order, and only the terms it changes. */
+export function toReplaceInput(request: VenueReplaceRequest) {
+  return {
+    orderId: request.orderId,
+    symbol: request.symbol,
+    clordId: request.clordId,
+    ...(request.price ? { price: request.price } : {}),
+    ...(request.qty ? { orderQty: request.qty } : {}),
   };
 }
