@@ -5,7 +5,7 @@
 import type { Decimal } from '../domain/decimal.ts';
 import { ZERO } from '../domain/decimal.ts';
 import type { Instrument } from '../domain/index.ts';
-import type { OrderTracker, TrackedOrder } from './orders/index.ts';
+import { atWorstTerms, type OrderTracker } from './orders/index.ts';
 import type { RiskContext, RiskInstrument, RiskOpenOrder, RiskPosition, ReferencePriceSource } from './risk/index.ts';
 import type { RiskManager } from './risk/index.ts';
 import type { BookStore } from './books.ts';
@@ -38,24 +38,6 @@ export function riskInstrument(instrument: Instrument, eventGroup: string | unde
   };
 }
 
-/** An order as risk counts it while a replace is in flight: the larger of its old and new leaves (a replace's qty is the new total). */
-function worstTerms(order: TrackedOrder): RiskOpenOrder {
-  const newQty = order.pendingReplace?.qty;
-  if (newQty === undefined) return order;
-  const newLeaves = newQty.minus(order.filledQty);
-  return newLeaves.lte(order.leavesQty)
-    ? order
-    : {
-        clordId: order.clordId,
-        symbol: order.symbol,
-        side: order.side,
-        price: order.price,
-        leavesQty: newLeaves,
-        account: order.account,
-        pendingReplace: order.pendingReplace,
-      };
-}
-
 export function engineRiskContext(deps: RiskContextDeps): RiskContext {
   const cache = new Map<string, RiskInstrument>();
   return {
@@ -79,11 +61,7 @@ export function engineRiskContext(deps: RiskContextDeps): RiskContext {
     positions: (): readonly RiskPosition[] => deps.portfolio.positions(),
     // the tracker's views are RiskOpenOrders already (and kept while the order does not change); one with a
     // replace in flight counts the larger of its old and new leaves until the exchange answers
-    openOrders: (): readonly RiskOpenOrder[] => {
-      const open = deps.tracker.open();
-      for (let i = 0; i < open.length; i++) if ((open[i] as TrackedOrder).pendingReplace?.qty !== undefined) return open.map(worstTerms);
-      return open;
-    },
+    openOrders: (): readonly RiskOpenOrder[] => atWorstTerms(deps.tracker.open()),
     dailyPnl: () => deps.portfolio.dailyPnl(),
     tradingState: () => deps.risk().tradingState.state,
     canCross: () => deps.canCross ?? true,

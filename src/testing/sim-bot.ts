@@ -51,6 +51,8 @@ export interface SimBotOptions {
   unknownOrders?: 'adopt' | 'cancel';
   /** The accounts the bot follows (default both of alice's). */
   accounts?: readonly string[];
+  /** How long the stop waits for orders in flight (bot.stopGraceMs; default 1000 ms): it ends as soon as they settle. */
+  stopGraceMs?: number;
   /** Runs after the sim started and before the pipeline starts (e.g. orders placed directly in the core). */
   beforeStart?: (sim: RunningSim, venue: ObservedVenue) => void;
 }
@@ -163,6 +165,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
       accounts,
       symbols,
       ...(options.unknownOrders === undefined ? {} : { unknownOrders: options.unknownOrders }),
+      ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
     });
     const running = pipeline;
     const openClient = client;

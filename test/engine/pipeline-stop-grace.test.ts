@@ -35,7 +35,8 @@ describe('intents sent in onStop', () => {
         if (update.type === 'fill') log.push(`fill ${update.fill.clordId}`);
       },
     });
-    t = await startPipelineSim({ strategy, params: { symbols: [SYMBOL] }, activityMs: 50 });
+    // a long grace: the stop ends as soon as the IOC's outcome arrives, however loaded the machine is
+    t = await startPipelineSim({ strategy, params: { symbols: [SYMBOL] }, activityMs: 50, stopGraceMs: 30_000 });
     const sim = t;
     await sim.waitUntil(() => sim.pipeline.books.get(SYMBOL)?.bestOffer !== undefined, 'an offer on the book');
     await sim.stop();

@@ -2,7 +2,8 @@
  * The execution adapter: the only code that calls a Venue, and it takes only risk-approved intents.
  * Places, cancels and replaces collected during one engine step are sent together as `*_list` calls of at
  * most 20 (cancels first); cancels and replaces of orders whose exchange id is not known yet wait for the
- * acknowledgement; an order approved behind self-match cancels (risk `selfMatch.action: cancelResting`) is
+ * acknowledgement, on the order's record in the tracker (the one owner of an order's state, requests in flight
+ * included: orders/in-flight.ts; the adapter keeps only what it has not handed to the venue); an order approved behind self-match cancels (risk `selfMatch.action: cancelResting`) is
  * held until those resting orders are confirmed finished (held-orders.ts); a failed insert is
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
@@ -17,35 +18,13 @@ import type { Approved } from '../risk/verdict.ts';
 import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError } from '../../errors.ts';
-import type { SubmissionMeta, TrackedState } from '../orders/index.ts';
+import { standingOf, type ReleasedRequests, type TrackedState } from '../orders/index.ts';
+import type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
 import { crossRequest, orderRequest } from './requests.ts';
 import { VenueCalls, type QueuedReplace } from './venue-calls.ts';
-
-/** What the adapter needs from the order tracker. */
-export interface ExecutionLedger {
-  /** An order (a place, or a cross leg) is being sent: track it from now on. */
-  submitted(request: VenueOrderRequest, meta: SubmissionMeta): void;
-  acknowledged(clordId: string, orderId: string): void;
-  sendFailed(clordId: string, error: unknown): void;
-  cancelRequested(clordId: string): void;
-  replaceRequested(intent: ReplaceIntent): void;
-  /** A cancel or replace call failed: the order is no longer pending that request. */
-  requestFailed?(clordId: string, request: 'cancel' | 'replace', error: unknown): void;
-  /**
-   * The client order id the order goes by until a replace of it is confirmed (what its acknowledgement
-   * names), for any id it has had or is being given; absent: `clordId` itself.
-   */
-  currentClordIdOf?(clordId: string): string | undefined;
-  orderIdOf(clordId: string): string | undefined;
-  symbolOf(clordId: string): string | undefined;
-  /** Working orders (incl. pending) as clordIds, optionally for one symbol. */
-  openClordIds(symbol?: string): readonly string[];
-  /** The order's tracked state; undefined when the order is not (or no longer) tracked. */
-  stateOf(clordId: string): TrackedState | undefined;
-}
 
 export interface ExecutionAdapterOptions {
   venue: Venue;
@@ -60,22 +39,19 @@ export interface ExecutionAdapterOptions {
 }
 
 type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
-type WaitingForAck = { cancel: boolean; replace: Approved<ReplaceIntent> | undefined };
 /** What waits for self-match cancels: a place (already tracked as PENDING_NEW) or a replace (PENDING_REPLACE). */
 type HeldItem = { kind: 'place'; place: QueuedPlace } | { kind: 'replace'; intent: Approved<ReplaceIntent> };
 
 /** A resting order a held order waits for: finished (or forgotten), cancel in flight or outcome unknown, or working. */
-function blocker(state: TrackedState | undefined): Blocker {
-  if (state === undefined || state === 'FILLED' || state === 'CANCELED' || state === 'REJECTED' || state === 'EXPIRED') return 'finished';
-  return state === 'PENDING_CANCEL' || state === 'UNKNOWN' ? 'cancelling' : 'working';
-}
+const blocker: (state: TrackedState | undefined) => Blocker = standingOf;
+
+export type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
 
 export class ExecutionAdapter {
   private places: QueuedPlace[] = [];
   private cancels: string[] = [];
   private crosses: VenueCrossRequest[] = [];
   private replaces: QueuedReplace[] = [];
-  private readonly waitingForAck = new Map<string, WaitingForAck>();
   private readonly calls: VenueCalls;
   /** Orders waiting for self-match cancels to be confirmed. */
   private readonly held = new HeldOrders<HeldItem>();
@@ -159,7 +135,7 @@ export class ExecutionAdapter {
    * `onOrderChanged` on every order update then.
    */
   get hasWaiting(): boolean {
-    return this.waitingForAck.size > 0 || this.held.size > 0;
+    return this.options.ledger.hasDeferred() || this.held.size > 0;
   }
 
   /** True while an order waits for self-match cancels. */
@@ -174,9 +150,11 @@ export class ExecutionAdapter {
    */
   onOrderChanged(): void {
     const { ledger } = this.options;
-    for (const clordId of [...this.waitingForAck.keys()]) {
-      if (ledger.orderIdOf(clordId) !== undefined) this.onAcknowledged(clordId);
-      else if (blocker(ledger.stateOf(clordId)) === 'finished') this.waitingForAck.delete(clordId);
+    if (ledger.hasDeferred()) {
+      for (const released of ledger.takeReleased()) {
+        this.sendReleased(released);
+        this.flush();
+      }
     }
     if (this.held.size === 0) return;
     const { released, dropped } = this.held.settle((clordId) => blocker(ledger.stateOf(clordId)));
@@ -199,14 +177,25 @@ export class ExecutionAdapter {
 
   /** The exchange acknowledged an order (from the stream or the insert response): release waiting cancels. */
   onAcknowledged(clordId: string): void {
-    const waiting = this.waitingForAck.get(clordId);
-    if (waiting === undefined) return;
-    this.waitingForAck.delete(clordId);
+    const released = this.options.ledger.takeAcknowledged(clordId);
+    if (released === undefined) return;
+    this.sendReleased(released);
+    this.flush();
+  }
+
+  /** Queues what waited for an order's acknowledgement: its cancel, else its replace (terms from the order's record). */
+  private sendReleased(released: ReleasedRequests): void {
+    const { ledger } = this.options;
     // a cancel that waited for the ack of an order that ended meanwhile has nothing left to cancel (an explicit
     // cancel of an order held for finished still goes out: a reconciliation cancels such zombie orders)
-    if (waiting.cancel && blocker(this.options.ledger.stateOf(clordId)) !== 'finished') this.queueCancel(clordId);
-    else if (!waiting.cancel && waiting.replace !== undefined) this.queueReplace(waiting.replace, false);
-    this.flush();
+    if (released.cancel) {
+      if (blocker(ledger.stateOf(released.clordId)) !== 'finished') this.queueCancel(released.clordId);
+      return;
+    }
+    if (released.replaceOf === undefined) return;
+    const pending = ledger.pendingReplaceOf(released.replaceOf);
+    if (pending === undefined) return; // the exchange or a failure already ended the replace
+    this.queueReplace({ clordId: released.replaceOf, newClordId: pending.clordId, price: pending.price, qty: pending.qty }, false);
   }
 
   /**
@@ -254,7 +243,7 @@ export class ExecutionAdapter {
   }
 
   private queueCancel(clordId: string): void {
-    if (this.cancels.includes(clordId) || this.calls.isCancelling(clordId)) return;
+    if (this.cancels.includes(clordId) || this.options.ledger.isCancelInFlight(clordId)) return;
     const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
     if (pendingPlace >= 0) {
       this.places.splice(pendingPlace, 1);
@@ -287,7 +276,7 @@ export class ExecutionAdapter {
     this.dropQueuedReplaces(clordId);
     this.options.ledger.cancelRequested(clordId);
     if (this.options.ledger.orderIdOf(clordId) === undefined) {
-      this.waitFor(this.options.ledger.currentClordIdOf?.(clordId) ?? clordId).cancel = true;
+      this.options.ledger.deferCancel(clordId);
       return;
     }
     this.cancels.push(clordId);
@@ -308,16 +297,6 @@ export class ExecutionAdapter {
         }),
       );
     }
-  }
-
-  /** What waits for the order's acknowledgement: a cancel, and the latest replace (it supersedes an earlier one). */
-  private waitFor(clordId: string): WaitingForAck {
-    let waiting = this.waitingForAck.get(clordId);
-    if (waiting === undefined) {
-      waiting = { cancel: false, replace: undefined };
-      this.waitingForAck.set(clordId, waiting);
-    }
-    return waiting;
   }
 
   /** Makes the journal durable; the error when it cannot (then nothing that opens an order is sent). */
@@ -346,55 +325,61 @@ export class ExecutionAdapter {
    * meanwhile) or UNKNOWN (a cancel or replace of it was just refused as too late: it has almost surely
    * ended and its execution is on the way): the exchange would only refuse it.
    */
-  private queueReplace(intent: Approved<ReplaceIntent>, tellLedger = true): void {
+  private queueReplace(replace: ReplaceTerms, tellLedger = true): void {
     const { ledger } = this.options;
-    const orderId = ledger.orderIdOf(intent.clordId);
-    const symbol = ledger.symbolOf(intent.clordId);
+    const orderId = ledger.orderIdOf(replace.clordId);
+    const symbol = ledger.symbolOf(replace.clordId);
     if (symbol === undefined) return;
-    const state = ledger.stateOf(intent.clordId);
+    const state = ledger.stateOf(replace.clordId);
     if (blocker(state) === 'finished' || state === 'UNKNOWN') {
-      this.options.log.debug({ clordId: intent.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
+      this.options.log.debug({ clordId: replace.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
       if (!tellLedger)
         ledger.requestFailed?.(
-          intent.clordId,
+          replace.clordId,
           'replace',
           notSent(
             ExecutionErrorCode.ORDER_NOT_WORKING,
-            `replace of ${intent.clordId} not sent: the order is ${state ?? 'no longer tracked'}`,
-            { clordId: intent.clordId },
+            `replace of ${replace.clordId} not sent: the order is ${state ?? 'no longer tracked'}`,
+            { clordId: replace.clordId },
           ),
         );
       return;
     }
     if (orderId === undefined) {
-      // waits for the acknowledgement; a later replace (by any id of the order) takes over an earlier waiting
-      // one, keeping the changes it does not make itself, and the earlier one is failed as merged
-      const waiting = this.waitFor(ledger.currentClordIdOf?.(intent.clordId) ?? intent.clordId);
-      const earlier = waiting.replace;
-      const merged: Approved<ReplaceIntent> =
-        earlier === undefined
-          ? intent
-          : { ...intent, clordId: earlier.clordId, price: intent.price ?? earlier.price, qty: intent.qty ?? earlier.qty };
-      if (earlier !== undefined) {
-        ledger.requestFailed?.(
-          earlier.clordId,
-          'replace',
-          notSent(
-            ExecutionErrorCode.REPLACE_MERGED,
-            `replace ${earlier.newClordId} of ${earlier.clordId} merged into the later replace ${intent.newClordId}: one replace is sent once the order is acknowledged`,
-            { clordId: earlier.clordId, newClordId: earlier.newClordId, mergedInto: intent.newClordId },
-          ),
-        );
-      }
-      if (tellLedger) ledger.replaceRequested(merged);
-      waiting.replace = merged;
+      this.deferReplace(replace, tellLedger);
       return;
     }
-    if (tellLedger) ledger.replaceRequested(intent);
+    if (tellLedger) ledger.replaceRequested(replace);
     this.replaces.push({
-      origClordId: intent.clordId,
-      request: { orderId, symbol, clordId: intent.newClordId, qty: intent.qty, price: intent.price },
+      origClordId: replace.clordId,
+      request: { orderId, symbol, clordId: replace.newClordId, qty: replace.qty, price: replace.price },
     });
+  }
+
+  /**
+   * A replace of an order not acknowledged yet waits on the order's record. A later replace (by any id of
+   * the order) takes over an earlier waiting one, keeping the changes it does not make itself, and the
+   * earlier one is failed as merged.
+   */
+  private deferReplace(replace: ReplaceTerms, tellLedger: boolean): void {
+    const { ledger } = this.options;
+    const earlierOf = ledger.waitingReplaceOf(replace.clordId);
+    const earlier = earlierOf === undefined ? undefined : ledger.pendingReplaceOf(earlierOf);
+    let merged = replace;
+    if (earlierOf !== undefined && earlier !== undefined) {
+      merged = { ...replace, clordId: earlierOf, price: replace.price ?? earlier.price, qty: replace.qty ?? earlier.qty };
+      ledger.requestFailed?.(
+        earlierOf,
+        'replace',
+        notSent(
+          ExecutionErrorCode.REPLACE_MERGED,
+          `replace ${earlier.clordId} of ${earlierOf} merged into the later replace ${replace.newClordId}: one replace is sent once the order is acknowledged`,
+          { clordId: earlierOf, newClordId: earlier.clordId, mergedInto: replace.newClordId },
+        ),
+      );
+    }
+    if (tellLedger) ledger.replaceRequested(merged);
+    ledger.deferReplace(merged.clordId, merged.clordId);
   }
 
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../venue.ts';
-import type { ExecutionLedger } from './adapter.ts';
+import type { ExecutionLedger } from './ledger.ts';
 
 /** A replace ready to send: `origClordId` is the order's clordId before the replace. */
 export type QueuedReplace = { readonly origClordId: string; readonly request: VenueReplaceRequest };
@@ -34,14 +34,8 @@ function logFailure(log: Logger, what: string, error: unknown, fields: Record<st
 
 export class VenueCalls {
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Orders with a cancel call in flight: not cancelled a second time meanwhile. */
-  private readonly cancelling = new Set<string>();
 
   constructor(private readonly options: VenueCallsOptions) {}
-
-  isCancelling(clordId: string): boolean {
-    return this.cancelling.has(clordId);
-  }
 
   /** Resolves when no venue call is in flight. */
   async idle(): Promise<void> {
@@ -69,7 +63,8 @@ export class VenueCalls {
     const { venue, log, ledger } = this.options;
     for (let i = 0; i < requests.length; i += MAX_LIST_REQUESTS) {
       const batch = requests.slice(i, i + MAX_LIST_REQUESTS);
-      for (const request of batch) this.cancelling.add(request.clordId);
+      // the ledger keeps that a cancel call is on the wire, so the order is not cancelled a second time meanwhile
+      for (const request of batch) ledger.cancelSent(request.clordId);
       this.track(
         venue
           .cancelOrders(batch)
@@ -81,7 +76,7 @@ export class VenueCalls {
             },
           )
           .finally(() => {
-            for (const request of batch) this.cancelling.delete(request.clordId);
+            for (const request of batch) ledger.cancelAnswered(request.clordId);
           }),
       );
     }

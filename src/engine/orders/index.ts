@@ -21,3 +21,5 @@ export type {
   UpdateCause,
 } from './types.ts';
 export { TRACKED_STATES } from './types.ts';
+export { atWorstTerms, worstTerms, type OrderTerms } from './worst-terms.ts';
+export { standingOf, type ReleasedRequests, type Standing } from './in-flight.ts';

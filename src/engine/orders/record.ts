@@ -14,6 +14,7 @@ import type { EpochMs } from '../../domain/time.ts';
 import type { IntentSide } from '../intents.ts';
 import { type BaseState, visibleState } from './states.ts';
 import { ClordChain } from './clord-chain.ts';
+import type { AwaitingAck } from './in-flight.ts';
 import type { PendingReplace, TrackedOrder, TrackedState } from './types.ts';
 
 export interface RecordInit {
@@ -54,6 +55,9 @@ export class OrderRecord {
   pendingCancel = false;
   pendingReplace: PendingReplace | undefined = undefined;
   unknown = false;
+  /** Requests waiting for the order's acknowledgement, and whether a cancel call is on the wire (in-flight.ts). */
+  awaitingAck: AwaitingAck | undefined = undefined;
+  cancelInFlight = false;
   readonly adopted: boolean;
   readonly intentId: string | undefined;
   readonly label: string | undefined;

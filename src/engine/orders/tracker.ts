@@ -46,6 +46,7 @@ import {
   recordForSubmission,
   restoreHistory,
 } from './local-inputs.ts';
+import { InFlightRequests } from './in-flight.ts';
 import { OrderIndex } from './order-index.ts';
 import { Outbox } from './outbox.ts';
 import { type OrderRecord, changedSince } from './record.ts';
@@ -79,10 +80,13 @@ export class OrderTracker {
   readonly updates$: Observable<OrderUpdate> = this.out.updates$;
   readonly fills$: Observable<Fill> = this.out.fills$;
   readonly issues$: Observable<TrackerIssue> = this.out.issues$;
+  /** What the execution adapter has (or has not yet) sent of the orders' cancels and replaces (in-flight.ts). */
+  readonly requests: InFlightRequests;
 
   constructor(options: OrderTrackerOptions) {
     this.clock = options.clock;
     this.index = new OrderIndex(options.finishedHistory);
+    this.requests = new InFlightRequests(this.index);
     this.seenExecutions = new LruSet(options.dedupeCapacity ?? 100_000);
   }
 

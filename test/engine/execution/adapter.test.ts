@@ -10,12 +10,12 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
-import { ExecutionAdapter, type ExecutionLedger } from '../../../src/engine/execution/adapter.ts';
+import { ExecutionAdapter, type ExecutionLedger, type ReplaceTerms } from '../../../src/engine/execution/adapter.ts';
 import type { CancelAllIntent, CancelIntent, CrossIntent, PlaceIntent, ReplaceIntent } from '../../../src/engine/intents.ts';
 import { approve } from '../../../src/engine/risk/verdict.ts';
 import type { VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../../../src/engine/venue.ts';
 import { TradebotError, isTradebotError } from '../../../src/errors.ts';
-import type { SubmissionMeta, TrackedState } from '../../../src/engine/orders/index.ts';
+import type { PendingReplace, ReleasedRequests, SubmissionMeta, TrackedState } from '../../../src/engine/orders/index.ts';
 import { FakeVenue } from '../helpers/fake-venue.ts';
 
 const ACCOUNT = 'firms/f/accounts/main';
@@ -56,6 +56,11 @@ interface LedgerOrder {
   symbol: string;
   orderId: string | undefined;
   state: 'pending' | 'acked' | 'cancelRequested' | 'failed' | 'canceled' | 'filled' | 'unknown';
+  /** The replace in flight or waiting (its new id and terms). */
+  pendingReplace?: PendingReplace | undefined;
+  /** What waits for the acknowledgement (as the tracker's records keep it). */
+  awaiting?: { cancel: boolean; replaceOf: string | undefined } | undefined;
+  cancelInFlight?: boolean;
 }
 
 const TRACKED: Record<LedgerOrder['state'], TrackedState> = {
@@ -96,8 +101,67 @@ class FakeLedger implements ExecutionLedger {
     if (order) order.state = 'cancelRequested';
     this.log.push(`cancelRequested ${clordId}`);
   }
-  replaceRequested(intent: ReplaceIntent): void {
+  replaceRequested(intent: ReplaceTerms): void {
+    const order = this.find(intent.clordId);
+    if (order) {
+      const earlier = order.pendingReplace;
+      order.pendingReplace = { clordId: intent.newClordId, price: intent.price ?? earlier?.price, qty: intent.qty ?? earlier?.qty };
+      this.aliases.set(intent.newClordId, intent.clordId);
+    }
     this.log.push(`replaceRequested ${intent.clordId} -> ${intent.newClordId}`);
+  }
+  pendingReplaceOf(clordId: string): PendingReplace | undefined {
+    return this.find(clordId)?.pendingReplace;
+  }
+  deferCancel(clordId: string): void {
+    const order = this.find(clordId);
+    if (order) order.awaiting = { cancel: true, replaceOf: order.awaiting?.replaceOf };
+  }
+  deferReplace(clordId: string, replaceOf: string): void {
+    const order = this.find(clordId);
+    if (order) order.awaiting = { cancel: order.awaiting?.cancel ?? false, replaceOf };
+  }
+  waitingReplaceOf(clordId: string): string | undefined {
+    return this.find(clordId)?.awaiting?.replaceOf;
+  }
+  hasDeferred(): boolean {
+    return [...this.orders.values()].some((o) => o.awaiting !== undefined);
+  }
+  takeAcknowledged(clordId: string): ReleasedRequests | undefined {
+    const order = this.find(clordId);
+    const awaiting = order?.awaiting;
+    if (order === undefined || awaiting === undefined) return undefined;
+    order.awaiting = undefined;
+    return { clordId: this.idOf(order), ...awaiting };
+  }
+  takeReleased(): readonly ReleasedRequests[] {
+    const released: ReleasedRequests[] = [];
+    for (const [clordId, order] of this.orders) {
+      if (order.awaiting === undefined) continue;
+      if (order.orderId !== undefined) released.push(this.takeAcknowledged(clordId) as ReleasedRequests);
+      else if (['failed', 'canceled', 'filled'].includes(order.state)) order.awaiting = undefined;
+    }
+    return released;
+  }
+  cancelSent(clordId: string): void {
+    const order = this.find(clordId);
+    if (order) order.cancelInFlight = true;
+  }
+  cancelAnswered(clordId: string): void {
+    const order = this.find(clordId);
+    if (order) order.cancelInFlight = false;
+  }
+  isCancelInFlight(clordId: string): boolean {
+    return this.find(clordId)?.cancelInFlight === true;
+  }
+  /** Replace targets name their order until confirmed (as the tracker finds an order by any id it has). */
+  private readonly aliases = new Map<string, string>();
+  private find(clordId: string): LedgerOrder | undefined {
+    return this.orders.get(clordId) ?? this.orders.get(this.aliases.get(clordId) ?? '');
+  }
+  private idOf(order: LedgerOrder): string {
+    for (const [id, o] of this.orders) if (o === order) return id;
+    return '';
   }
   orderIdOf(clordId: string): string | undefined {
     return this.orders.get(clordId)?.orderId;
@@ -117,8 +181,9 @@ class FakeLedger implements ExecutionLedger {
     return order === undefined ? undefined : TRACKED[order.state];
   }
   requestFailed(clordId: string, request: 'cancel' | 'replace', error: unknown): void {
-    const order = this.orders.get(clordId);
+    const order = this.find(clordId);
     if (order?.state === 'cancelRequested' && request === 'cancel') order.state = 'acked';
+    if (order !== undefined && request === 'replace') order.pendingReplace = undefined;
     this.failures.set(clordId, error);
     this.log.push(`requestFailed ${clordId} ${request}`);
   }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Decimal } from '../../../../src/domain/decimal.ts';
 import { silentLogger } from '../../../../src/logging/logger.ts';
 import { ExecutionAdapter } from '../../../../src/engine/execution/adapter.ts';
+import { trackerLedger } from '../../../../src/engine/pipeline/ledger.ts';
 import type { CancelIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../../../../src/engine/intents.ts';
 import { OrderTracker } from '../../../../src/engine/orders/index.ts';
 import { approve } from '../../../../src/engine/risk/verdict.ts';
@@ -130,17 +131,7 @@ export function setup(options: { failSyncAfter?: number } = {}) {
     defaultAccount: ACCOUNT,
     selfMatchPrevention: undefined,
     journal: recorder,
-    ledger: {
-      submitted: (request, meta) => void tracker.submitted(request, meta),
-      acknowledged: (clordId, orderId) => void tracker.acknowledged(clordId, orderId),
-      sendFailed: (clordId, error) => void tracker.sendFailed(clordId, error),
-      cancelRequested: (clordId) => void tracker.cancelRequested(clordId),
-      replaceRequested: (intent) => void tracker.replaceRequested(intent.clordId, intent.newClordId, intent.price, intent.qty),
-      orderIdOf: (clordId) => tracker.get(clordId)?.orderId,
-      symbolOf: (clordId) => tracker.get(clordId)?.symbol,
-      openClordIds: (symbol) => tracker.open(symbol).map((o) => o.clordId),
-      stateOf: (clordId) => tracker.get(clordId)?.state,
-    },
+    ledger: trackerLedger(tracker),
   });
   recorder.start();
   log.length = 0; // the runStart line and its fdatasync
