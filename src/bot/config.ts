@@ -130,6 +130,15 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
             })
             .default('127.0.0.1'),
           port: port(),
+          /** The web console on the same server (bot/console): pages and API behind an access token. */
+          console: z.boolean({ error: 'expected true or false' }).default(false),
+          /** The console's access token (e.g. "${TRADEBOT_CONSOLE_TOKEN}"); absent: a fresh one each run. */
+          token: z
+            .string({ error: 'expected a token string, e.g. "${TRADEBOT_CONSOLE_TOKEN}"' })
+            .min(24, 'the console token must be at least 24 characters (e.g. openssl rand -base64 24)')
+            .max(256, 'the console token must be at most 256 characters')
+            .regex(/^[A-Za-z0-9._~+/=-]+$/, 'the console token may hold letters, digits and . _ ~ + / = - only')
+            .optional(),
         })
         .optional(),
     })

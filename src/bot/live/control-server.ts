@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { TradebotError } from '../../errors.ts';
 import type { TradingStateCause } from '../../engine/risk/trading-state.ts';
 import { TRADING_STATES, isTradingState, type TradingState } from '../../engine/risk/trading-states.ts';
+import type { ConsoleRoutes } from '../console/console-routes.ts';
 
 export const CONTROL_PATH = '/control/state';
 /** Host names and addresses the endpoint may bind to and accepts in a Host header. */
@@ -36,13 +37,15 @@ export interface ControlServerOptions {
   /** A loopback address or localhost (default 127.0.0.1); anything else is refused. */
   readonly host?: string;
   readonly log?: Logger;
+  /** The web console's routes (bot.control.console), behind the same Host check; absent: no console. */
+  readonly console?: ConsoleRoutes;
 }
 
 export interface ControlServer {
   /** e.g. http://127.0.0.1:9465/control/state */
   readonly url: string;
   readonly port: number;
-  /** Operator commands applied so far. */
+  /** Operator commands applied so far (the console's included). */
   readonly commands: number;
   close(): Promise<void>;
 }
@@ -75,7 +78,7 @@ function hostOf(header: string | undefined): string | undefined {
 }
 
 /** The body as text, or undefined when it is too large (read to the end and dropped, so the answer is seen). */
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
+export async function readBody(request: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -130,12 +133,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let commands = 0;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const path = (request.url ?? '/').split('?')[0];
-    if (path !== CONTROL_PATH) return refuse(response, 404, 'CONTROL_NOT_FOUND', `not found: the control endpoint is ${CONTROL_PATH}`);
+    const [path = '/', queryText = ''] = (request.url ?? '/').split('?');
     const requestHost = hostOf(request.headers.host);
     if (requestHost === undefined || !isLoopbackHost(requestHost)) {
       return refuse(response, 403, 'CONTROL_FORBIDDEN_HOST', `the Host header must name a loopback address (${LOOPBACK_HOSTS.join(', ')})`);
     }
+    if (
+      path !== CONTROL_PATH &&
+      options.console !== undefined &&
+      (await options.console.handle(request, response, path, new URLSearchParams(queryText)))
+    )
+      return;
+    if (path !== CONTROL_PATH) return refuse(response, 404, 'CONTROL_NOT_FOUND', `not found: the control endpoint is ${CONTROL_PATH}`);
     const target = options.target();
     if (target === undefined)
       return refuse(response, 503, 'CONTROL_STARTING', 'the bot is still starting; try again in a moment', { 'retry-after': '1' });
@@ -191,10 +200,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
     url: `http://${shownHost}:${port}${CONTROL_PATH}`,
     port,
     get commands() {
-      return commands;
+      return commands + (options.console?.commands ?? 0);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        options.console?.close();
         server.closeAllConnections();
         server.close((error) => (error === undefined ? resolve() : reject(error)));
       }),

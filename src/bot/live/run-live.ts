@@ -25,6 +25,9 @@ import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
+import { ConsoleFeed } from '../console/console-feed.ts';
+import { consoleRoutes, newConsoleToken } from '../console/console-routes.ts';
+import { CONTROL_PATH } from './control-server.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -67,6 +70,8 @@ export interface LiveRunOptions {
   /** Resolves when the run should stop (SIGINT etc.); the duration also stops it. */
   stopSignal: Promise<string>;
   onOperatorToggle?: (toggle: () => void) => void;
+  /** Called once the web console serves (bot.control.console), with its URL carrying the access token. */
+  onConsoleReady?: (url: string) => void;
   /** Opens a recorder once the run's instruments are known. */
   recorder?: (run: { instruments: readonly Instrument[]; symbols: readonly string[]; startTime: number }) => RunRecorder;
 }
@@ -107,17 +112,31 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   let metrics: RunMetrics | undefined;
   let control: ControlServer | undefined;
   let journal: Journal | undefined;
+  let consoleFeed: ConsoleFeed | undefined;
+  let consoleToken: string | undefined;
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols, startTime: started });
   try {
     journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
     logger.info({ journal: journal.description }, 'order journal opened');
     metrics = await startRunMetrics(config.bot.metrics, logger);
     if (config.bot.control !== undefined) {
+      consoleToken = config.bot.control.console ? (config.bot.control.token ?? newConsoleToken()) : undefined;
       control = await startControlServer({
         port: config.bot.control.port,
         host: config.bot.control.host,
         log: logger,
         target: () => pipeline?.risk.tradingState,
+        ...(consoleToken === undefined
+          ? {}
+          : {
+              console: consoleRoutes({
+                token: consoleToken,
+                snapshot: () => consoleFeed?.snapshot(),
+                target: () => pipeline?.risk.tradingState,
+                cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
+                log: logger,
+              }),
+            }),
       });
       logger.info(
         { url: control.url },
@@ -138,12 +157,13 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       unknownOrders: config.bot.unknownOrders,
       ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
       journal,
-      ...(metrics === undefined && recorder === undefined
+      ...(metrics === undefined && recorder === undefined && !(config.bot.control?.console ?? false)
         ? {}
         : {
             record: (event) => {
               metrics?.observe(event);
               recorder?.record(event);
+              consoleFeed?.observe(event.stream, event.event.type);
             },
           }),
     });
@@ -157,6 +177,23 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   const openJournal = journal;
   const running = pipeline;
+  let consoleTimer: NodeJS.Timeout | undefined;
+  if (control !== undefined && consoleToken !== undefined) {
+    const feed = new ConsoleFeed({
+      pipeline: running,
+      portfolio,
+      strategy: strategy.name,
+      symbols,
+      maxMessagesPerSecond: config.risk.maxMessagesPerSecond,
+      now: () => clock.now(),
+    });
+    feed.tick();
+    consoleTimer = setInterval(() => feed.tick(), 1000);
+    consoleFeed = feed;
+    const url = `${control.url.replace(CONTROL_PATH, '')}/?token=${encodeURIComponent(consoleToken)}`;
+    logger.info(`web console at ${control.url.replace(CONTROL_PATH, '')}/ (its URL with the access token is on stdout: console.ready)`);
+    options.onConsoleReady?.(url);
+  }
   options.onOperatorToggle?.(() => {
     const next = running.risk.tradingState.state === 'halted' ? 'active' : 'halted';
     running.risk.tradingState.setState(next, 'operator (SIGUSR2)');
@@ -197,6 +234,8 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     }),
   ]);
   clearTimeout(durationTimer);
+  clearInterval(consoleTimer);
+  consoleFeed?.close();
   await control?.close();
   if (statusTimer !== undefined) {
     clearInterval(statusTimer);

@@ -5,6 +5,7 @@
 import { loadConfig } from '../../config/index.ts';
 import { createLogger, type LogLevel } from '../../logging/logger.ts';
 import { runLive } from '../../bot/live/run-live.ts';
+import { terminalStatus } from '../../bot/live/terminal-status.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRecorder } from '../../../backtest/recording/recorder.ts';
 import { readParamsFile } from '../params-file.ts';
@@ -28,7 +29,13 @@ export async function runCommand(options: RunCommandOptions): Promise<void> {
   const configFile = configFileOf(options.config);
   const loaded = loadConfig(configFile);
   const config = options.params === undefined ? loaded : { ...loaded, bot: { ...loaded.bot, params: readParamsFile(options.params) } };
-  const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+  // on a terminal, logs and the status line share stderr: log lines scroll above the status line
+  const terminal = process.stderr.isTTY ? terminalStatus(process.stderr) : undefined;
+  const logger = createLogger({
+    level: (options.logLevel ?? config.logging.level) as LogLevel,
+    pretty: config.logging.pretty,
+    ...(terminal === undefined ? {} : { destination: terminal.logStream }),
+  });
   const record = options.record;
   let stop: (reason: string) => void = () => undefined;
   const stopSignal = new Promise<string>((resolve) => (stop = resolve));
@@ -46,13 +53,15 @@ export async function runCommand(options: RunCommandOptions): Promise<void> {
       logger,
       ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
       ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),
-      ...(process.stderr.isTTY ? { statusStream: process.stderr } : {}),
+      ...(terminal === undefined ? {} : { statusStream: terminal.statusStream }),
       stopSignal,
       onOperatorToggle: (toggle) => {
         onSigusr2 = toggle;
         process.on('SIGUSR2', toggle);
       },
       ...(record === undefined ? {} : { recorder: (run) => openRecorder(record, run) }),
+      // a machine-readable line for whoever started the bot (the token is in it: stdout, never the log)
+      onConsoleReady: (url) => process.stdout.write(`${JSON.stringify({ event: 'console.ready', url })}\n`),
     });
   } finally {
     // in-process callers (tests) get their signals back

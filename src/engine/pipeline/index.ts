@@ -18,7 +18,7 @@
  * - stop.ts: the stop sequence with the stop grace, and the journal compacted at stop.
  */
 import type { Logger } from 'pino';
-import { Subscription, type Observer } from 'rxjs';
+import { Subject, Subscription, type Observer } from 'rxjs';
 import type { Instrument } from '../../domain/index.ts';
 import { describeError } from '../../errors.ts';
 import { BookStore } from '../books.ts';
@@ -72,7 +72,11 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   // intents through risk; a refusal goes back to the strategy (delivered after the call that emitted it)
   const symbolOf = (clordId: string) => tracker.get(clordId)?.symbol;
   const submit = (approved: Approved) => adapter.submit(approved);
-  const refused = (view: RefusedView) => strategy.runtime?.orderUpdate(view);
+  const refusals$ = new Subject<RefusedView>();
+  const refused = (view: RefusedView) => {
+    refusals$.next(view);
+    strategy.runtime?.orderUpdate(view);
+  };
   const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused });
   const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
@@ -104,8 +108,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const idle = () => adapter.idle();
   const { stopGraceMs } = options;
   const stopDeps = { clock, log, tracker, step, strategy, stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions };
-  const stop = () => stopPipeline(stopDeps);
-  return { counters, tracker, risk, books, instruments, stop };
+  const stop = () => stopPipeline(stopDeps).finally(() => refusals$.complete());
+  const cancelAll = () => new Promise<void>((resolve) => step(() => void cancelAllOpen().then(resolve, resolve)));
+  return { counters, tracker, risk, books, instruments, refusals$: refusals$.asObservable(), cancelAll, stop };
 }
 
 /** The risk layer's view of the engine (instruments, event groups, the tracker's orders, positions, books). */

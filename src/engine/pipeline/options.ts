@@ -15,6 +15,8 @@ import type { AnyStrategy } from '../strategy/define-strategy.ts';
 import type { StrategyRuntime } from '../strategy/runtime.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { Venue } from '../venue.ts';
+import type { Observable } from 'rxjs';
+import type { RefusedView } from '../strategy/views.ts';
 
 export interface PipelineOptions {
   venue: Venue;
@@ -57,6 +59,10 @@ export interface RunningPipeline {
   readonly risk: RiskManager;
   readonly books: BookStore;
   readonly instruments: ReadonlyMap<string, Instrument>;
+  /** Every refused intent, as the strategy is told it (for consoles and operators; completes at stop). */
+  readonly refusals$: Observable<RefusedView>;
+  /** Cancels every open order that can rest (an operator's cancel-all); resolves when the venue answered. */
+  cancelAll(): Promise<void>;
   /** Stops the strategy, cancels open orders, ends the streams. */
   stop(): Promise<void>;
 }

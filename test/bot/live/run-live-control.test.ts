@@ -40,7 +40,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
 describe('runLive with bot.control', () => {
   it('switches the trading state over HTTP; the status line and run.summary show it', { timeout: 60_000 }, async () => {
     const base = loadConfig('config/sim.yaml', { env: {} });
-    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0 } } };
+    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0, console: false } } };
     const logs = new Sink();
     const status = new Sink();
     const logger = createLogger({ level: 'info', pretty: false, destination: logs });
