@@ -1,0 +1,96 @@
+/**
+ * The web console in headless Chromium against a demo run (config/sim.yaml with `bot.control: { port: 0,
+ * console: true }`, the embedded exchange): the run announces the console URL (console.ready); without the
+ * token the server answers 401; with it the page shows the strategy, both demo symbols' books, the trading
+ * state and figures that change while the bot trades; setting the state to reducing through the page (the
+ * confirmation accepted) changes the bot's own trading state; the page fetches nothing beyond the bot's
+ * loopback server and logs no error. Every wait is on page or run state, never a fixed sleep.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { loadConfig } from '../../../src/config/index.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
+import { runLive, type RunSummary } from '../../../src/bot/live/run-live.ts';
+import { launchChromium, waitForExpression } from '../../backtest/report/browser.ts';
+
+let browser: Browser | undefined;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const text = (selector: string) => `(document.querySelector(${JSON.stringify(selector)})?.textContent ?? '')`;
+
+describe('the web console', () => {
+  it('shows a demo run live and sets its trading state; the token is required', { timeout: 120_000 }, async () => {
+    if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
+    const base = loadConfig('config/sim.yaml', { env: {} });
+    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0, console: true } } };
+    let stop: (reason: string) => void = () => undefined;
+    let announce: (url: string) => void = () => undefined;
+    const announced = new Promise<string>((resolve) => (announce = resolve));
+    const run: Promise<RunSummary> = runLive({
+      config,
+      logger: silentLogger(),
+      stopSignal: new Promise<string>((resolve) => (stop = resolve)),
+      onConsoleReady: (url) => announce(url),
+    });
+    try {
+      const url = await Promise.race([announced, run.then(() => Promise.reject(new Error('the run ended before its console was ready')))]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+      const origin = new URL(url).origin;
+
+      // no token, a wrong token: 401 for the page and the API
+      expect((await fetch(`${origin}/`)).status).toBe(401);
+      expect((await fetch(`${origin}/console/api/state`)).status).toBe(401);
+      expect((await fetch(`${origin}/?token=not-the-token`, { redirect: 'manual' })).status).toBe(401);
+
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const errors: string[] = [];
+      const outside: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('dialog', (dialog) => void dialog.accept());
+      await page.route('**/*', (route) => {
+        const requested = route.request().url();
+        if (requested.startsWith(origin)) return route.continue();
+        outside.push(requested);
+        return route.abort();
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      expect(page.url()).toBe(`${origin}/`); // the token left the address bar for the cookie
+
+      await waitForExpression(page, `${text('#strategy')} === 'market-maker'`, 30_000);
+      await waitForExpression(page, `${text('#books')}.includes('RAIN-NYC-2026-12-01') && ${text('#books')}.includes('FED-CUT-2026-12')`);
+      await waitForExpression(page, `${text('#state')}.startsWith('active')`);
+      // live: the bot's orders appear and the snapshot time moves on
+      const firstUpdate = Number(await page.evaluate<string>('document.body.dataset.updated'));
+      await waitForExpression(page, `Number(${text('#count-orders')}) > 0`, 30_000);
+      await waitForExpression(page, `Number(document.body.dataset.updated) > ${firstUpdate}`, 10_000);
+      await waitForExpression(page, `${text('#stream-market')}.startsWith('connected')`);
+      expect(await page.evaluate<number>("document.querySelectorAll('#equity-chart canvas').length")).toBeGreaterThan(0);
+
+      // flip to reducing through the page
+      await page.selectOption('#state-select', 'reducing');
+      await page.fill('#state-reason-input', 'browser test');
+      await page.click('#set-state');
+      await waitForExpression(page, `${text('#state')}.startsWith('reducing')`, 10_000);
+      const controlState = (await (await fetch(`${origin}/control/state`)).json()) as { state: string; reason: string };
+      expect(controlState).toMatchObject({ state: 'reducing', reason: 'operator (console): browser test' });
+
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      stop('test over');
+    }
+    const summary = await run;
+    expect(summary.tradingState).toBe('reducing');
+    expect(summary.operatorCommands).toBe(1);
+    expect(summary.orders).toBeGreaterThan(0);
+  });
+});
