@@ -16,6 +16,7 @@ import { registerHistoryCommand } from './commands/history.ts';
 import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
 import { registerInitCommand } from './commands/init.ts';
+import { registerExchangeCommand } from './commands/exchange.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerHistoryCommand(program);
   registerBacktestCommand(program);
   registerControlCommand(program);
+  registerExchangeCommand(program);
   registerInitCommand(program);
   return program;
 }

@@ -244,3 +244,25 @@ export async function connect(config: TradebotConfig, symbols: readonly string[]
   }
   return { client, instruments: session.instruments, accounts: session.accounts, sim: session.sim, close: () => session.close() };
 }
+
+/** A gateway login to the configured exchange (the embedded one, or `exchange`), for `tradebot exchange`. */
+export interface GatewaySession {
+  readonly gateway: GatewayClient;
+  /** The accounts the logged-in user trades. */
+  readonly accounts: readonly string[];
+  close(): Promise<void>;
+}
+
+export async function openGatewaySession(
+  config: TradebotConfig,
+  logger: Logger,
+  options: { configFile?: string } = {},
+): Promise<GatewaySession> {
+  const plan: RunPlan = { ...assertRunPlan(config, options.configFile), needsGateway: true };
+  const session = await openSession(config, plan, [], logger);
+  if (session.gateway === undefined) {
+    await session.close();
+    throw configError('exchange.gateway is missing: give username, password (${ENV_VAR}) and, with MFA, mfaSecret');
+  }
+  return { gateway: session.gateway, accounts: session.accounts, close: () => session.close() };
+}
