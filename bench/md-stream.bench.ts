@@ -3,16 +3,18 @@
  * over loopback, end to end: a pregenerated burst of UPDATES non-crossing limit orders is driven into a fresh
  * ExchangeCore (CHUNK orders per event-loop turn, so server and client interleave), each order changes the
  * book once, the server sends one full-depth (10 levels) update per change, and the clock stops when the
- * client's MarketCopy has applied the last one (it counts every update received).
- * - value: gRPC (src/sim/grpc server -> src/exchange/grpc GrpcExchangeClient -> MarketCopy);
+ * client's book store (the engine's BookStore, src/engine/books.ts, fed as the pipeline's market handler feeds
+ * it) has applied the last one (it counts every update applied).
+ * - value: gRPC (src/sim/grpc server -> src/exchange/grpc GrpcExchangeClient -> BookStore);
  * - baseline: the same flow over the gateway's NDJSON stream (src/sim/gateway startGatewayServer ->
- *   src/exchange/gateway GatewayClient -> the same MarketCopy).
+ *   src/exchange/gateway GatewayClient -> the same BookStore).
  * Both run in this one Node process (server and client share the CPU), alternating, after a warm-up run each;
  * the reported value is the median of RUNS timed runs. Stream setup (login, snapshot) is not timed.
- * A run whose stream drops or ends (the copy goes stale, or the stream ends for good) or stops making
+ * A run whose stream drops or ends (the books go stale, or the stream ends for good) or stops making
  * progress for STALL_MS fails with an error saying so; the runner prints it and exits non-zero.
  */
 import { SignJWT, jwtVerify } from 'jose';
+import type { Observable } from 'rxjs';
 import type { BenchResult } from './bench-result.ts';
 import { configSchema, parseConfigText } from '../src/config/index.ts';
 import type { SimConfig } from '../src/sim/config.ts';
@@ -27,15 +29,15 @@ import { silentLogger } from '../src/logging/logger.ts';
 import { GatewayClient, instrumentCatalog } from '../src/exchange/gateway/index.ts';
 import type { InstrumentCatalog } from '../src/exchange/gateway/index.ts';
 import { GrpcExchangeClient } from '../src/exchange/grpc/index.ts';
-import { MarketCopy } from '../src/exchange/market/index.ts';
-import type { MarketDataSource } from '../src/exchange/market/index.ts';
+import type { MarketDataEvent } from '../src/domain/stream-events.ts';
+import { BookStore } from '../src/engine/books.ts';
 
 const UPDATES = 20_000;
 const WARMUP_UPDATES = 4_000;
 const CHUNK = 500;
 const RUNS = 5;
 const SEED = 20240607;
-/** A run whose copy applies no update for this long has stalled. */
+/** A run whose book store applies no update for this long has stalled. */
 const STALL_MS = 30_000;
 const SYMBOL = 'BENCH-MD';
 const ACCOUNT = 'firms/bench/accounts/main';
@@ -83,6 +85,9 @@ export function makeFlow(count: number, seed: number): OrderRequest[] {
     };
   });
 }
+
+/** What a run needs from a transport: GatewayClient and GrpcExchangeClient both fit. */
+type MarketDataSource = Pick<GatewayClient, 'marketData$'>;
 
 export interface Rig {
   source: MarketDataSource;
@@ -145,15 +150,19 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 const reason = (error: unknown): string => (error instanceof Error ? error.message : error === undefined ? 'it completed' : String(error));
 
 /**
- * Follows a run's MarketCopy: `until(n)` resolves once n updates were applied; the run fails (the pending
- * `until` rejects, `check()` throws) when the stream drops (a `stale` change: updates were lost, the run is
- * void), ends for good, or applies nothing for STALL_MS. Failures never throw inside the changes$
- * subscriber, where they would escape as an uncaught error.
+ * Follows a run: the market data stream feeds the engine's BookStore as the pipeline's market handler does
+ * (an update older than one already applied is not applied). `until(n)` resolves once n updates were
+ * applied; the run fails (the pending `until` rejects, `check()` throws) when the stream drops (a
+ * `disconnected`: updates were lost, the run is void), delivers an update out of order, ends for good, or
+ * applies nothing for STALL_MS. Failures never throw inside the stream's subscriber, where they would escape
+ * as an uncaught error.
  */
-function watchRun(market: MarketCopy, transport: string) {
+function followRun(events$: Observable<MarketDataEvent>, transport: string) {
+  const books = new BookStore();
+  let applied = 0;
   let failure: Error | undefined;
   let waiter: { target: number; resolve: () => void; reject: (error: Error) => void } | undefined;
-  let progressAt = market.bookUpdates;
+  let progressAt = applied;
   const fail = (message: string): void => {
     failure ??= new Error(`md-stream over ${transport}: ${message}`);
     settle();
@@ -162,25 +171,39 @@ function watchRun(market: MarketCopy, transport: string) {
     if (waiter === undefined) return;
     const { target, resolve, reject } = waiter;
     if (failure !== undefined) reject(failure);
-    else if (market.bookUpdates >= target) resolve();
+    else if (applied >= target) resolve();
     else return;
     waiter = undefined;
   };
-  const subscription = market.changes$.subscribe((change) => {
-    if (change.type === 'stale')
-      fail(
-        `the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); the run is void`,
-      );
-    else if (change.type === 'streamEnded')
-      fail(`the market data stream ended during the run (${reason(change.error)}) after ${market.bookUpdates} updates`);
-    else settle();
+  const symbols = (): string =>
+    books
+      .all()
+      .map((view) => view.symbol)
+      .join(', ');
+  const subscription = events$.subscribe({
+    next: (event) => {
+      if (event.type === 'book' && books.isOutOfOrder(event)) {
+        fail(`an update arrived out of order after ${applied} updates; the run is void`);
+      } else if (event.type === 'book') {
+        books.apply(event, clock.now());
+        applied += 1;
+        settle();
+      } else if (event.type === 'disconnected') {
+        books.markAllStale();
+        fail(`the market data stream dropped during the run (${symbols()} went stale after ${applied} updates); the run is void`);
+      }
+    },
+    error: (error: unknown) => fail(`the market data stream ended during the run (${reason(error)}) after ${applied} updates`),
+    complete: () => fail(`the market data stream ended during the run (${reason(undefined)}) after ${applied} updates`),
   });
   const stallTimer = setInterval(() => {
-    if (waiter !== undefined && market.bookUpdates === progressAt)
-      fail(`no update for ${STALL_MS / 1000} s (${market.bookUpdates} of ${waiter.target} applied)`);
-    progressAt = market.bookUpdates;
+    if (waiter !== undefined && applied === progressAt) fail(`no update for ${STALL_MS / 1000} s (${applied} of ${waiter.target} applied)`);
+    progressAt = applied;
   }, STALL_MS);
   return {
+    get applied(): number {
+      return applied;
+    },
     until(target: number): Promise<void> {
       return new Promise<void>((resolve, reject) => {
         waiter = { target, resolve, reject };
@@ -198,7 +221,7 @@ function watchRun(market: MarketCopy, transport: string) {
 }
 
 /**
- * One timed run: seconds from the first order to the last update applied by the client's copy.
+ * One timed run: seconds from the first order to the last update applied by the client's book store.
  * `midRun` (checks of the failure path) is called with the rig after the first chunk.
  */
 export async function timedRun(
@@ -213,10 +236,9 @@ export async function timedRun(
     currency: config.currency,
   });
   const rig = await makeRig(core);
-  const market = new MarketCopy();
-  const watch = watchRun(market, makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream');
+  let watch: ReturnType<typeof followRun> | undefined;
   try {
-    market.attachBooks(rig.source.marketData$({ symbols: [SYMBOL] }));
+    watch = followRun(rig.source.marketData$({ symbols: [SYMBOL] }), makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream');
     await watch.until(1);
     const start = process.hrtime.bigint();
     for (let i = 0; i < flow.length; i += CHUNK) {
@@ -228,12 +250,10 @@ export async function timedRun(
     }
     await watch.until(1 + flow.length);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (market.bookUpdates !== 1 + flow.length)
-      throw new Error(`md-stream: expected ${1 + flow.length} updates, applied ${market.bookUpdates}`);
+    if (watch.applied !== 1 + flow.length) throw new Error(`md-stream: expected ${1 + flow.length} updates, applied ${watch.applied}`);
     return seconds;
   } finally {
-    watch.stop();
-    market.close();
+    watch?.stop();
     await rig.close();
     core.events$.complete();
   }
@@ -261,7 +281,7 @@ export default async function mdStreamBench(): Promise<BenchResult> {
     bench: 'md-stream',
     unit: 'updates/s',
     value,
-    baseline: 'gateway NDJSON stream (same flow, same MarketCopy)',
+    baseline: 'gateway NDJSON stream (same flow, same BookStore)',
     baselineValue,
     ratio: Math.round((value / baselineValue) * 100) / 100,
     updates: UPDATES,

@@ -13,12 +13,13 @@
  * spaces, no leading zeros ("05"), no bare "." forms. JS numbers are accepted only when they are safe
  * integers: a float such as 0.1 has already lost precision, so it is refused. NaN and Infinity are refused.
  *
- * Behind it: decimal-config.ts makes the configured clone, and decimal-words.ts gives it a prototype whose
- * comparison and plus / minus / times work in place on decimal.js's digit words (same results, no copy).
+ * Behind it: decimal-config.ts makes the configured clone, and decimal-words/ (the one place that knows
+ * decimal.js's internals) gives it a prototype whose comparison and plus / minus / times work in place on
+ * decimal.js's digit words (same results, no copy), when its load-time self-check passes.
  */
 import { DomainErrorCode, describeValue, domainError } from './errors.ts';
 import { Decimal } from './decimal-config.ts';
-import { cutAtPlaces, type DecimalParts } from './decimal-words.ts';
+import { roundToTenthTick } from './decimal-words/index.ts';
 
 export { Decimal } from './decimal-config.ts';
 
@@ -116,19 +117,6 @@ export function multipleOfTick(tick: Decimal): (value: Decimal) => boolean {
   return powerOfTen ? (value) => value.decimalPlaces() <= places : (value) => isMultipleOf(value, tick);
 }
 
-/**
- * k when `tick` (finite, > 0) is 10^-k for k >= 0 (1, 0.1, 0.01, ...), else -1: one base-1e7 word holding a
- * power of ten is a power of ten, and decimalPlaces() is then -exponent.
- */
-function tenthPlaces(tick: Decimal): number {
-  const d = (tick as unknown as DecimalParts).d;
-  if (d === null || d.length !== 1 || tick.e > 0) return -1;
-  const word = d[0] as number;
-  return word === 1 || word === 10 || word === 100 || word === 1000 || word === 10000 || word === 100000 || word === 1000000
-    ? tick.decimalPlaces()
-    : -1;
-}
-
 /** down = towards -infinity, up = towards +infinity, nearest = closest multiple, ties to the even multiple. */
 export type TickRounding = 'down' | 'up' | 'nearest';
 
@@ -139,16 +127,9 @@ export type TickRounding = 'down' | 'up' | 'nearest';
 export function roundToTick(value: Decimal, tick: Decimal, mode: TickRounding): Decimal {
   requirePositiveTick(tick);
   if (mode !== 'nearest') {
-    const places = tenthPlaces(tick);
-    if (places >= 0 && !value.isNegative() && value.isFinite() && (value as unknown as DecimalParts).d!.length <= 5) {
-      // tick 10^-places and a value of at most 35 significant digits: the arithmetic below is exact, and
-      // gives what rounding to `places` decimals towards -/+ infinity gives (a zero result is +0 either way)
-      if (value.decimalPlaces() <= places) return value;
-      return (
-        cutAtPlaces(value as unknown as DecimalParts, places, mode === 'up') ??
-        value.toDecimalPlaces(places, mode === 'down' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL)
-      );
-    }
+    // a tick of 1, 0.1, 0.01, ...: decimal places instead of a modulo, when the value allows (decimal-words/tick.ts)
+    const directed = roundToTenthTick(value, tick, mode === 'up');
+    if (directed !== undefined) return directed;
   }
   const remainder = value.mod(tick); // EUCLID: 0 <= remainder < tick
   if (remainder.isZero()) return value;

@@ -15,6 +15,7 @@
  * The `*RawInt` helpers work on safe-integer numbers for the simulator's matching engine.
  */
 import { Decimal, ZERO } from './decimal.ts';
+import { rawIntShortcut } from './decimal-words/index.ts';
 import { DomainErrorCode, describeValue, domainError, invalidField } from './errors.ts';
 import type { TradebotError } from '../errors.ts';
 
@@ -233,50 +234,9 @@ export function decimalToRaw(value: Decimal, scales: InstrumentScales, kind: Sca
   return raw;
 }
 
-/** decimal.js's documented representation: `d` base-1e7 words, most significant first, `e` exponent, `s` sign. */
-interface DecimalParts {
-  readonly d: readonly number[] | null;
-  readonly e: number;
-  readonly s: number;
-}
-
-const POW10_NUMBERS: readonly number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
-
-/**
- * value × 10^digits as a safe integer when that is exact, else undefined (the caller takes the Decimal path).
- * The words of `d` are aligned on the decimal point: word i is worth d[i] × 1e7^(floor(e / 7) - i), so word i
- * contributes d[i] × 10^(7 (floor(e / 7) - i) + digits). Every term and partial sum is an integer below 2^53
- * (checked), so the float arithmetic is exact; a negative power divides off digits that must be zeros
- * (checked by the remainder), else the value has more places than `digits` and the slow path reports it.
- */
-function fastRawInt(value: Decimal, digits: number): number | undefined {
-  const { d, e, s } = value as unknown as DecimalParts;
-  if (d === null || d.length > 3 || digits > 15) return undefined;
-  const top = Math.floor(e / 7);
-  let sum = 0;
-  for (let i = 0; i < d.length; i++) {
-    const word = d[i] as number;
-    if (word === 0) continue;
-    const p = 7 * (top - i) + digits;
-    let term: number;
-    if (p >= 0) {
-      if (p > 15) return undefined;
-      term = word * (POW10_NUMBERS[p] as number);
-    } else {
-      if (p < -7) return undefined;
-      const divisor = POW10_NUMBERS[-p] as number;
-      if (word % divisor !== 0) return undefined;
-      term = word / divisor;
-    }
-    sum += term;
-    if (!Number.isSafeInteger(term) || !Number.isSafeInteger(sum)) return undefined;
-  }
-  return sum === 0 ? 0 : s < 0 ? -sum : sum;
-}
-
 /** Decimal -> safe-integer raw (for the matching engine); throws like decimalToRaw. */
 export function decimalToRawInt(value: Decimal, scales: InstrumentScales, kind: ScaledKind, path = 'value'): number {
-  const fast = fastRawInt(value, scaleDigits(scales, kind));
+  const fast = rawIntShortcut(value, scaleDigits(scales, kind));
   if (fast !== undefined) return fast;
   const raw = decimalToRaw(value, scales, kind, path);
   const int = tryParseRawInt(raw);

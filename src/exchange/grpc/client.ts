@@ -28,7 +28,7 @@ import {
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
 import type { InsertOrderResult, OrderIdsResult, ReplaceOrderResult } from '../gateway/trading-api.ts';
 import type { InstrumentStateStreamEvent, MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
-import type { DropCopyEvent, PositionStreamEvent, TradeCaptureStreamEvent } from '../market/stream-types.ts';
+import type { DropCopyEvent, PositionStreamEvent, TradeCaptureStreamEvent } from './stream-types.ts';
 import { GrpcChannel } from './channel.ts';
 import { GrpcClientErrorCode, GrpcError } from './errors.ts';
 import { GrpcResumableStreams, type ResumableFilter } from './resumable.ts';

@@ -1,10 +1,11 @@
 /**
  * Public API of the exchange's gRPC client: `GrpcExchangeClient` and its stream events (the port's events
  * from src/domain/stream-events.ts, as the gateway client's; positions, drop copy and trade capture from
- * src/exchange/market/stream-types.ts).
+ * ./stream-types.ts, exported here).
  *
  * Modules:
  * - client.ts        GrpcExchangeClient: one channel, streams and unary calls, close()
+ * - stream-types.ts the gRPC-only stream events: positions, drop copy, trade capture
  * - streams.ts       order updates, market data, instrument states, positions; snapshot-only Promises
  * - resumable.ts     drop copy and trade capture with resume tokens (resumeLost on OUT_OF_RANGE)
  * - stream-runner.ts resilient authenticated gRPC streams (resilientStream: reconnect, watchdog, dedupe, refresh)
@@ -28,5 +29,6 @@ export { GrpcChannel, bearerMetadata } from './channel.ts';
 export { tokenSourceOf } from './token-source.ts';
 export type { TokenManagerLike } from './token-source.ts';
 export type { GrpcChannelOptions } from './channel.ts';
+export type * from './stream-types.ts';
 export { GrpcClientErrorCode, GrpcError, grpcErrorCode, isGrpcError, toGrpcError } from './errors.ts';
 export { exchangeProtocol } from './protocol/index.ts';

@@ -13,7 +13,7 @@ import type { Observable } from 'rxjs';
 import type { ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
 import type { LifecycleEvent } from '../../domain/stream-events.ts';
-import type { DropCopyEvent, DropCopyItem, ResumeLostEvent, TradeCaptureItem, TradeCaptureStreamEvent } from '../market/stream-types.ts';
+import type { DropCopyEvent, DropCopyItem, ResumeLostEvent, TradeCaptureItem, TradeCaptureStreamEvent } from './stream-types.ts';
 import { isGrpcError } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import type { MethodRef } from './protocol/index.ts';

@@ -1,6 +1,7 @@
 /**
- * The gRPC streams as RxJS Observables of the SAME typed events the gateway client emits
- * (src/exchange/market/stream-types.ts), so a consumer does not care which transport feeds it:
+ * The gRPC streams as RxJS Observables of the SAME typed events the gateway client emits (the port's,
+ * src/domain/stream-events.ts; positions from ./stream-types.ts), so a consumer does not care which transport
+ * feeds it:
  * - `orderUpdates$` (CreateOrderSubscription): a snapshot per (re)connection, one `execution` event per
  *   execution (deduplicated by id across reconnects), `cancelReject` events, heartbeats;
  * - `marketData$` (CreateMarketDataSubscription): full books per symbol; the first per symbol after
@@ -23,9 +24,8 @@ import type {
   MarketDataItem,
   OrderStreamEvent,
   OrderStreamItem,
-  PositionStreamEvent,
-  PositionStreamItem,
-} from '../market/stream-types.ts';
+} from '../../domain/stream-events.ts';
+import type { PositionStreamEvent, PositionStreamItem } from './stream-types.ts';
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
 import { grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';

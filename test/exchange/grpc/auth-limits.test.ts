@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/index.ts';
 import type { GrpcError } from '../../../src/exchange/grpc/index.ts';
-import type { DisconnectedEvent } from '../../../src/exchange/market/index.ts';
+import type { DisconnectedEvent } from '../../../src/domain/stream-events.ts';
 import { record } from '../gateway/helpers/events.ts';
 import { ALICE_MAIN, SYMBOL, type GrpcHarness, mintToken, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
 

@@ -5,7 +5,7 @@
  * unusable token (older than the replay buffer) becomes `resumeLost` and the stream carries on.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DropCopyEvent, TradeCaptureStreamEvent } from '../../../src/exchange/market/index.ts';
+import type { DropCopyEvent, TradeCaptureStreamEvent } from '../../../src/exchange/grpc/index.ts';
 import type { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { record } from '../gateway/helpers/events.ts';
 import { ALICE_HEDGE, ALICE_MAIN, BOB_MAIN, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';

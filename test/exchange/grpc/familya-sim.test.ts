@@ -12,19 +12,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tap, type Observable } from 'rxjs';
 import { status } from '@grpc/grpc-js';
-import { GrpcChannel, type GrpcError, type GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
-import { methodRef } from '../../../src/exchange/grpc/protocol/index.ts';
 import {
-  MarketCopy,
-  type DisconnectedEvent,
+  GrpcChannel,
   type DropCopyEvent,
-  type MarketChange,
-  type MarketDataEvent,
+  type GrpcError,
+  type GrpcExchangeClient,
   type TradeCaptureStreamEvent,
-} from '../../../src/exchange/market/index.ts';
-import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
+} from '../../../src/exchange/grpc/index.ts';
+import { methodRef } from '../../../src/exchange/grpc/protocol/index.ts';
+import type { DisconnectedEvent, MarketDataEvent } from '../../../src/domain/stream-events.ts';
 import type { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { record } from '../gateway/helpers/events.ts';
+import { BookCopy, type BookChange } from '../helpers/book-copy.ts';
+import { coreLevels, viewLevels } from '../helpers/books.ts';
 import { runToEnd, unaryError } from '../../sim/grpc/helpers/calls.ts';
 import { ALICE, BOT, DEMO_ACCOUNTS, ManualClock, NO_DROPCOPY, RAIN, round, startGrpcSim, type GrpcSimRig } from './helpers/familya-sim.ts';
 
@@ -47,26 +47,17 @@ function expectedFeed(core: ExchangeCore) {
   return { executions, trades, stop: () => subscription.unsubscribe() };
 }
 
-const levels = (book: {
-  bids: readonly { px: { toString(): string }; qty: { toString(): string } }[];
-  offers: readonly { px: { toString(): string }; qty: { toString(): string } }[];
-}) =>
-  JSON.stringify([
-    book.bids.map((l) => `${l.px.toString()}x${l.qty.toString()}`),
-    book.offers.map((l) => `${l.px.toString()}x${l.qty.toString()}`),
-  ]);
-
 /**
  * The bot's three feeds over gRPC: drop copy and trade capture without client-side dedupe (so a repeat
- * would show), and a market copy (its stream's lifecycle events recorded on the way in).
+ * would show), and a market copy kept by the engine's BookStore (its stream's lifecycle events recorded on the way in).
  */
 function openFeeds(client: GrpcExchangeClient) {
   const drops = record<DropCopyEvent>(client.dropCopy$({ dedupe: false }));
   const captures = record<TradeCaptureStreamEvent>(client.tradeCaptureReports$({ dedupe: false }));
-  const market = new MarketCopy();
-  const changes = record<MarketChange>(market.changes$);
+  const market = new BookCopy();
+  const changes = record<BookChange>(market.changes$);
   const marketEvents: MarketDataEvent[] = [];
-  market.attachBooks(client.marketData$({ symbols: [RAIN] }).pipe(tap((e) => marketEvents.push(e))));
+  market.attach(client.marketData$({ symbols: [RAIN] }).pipe(tap((e) => marketEvents.push(e))));
   const executionIds = () => drops.events.flatMap((e) => (e.type === 'execution' ? [e.execution.id] : []));
   const tradeIds = () => captures.events.flatMap((e) => (e.type === 'trade' ? [e.trade.id] : []));
   /** Disconnections of the three streams. */
@@ -91,9 +82,8 @@ function openFeeds(client: GrpcExchangeClient) {
       const trades = feed.trades.at(-1);
       if (executions !== undefined) await drops.waitFor((e) => e.type === 'execution' && e.execution.id === executions);
       if (trades !== undefined) await captures.waitFor((e) => e.type === 'trade' && e.trade.id === trades);
-      const expected = marketSnapshot(core, RAIN, 10);
-      if (expected === undefined) throw new Error('no book');
-      await changes.waitFor((c) => c.type === 'book' && levels(c.book) === levels(expected));
+      const expected = JSON.stringify(coreLevels(core, RAIN));
+      await changes.waitFor((c) => c.type === 'book' && JSON.stringify(viewLevels(c.book)) === expected);
       expect(market.isFresh(RAIN)).toBe(true);
     },
     stop(): void {

@@ -1,28 +1,27 @@
 /**
- * The gRPC client's market data into the local copy, against the simulator's server over loopback: the
- * copy equals the core's book after a burst of orders; a stream dropped by the server marks the books
+ * The gRPC client's market data into a local copy kept by the engine's BookStore (../helpers/book-copy.ts),
+ * against the simulator's server over loopback: the copy equals the core's book after a burst of orders; a stream dropped by the server marks the books
  * stale until the new snapshot, which brings what changed meanwhile; snapshot-only; a refused request
  * (more than 1000 symbols) ends the Observable instead of reconnecting forever.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MarketCopy } from '../../../src/exchange/market/index.ts';
-import type { MarketChange } from '../../../src/exchange/market/index.ts';
-import { burst, expectSameAsCore } from '../market/helpers/books.ts';
+import { BookCopy, type BookChange } from '../helpers/book-copy.ts';
+import { burst, expectSameAsCore } from '../helpers/books.ts';
 import { record } from '../gateway/helpers/events.ts';
 import { ALICE_MAIN, SYMBOL, SYMBOL2, type GrpcHarness, place, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
 
 const isBook =
   (symbol: string, sequence?: number) =>
-  (c: MarketChange): boolean =>
+  (c: BookChange): boolean =>
     c.type === 'book' && c.book.symbol === symbol && (sequence === undefined || c.book.sequence === sequence);
 
 describe('gRPC market data into the local copy', () => {
   let h: GrpcHarness;
-  let market: MarketCopy;
+  let market: BookCopy;
 
   beforeEach(async () => {
     h = await startGrpcHarness();
-    market = new MarketCopy();
+    market = new BookCopy();
   });
   afterEach(async () => {
     market.close();
@@ -31,7 +30,7 @@ describe('gRPC market data into the local copy', () => {
 
   it('equals the core book (levels, state, stats) after a burst of orders', async () => {
     const changes = record(market.changes$);
-    market.attachBooks(h.client().marketData$({ symbols: [SYMBOL, SYMBOL2] }));
+    market.attach(h.client().marketData$({ symbols: [SYMBOL, SYMBOL2] }));
     await changes.waitFor(isBook(SYMBOL, 1));
     await changes.waitFor(isBook(SYMBOL2, 1));
     const updates = burst(h.core, 600, 7);
@@ -47,7 +46,7 @@ describe('gRPC market data into the local copy', () => {
 
   it('marks books stale while the stream is down and fresh again with the new snapshot', async () => {
     const changes = record(market.changes$);
-    market.attachBooks(h.client().marketData$({ symbols: [SYMBOL] }));
+    market.attach(h.client().marketData$({ symbols: [SYMBOL] }));
     const spy = record(h.client().marketData$({ symbols: [SYMBOL] }));
     await changes.waitFor(isBook(SYMBOL, 1));
     await spy.waitFor((e) => e.type === 'book');
@@ -61,7 +60,7 @@ describe('gRPC market data into the local copy', () => {
     expect(market.isFresh(SYMBOL)).toBe(false);
     expect(market.book(SYMBOL)?.bids).toBe(before?.bids);
 
-    const fresh = (await changes.waitFor(isBook(SYMBOL, 3))) as Extract<MarketChange, { type: 'book' }>;
+    const fresh = (await changes.waitFor(isBook(SYMBOL, 3))) as Extract<BookChange, { type: 'book' }>;
     expect(fresh.book.stale).toBe(false);
     expectSameAsCore(h.core, market.book(SYMBOL));
     expect(market.isFresh(SYMBOL)).toBe(true);

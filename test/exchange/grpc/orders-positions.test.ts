@@ -1,15 +1,15 @@
 /**
  * The gRPC client's order entry, order stream, positions, instrument states and lookups against the
  * simulator: an order inserted over gRPC shows up in the core and on the order stream (snapshot first,
- * then executions); positions arrive as a snapshot then changes and fill the local copy; preview, cancel,
+ * then executions); positions arrive as a snapshot then changes and fill a local copy (positionsFrom); preview, cancel,
  * cancel-replace, open orders, ListInstruments and SearchTrades answer the same as the gateway would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/index.ts';
-import { MarketCopy } from '../../../src/exchange/market/index.ts';
-import type { DropCopyEvent, ExecutionEvent, OrderSnapshotEvent, PositionStreamEvent } from '../../../src/exchange/market/index.ts';
-import type { GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
+import type { ExecutionEvent, OrderSnapshotEvent } from '../../../src/domain/stream-events.ts';
+import type { DropCopyEvent, GrpcExchangeClient, PositionStreamEvent } from '../../../src/exchange/grpc/index.ts';
 import { record } from '../gateway/helpers/events.ts';
+import { positionsFrom } from '../helpers/book-copy.ts';
 import {
   ALICE_HEDGE,
   ALICE_MAIN,
@@ -108,29 +108,27 @@ describe('gRPC order entry, order stream and positions', () => {
 
   it('positions: a snapshot, then each change, into the local copy', async () => {
     place(h.core, { account: ALICE_MAIN, side: 'SIDE_BUY', price: 40, qty: 3, symbol: SYMBOL2 });
-    const market = new MarketCopy();
-    const changes = record(market.changes$);
-    const stream = client.positions$();
-    const events = record<PositionStreamEvent>(stream);
-    market.attachPositions(stream);
-    await changes.waitFor((c) => c.type === 'positions' && c.snapshot);
-    expect(market.positionsStale).toBe(false);
-    expect(market.position(ALICE_MAIN, SYMBOL2)?.openBuyQty).toEqual(new Decimal(3));
+    const events = record<PositionStreamEvent>(client.positions$());
+    const copy = () => positionsFrom(events.events);
+    await events.waitFor((e) => e.type === 'positionSnapshot');
+    expect(copy().stale).toBe(false);
+    expect(copy().position(ALICE_MAIN, SYMBOL2)?.openBuyQty).toEqual(new Decimal(3));
 
     place(h.core, { account: ALICE_MAIN, side: 'SIDE_SELL', price: 55, qty: 4 });
     place(h.core, { account: BOB_MAIN, side: 'SIDE_BUY', price: 55, qty: 4, participant: 'firms/other/users/bob' });
-    await changes.waitFor((c) => c.type === 'positions' && !c.snapshot && market.position(ALICE_MAIN, SYMBOL)?.netPosition.eq(-4) === true);
-    const position = market.position(ALICE_MAIN, SYMBOL);
+    await events.waitFor((e) => e.type === 'position' && copy().position(ALICE_MAIN, SYMBOL)?.netPosition.eq(-4) === true);
+    const position = copy().position(ALICE_MAIN, SYMBOL);
     expect(position?.avgEntryPx).toEqual(new Decimal('0.55'));
     expect(position?.openSellQty).toEqual(new Decimal(0));
-    expect(market.position(BOB_MAIN, SYMBOL)).toBeUndefined();
+    expect(copy().position(BOB_MAIN, SYMBOL)).toBeUndefined();
 
     h.server.dropAll();
-    await changes.waitFor((c) => c.type === 'positionsStale');
-    await changes.waitFor((c) => c.type === 'positions' && c.snapshot && market.positionsStale === false);
-    expect(market.position(ALICE_MAIN, SYMBOL)?.netPosition).toEqual(new Decimal(-4));
+    const dropped = await events.waitFor((e) => e.type === 'disconnected');
+    expect(positionsFrom(events.events.slice(0, events.events.indexOf(dropped) + 1)).stale).toBe(true);
+    await events.waitFor((e) => e.type === 'positionSnapshot' && events.events.indexOf(e) > events.events.indexOf(dropped));
+    expect(copy().stale).toBe(false);
+    expect(copy().position(ALICE_MAIN, SYMBOL)?.netPosition).toEqual(new Decimal(-4));
     events.stop();
-    market.close();
   });
 
   it('instrument states, ListInstruments and SearchTrades', async () => {

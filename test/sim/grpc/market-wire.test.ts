@@ -9,7 +9,7 @@ import { grpcCodecs } from '../../../src/exchange/grpc/protocol/index.ts';
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
 import { marketUpdateMessage } from '../../../src/sim/grpc/market-wire.ts';
-import { burst } from '../../exchange/market/helpers/books.ts';
+import { burst } from '../../exchange/helpers/books.ts';
 import { ALICE_MAIN, BOB_MAIN, ManualClock, SYMBOL, SYMBOL2, place, testConfig } from './helpers/harness.ts';
 
 function viaCodecs(core: ExchangeCore, symbol: string, depth: number): Record<string, unknown> {

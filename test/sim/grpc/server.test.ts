@@ -10,7 +10,7 @@ import { filter as rxFilter } from 'rxjs';
 import { GrpcChannel, bearerMetadata } from '../../../src/exchange/grpc/index.ts';
 import { grpcCodecs, methodRef } from '../../../src/exchange/grpc/protocol/index.ts';
 import { GatewayClient } from '../../../src/exchange/gateway/index.ts';
-import type { ExecutionEvent } from '../../../src/exchange/market/index.ts';
+import type { ExecutionEvent } from '../../../src/domain/stream-events.ts';
 import { record } from '../../exchange/gateway/helpers/events.ts';
 import { Decimal } from '../../../src/domain/index.ts';
 import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';

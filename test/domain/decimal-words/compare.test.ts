@@ -1,10 +1,10 @@
-// The project's Decimal comparison (`cmp`, compared in place by src/domain/decimal-words.ts) agrees with
+// The project's Decimal comparison (`cmp`, compared in place by src/domain/decimal-words/) agrees with
 // decimal.js's own for any pair of values (signs, zeros, scales, long digit strings, equal values written
 // differently), and so do the domain helpers that replaced src/engine/decimal-compare.ts (maxDecimal,
 // multipleOfTick). The reference is a clone of the configuration: its instances have decimal.js's prototype.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO, isMultipleOf, maxDecimal, multipleOfTick } from '../../src/domain/decimal.ts';
+import { Decimal, ZERO, isMultipleOf, maxDecimal, multipleOfTick } from '../../../src/domain/decimal.ts';
 
 const Reference = Decimal.clone();
 /** decimal.js's own comparison of the same values. */

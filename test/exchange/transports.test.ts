@@ -1,18 +1,20 @@
 /**
  * The transport is a config choice: the gateway client (NDJSON) and the gRPC client emit the same market
- * data events, so the same MarketCopy code kept from either ends up with the core's book after the same
- * burst of orders, and goes stale/fresh the same way when the server drops its streams: both servers drop
+ * data events, so the same book copy (the engine's BookStore, ./helpers/book-copy.ts) kept from either ends
+ * up with the core's book after the same burst of orders, and goes stale/fresh the same way when the server drops its streams: both servers drop
  * every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes while they are down,
  * both copies mark both symbols stale, reconnect, and are fresh again with the core's book from the new
  * snapshot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../../src/exchange/gateway/index.ts';
-import { MarketCopy } from '../../../src/exchange/market/index.ts';
-import type { MarketChange, MarketDataSource } from '../../../src/exchange/market/index.ts';
-import { record } from '../gateway/helpers/events.ts';
+import { GatewayClient } from '../../src/exchange/gateway/index.ts';
+import { record } from './gateway/helpers/events.ts';
+import { BookCopy, type BookChange } from './helpers/book-copy.ts';
 import { burst, expectSameAsCore } from './helpers/books.ts';
-import { ALICE_PASSWORD, SYMBOL, SYMBOL2, type GrpcHarness, startGrpcHarness } from '../../sim/grpc/helpers/harness.ts';
+import { ALICE_PASSWORD, SYMBOL, SYMBOL2, type GrpcHarness, startGrpcHarness } from '../sim/grpc/helpers/harness.ts';
+
+/** What a book copy needs from a transport: GatewayClient and GrpcExchangeClient both fit. */
+type MarketDataSource = Pick<GatewayClient, 'marketData$'>;
 
 describe('market copy over either transport', () => {
   let h: GrpcHarness;
@@ -35,12 +37,12 @@ describe('market copy over either transport', () => {
   it('gateway and gRPC copies both equal the core after the same burst, and go stale then fresh alike when the servers drop their streams', async () => {
     const sources: Record<string, MarketDataSource> = { gateway, grpc: h.client() };
     const copies = Object.entries(sources).map(([name, source]) => {
-      const market = new MarketCopy();
+      const market = new BookCopy();
       const changes = record(market.changes$);
-      market.attachBooks(source.marketData$({ symbols: [SYMBOL, SYMBOL2] }));
+      market.attach(source.marketData$({ symbols: [SYMBOL, SYMBOL2] }));
       return { name, market, changes };
     });
-    const at = (symbol: string, sequence: number) => (c: MarketChange) =>
+    const at = (symbol: string, sequence: number) => (c: BookChange) =>
       c.type === 'book' && c.book.symbol === symbol && c.book.sequence === sequence;
     for (const { changes } of copies) {
       await changes.waitFor(at(SYMBOL, 1));
@@ -55,7 +57,7 @@ describe('market copy over either transport', () => {
     }
 
     const mark = new Map(copies.map(({ name, changes }) => [name, changes.events.length]));
-    const afterDrop = (name: string, events: readonly MarketChange[], predicate: (c: MarketChange) => boolean) => (c: MarketChange) =>
+    const afterDrop = (name: string, events: readonly BookChange[], predicate: (c: BookChange) => boolean) => (c: BookChange) =>
       predicate(c) && events.indexOf(c) >= (mark.get(name) ?? 0);
     expect(h.gatewayStreamCount()).toBe(1);
     expect(h.server.openStreams()).toBe(1);

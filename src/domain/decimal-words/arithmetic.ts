@@ -1,50 +1,21 @@
 /**
- * The project's Decimal prototype: decimal.js's methods, with comparison and plus / minus / times computed
- * in place on decimal.js's base-1e7 words instead of on a copy of the argument (details below), and the
- * word-level helpers the tick rounding of decimal.ts uses. Loading this module installs the prototype on
- * the Decimal of decimal-config.ts; decimal.ts imports it, so every Decimal made anywhere has it.
+ * The project prototype's `plus` / `minus` / `times` (and `add` / `sub` / `mul`): decimal.js's results computed
+ * in place on a Decimal argument, or decimal.js's own method when they cannot be proven equal.
  */
 import { Decimal as DecimalJs } from 'decimal.js';
-import { Decimal } from './decimal-config.ts';
+import { Decimal } from '../decimal-config.ts';
+import {
+  BASE,
+  LOG_BASE,
+  base10Exponent,
+  finaliseKeeps,
+  isProjectDecimal,
+  make,
+  wordExponent,
+  wordReach,
+  type DecimalParts,
+} from './parts.ts';
 
-/**
- * Comparisons without a copy. decimal.js's `x.cmp(y)` (and `eq`, `lt`, `lte`, `gt`, `gte`, which call
- * `this.cmp`) first copies its argument into a new instance (`new Decimal(y)`: an object and a slice of
- * its digits), so every comparison allocates; strategies, risk and the portfolio compare on every event.
- * The project's Decimal gets a prototype of its own (inheriting every method of decimal.js's) whose `cmp` /
- * `comparedTo` compare a finite Decimal argument in place: decimal.js's own algorithm over its documented
- * representation (`d` digits in base 1e7, most significant first, `e` exponent, `s` sign), on the same
- * values the copy would hold (a copy of a finite instance within [minE, maxE] is exact). Anything else (a
- * number or string argument, NaN, ±Infinity, an exponent out of range) goes to decimal.js's own `cmp`.
- */
-export interface DecimalParts {
-  readonly d: readonly number[] | null;
-  readonly e: number;
-  readonly s: number;
-}
-const decimalJsCmp = DecimalJs.prototype.comparedTo;
-function comparedTo(this: DecimalJs, y: DecimalJs.Value): number {
-  if (y instanceof DecimalJs) {
-    const x = this as unknown as DecimalParts;
-    const v = y as unknown as DecimalParts;
-    const xd = x.d;
-    const yd = v.d;
-    if (xd !== null && yd !== null && v.e <= Decimal.maxE && v.e >= Decimal.minE) {
-      const xs = x.s;
-      const ys = v.s;
-      if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -ys : 0;
-      if (xs !== ys) return xs;
-      if (x.e !== v.e) return x.e > v.e !== xs < 0 ? 1 : -1;
-      const xdL = xd.length;
-      const ydL = yd.length;
-      for (let i = 0, j = xdL < ydL ? xdL : ydL; i < j; ++i) {
-        if (xd[i] !== yd[i]) return (xd[i] as number) > (yd[i] as number) !== xs < 0 ? 1 : -1;
-      }
-      return xdL === ydL ? 0 : xdL > ydL !== xs < 0 ? 1 : -1;
-    }
-  }
-  return decimalJsCmp.call(this, y);
-}
 /**
  * Arithmetic without a copy. decimal.js's `x.plus(y)`, `x.minus(y)` and `x.times(y)` (and `add`, `sub`,
  * `mul`) also begin with `y = new Decimal(y)`. The project prototype's versions compute on a finite Decimal
@@ -64,14 +35,6 @@ function comparedTo(this: DecimalJs, y: DecimalJs.Value): number {
  * decimal.js's own method. Results that need no rounding (prices, quantities and their products, at most 40
  * digits) are by far the common case.
  */
-interface MutableParts {
-  constructor: unknown;
-  s: number;
-  e: number;
-  d: number[] | null;
-}
-const BASE = 1e7;
-const LOG_BASE = 7;
 const decimalJsPlus = DecimalJs.prototype.plus;
 const decimalJsMinus = DecimalJs.prototype.minus;
 const decimalJsTimes = DecimalJs.prototype.times;
@@ -84,58 +47,6 @@ const decimalJsTimes = DecimalJs.prototype.times;
  */
 /** Work area of the word-aligned sum or difference (single-threaded, never re-entered). */
 const work: number[] = [];
-
-/**
- * An instance of the project's Decimal (its prototype is the project's own): decimal.js's `new Decimal(y)`
- * copies its s, e and d. Cheaper than `instanceof` (~10 ns each on the constructor functions).
- */
-function isProjectDecimal(y: unknown): y is DecimalParts {
-  return typeof y === 'object' && y !== null && Object.getPrototypeOf(y) === ownPrototype;
-}
-
-/** Number of decimal digits of a base-1e7 word, 1 for 0 (what decimal.js's digit-counting loops give). */
-function wordDigits(w: number): number {
-  return w < 1e4 ? (w < 100 ? (w < 10 ? 1 : 2) : w < 1e3 ? 3 : 4) : w < 1e5 ? 5 : w < 1e6 ? 6 : 7;
-}
-
-/**
- * decimal.js's getBase10Exponent: the word exponent times 7, plus one per digit of the first word after its
- * first (written as decimal.js computes it, so a word exponent of -0 stays -0 as it does there).
- */
-function base10Exponent(first: number, wordExponent: number): number {
-  const e = wordExponent * LOG_BASE;
-  return first < 10 ? e : e + wordDigits(first) - 1;
-}
-
-/** The word exponent of a value of exponent e: word i of its digits is worth d[i] × 1e7^(k - i). */
-function wordExponent(e: number): number {
-  return Math.floor(e / LOG_BASE);
-}
-
-/** How many word places apart two operands may be for a result within `pr` digits to be computed here (see SPAN). */
-function wordReach(pr: number): number {
-  return Math.ceil(pr / LOG_BASE) + 1;
-}
-
-/** True when decimal.js's finalise(x, precision, rounding) leaves x (exponent e, first word, length words) unchanged. */
-function finaliseKeeps(e: number, first: number, length: number, pr: number): boolean {
-  const i = pr - wordDigits(first);
-  return i >= 0 && Math.ceil((i + 1) / LOG_BASE) >= length && e <= Decimal.maxE && e >= Decimal.minE;
-}
-
-/**
- * A result instance: what decimal.js's `new Decimal(y)` makes (own properties constructor, s, e, d in that
- * order, prototype Decimal.prototype), without running the constructor's argument checks.
- */
-const DecimalResult = function (this: MutableParts, s: number, e: number, d: number[]) {
-  this.constructor = Decimal;
-  this.s = s;
-  this.e = e;
-  this.d = d;
-} as unknown as { new (s: number, e: number, d: number[]): DecimalJs; prototype: DecimalJs };
-function make(s: number, e: number, d: number[]): DecimalJs {
-  return new DecimalResult(s, e, d);
-}
 
 /** decimal.js's `new Decimal(v)` of a finite in-range instance then finalise, when finalise keeps it. */
 function copyOf(s: number, e: number, d: readonly number[]): DecimalJs | undefined {
@@ -270,11 +181,11 @@ function addOrSubtract(x: DecimalParts, y: DecimalJs.Value, negate: boolean): De
   return (x.s === v.s) !== negate ? addMagnitudes(x, v, xd, yd, x.s) : subtractMagnitudes(x, v, xd, yd, x.s);
 }
 
-function plus(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
+export function plus(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
   return addOrSubtract(this as unknown as DecimalParts, y, false) ?? decimalJsPlus.call(this, y);
 }
 
-function minus(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
+export function minus(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
   return addOrSubtract(this as unknown as DecimalParts, y, true) ?? decimalJsMinus.call(this, y);
 }
 
@@ -327,7 +238,7 @@ function multiply(xd: readonly number[], yd: readonly number[], xe: number, ye: 
   return finaliseKeeps(e, first, r.length, pr) ? make(s, e, r) : undefined;
 }
 
-function times(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
+export function times(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
   if (isProjectDecimal(y)) {
     const x = this as unknown as DecimalParts;
     const v = y;
@@ -341,61 +252,4 @@ function times(this: DecimalJs, y: DecimalJs.Value): DecimalJs {
     }
   }
   return decimalJsTimes.call(this, y);
-}
-
-const ownPrototype = Object.create(DecimalJs.prototype) as DecimalJs;
-Object.defineProperties(ownPrototype, {
-  comparedTo: { value: comparedTo, writable: true, configurable: true },
-  cmp: { value: comparedTo, writable: true, configurable: true },
-  plus: { value: plus, writable: true, configurable: true },
-  add: { value: plus, writable: true, configurable: true },
-  minus: { value: minus, writable: true, configurable: true },
-  sub: { value: minus, writable: true, configurable: true },
-  times: { value: times, writable: true, configurable: true },
-  mul: { value: times, writable: true, configurable: true },
-});
-DecimalResult.prototype = ownPrototype;
-(Decimal as unknown as { prototype: DecimalJs }).prototype = ownPrototype;
-
-const POW10_WORD: readonly number[] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7];
-
-/**
- * What `x.toDecimalPlaces(places, up ? ROUND_CEIL : ROUND_FLOOR)` gives for a positive finite x with more than
- * `places` decimals, computed on its words (decimal.js's finalise, for the two directed roundings: cut the
- * digits after `places`, add one unit there when rounding up, carry, drop trailing zero words; the exponent
- * grows by one when the carry lengthens the first word, and is the unit's own when the cut took every digit). Undefined (the caller takes decimal.js's path) when
- * the cut falls before the first word or the result is zero.
- */
-export function cutAtPlaces(x: DecimalParts, places: number, up: boolean): DecimalJs | undefined {
-  const d = x.d;
-  if (d === null || x.s !== 1) return undefined;
-  const k = wordExponent(x.e); // word i is worth d[i] × 1e7^(k - i)
-  const j = places === 0 ? 0 : Math.ceil(places / LOG_BASE);
-  const i = k + j; // the word holding the last decimal kept
-  if (i < 0 || i >= d.length) return undefined;
-  const unit = POW10_WORD[places === 0 ? 0 : LOG_BASE - (places - LOG_BASE * (j - 1))] as number;
-  const w = d.slice(0, i + 1);
-  w[i] = (w[i] as number) - ((w[i] as number) % unit);
-  const firstDigits = wordDigits(d[0] as number);
-  const cutToZero = w[0] === 0; // the cut took every digit (then only a unit added can remain)
-  let e = x.e;
-  if (up) {
-    w[i] = (w[i] as number) + unit;
-    for (let n = i; n > 0 && (w[n] as number) >= 1e7; n--) {
-      w[n] = (w[n] as number) - 1e7;
-      w[n - 1] = (w[n - 1] as number) + 1;
-    }
-    if ((w[0] as number) >= 1e7) {
-      w[0] = (w[0] as number) - 1e7;
-      w.unshift(1);
-      e++;
-    } else if (cutToZero) {
-      e = base10Exponent(w[0] as number, k);
-    } else if (wordDigits(w[0] as number) > firstDigits) {
-      e++;
-    }
-  }
-  while (w.length > 0 && w[w.length - 1] === 0) w.pop();
-  if (w.length === 0 || w[0] === 0) return undefined;
-  return make(1, e, w);
 }

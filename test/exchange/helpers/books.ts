@@ -1,13 +1,15 @@
 /**
  * Helpers for market data tests: a seeded burst of orders on a core (resting orders on both sides, some
- * marketable, some cancels) that counts the book changes it caused per symbol, and the check that a local
- * book equals the core's own book (levels, state, statistics).
+ * marketable, some cancels) that counts the book changes it caused per symbol, and the check that a copied
+ * book (./book-copy.ts) equals the core's own book (levels, state, statistics).
  */
 import { expect } from 'vitest';
-import type { LocalBook } from '../../../../src/exchange/market/index.ts';
-import { marketSnapshot } from '../../../../src/sim/exchange/market-view.ts';
-import type { ExchangeCore } from '../../../../src/sim/exchange/exchange-core.ts';
-import { ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, place } from '../../../sim/grpc/helpers/harness.ts';
+import type { OrderBook } from '../../../src/domain/index.ts';
+import type { BookView } from '../../../src/engine/strategy/views.ts';
+import { marketSnapshot } from '../../../src/sim/exchange/market-view.ts';
+import type { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
+import { ALICE_MAIN, BOB_MAIN, SYMBOL, SYMBOL2, place } from '../../sim/grpc/helpers/harness.ts';
+import type { CopiedBook } from './book-copy.ts';
 
 /** A seeded burst: resting orders on both sides, some marketable, some cancels; returns book events per symbol. */
 export function burst(core: ExchangeCore, count: number, seed: number): Map<string, number> {
@@ -48,18 +50,31 @@ export function burst(core: ExchangeCore, count: number, seed: number): Map<stri
   return books;
 }
 
-function levels(book: {
-  bids: readonly { px: { toString(): string }; qty: { toString(): string } }[];
-  offers: readonly { px: { toString(): string }; qty: { toString(): string } }[];
-}) {
-  const text = (l: { px: { toString(): string }; qty: { toString(): string } }) => `${l.px.toString()}x${l.qty.toString()}`;
+/** A view's levels as `price x qty` text per side (the engine's BookView). */
+export function viewLevels(book: Pick<BookView, 'bids' | 'offers'>): { bids: string[]; offers: string[] } {
+  return {
+    bids: book.bids.map((l) => `${l.price.toString()}x${l.qty.toString()}`),
+    offers: book.offers.map((l) => `${l.price.toString()}x${l.qty.toString()}`),
+  };
+}
+
+/** The core's book as the simulator publishes it, in the same text as `viewLevels`. */
+export function coreLevels(core: ExchangeCore, symbol: string, depth = 10): { bids: string[]; offers: string[] } {
+  const book = coreBook(core, symbol, depth);
+  const text = (l: OrderBook['bids'][number]) => `${l.px.toString()}x${l.qty.toString()}`;
   return { bids: book.bids.map(text), offers: book.offers.map(text) };
 }
 
-export function expectSameAsCore(core: ExchangeCore, book: LocalBook | undefined): void {
-  const expected = marketSnapshot(core, book?.symbol ?? '', 10);
-  if (book === undefined || expected === undefined) throw new Error('no book');
-  expect(levels(book)).toEqual(levels(expected));
+function coreBook(core: ExchangeCore, symbol: string, depth: number): OrderBook {
+  const book = marketSnapshot(core, symbol, depth);
+  if (book === undefined) throw new Error(`no book for ${symbol} in the core`);
+  return book;
+}
+
+export function expectSameAsCore(core: ExchangeCore, book: CopiedBook | undefined): void {
+  if (book === undefined) throw new Error('no book');
+  const expected = coreBook(core, book.symbol, 10);
+  expect(viewLevels(book)).toEqual(coreLevels(core, book.symbol));
   expect(book.state).toBe(expected.state);
   expect(book.stats?.lastTradePx.toString()).toBe(expected.stats?.lastTradePx.toString());
   expect(book.stats?.sharesTraded.toString()).toBe(expected.stats?.sharesTraded.toString());

@@ -1,39 +1,11 @@
 /**
- * The stream types of the exchange's transports beyond the Venue port's: the position, drop copy and trade
- * capture events (only gRPC has those streams today) and the source interfaces a transport implements. The
- * order, market data and instrument state events every transport emits are the port's vocabulary
- * (src/domain/stream-events.ts), imported from there and re-exported for the market barrel's users. Each
- * stream interleaves lifecycle events (`connected`, `disconnected`) with its data events.
+ * The gRPC client's stream events beyond the Venue port's: positions, drop copy and trade capture (only the
+ * gRPC transport has those streams). The order, market data and instrument state events every transport emits
+ * are the port's vocabulary, in src/domain/stream-events.ts. Each stream interleaves lifecycle events
+ * (`connected`, `disconnected`) with its data events.
  */
-import type { Observable } from 'rxjs';
 import type { Execution, Position, Trade } from '../../domain/index.ts';
-import type {
-  HeartbeatEvent,
-  InvalidMessageEvent,
-  LifecycleEvent,
-  InstrumentStateStreamEvent,
-  MarketDataEvent,
-  OrderStreamEvent,
-} from '../../domain/stream-events.ts';
-
-export type {
-  BookEvent,
-  CancelRejectEvent,
-  ConnectedEvent,
-  DisconnectedEvent,
-  ExecutionEvent,
-  HeartbeatEvent,
-  InstrumentStateEvent,
-  InstrumentStateItem,
-  InstrumentStateStreamEvent,
-  InvalidMessageEvent,
-  LifecycleEvent,
-  MarketDataEvent,
-  MarketDataItem,
-  OrderSnapshotEvent,
-  OrderStreamEvent,
-  OrderStreamItem,
-} from '../../domain/stream-events.ts';
+import type { HeartbeatEvent, InvalidMessageEvent, LifecycleEvent } from '../../domain/stream-events.ts';
 
 /** Every position of the subscribed accounts at (re)connection: replace the local positions with these. */
 export interface PositionSnapshotEvent {
@@ -87,28 +59,3 @@ export type DropCopyItem = DropCopyExecutionEvent | ResumeLostEvent | ResumableH
 export type DropCopyEvent = LifecycleEvent | DropCopyItem;
 export type TradeCaptureItem = TradeCaptureEvent | ResumeLostEvent | ResumableHeartbeatEvent | InvalidMessageEvent;
 export type TradeCaptureStreamEvent = LifecycleEvent | TradeCaptureItem;
-
-export interface MarketDataRequest {
-  /** 1 to 1000 symbols. */
-  readonly symbols: readonly string[];
-  /** Levels per side; the venue's default (10) when absent. */
-  readonly depth?: number;
-}
-
-/** What the market copy needs from a transport: GatewayClient and GrpcExchangeClient both fit. */
-export interface MarketDataSource {
-  marketData$(request: MarketDataRequest): Observable<MarketDataEvent>;
-}
-
-export interface PositionSource {
-  positions$(request?: { readonly accounts?: readonly string[] }): Observable<PositionStreamEvent>;
-}
-
-/** The order stream of either transport. */
-export interface OrderUpdateSource {
-  orderUpdates$(request?: { readonly accounts?: readonly string[]; readonly symbols?: readonly string[] }): Observable<OrderStreamEvent>;
-}
-
-export interface InstrumentStateSource {
-  instrumentStates$(request?: { readonly symbols?: readonly string[] }): Observable<InstrumentStateStreamEvent>;
-}

@@ -10,11 +10,11 @@
  *
  * The reference is a second clone of the same configuration (`Decimal.clone()`): its instances have
  * decimal.js's own prototype, so every method there, and every method it calls, is decimal.js's.
- * FAST_CHECK_RUNS raises the number of runs (e.g. FAST_CHECK_RUNS=20000 npx vitest run test/domain/decimal-words.test.ts).
+ * FAST_CHECK_RUNS raises the number of runs (e.g. FAST_CHECK_RUNS=20000 npx vitest run test/domain/decimal-words/in-place.test.ts).
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Decimal } from '../../src/domain/decimal.ts';
+import { Decimal } from '../../../src/domain/decimal.ts';
 
 const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 1000);
 const Reference = Decimal.clone();
