@@ -363,8 +363,8 @@ const POW10_WORD: readonly number[] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7];
  * What `x.toDecimalPlaces(places, up ? ROUND_CEIL : ROUND_FLOOR)` gives for a positive finite x with more than
  * `places` decimals, computed on its words (decimal.js's finalise, for the two directed roundings: cut the
  * digits after `places`, add one unit there when rounding up, carry, drop trailing zero words; the exponent
- * grows by one when the carry lengthens the first word, and is the unit's own when the cut took every digit). Undefined (the caller takes decimal.js's path) when
- * the cut falls before the first word or the result is zero.
+ * grows by one when the carry lengthens the first word, and is the unit's own when the cut took every digit).
+ * Undefined (the caller takes decimal.js's path) when the cut falls before the first word or the result is zero.
  */
 export function cutAtPlaces(x: DecimalParts, places: number, up: boolean): DecimalJs | undefined {
   const d = x.d;
