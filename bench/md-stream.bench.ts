@@ -169,7 +169,8 @@ function watchRun(market: MarketCopy, transport: string) {
   const subscription = market.changes$.subscribe((change) => {
     if (change.type === 'stale')
       fail(
-        `the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); the run is void`,
+        `the market data stream dropped during the run (${change.symbols.join(', ')} went stale after ${market.bookUpdates} updates); ` +
+          'the run is void',
       );
     else if (change.type === 'streamEnded')
       fail(`the market data stream ended during the run (${reason(change.error)}) after ${market.bookUpdates} updates`);
