@@ -53,7 +53,8 @@ export function createProgress(options: ProgressOptions): Progress {
   let pending: { value: number; counters: Readonly<Record<string, string | number>> } | undefined;
   const line = (value: number, counters: Readonly<Record<string, string | number>>) =>
     stream.write(
-      `${options.label}: ${options.unit(value)} of ${options.unit(options.total)} (${options.total > 0 ? Math.floor((100 * value) / options.total) : 100}%) | ${describe(counters)}\n`,
+      `${options.label}: ${options.unit(value)} of ${options.unit(options.total)} ` +
+        `(${options.total > 0 ? Math.floor((100 * value) / options.total) : 100}%) | ${describe(counters)}\n`,
     );
   return {
     update: (value, counters) => {

@@ -54,7 +54,8 @@ export function chooseParams(o: ParamsChoice): unknown {
     const params = validateParams(o.definition, defaults);
     o.log.warn(
       { strategy: o.definition.name, configured, params: defaults },
-      `the config's bot.params are for ${configured}, not ${o.definition.name}: running ${o.definition.name} with its defaults${defaults === withSymbols ? ` on the data's symbols (${o.dataSymbols.join(', ')})` : ''}; give --params <yaml> to choose`,
+      `the config's bot.params are for ${configured}, not ${o.definition.name}: running ${o.definition.name} with its defaults` +
+        `${defaults === withSymbols ? ` on the data's symbols (${o.dataSymbols.join(', ')})` : ''}; give --params <yaml> to choose`,
     );
     return params;
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Bench "matching" (orders/s): one seeded mixed flow (limit inserts around a mid, ~30% of them marketable
- * and half of those immediate-or-cancel, ~20% of operations cancels of live orders; see order-flow.ts) pushed through src/sim/matching's MatchingEngine and, as
- * the baseline, through the npm package nodejs-order-book 10.1.1 (limit() and cancel(), integer prices).
+ * and half of those immediate-or-cancel, ~20% of operations cancels of live orders; see order-flow.ts) pushed
+ * through src/sim/matching's MatchingEngine and, as the baseline, through the npm package nodejs-order-book
+ * 10.1.1 (limit() and cancel(), integer prices).
  * Both engines get the flow pregenerated (request objects built before timing), a warm-up run on a
  * different seed, then RUNS timed runs on fresh instances; the reported value is the median. The trade
  * counts of the two engines must agree (same price-time priority on the same flow), which checks the
@@ -147,7 +148,8 @@ export default async function matchingBench(): Promise<BenchResult> {
   const theirs = baseRuns[0] as RunStats;
   if (mine.trades !== theirs.trades || mine.failedCancels !== theirs.failedCancels) {
     throw new Error(
-      `the engines disagree on the flow (trades ${mine.trades} vs ${theirs.trades}, failed cancels ${mine.failedCancels} vs ${theirs.failedCancels}): the comparison is not like for like`,
+      `the engines disagree on the flow (trades ${mine.trades} vs ${theirs.trades}, ` +
+        `failed cancels ${mine.failedCancels} vs ${theirs.failedCancels}): the comparison is not like for like`,
     );
   }
   return {

@@ -357,7 +357,8 @@ async function soak(
     failures.push(`memory: only ${trend.samples} post-GC samples in the second half; run longer or sample more often (--sample-every)`);
   else if (!trend.ok)
     failures.push(
-      `memory: the post-GC heap grew ${trend.slopeMbPerMin} MB/min over the second half (${trend.firstMb} -> ${trend.lastMb} MB; bound ${o.maxHeapSlope} MB/min)`,
+      `memory: the post-GC heap grew ${trend.slopeMbPerMin} MB/min over the second half ` +
+        `(${trend.firstMb} -> ${trend.lastMb} MB; bound ${o.maxHeapSlope} MB/min)`,
     );
   failures.push(...outages.problems(o.recoverWithin * 1000, endedMs));
   if (end.orders === 0) failures.push('the bot sent no order');

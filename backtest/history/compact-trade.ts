@@ -41,7 +41,8 @@ export function compactTradeOf(trade: Trade, scales: InstrumentScales): CompactT
   const fail = (why: string) =>
     backtestError(
       BacktestErrorCode.BAD_LINE,
-      `trade ${trade.id}: ${why}; it cannot be written in the compact format: fetch this window with --format full (with --force to start over, or another --out)`,
+      `trade ${trade.id}: ${why}; it cannot be written in the compact format: ` +
+        'fetch this window with --format full (with --force to start over, or another --out)',
     );
   const side = aggressor.order.side === 'SIDE_BUY' ? 'BUY' : aggressor.order.side === 'SIDE_SELL' ? 'SELL' : undefined;
   if (side === undefined) throw fail(`the aggressor's side is ${aggressor.order.side}`);
@@ -63,7 +64,11 @@ export function compactTradeOf(trade: Trade, scales: InstrumentScales): CompactT
 
 /** A compact trade line (with its newline), keys in COMPACT_TRADE_KEYS order. */
 export function encodeCompactTradeLine(t: CompactTrade): string {
-  return `{"type":"trade","id":${JSON.stringify(t.id)},"symbol":${JSON.stringify(t.symbol)},"price":"${formatDecimal(t.price)}","qty":"${formatDecimal(t.qty)}","side":"${t.side}","time":"${formatTimestamp(t.time)}","state":"${t.state}"}\n`;
+  return (
+    `{"type":"trade","id":${JSON.stringify(t.id)},"symbol":${JSON.stringify(t.symbol)},` +
+    `"price":"${formatDecimal(t.price)}","qty":"${formatDecimal(t.qty)}","side":"${t.side}",` +
+    `"time":"${formatTimestamp(t.time)}","state":"${t.state}"}\n`
+  );
 }
 
 function field(o: Record<string, unknown>, key: string, what: string): string {

@@ -75,7 +75,8 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     if (state.pages > 0) {
       throw backtestError(
         BacktestErrorCode.HISTORY_STATE_MISMATCH,
-        `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, this one: ${JSON.stringify(request)}); use --force to start over or give another --out`,
+        `${stateFile} belongs to another fetch (${JSON.stringify({ ...state.request, format: state.request.format ?? 'full' })}, ` +
+          `this one: ${JSON.stringify(request)}); use --force to start over or give another --out`,
         { kind: 'config' },
       );
     }

@@ -99,7 +99,8 @@ export function parseHeader(line: string, file: string): HistoryHeader {
   if (kind === 'history' && !HISTORY_VERSIONS.includes(version)) {
     bad(
       file,
-      `history version ${JSON.stringify(version)}: this tradebot reads versions ${HISTORY_VERSIONS.join(' and ')}${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
+      `history version ${JSON.stringify(version)}: this tradebot reads versions ${HISTORY_VERSIONS.join(' and ')}` +
+        `${typeof version === 'number' && version > HISTORY_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
       'fetch it again with this version',
     );
   }
@@ -120,7 +121,8 @@ export function parseHeader(line: string, file: string): HistoryHeader {
   if (kind === 'recording' && !RECORDING_VERSIONS.includes(version)) {
     bad(
       file,
-      `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
+      `recording version ${JSON.stringify(version)}: this tradebot reads versions ${RECORDING_VERSIONS.join(' and ')}` +
+        `${typeof version === 'number' && version > RECORDING_VERSION ? ' (the file is newer: update tradebot)' : ''}`,
       'record the session again with this version',
     );
   }

@@ -45,7 +45,8 @@ export async function replayRecording(o: RecordingReplayOptions): Promise<Replay
       if (item.time < last)
         throw backtestError(
           BacktestErrorCode.OUT_OF_ORDER,
-          `${o.tape.file}:${item.line}: an event at ${new Date(item.time).toISOString()} comes after one at ${new Date(last).toISOString()}; a recording is written in the order events were received`,
+          `${o.tape.file}:${item.line}: an event at ${new Date(item.time).toISOString()} ` +
+            `comes after one at ${new Date(last).toISOString()}; a recording is written in the order events were received`,
         );
       last = item.time;
       if (item.kind === 'end') {

@@ -68,7 +68,8 @@ export async function replayTape(o: TapeReplayOptions): Promise<ReplayCounts> {
         if (t < last)
           throw backtestError(
             BacktestErrorCode.OUT_OF_ORDER,
-            `${o.tape.file}:${line[i]}: a trade at ${new Date(t).toISOString()} comes after one at ${new Date(last).toISOString()}; the tape must be in time order`,
+            `${o.tape.file}:${line[i]}: a trade at ${new Date(t).toISOString()} comes after one at ${new Date(last).toISOString()}; ` +
+              'the tape must be in time order',
           );
         last = t;
         // a new timestamp: the books of the last one are complete

@@ -4,8 +4,11 @@
  * bundle (`window.LightweightCharts`), keeps the time axes of all charts in step with the one being
  * scrolled or zoomed, and sets `window.__reportReady = true` once the charts exist (the browser test waits
  * for it; `window.__reportCharts` holds the chart objects). A failure is shown on the page and logged, and sets `window.__reportError`.
+ * The text is the exact script the page gets: where one of its lines would pass the source's 140-character
+ * limit, the string is cut there into String.raw pieces joined with + (no newline added).
  */
-export const CLIENT_SCRIPT = String.raw`
+export const CLIENT_SCRIPT =
+  String.raw`
 (function () {
   'use strict';
   var GREEN = '#15803d';
@@ -103,7 +106,8 @@ export const CLIENT_SCRIPT = String.raw`
           lastValueVisible: true, priceLineVisible: false,
         });
         series.setData(p.points);
-        if (i === 0) series.createPriceLine({ price: 0, color: '#94a3b8', lineWidth: 1, lineStyle: LC.LineStyle.Dashed, axisLabelVisible: false });
+        if (i === 0) series.createPriceLine({ price: 0, color: '#94a3b8', lineWidth: 1, ` +
+  String.raw`lineStyle: LC.LineStyle.Dashed, axisLabelVisible: false });
         if (legend) {
           var item = document.createElement('span');
           item.className = 'legend-item';
@@ -128,7 +132,8 @@ export const CLIENT_SCRIPT = String.raw`
         var buy = m.side === 'BUY';
         // A grouped marker grows slowly with its fill count (1 fill: size 1, 16 fills: size 2).
         var size = Math.min(2, 1 + Math.log2(Math.max(1, m.count)) / 4);
-        return { time: m.time, position: buy ? 'belowBar' : 'aboveBar', color: buy ? GREEN : RED, shape: buy ? 'arrowUp' : 'arrowDown', text: m.text, size: size };
+        return { time: m.time, position: buy ? 'belowBar' : 'aboveBar', color: buy ? GREEN : RED, ` +
+  String.raw`shape: buy ? 'arrowUp' : 'arrowDown', text: m.text, size: size };
       }));
     });
 

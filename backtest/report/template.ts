@@ -34,7 +34,10 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 
 function card(f: KeyFigure): string {
   const details = f.details.map((d) => `<div title="${escapeHtml(d)}">${escapeHtml(d)}</div>`).join('');
-  return `<div class="card ${f.tone}"><div class="label">${escapeHtml(f.label)}</div><div class="value">${escapeHtml(f.value)}</div>${details === '' ? '' : `<div class="details">${details}</div>`}</div>`;
+  return (
+    `<div class="card ${f.tone}"><div class="label">${escapeHtml(f.label)}</div><div class="value">${escapeHtml(f.value)}</div>` +
+    `${details === '' ? '' : `<div class="details">${details}</div>`}</div>`
+  );
 }
 
 function panel(title: string, caption: string, body: string): string {
@@ -70,6 +73,8 @@ export function renderReportPage(page: ReportPage): string {
       ? '<p class="empty">No positions in this run.</p>'
       : `<div class="legend" id="legend-position"></div>${chartDiv('chart-position', 200, true)}`;
   const prices = charts.prices.map(pricePanel).join('\n');
+  const period = page.period === '' ? '' : `<p class="period">${escapeHtml(page.period)}</p>`;
+  const equityChart = chartDiv('chart-equity', 300, charts.equity.points.length > 0);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -81,10 +86,10 @@ export function renderReportPage(page: ReportPage): string {
 </head>
 <body>
 <main>
-<header><h1>Backtest report · <span class="strategy">${escapeHtml(page.strategy)}</span></h1>${page.period === '' ? '' : `<p class="period">${escapeHtml(page.period)}</p>`}</header>
+<header><h1>Backtest report · <span class="strategy">${escapeHtml(page.strategy)}</span></h1>${period}</header>
 <section class="figures">${page.figures.map(card).join('')}</section>
 <div id="report-error" class="error" hidden></div>
-${panel('Equity', 'Account value over time: green above the starting value, red below', chartDiv('chart-equity', 300, charts.equity.points.length > 0))}
+${panel('Equity', 'Account value over time: green above the starting value, red below', equityChart)}
 ${panel('Drawdown', 'Distance below the running equity peak', chartDiv('chart-drawdown', 170, charts.drawdown.points.length > 0))}
 ${panel('Position', 'Net contracts held per symbol (long above zero, short below)', positionBody)}
 ${prices === '' ? panel('Price and fills', 'No price series and no fills in this run.', '') : `<div class="price-grid">${prices}</div>`}

@@ -33,8 +33,10 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
     get(report, 'data.kind') === 'recording'
-      ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`
-      : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, over ${r('marketSeconds')} s of market time`,
+      ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ` +
+        `${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`
+      : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ` +
+        `${r('bookEvents')} book events, over ${r('marketSeconds')} s of market time`,
     `  rate       ${wall.eventsPerSecondWall} events/s wall-clock (run.json eventsPerSecondWall: this machine's speed)`,
     `             ${r('eventsPerSecond')} events/s of market time (report.json eventsPerSecond: how busy the data is; deterministic)`,
     `  run        ${wall.wallSeconds.toFixed(2)} s wall-clock, peak RSS ${wall.peakRssMB} MB`,

@@ -113,7 +113,8 @@ export function renderRankingHtml(page: RankingPage): string {
 <body>
 <main>
 <h1>Sweep ranking · <span>${escapeHtml(page.strategy)}</span></h1>
-<p class="meta">${escapeHtml(`${page.runs} runs (${failed}) on ${page.data} · ranked by ${page.rankBy}, ${order} · grid ${page.gridSummary}`)} · click a column to re-sort</p>
+<p class="meta">${escapeHtml(`${page.runs} runs (${failed}) on ${page.data} · ranked by ${page.rankBy}, ${order} · \
+grid ${page.gridSummary}`)} · click a column to re-sort</p>
 <div class="wrap"><table id="ranking">
 <thead><tr>${head}</tr></thead>
 <tbody>

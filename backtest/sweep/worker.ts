@@ -1,7 +1,8 @@
 /**
  * The sweep's worker-thread task (run by piscina through worker.mjs, which registers tsx first): loads the
  * job module named by the task (default backtest-job.ts: runBacktest + report files), runs one job, and
- * replies with the report as plain JSON (as report.json holds it), or with the error's stable code and message (a thrown error would lose its
+ * replies with the report as plain JSON (as report.json holds it), or with the error's stable code and message
+ * (a thrown error would lose its
  * code crossing the thread boundary).
  */
 import { inspect } from 'node:util';

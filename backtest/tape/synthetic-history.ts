@@ -71,8 +71,17 @@ function order(
   time: string,
 ): string {
   if (form === 'minimal')
-    return `{"id":"O${pad(id)}","account":"${account}","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","priceScale":"100","fractionalQuantityScale":"1"}`;
-  return `{"id":"O${pad(id)}","clordId":"sim-${id}","account":"${account}","participant":"firms/sim-liquidity/users/activity","submittingParticipant":"firms/sim-liquidity/users/activity","symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","timeInForce":"${tif}","state":"${state}","orderQty":"${qty}","cumQty":"${qty}","price":"${price}","avgPx":"${price}","createTime":"${time}","insertTime":"${time}","lastTransactTime":"${time}","priceScale":"100","fractionalQuantityScale":"1"}`;
+    return (
+      `{"id":"O${pad(id)}","account":"${account}","symbol":"${symbol}","side":"${side}",` +
+      '"type":"ORDER_TYPE_LIMIT","priceScale":"100","fractionalQuantityScale":"1"}'
+    );
+  return (
+    `{"id":"O${pad(id)}","clordId":"sim-${id}","account":"${account}",` +
+    '"participant":"firms/sim-liquidity/users/activity","submittingParticipant":"firms/sim-liquidity/users/activity",' +
+    `"symbol":"${symbol}","side":"${side}","type":"ORDER_TYPE_LIMIT","timeInForce":"${tif}","state":"${state}",` +
+    `"orderQty":"${qty}","cumQty":"${qty}","price":"${price}","avgPx":"${price}",` +
+    `"createTime":"${time}","insertTime":"${time}","lastTransactTime":"${time}","priceScale":"100","fractionalQuantityScale":"1"}`
+  );
 }
 
 /** One full-format trade line (n: the trade's sequence, which makes its ids; price in ticks of 0.01). */
@@ -113,7 +122,14 @@ export function syntheticTradeLine(
     price,
     time,
   );
-  return `{"type":"trade","trade":{"id":"${tid}","aggressor":{"id":"E${pad(2 * n)}","order":${agg},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}","aggressor":true,"type":"EXECUTION_TYPE_FILL","transactTime":"${time}"},"passive":{"id":"E${pad(2 * n + 1)}","order":${pas},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}","type":"EXECUTION_TYPE_PARTIAL_FILL","transactTime":"${time}"},"tradeType":"TRADE_TYPE_REGULAR","state":"${state}","reportingCounterparty":"${aggSide}"}}\n`;
+  return (
+    `{"type":"trade","trade":{"id":"${tid}",` +
+    `"aggressor":{"id":"E${pad(2 * n)}","order":${agg},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}",` +
+    `"aggressor":true,"type":"EXECUTION_TYPE_FILL","transactTime":"${time}"},` +
+    `"passive":{"id":"E${pad(2 * n + 1)}","order":${pas},"tradeId":"${tid}","lastPx":"${price}","lastShares":"${qty}",` +
+    `"type":"EXECUTION_TYPE_PARTIAL_FILL","transactTime":"${time}"},` +
+    `"tradeType":"TRADE_TYPE_REGULAR","state":"${state}","reportingCounterparty":"${aggSide}"}}\n`
+  );
 }
 
 /** The same trade as a compact line (history/compact-trade.ts): price in ticks of 0.01 at price scale 100. */
@@ -132,7 +148,10 @@ export function syntheticCompactLine(
       : `${Math.floor(price / 100)}.${String(price % 100)
           .padStart(2, '0')
           .replace(/0$/, '')}`;
-  return `{"type":"trade","id":"T${pad(n)}","symbol":"${symbol}","price":"${px}","qty":"${qty}","side":"${buy ? 'BUY' : 'SELL'}","time":"${time}","state":"${state}"}\n`;
+  return (
+    `{"type":"trade","id":"T${pad(n)}","symbol":"${symbol}","price":"${px}","qty":"${qty}",` +
+    `"side":"${buy ? 'BUY' : 'SELL'}","time":"${time}","state":"${state}"}\n`
+  );
 }
 
 /** Writes the file; resolves with the time of the last trade. */

@@ -8,9 +8,10 @@
  * first lines itself, then hands its supersede window and counts over and the worker carries on from the
  * next line. In the replay thread only when the file is smaller, when asked
  * (`thread: 'main'`), when a line reader is given (tests spy on it), or when already running in a worker
- * (a sweep's threads use every core already). All ways give the same batches and the same counts. Memory: the read buffers, a few batches and the window, whatever
- * the file length. Empty lines are skipped; a trade in a symbol the header has no instrument for is an
- * error (BACKTEST_UNKNOWN_SYMBOL) naming its line.
+ * (a sweep's threads use every core already). All ways give the same batches and the same counts.
+ * Memory: the read buffers, a few batches and the window, whatever the file length. Empty lines are
+ * skipped; a trade in a symbol the header has no instrument for is an error (BACKTEST_UNKNOWN_SYMBOL)
+ * naming its line.
  */
 import { open, stat } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';

@@ -1,6 +1,7 @@
 /**
- * The fast path of a full-format history trade line (the exchange's whole record), on its raw bytes (no string decoding, no allocation): reads
- * the few facts replay needs (TradeFields) from the canonical layout the trade codec writes,
+ * The fast path of a full-format history trade line (the exchange's whole record), on its raw bytes (no
+ * string decoding, no allocation): reads the few facts replay needs (TradeFields) from the canonical
+ * layout the trade codec writes,
  *
  *   {"type":"trade","trade":{"id":"…","aggressor":{…"symbol":"…","side":"SIDE_…"…"lastPx":"…","lastShares":"…"
  *   …"transactTime":"…Z"},"passive":{…"state":"TRADE_STATE_…"…}}

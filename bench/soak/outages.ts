@@ -49,7 +49,8 @@ export class OutageLog {
         problems.push(`trading still ${o.state} at the end (since ${Math.round(o.startMs / 1000)} s: ${o.reason})`);
       else if (lasted > maxMs)
         problems.push(
-          `trading was ${o.state} for ${Math.round(lasted / 100) / 10} s from ${Math.round(o.startMs / 1000)} s (allowed ${maxMs / 1000} s)`,
+          `trading was ${o.state} for ${Math.round(lasted / 100) / 10} s from ${Math.round(o.startMs / 1000)} s ` +
+            `(allowed ${maxMs / 1000} s)`,
         );
     }
     return problems;

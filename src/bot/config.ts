@@ -38,7 +38,9 @@ function streamsField() {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       ctx.addIssue({
         code: 'custom',
-        message: `expected ${allowed} for both streams, or a mapping { marketData: ${allowed}, orders: ${allowed} }, got ${JSON.stringify(raw)}`,
+        message:
+          `expected ${allowed} for both streams, or a mapping { marketData: ${allowed}, orders: ${allowed} }, ` +
+          `got ${JSON.stringify(raw)}`,
       });
       return z.NEVER;
     }
@@ -126,7 +128,8 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
             .string({ error: 'expected a loopback address such as "127.0.0.1"' })
             .refine((host) => LOOPBACK_HOSTS.includes(host), {
               error: (issue) =>
-                `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(issue.input)}: reach a remote bot through an SSH tunnel`,
+                `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), ` +
+                `got ${JSON.stringify(issue.input)}: reach a remote bot through an SSH tunnel`,
             })
             .default('127.0.0.1'),
           port: port(),

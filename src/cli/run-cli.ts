@@ -20,7 +20,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return error.kind === 'config' || error.kind === 'validation' ? 2 : 1;
     }
     process.stderr.write(
-      `tradebot: unexpected error (a bug; please report it)\n${redactString(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
+      'tradebot: unexpected error (a bug; please report it)\n' +
+        `${redactString(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
     );
     return 1;
   }

@@ -29,7 +29,9 @@ export function describeIssue(issue: Issue, root: z.ZodType): ConfigProblem[] {
         return [
           {
             path,
-            message: `expected ${expected.length > 0 ? expected.join(' or ') : 'another kind of value'}, got ${gotValue(issue.input, secretAt(issue.path))}`,
+            message:
+              `expected ${expected.length > 0 ? expected.join(' or ') : 'another kind of value'}, ` +
+              `got ${gotValue(issue.input, secretAt(issue.path))}`,
           },
         ];
       }
@@ -66,8 +68,11 @@ function readable(issue: Issue, secret: boolean): string {
         : `may have at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${got(issue.input)}`;
-    case 'invalid_format':
-      return `${got(issue.input)} is not ${issue.format === 'regex' ? `in the expected form (${issue.message.replace(/^Invalid string: /, '')})` : `a valid ${issue.format}`}`;
+    case 'invalid_format': {
+      const expected =
+        issue.format === 'regex' ? `in the expected form (${issue.message.replace(/^Invalid string: /, '')})` : `a valid ${issue.format}`;
+      return `${got(issue.input)} is not ${expected}`;
+    }
     default:
       return `${issue.message.replace(/^Invalid \w+: /, '')}; got ${got(issue.input)}`;
   }

@@ -67,7 +67,8 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
       issue(
         ctx,
         ['tickSize'],
-        `${tick.toString()} is finer than priceScale ${priceScale} can express (steps of ${step}); use a multiple of ${step} or set priceScale to ${scaleFor(tick)}`,
+        `${tick.toString()} is finer than priceScale ${priceScale} can express (steps of ${step}); ` +
+          `use a multiple of ${step} or set priceScale to ${scaleFor(tick)}`,
       );
     }
   }
@@ -77,7 +78,8 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
     issue(
       ctx,
       ['lotSize'],
-      `${lot.toString()} is finer than fractionalQtyScale ${qtyRaw ?? ''} can express (steps of ${step}); use a multiple of ${step} or set fractionalQtyScale to ${scaleFor(lot)}`,
+      `${lot.toString()} is finer than fractionalQtyScale ${qtyRaw ?? ''} can express (steps of ${step}); ` +
+        `use a multiple of ${step} or set fractionalQtyScale to ${scaleFor(lot)}`,
     );
   }
 
@@ -87,7 +89,8 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
       issue(
         ctx,
         path,
-        `${price.toString()} has more decimals than priceScale ${priceScale} allows; round it to ${new Decimal(1).div(priceScale).toString()} steps`,
+        `${price.toString()} has more decimals than priceScale ${priceScale} allows; ` +
+          `round it to ${new Decimal(1).div(priceScale).toString()} steps`,
       );
       return;
     }
@@ -96,7 +99,8 @@ export function checkInstrument(value: unknown, ctx: Ctx): void {
       issue(
         ctx,
         path,
-        `${price.toString()} is not a multiple of the tickSize ${tick.toString()}; use ${below.toString()} or ${below.plus(tick).toString()}`,
+        `${price.toString()} is not a multiple of the tickSize ${tick.toString()}; ` +
+          `use ${below.toString()} or ${below.plus(tick).toString()}`,
       );
     }
   };
@@ -173,7 +177,8 @@ function checkClients(list: unknown, ctx: Ctx): void {
       issue(
         ctx,
         ['clients', index, 'clientId'],
-        `${JSON.stringify(id)} is also the clientId of ${where} with different ${differs.join(', ')}; entries of one client (key rotation) must agree, or give this client its own clientId`,
+        `${JSON.stringify(id)} is also the clientId of ${where} with different ${differs.join(', ')}; ` +
+          'entries of one client (key rotation) must agree, or give this client its own clientId',
       );
     }
   });

@@ -13,7 +13,10 @@ import type { ScriptedOrderView } from './venue-orders.ts';
 export type OrderRef = string | { readonly symbol?: string; readonly side?: IntentSide; readonly price?: string };
 
 function describe(order: ScriptedOrderView, recorder: StrategyRecorder): string {
-  return `${recorder.nameOf(order.clordId)} ${order.side} ${order.leavesQty.toFixed()} ${order.symbol}@${order.price?.toFixed() ?? 'market'} (${order.status})`;
+  return (
+    `${recorder.nameOf(order.clordId)} ${order.side} ${order.leavesQty.toFixed()} ` +
+    `${order.symbol}@${order.price?.toFixed() ?? 'market'} (${order.status})`
+  );
 }
 
 /** The one order `ref` names (any status for an id, open ones for a filter). */

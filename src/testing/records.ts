@@ -139,6 +139,9 @@ export function intentText(intent: Unnumbered<RecordedIntent>, places: (symbol: 
     case 'cancelAll':
       return `cancelAll ${intent.symbol ?? '*'}`;
     case 'cross':
-      return `cross ${intent.symbol} ${intent.qty.toFixed()}@${priceText(intent.price, places(intent.symbol))} buy=${intent.buyAccount} sell=${intent.sellAccount}`;
+      return (
+        `cross ${intent.symbol} ${intent.qty.toFixed()}@${priceText(intent.price, places(intent.symbol))} ` +
+        `buy=${intent.buyAccount} sell=${intent.sellAccount}`
+      );
   }
 }

@@ -156,7 +156,8 @@ export async function settleVenue(venue: ScriptedVenue): Promise<void> {
   }
   throw testingError(
     'TESTING_NOT_SETTLED',
-    `the engine and the scripted venue kept exchanging messages for ${MAX_ROUNDS} rounds (a strategy that answers every order update with a new intent?)`,
+    `the engine and the scripted venue kept exchanging messages for ${MAX_ROUNDS} rounds ` +
+      '(a strategy that answers every order update with a new intent?)',
   );
 }
 
@@ -167,7 +168,8 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
   if (symbols.length === 0)
     throw testingError(
       'TESTING_NO_SYMBOLS',
-      `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`,
+      `strategy ${options.strategy.name} trades no symbols with these params: ` +
+        'give params.symbols (or symbol), or a symbols(params) in the definition',
     );
   const start = epoch(options.startTime ?? SCRIPTED_START);
   const clock = new VirtualClock(start);

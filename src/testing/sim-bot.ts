@@ -100,7 +100,8 @@ function configYaml(options: SimBotOptions): string {
   const activity =
     options.activity === false
       ? '{ enabled: false }'
-      : `{ enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 1000}, makersPerInstrument: 3, takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }`;
+      : `{ enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 1000}, makersPerInstrument: 3, ` +
+        'takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }';
   return `
 logging: { level: error }
 sim:
@@ -108,10 +109,13 @@ sim:
   startingBalance: "100000"
   gateway: { heartbeatSeconds: 1 }
   users:
-    - { username: alice, password: "${ALICE_PASSWORD}", participant: firms/demo/users/alice, accounts: [${SIM_ACCOUNT}, ${SIM_HEDGE_ACCOUNT}] }
+    - { username: alice, password: "${ALICE_PASSWORD}", participant: firms/demo/users/alice,
+        accounts: [${SIM_ACCOUNT}, ${SIM_HEDGE_ACCOUNT}] }
   instruments:
-    - { symbol: ${SIM_SYMBOL}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
-    - { symbol: ${SIM_OTHER_SYMBOL}, eventGroup: FED, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.63" }
+    - { symbol: ${SIM_SYMBOL}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+    - { symbol: ${SIM_OTHER_SYMBOL}, eventGroup: FED, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.63" }
   activity: ${activity}
 risk:
 ${options.riskYaml ?? '  maxMessagesPerSecond: 50'}
@@ -125,7 +129,8 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   if (symbols.length === 0)
     throw testingError(
       'TESTING_NO_SYMBOLS',
-      `strategy ${options.strategy.name} trades no symbols with these params: give params.symbols (or symbol), or a symbols(params) in the definition`,
+      `strategy ${options.strategy.name} trades no symbols with these params: ` +
+        'give params.symbols (or symbol), or a symbols(params) in the definition',
     );
   const { strategy, recorder } = recordStrategy(options.strategy);
   const config = parseConfigText(configYaml(options), configSchema, { env: {} });
@@ -194,7 +199,8 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
           finish(
             testingError(
               'TESTING_TIMEOUT',
-              `timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
+              `timed out after ${timeoutMs} ms waiting until ${what} ` +
+                `(venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
             ),
           );
         }, timeoutMs);

@@ -233,7 +233,8 @@ export async function connect(config: TradebotConfig, symbols: readonly string[]
   };
   if (config.exchange !== undefined && config.exchange.familyA === undefined) {
     throw configError(
-      'exchange.familyA is missing: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant',
+      'exchange.familyA is missing: reference data (price scales, ticks) comes from the /v1 API; ' +
+        'give clientId, privateKeyFile and participant',
     );
   }
   const session = await openSession(config, plan, symbols, logger);

@@ -125,7 +125,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   if (!isLoopbackHost(host)) {
     throw new TradebotError(
       'CONTROL_NOT_LOOPBACK',
-      `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(host)}: it changes the trading state without authentication; reach a remote bot through an SSH tunnel`,
+      `the control endpoint binds to loopback only (${LOOPBACK_HOSTS.join(', ')}), got ${JSON.stringify(host)}: ` +
+        'it changes the trading state without authentication; reach a remote bot through an SSH tunnel',
       { kind: 'config' },
     );
   }

@@ -52,7 +52,8 @@ export function runPlanProblems(config: TradebotConfig): ConfigProblem[] {
     problems.push({
       path: 'exchange.familyA',
       message:
-        'is required against an environment: reference data (price scales, ticks) comes from the /v1 API; give clientId, privateKeyFile and participant',
+        'is required against an environment: reference data (price scales, ticks) comes from the /v1 API; ' +
+        'give clientId, privateKeyFile and participant',
     });
   }
   if (exchange.gateway === undefined) {
@@ -60,14 +61,17 @@ export function runPlanProblems(config: TradebotConfig): ConfigProblem[] {
       problems.push({
         path: 'exchange.gateway',
         message:
-          'is required with bot.venue: gateway (orders go through the trading gateway): give username, password (${ENV_VAR}) and, with MFA, mfaSecret; or set bot.venue: familyA',
+          'is required with bot.venue: gateway (orders go through the trading gateway): ' +
+          'give username, password (${ENV_VAR}) and, with MFA, mfaSecret; or set bot.venue: familyA',
       });
     }
     for (const stream of ['marketData', 'orders'] as const) {
       if (plan.streams[stream] !== 'ndjson' || plan.venue === 'gateway') continue;
       problems.push({
         path: `bot.streams.${stream}`,
-        message: `ndjson streams ${STREAM_NAMES[stream]} from the trading gateway, which needs a gateway login, and exchange.gateway is missing: set bot.streams.${stream}: grpc, or add exchange.gateway (username, password)`,
+        message:
+          `ndjson streams ${STREAM_NAMES[stream]} from the trading gateway, which needs a gateway login, ` +
+          `and exchange.gateway is missing: set bot.streams.${stream}: grpc, or add exchange.gateway (username, password)`,
       });
     }
   }
@@ -75,7 +79,9 @@ export function runPlanProblems(config: TradebotConfig): ConfigProblem[] {
     if (plan.streams[stream] !== 'grpc' || exchange.grpcAddress !== undefined) continue;
     problems.push({
       path: `bot.streams.${stream}`,
-      message: `grpc streams ${STREAM_NAMES[stream]} from the exchange's gRPC endpoint, and exchange.grpcAddress is missing: set exchange.grpcAddress (host:port), or set bot.streams.${stream}: ndjson (the gateway's streams)`,
+      message:
+        `grpc streams ${STREAM_NAMES[stream]} from the exchange's gRPC endpoint, and exchange.grpcAddress is missing: ` +
+        `set exchange.grpcAddress (host:port), or set bot.streams.${stream}: ndjson (the gateway's streams)`,
     });
   }
   return problems;

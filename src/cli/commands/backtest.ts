@@ -34,7 +34,8 @@ export function registerBacktestCommand(program: Command): void {
     .requiredOption('--data <file>', 'history file (tradebot history fetch) or recording (tradebot run --record)')
     .option(
       '--params <yaml>',
-      "strategy params (YAML mapping; default: the config's bot.params when its bot.strategy is the one run, else the strategy's defaults on the data's symbols)",
+      "strategy params (YAML mapping; default: the config's bot.params when its bot.strategy is the one run, " +
+        "else the strategy's defaults on the data's symbols)",
     )
     .option('-c, --config <file>', 'backtest config (bot, risk and backtest sections)', DEFAULT_BACKTEST_CONFIG)
     .requiredOption('--out <dir>', 'folder for report.json, run.json and report.html')

@@ -46,7 +46,8 @@ export async function controlUrl(options: ControlCommandOptions): Promise<string
       if (control.port === 0)
         throw new TradebotError(
           'CLI_CONTROL_NO_PORT',
-          `${options.config} has bot.control.port 0 (a free port picked at start): pass --port with the port from the bot's "operator control at ..." log line`,
+          `${options.config} has bot.control.port 0 (a free port picked at start): ` +
+            'pass --port with the port from the bot\'s "operator control at ..." log line',
           { kind: 'config' },
         );
       port = control.port;
@@ -55,7 +56,8 @@ export async function controlUrl(options: ControlCommandOptions): Promise<string
   if (port === undefined)
     throw new TradebotError(
       'CLI_CONTROL_NO_PORT',
-      `give --port <n> (the bot logs "operator control at http://127.0.0.1:<port>${CONTROL_PATH}" at start) or --config <file> with bot.control.port`,
+      `give --port <n> (the bot logs "operator control at http://127.0.0.1:<port>${CONTROL_PATH}" at start) ` +
+        'or --config <file> with bot.control.port',
       { kind: 'config' },
     );
   host ??= '127.0.0.1';
@@ -89,7 +91,8 @@ export async function callControl(url: string, state: string | undefined, reason
   } catch (error) {
     throw new TradebotError(
       'CONTROL_UNREACHABLE',
-      `no bot answers at ${url}: is it running with bot.control set, on this port? (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})`,
+      `no bot answers at ${url}: is it running with bot.control set, on this port? ` +
+        `(${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})`,
       { kind: 'connectivity', cause: error },
     );
   }

@@ -4,8 +4,9 @@
  * busted trades kept, in the compact format (default) or the exchange's full records (`--format full`; see
  * backtest/history/format.ts). With the default config (a `sim` section, no `exchange`) it runs the embedded
  * exchange's market activity over the window in virtual time and fetches from it. The API family (gateway
- * `search_trades` or family A `/v1/report/trades/search`) is the config's `bot.venue`, or `--source`. Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line
- * on stdout. SIGINT stops between pages; running the same command again resumes.
+ * `search_trades` or family A `/v1/report/trades/search`) is the config's `bot.venue`, or `--source`.
+ * Progress on stderr (a bar in a terminal, log lines otherwise); one `history.fetched` JSON line on stdout.
+ * SIGINT stops between pages; running the same command again resumes.
  */
 import type { Command } from 'commander';
 import type { HistoryFormat, HistorySource } from '../../../backtest/history/format.ts';
@@ -76,7 +77,8 @@ export function registerHistoryCommand(program: Command): void {
     )
     .option(
       '--format <format>',
-      "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade); default compact, or the format an interrupted fetch was started in",
+      "compact (what replay needs, ~150 bytes a trade) or full (the exchange's whole records, ~1.7 KB a trade); " +
+        'default compact, or the format an interrupted fetch was started in',
       parseFormat,
     )
     .option('--page-size <n>', 'trades per page', parseCount('--page-size', 1), 500)
@@ -124,9 +126,20 @@ export function registerHistoryCommand(program: Command): void {
         progress.update(options.to - options.from, { pages: result.state.pages, trades: result.state.trades, busted: result.state.busted });
         progress.stop();
         const { pages, trades, skipped, busted, bytes } = result.state;
-        process.stdout.write(
-          `${JSON.stringify({ event: 'history.fetched', out: options.out, source: source.source, format: result.state.request.format ?? 'full', symbols, pages, trades, skipped, busted, bytes, resumed: result.resumed })}\n`,
-        );
+        const summary = {
+          event: 'history.fetched',
+          out: options.out,
+          source: source.source,
+          format: result.state.request.format ?? 'full',
+          symbols,
+          pages,
+          trades,
+          skipped,
+          busted,
+          bytes,
+          resumed: result.resumed,
+        };
+        process.stdout.write(`${JSON.stringify(summary)}\n`);
       } finally {
         progress.stop();
         process.removeListener('SIGINT', onSigint);

@@ -26,7 +26,8 @@ export interface KeyFiles {
 function wouldOverwrite(files: readonly string[]): TradebotError {
   return new TradebotError(
     'KEYGEN_WOULD_OVERWRITE',
-    `refusing to overwrite ${files.join(' and ')}; keys are never replaced in place: choose a new --out folder (key rotation is a new onboarding)`,
+    `refusing to overwrite ${files.join(' and ')}; keys are never replaced in place: ` +
+      'choose a new --out folder (key rotation is a new onboarding)',
     { kind: 'config', details: { files } },
   );
 }

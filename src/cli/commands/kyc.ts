@@ -11,7 +11,13 @@ import { cliLogger, exchangeOf } from './token.ts';
 
 function notificationLine(event: KycEvent): string {
   const { notification } = event;
-  return `${JSON.stringify({ event: 'kyc.notification', ...notification, knownStatus: event.knownStatus, receivedAt: new Date(event.receivedAt).toISOString() })}\n`;
+  const line = {
+    event: 'kyc.notification',
+    ...notification,
+    knownStatus: event.knownStatus,
+    receivedAt: new Date(event.receivedAt).toISOString(),
+  };
+  return `${JSON.stringify(line)}\n`;
 }
 
 /** Resolves on the first SIGINT or SIGTERM, and removes its listeners. */

@@ -1,8 +1,9 @@
 /**
  * `tradebot sweep`: backtests every combination of a parameter grid (YAML: param -> list of values, merged
  * over the base params) on worker threads, one per core by default, and ranks the runs by a report metric.
- * Writes `<out>/runs/<n>/report.json + run.json + report.html` (what `tradebot backtest` writes), `<out>/ranking.csv`, `<out>/ranking.html` and
- * `<out>/sweep.json`; progress goes to stderr (a bar in a terminal, log lines otherwise) and one
+ * Writes `<out>/runs/<n>/report.json + run.json + report.html` (what `tradebot backtest` writes),
+ * `<out>/ranking.csv`, `<out>/ranking.html` and `<out>/sweep.json`; progress goes to stderr (a bar in a
+ * terminal, log lines otherwise) and one
  * `sweep.summary` JSON line to stdout. Exits 1 when any run failed (the ranking still lists it).
  */
 import { availableParallelism } from 'node:os';
@@ -29,7 +30,8 @@ export function registerSweepCommand(program: Command): void {
     .requiredOption('-o, --out <dir>', 'output folder: runs/<n>/, ranking.csv, ranking.html, sweep.json')
     .option(
       '-c, --config <file>',
-      "backtest config; its bot.params are the base params when its bot.strategy is the swept one (else the strategy's defaults on the data's symbols)",
+      'backtest config; its bot.params are the base params when its bot.strategy is the swept one ' +
+        "(else the strategy's defaults on the data's symbols)",
       DEFAULT_BACKTEST_CONFIG,
     )
     .option('-p, --params <yaml>', "base params (YAML mapping, as backtest --params); the grid's values are merged over them")

@@ -3,7 +3,8 @@
  * Places, cancels and replaces collected during one engine step are sent together as `*_list` calls of at
  * most 20 (cancels first); cancels and replaces of orders whose exchange id is not known yet wait for the
  * acknowledgement, on the order's record in the tracker (the one owner of an order's state, requests in flight
- * included: orders/in-flight.ts; the adapter keeps only what it has not handed to the venue); an order approved behind self-match cancels (risk `selfMatch.action: cancelResting`) is
+ * included: orders/in-flight.ts; the adapter keeps only what it has not handed to the venue); an order approved
+ * behind self-match cancels (risk `selfMatch.action: cancelResting`) is
  * held until those resting orders are confirmed finished (held-orders.ts); a failed insert is
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
@@ -161,7 +162,8 @@ export class ExecutionAdapter {
     for (const { held, working } of dropped) {
       const error = notSent(
         ExecutionErrorCode.SELF_MATCH_CANCEL_FAILED,
-        `${held.item.kind} of ${held.clordId} not sent: the bot's own order ${working} it would trade against is still working (its self-match cancel failed); decide again`,
+        `${held.item.kind} of ${held.clordId} not sent: the bot's own order ${working} it would trade against is still working ` +
+          '(its self-match cancel failed); decide again',
         { clordId: held.clordId, resting: working },
       );
       this.options.log.info({ clordId: held.clordId, resting: working }, error.message);
@@ -373,7 +375,8 @@ export class ExecutionAdapter {
         'replace',
         notSent(
           ExecutionErrorCode.REPLACE_MERGED,
-          `replace ${earlier.clordId} of ${earlierOf} merged into the later replace ${replace.newClordId}: one replace is sent once the order is acknowledged`,
+          `replace ${earlier.clordId} of ${earlierOf} merged into the later replace ${replace.newClordId}: ` +
+            'one replace is sent once the order is acknowledged',
           { clordId: earlierOf, newClordId: earlier.clordId, mergedInto: replace.newClordId },
         ),
       );

@@ -65,7 +65,8 @@ export class LineDecoder {
     const { lineNo, text } = this.bad;
     throw new JournalError(
       JournalErrorCode.CORRUPT,
-      `${this.source}: line ${lineNo} is not a journal entry and is not the last line (${JSON.stringify(text.slice(0, 80))}); the file was damaged or edited. Move it aside and reconcile with the exchange by hand before starting again`,
+      `${this.source}: line ${lineNo} is not a journal entry and is not the last line (${JSON.stringify(text.slice(0, 80))}); ` +
+        'the file was damaged or edited. Move it aside and reconcile with the exchange by hand before starting again',
       { details: { source: this.source, line: lineNo } },
     );
   }

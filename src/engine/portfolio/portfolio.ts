@@ -59,7 +59,8 @@ function checkFill(fill: PortfolioFill): void {
   if (!sideOk || !fill.qty.isFinite() || fill.qty.lte(0) || !fill.price.isFinite() || fill.price.isNegative()) {
     throw portfolioError(
       PortfolioErrorCode.INVALID_FILL,
-      `fill ${fill.fillId ?? ''} ${fill.symbol}: expected side BUY or SELL, qty > 0 and price >= 0, got ${String(fill.side)} ${fill.qty.toString()} @ ${fill.price.toString()}`,
+      `fill ${fill.fillId ?? ''} ${fill.symbol}: expected side BUY or SELL, qty > 0 and price >= 0, ` +
+        `got ${String(fill.side)} ${fill.qty.toString()} @ ${fill.price.toString()}`,
       { fillId: fill.fillId, symbol: fill.symbol },
     );
   }

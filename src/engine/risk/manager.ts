@@ -169,7 +169,8 @@ export class RiskManager {
         refuse(
           intent,
           'RISK_CROSS_UNSUPPORTED',
-          `cross ${intent.crossId} refused: this venue has no cross (bot.venue: familyA); nothing was sent. Run crosses through the gateway venue`,
+          `cross ${intent.crossId} refused: this venue has no cross (bot.venue: familyA); nothing was sent. ` +
+            'Run crosses through the gateway venue',
         ),
       ];
     }

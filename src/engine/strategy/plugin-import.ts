@@ -64,7 +64,9 @@ async function compile(file: string): Promise<string> {
       logLevel: 'silent',
       plugins: [externals()],
       banner: {
-        js: "import { createRequire as __tradebotCreateRequire } from 'node:module'; const require = __tradebotCreateRequire(import.meta.url);",
+        js:
+          "import { createRequire as __tradebotCreateRequire } from 'node:module'; " +
+          'const require = __tradebotCreateRequire(import.meta.url);',
       },
     });
     const code = result.outputFiles[0]?.text;

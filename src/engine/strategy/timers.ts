@@ -49,7 +49,8 @@ function checkDelay(what: string, name: string, ms: number, allowZero: boolean):
   const ok = Number.isFinite(ms) && (allowZero ? ms >= 0 : ms > 0);
   if (!ok)
     throw new RangeError(
-      `${what}(${name}): the ${allowZero ? 'delay must be a number of milliseconds >= 0' : 'period must be a positive number of milliseconds'}, got ${ms}`,
+      `${what}(${name}): the ` +
+        `${allowZero ? 'delay must be a number of milliseconds >= 0' : 'period must be a positive number of milliseconds'}, got ${ms}`,
     );
 }
 

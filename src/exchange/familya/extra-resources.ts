@@ -3,8 +3,8 @@
  * balances, user creation, deposits, reference-data metadata, and the query objects of the GET lookups.
  * These shapes are our design (docs/decisions.md); they are built with the domain's table-driven codec core,
  * so they follow the same proto3 JSON rules (absent = default, unknown fields ignored, errors name the path).
- * Money amounts are plain decimal strings, as for balances. The simulator serves the same shapes. Move them into src/domain once the simulator
- * serves them too.
+ * Money amounts are plain decimal strings, as for balances. The simulator serves the same shapes. Move them
+ * into src/domain once the simulator serves them too.
  */
 import { bindCodec } from '../../domain/index.ts';
 import type { Balance, Decimal, EpochMs, WireCodec } from '../../domain/index.ts';

@@ -9,9 +9,11 @@ import { FamilyAError, FamilyAErrorCode } from './errors.ts';
 
 const HINTS: Readonly<Record<string, string>> = {
   invalid_client:
-    'the token endpoint does not know this client or the assertion signature does not match the onboarded public key; check clientId and privateKeyFile for this environment',
+    'the token endpoint does not know this client or the assertion signature does not match the onboarded public key; ' +
+    'check clientId and privateKeyFile for this environment',
   invalid_client_assertion:
-    'the assertion was malformed or its claims were refused (aud must be {auth_url}/oauth/token, exp at most 5 minutes after iat, a fresh jti); check authUrl and the local clock',
+    'the assertion was malformed or its claims were refused ' +
+    '(aud must be {auth_url}/oauth/token, exp at most 5 minutes after iat, a fresh jti); check authUrl and the local clock',
   unauthorized_client: 'this client may not use the client_credentials grant; ask the operator',
   invalid_grant: 'the grant was refused; check the client id and environment',
   invalid_request: 'the token request was malformed',

@@ -5,7 +5,8 @@
  * message that does not decode becomes an `invalidMessage` item, not a dead stream). `resilientStream`
  * keeps it alive: reconnect with backoff and jitter, silence watchdog (default 180 s), deduplication by
  * key across reconnects, and on UNAUTHENTICATED `getToken(true, refused)` (a forced refresh of the token the
- * refused attempt carried) before the next attempt. Lifecycle events are the same `connected` / `disconnected` events the gateway client emits.
+ * refused attempt carried) before the next attempt. Lifecycle events are the same `connected` /
+ * `disconnected` events the gateway client emits.
  *
  * Fatal (the Observable errors): rejections (INVALID_ARGUMENT, NOT_FOUND, FAILED_PRECONDITION, ...),
  * PERMISSION_DENIED, config problems, a closed client, and UNAUTHENTICATED after the refreshes ran out.

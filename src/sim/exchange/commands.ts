@@ -225,7 +225,8 @@ function earlierCross(core: ExchangeCore, cross: CrossRequest): readonly string[
   const index = earlier.findIndex((id) => id !== undefined);
   const leg = cross.requests[index] as OrderRequest;
   throw invalidArgument(
-    `requests[${index}].clord_id ${String(leg.clordId)} was already used by order ${String(earlier[index])} of ${leg.account}; send the cross with new clord_ids (or repeat the whole earlier cross)`,
+    `requests[${index}].clord_id ${String(leg.clordId)} was already used by order ${String(earlier[index])} of ${leg.account}; ` +
+      'send the cross with new clord_ids (or repeat the whole earlier cross)',
   );
 }
 

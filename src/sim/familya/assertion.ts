@@ -41,7 +41,8 @@ async function verifySignature(assertion: string, client: SimApiClient): Promise
   if (lastError instanceof joseErrors.JWSSignatureVerificationFailed) {
     throw new OAuthError(
       'invalid_client',
-      `the client_assertion signature does not verify with the public key onboarded for client ${client.clientId}; sign with the matching private key`,
+      `the client_assertion signature does not verify with the public key onboarded for client ${client.clientId}; ` +
+        'sign with the matching private key',
     );
   }
   throw bad(`the client_assertion could not be verified: ${lastError instanceof Error ? lastError.message : 'malformed JWS'}`);

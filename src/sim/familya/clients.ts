@@ -49,7 +49,8 @@ async function loadPublicKey(file: string, clientId: string): Promise<KeyObject>
   if (key.asymmetricKeyType !== 'rsa') {
     throw configError(
       'SIM_CLIENT_KEY_INVALID',
-      `sim.clients ${clientId}: ${file} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; family A assertions are RS256, so onboard an RSA public key`,
+      `sim.clients ${clientId}: ${file} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; ` +
+        'family A assertions are RS256, so onboard an RSA public key',
     );
   }
   return key;
@@ -115,7 +116,8 @@ export class ClientRegistry {
         if (!sameSettings(seen, config)) {
           throw configError(
             'SIM_CLIENT_CONFLICT',
-            `sim.clients: client ${config.clientId} appears twice with different scopes, participant or allowlist; entries of one client (key rotation) must agree`,
+            `sim.clients: client ${config.clientId} appears twice with different scopes, participant or allowlist; ` +
+              'entries of one client (key rotation) must agree',
           );
         }
         existing.publicKeys.push(key);

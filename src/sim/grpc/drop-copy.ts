@@ -49,7 +49,8 @@ function resumable(
     const found = journal.since(request.resumeToken);
     if (typeof found === 'string') {
       throw outOfRange(
-        `resume_token ${request.resumeToken} ${REFUSALS[found]} (it keeps the last ${journal.capacity} messages): subscribe without a token and recover the gap with SearchTrades / GetOpenOrders`,
+        `resume_token ${request.resumeToken} ${REFUSALS[found]} (it keeps the last ${journal.capacity} messages): ` +
+          'subscribe without a token and recover the gap with SearchTrades / GetOpenOrders',
       );
     }
     replay = found;

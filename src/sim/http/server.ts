@@ -137,7 +137,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, options
   const text = JSON.stringify(reply.body ?? {});
   const status = reply.status ?? 400;
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
   );
 }
 

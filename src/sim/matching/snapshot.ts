@@ -171,7 +171,8 @@ export function importEngine(st: EngineState, json: EngineJson): void {
       throw restoreError(`a saved order trades ${saved.terms.symbol}, which is not configured; add it back or remove the state file`);
     if (saved.leavesQty <= 0 || saved.cumQty + saved.leavesQty !== saved.terms.orderQty) {
       throw restoreError(
-        `saved order ${saved.terms.orderSeq}: cumQty ${saved.cumQty} + leavesQty ${saved.leavesQty} must equal orderQty ${saved.terms.orderQty} with leaves > 0`,
+        `saved order ${saved.terms.orderSeq}: cumQty ${saved.cumQty} + leavesQty ${saved.leavesQty} ` +
+          `must equal orderQty ${saved.terms.orderQty} with leaves > 0`,
       );
     }
     const order = new Order(termsFromJson(saved.terms, st.ids.orderPrefix), saved.terms.orderSeq, book);

@@ -145,7 +145,8 @@ export function validateOrder(req: OrderRequest, book: OrderBook | undefined, ti
     if (type === 'ORDER_TYPE_MARKET_TO_LIMIT' || isImmediate(tif) || req.minQty !== undefined || req.allOrNone === true) {
       return reject(
         'ORD_REJECT_REASON_EXCHANGE_CLOSED',
-        `instrument ${book.symbol} is ${book.state}: orders needing immediate execution (MARKET_TO_LIMIT, IOC, FOK, min_qty, all_or_none) are refused`,
+        `instrument ${book.symbol} is ${book.state}: ` +
+          'orders needing immediate execution (MARKET_TO_LIMIT, IOC, FOK, min_qty, all_or_none) are refused',
       );
     }
   }

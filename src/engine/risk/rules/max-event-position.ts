@@ -39,7 +39,9 @@ export function maxEventPositionRule(maxEventPosition: Decimal): OrderRule {
       const group = instrument.eventGroup ?? candidate.symbol;
       return {
         code: 'RISK_MAX_EVENT_POSITION',
-        message: `gross exposure ${fmt(after)} in event group ${group} (${candidate.account}) would exceed maxEventPosition ${fmt(maxEventPosition)} (now ${fmt(before)})`,
+        message:
+          `gross exposure ${fmt(after)} in event group ${group} (${candidate.account}) ` +
+          `would exceed maxEventPosition ${fmt(maxEventPosition)} (now ${fmt(before)})`,
       };
     },
   };

@@ -35,7 +35,9 @@ export class MessageRateThrottle {
     if (inWindow + messages <= this.maxPerWindow) return undefined;
     return {
       code: 'RISK_ORDER_RATE',
-      message: `${inWindow} messages in the last ${this.windowMs} ms: ${messages} more would exceed maxMessagesPerSecond ${this.maxPerWindow}`,
+      message:
+        `${inWindow} messages in the last ${this.windowMs} ms: ` +
+        `${messages} more would exceed maxMessagesPerSecond ${this.maxPerWindow}`,
     };
   }
 

@@ -76,7 +76,9 @@ export function priceBandRule(options: PriceBandOptions): OrderRule {
       if (candidate.price.gte(low) && candidate.price.lte(high)) return undefined;
       return {
         code: 'RISK_PRICE_BAND',
-        message: `price ${fmt(candidate.price)} is outside the band ${fmt(low)}..${fmt(high)} around ${options.reference} ${fmt(reference)} (${describeWidth(options.width)})`,
+        message:
+          `price ${fmt(candidate.price)} is outside the band ${fmt(low)}..${fmt(high)} ` +
+          `around ${options.reference} ${fmt(reference)} (${describeWidth(options.width)})`,
       };
     },
   };

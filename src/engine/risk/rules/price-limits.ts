@@ -11,7 +11,9 @@ export function priceLimitsRule(): OrderRule {
       if (price.gte(instrument.lowPriceLimit) && price.lte(instrument.highPriceLimit)) return undefined;
       return {
         code: 'RISK_PRICE_LIMITS',
-        message: `price ${fmt(price)} is outside the price limits ${fmt(instrument.lowPriceLimit)}..${fmt(instrument.highPriceLimit)} of ${candidate.symbol}`,
+        message:
+          `price ${fmt(price)} is outside the price limits ` +
+          `${fmt(instrument.lowPriceLimit)}..${fmt(instrument.highPriceLimit)} of ${candidate.symbol}`,
       };
     },
   };

@@ -21,7 +21,8 @@ export class UndecodableMessage {
   error(): TradebotError {
     return new TradebotError(
       UNDECODABLE_MESSAGE,
-      `the ${this.what} is not a valid protobuf message (${this.reason}): send the message type the method declares in proto/exchange.proto`,
+      `the ${this.what} is not a valid protobuf message (${this.reason}): ` +
+        'send the message type the method declares in proto/exchange.proto',
       {
         kind: 'validation',
       },

@@ -1,6 +1,7 @@
 /**
  * Family A order entry (`/v1/trading/...`, all with `x-participant-id`): insert -> `{orderId}`, preview
- * `{request}` -> `{previewOrder}` (checked as an insert would be, changing nothing), cancel `{orderId, clordId, symbol}` -> `{}`, cancel/list `{requests}`
+ * `{request}` -> `{previewOrder}` (checked as an insert would be, changing nothing),
+ * cancel `{orderId, clordId, symbol}` -> `{}`, cancel/list `{requests}`
  * (max 20) -> `{}`, replace -> `{orderId}`, replace/list `{requests}` (max 20) -> `{responses:[{orderId}]}`,
  * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. A replace may omit `symbol`
  * (its prices are then scaled by the order's instrument). The translation and ownership
