@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Decimal } from '../../src/domain/decimal.ts';
 import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import type { OrderUpdateView } from '../../src/engine/strategy/views.ts';
 import { ALICE_MAIN, SYMBOL, startPipelineSim, type PipelineSim } from './helpers/pipeline-sim.ts';
@@ -27,7 +28,9 @@ describe('intents sent in onStop', () => {
       onStop(ctx) {
         const offer = ctx.book(SYMBOL)?.bestOffer;
         if (offer === undefined) throw new Error('no offer to take');
-        log.push(`placed ${ctx.place({ symbol: SYMBOL, side: 'BUY', qty: '1', price: offer, timeInForce: 'IMMEDIATE_OR_CANCEL' })}`);
+        // a few ticks through the offer: on a loaded machine the book can move before the order arrives
+        const price = Decimal.min(offer.plus('0.05'), '0.99');
+        log.push(`placed ${ctx.place({ symbol: SYMBOL, side: 'BUY', qty: '1', price, timeInForce: 'IMMEDIATE_OR_CANCEL' })}`);
         log.push('onStop returns');
       },
       onOrderUpdate(_ctx, update) {
