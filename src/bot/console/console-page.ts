@@ -5,8 +5,8 @@
  * `/console/charts.js`), and sends the operator commands after a confirmation.
  */
 
-export function consolePage(): string {
-  return `<!doctype html>
+/** The page: markup and styles; the script and the charts library are separate files (the CSP runs no inline script). */
+export const CONSOLE_PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -110,10 +110,9 @@ export function consolePage(): string {
 </body>
 </html>
 `;
-}
 
-export function consoleAppScript(): string {
-  return `'use strict';
+/** The page's script (plain ES5-style JavaScript that any current browser runs as is). */
+export const CONSOLE_APP_SCRIPT = `'use strict';
 (function () {
   var byId = function (id) { return document.getElementById(id); };
   var setText = function (id, value) { byId(id).textContent = value; };
@@ -235,4 +234,3 @@ export function consoleAppScript(): string {
   connect();
 })();
 `;
-}

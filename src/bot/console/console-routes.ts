@@ -15,7 +15,7 @@ import { chartLibrarySource } from '../../../backtest/report/chart-library.ts';
 import type { ControlTarget } from '../live/control-server.ts';
 import { parseCommand, readBody } from '../live/control-server.ts';
 import type { ConsoleSnapshot } from './console-feed.ts';
-import { consoleAppScript, consolePage } from './console-page.ts';
+import { CONSOLE_APP_SCRIPT, CONSOLE_PAGE } from './console-page.ts';
 
 export const CONSOLE_COOKIE = 'tradebot_console';
 const MAX_EVENT_CLIENTS = 16;
@@ -160,10 +160,10 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
     }
     if (path === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
-      response.end(consolePage());
+      response.end(CONSOLE_PAGE);
     } else if (path === '/console/app.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
-      response.end(consoleAppScript());
+      response.end(CONSOLE_APP_SCRIPT);
     } else if (path === '/console/charts.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
       response.end(chartLibrarySource());

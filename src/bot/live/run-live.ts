@@ -25,9 +25,7 @@ import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
-import { ConsoleFeed } from '../console/console-feed.ts';
-import { consoleRoutes, newConsoleToken } from '../console/console-routes.ts';
-import { CONTROL_PATH } from './control-server.ts';
+import { LiveConsole } from '../console/live-console.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -112,31 +110,27 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   let metrics: RunMetrics | undefined;
   let control: ControlServer | undefined;
   let journal: Journal | undefined;
-  let consoleFeed: ConsoleFeed | undefined;
-  let consoleToken: string | undefined;
+  const liveConsole =
+    config.bot.control?.console === true
+      ? new LiveConsole({
+          token: config.bot.control.token,
+          target: () => pipeline?.risk.tradingState,
+          cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
+          log: logger,
+        })
+      : undefined;
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols, startTime: started });
   try {
     journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
     logger.info({ journal: journal.description }, 'order journal opened');
     metrics = await startRunMetrics(config.bot.metrics, logger);
     if (config.bot.control !== undefined) {
-      consoleToken = config.bot.control.console ? (config.bot.control.token ?? newConsoleToken()) : undefined;
       control = await startControlServer({
         port: config.bot.control.port,
         host: config.bot.control.host,
         log: logger,
         target: () => pipeline?.risk.tradingState,
-        ...(consoleToken === undefined
-          ? {}
-          : {
-              console: consoleRoutes({
-                token: consoleToken,
-                snapshot: () => consoleFeed?.snapshot(),
-                target: () => pipeline?.risk.tradingState,
-                cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
-                log: logger,
-              }),
-            }),
+        ...(liveConsole === undefined ? {} : { console: liveConsole.routes }),
       });
       logger.info(
         { url: control.url },
@@ -157,13 +151,13 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       unknownOrders: config.bot.unknownOrders,
       ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
       journal,
-      ...(metrics === undefined && recorder === undefined && !(config.bot.control?.console ?? false)
+      ...(metrics === undefined && recorder === undefined && liveConsole === undefined
         ? {}
         : {
             record: (event) => {
               metrics?.observe(event);
               recorder?.record(event);
-              consoleFeed?.observe(event.stream, event.event.type);
+              liveConsole?.observe(event.stream, event.event.type);
             },
           }),
     });
@@ -177,22 +171,11 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   const openJournal = journal;
   const running = pipeline;
-  let consoleTimer: NodeJS.Timeout | undefined;
-  if (control !== undefined && consoleToken !== undefined) {
-    const feed = new ConsoleFeed({
-      pipeline: running,
-      portfolio,
-      strategy: strategy.name,
-      symbols,
-      maxMessagesPerSecond: config.risk.maxMessagesPerSecond,
-      now: () => clock.now(),
-    });
-    feed.tick();
-    consoleTimer = setInterval(() => feed.tick(), 1000);
-    consoleFeed = feed;
-    const url = `${control.url.replace(CONTROL_PATH, '')}/?token=${encodeURIComponent(consoleToken)}`;
-    logger.info(`web console at ${control.url.replace(CONTROL_PATH, '')}/ (its URL with the access token is on stdout: console.ready)`);
-    options.onConsoleReady?.(url);
+  if (control !== undefined && liveConsole !== undefined) {
+    const { maxMessagesPerSecond } = config.risk;
+    liveConsole.attach({ pipeline: running, portfolio, strategy: strategy.name, symbols, maxMessagesPerSecond, now: () => clock.now() });
+    logger.info(`web console at ${liveConsole.address(control.url)} (its URL with the access token is on stdout: console.ready)`);
+    options.onConsoleReady?.(liveConsole.urlWithToken(control.url));
   }
   options.onOperatorToggle?.(() => {
     const next = running.risk.tradingState.state === 'halted' ? 'active' : 'halted';
@@ -234,8 +217,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     }),
   ]);
   clearTimeout(durationTimer);
-  clearInterval(consoleTimer);
-  consoleFeed?.close();
+  liveConsole?.close();
   await control?.close();
   if (statusTimer !== undefined) {
     clearInterval(statusTimer);
