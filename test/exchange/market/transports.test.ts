@@ -32,7 +32,7 @@ describe('market copy over either transport', () => {
     await h.close();
   });
 
-  it('gateway and gRPC copies both equal the core after the same burst, and go stale then fresh alike when the servers drop their streams', async () => {
+  it('gateway and gRPC copies equal the core after the same burst, go stale then fresh alike when the servers drop streams', async () => {
     const sources: Record<string, MarketDataSource> = { gateway, grpc: h.client() };
     const copies = Object.entries(sources).map(([name, source]) => {
       const market = new MarketCopy();
