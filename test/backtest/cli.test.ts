@@ -89,7 +89,7 @@ describe('tradebot backtest', () => {
     });
   });
 
-  it("runs another strategy than the config's with that strategy's defaults (the config's params are not for it), or with --params", async () => {
+  it("runs another strategy than the config's with its own defaults (the config's params are not for it), or with --params", async () => {
     const dir = tempDir();
     const io = captureOutput();
     const code = await runCli([

@@ -113,7 +113,10 @@ describe('history fetch', () => {
       };
       const a = trade.aggressor;
       // the sample instruments: price scale 100, quantity scale 1
-      const expected = `{"type":"trade","id":"${trade.id}","symbol":"${a.order.symbol}","price":"${new Decimal(a.last_px).div(100).toFixed()}","qty":"${a.last_shares}","side":"${a.order.side.slice('SIDE_'.length)}","time":"${a.transact_time}","state":"${trade.state ?? 'TRADE_STATE_UNDEFINED'}"}`;
+      const expected =
+        `{"type":"trade","id":"${trade.id}","symbol":"${a.order.symbol}","price":"${new Decimal(a.last_px).div(100).toFixed()}",` +
+        `"qty":"${a.last_shares}","side":"${a.order.side.slice('SIDE_'.length)}","time":"${a.transact_time}",` +
+        `"state":"${trade.state ?? 'TRADE_STATE_UNDEFINED'}"}`;
       expect(compact[i]).toBe(expected);
     });
     expect(compact.some((l) => l.includes('TRADE_STATE_BUSTED'))).toBe(true);
@@ -219,7 +222,7 @@ describe('history fetch', () => {
     expect(readFileSync(other, 'utf8')).toBe(readFileSync(whole, 'utf8'));
   });
 
-  it('replaces the state of a fetch that failed before its first page without --force (e.g. a page size the exchange refused)', async () => {
+  it('replaces the state of a fetch that failed before its first page without --force (a page size the exchange refused)', async () => {
     const dir = tempDir();
     const whole = path.join(dir, 'whole.jsonl');
     await fetch(whole);
@@ -260,7 +263,7 @@ describe('history fetch', () => {
     });
   });
 
-  it('gets through more pages than the venue allows a second, rate-limited under it (the exchange clock moves on after the window)', async () => {
+  it('fetches more pages than the venue allows a second, rate-limited under it (the exchange clock moves past the window)', async () => {
     const dir = tempDir();
     const whole = path.join(dir, 'whole.jsonl');
     const expected = (await fetch(whole)).state.trades;

@@ -78,7 +78,9 @@ function growth(result: Probe): { n: number; kn: number; grewMB: number; describ
     n,
     kn,
     grewMB,
-    describe: `retained heap ${mean(early).toFixed(2)} MB around ${n} trades, ${mean(late).toFixed(2)} MB around ${kn} (orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}`,
+    describe:
+      `retained heap ${mean(early).toFixed(2)} MB around ${n} trades, ${mean(late).toFixed(2)} MB around ${kn} ` +
+      `(orders ${result.orders}, fills ${result.fills}): ${JSON.stringify(result.samples)}`,
   };
 }
 

@@ -178,7 +178,8 @@ describe('parity: live with recording, then the recording replayed', () => {
     expect(exactReplay.map(describeFill)).toEqual(exactLive.map(describeFill));
     exactLive.forEach((fill, i) => {
       const at = exactReplay[i]?.time ?? Number.NaN;
-      // the update the replay filled on: received at `at`, showing a trade at or after the live fill's, and the trade update before it was earlier
+      // the update the replay filled on: received at `at`, showing a trade at or after the live fill's, and the
+      // trade update before it was earlier
       const k = books.trades.findIndex(
         (b, j) => b.received === at && b.exchange >= fill.time && (j === 0 || (books.trades[j - 1] as RecordedBook).exchange <= fill.time),
       );
@@ -191,8 +192,10 @@ describe('parity: live with recording, then the recording replayed', () => {
       ).toBe(true);
     expect(pessimistic.reportFills).toBe(pessimistic.fills.length);
     console.info(
-      `parity: ${live.capture.intents.length} intents (${places} places) identical; live ${live.capture.fills.length} fills on ${actual.size} orders; ` +
-        `${exact.length} of ${orders.size} filled orders unambiguous (fills equal), replay fills ${pessimistic.fills.length} (level 1) .. ${optimistic.fills.length} (none)`,
+      `parity: ${live.capture.intents.length} intents (${places} places) identical; ` +
+        `live ${live.capture.fills.length} fills on ${actual.size} orders; ` +
+        `${exact.length} of ${orders.size} filled orders unambiguous (fills equal), ` +
+        `replay fills ${pessimistic.fills.length} (level 1) .. ${optimistic.fills.length} (none)`,
     );
   }, 120_000);
 });

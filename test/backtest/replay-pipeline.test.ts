@@ -100,7 +100,7 @@ describe('latency of orders sent from timers', () => {
   const rows: Row[] = [...OPEN, { at: 10_000, price: 40, qty: 10, side: 'sell' }, { at: 20_000, price: 40, qty: 10, side: 'sell' }];
   const config = testConfig({ latency: { insertMs: 50, cancelMs: 50 }, queueAheadModel: { model: 'none' } });
 
-  it('acknowledges an insert sent from a timer after the insert latency, not at the next tape trade, and fills it from trades after that', async () => {
+  it('acknowledges an insert sent from a timer after the insert latency, not at the next tape trade; later trades fill it', async () => {
     const file = writeHistory(path.join(tempDir(), 'h.jsonl'), rows);
     const result = await runBacktest({ data: file, config, strategy: timedBid('0.41', 3000), params });
     expect(fillTimes(result.series)).toEqual([[10_000, '5', '0.41']]);

@@ -133,7 +133,7 @@ function drive(book: TapeBook, steps: readonly Step[], after: (s: Step, now: num
 }
 
 describe('TapeBook', () => {
-  it('keeps the levels the rules give: revealed, removed when traded through, sized per window, expired after the TTL, at most depth', () => {
+  it('keeps the levels the rules give: revealed, removed when traded through, sized per window, expired after TTL, at most depth', () => {
     fc.assert(
       fc.property(bookOptions, tapes, (options, steps) => {
         const book = new TapeBook(options);

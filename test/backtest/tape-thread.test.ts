@@ -204,7 +204,8 @@ describe('tape worker', () => {
         file,
         format === 'full'
           ? '{"type":"trade","trade":{"id":"T9","aggressor":\n'
-          : '{"type":"trade","id":"T9","symbol":"SYN-A","price":"0.415","qty":"1","side":"BUY","time":"2026-12-01T00:00:00.000Z","state":"TRADE_STATE_NEW"}\n',
+          : '{"type":"trade","id":"T9","symbol":"SYN-A","price":"0.415","qty":"1","side":"BUY",' +
+              '"time":"2026-12-01T00:00:00.000Z","state":"TRADE_STATE_NEW"}\n',
       );
       await expect(readAll(file, 'worker', { handover: 0 })).rejects.toMatchObject({
         code: 'BACKTEST_BAD_LINE',

@@ -61,10 +61,12 @@ describe('tradebot config check: venue and stream transports', () => {
     expect(await runCli(['config', 'check', file])).toBe(2);
     expect(io.err()).toContain(`${file} has 2 problems:`);
     expect(io.err()).toContain(
-      "bot.streams.marketData: grpc streams market data from the exchange's gRPC endpoint, and exchange.grpcAddress is missing: set exchange.grpcAddress (host:port), or set bot.streams.marketData: ndjson",
+      "bot.streams.marketData: grpc streams market data from the exchange's gRPC endpoint, and exchange.grpcAddress is missing: " +
+        'set exchange.grpcAddress (host:port), or set bot.streams.marketData: ndjson',
     );
     expect(io.err()).toContain(
-      'bot.streams.orders: ndjson streams order updates from the trading gateway, which needs a gateway login, and exchange.gateway is missing: set bot.streams.orders: grpc, or add exchange.gateway',
+      'bot.streams.orders: ndjson streams order updates from the trading gateway, which needs a gateway login, ' +
+        'and exchange.gateway is missing: set bot.streams.orders: grpc, or add exchange.gateway',
     );
   });
 });

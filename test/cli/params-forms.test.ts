@@ -31,7 +31,10 @@ function write(dir: string, name: string, text: string): string {
   return target;
 }
 
-/** tradebot's config `name` (config/sim.yaml, config/backtest.yaml) with `edit` applied to its bot section, comments and exact numbers kept. */
+/**
+ * tradebot's config `name` (config/sim.yaml, config/backtest.yaml) with `edit` applied to its bot section,
+ * comments and exact numbers kept.
+ */
 function editedConfig(name: string, edit: (doc: ReturnType<typeof parseDocument>) => void): string {
   const doc = parseDocument(readFileSync(path.join(ROOT, 'config', name), 'utf8'));
   edit(doc);
@@ -124,7 +127,7 @@ describe('config check: the strategy and its bot.params', () => {
     expect(io.out()).toBe(`${config}: ok (strategy fade)\n`);
   });
 
-  it("a relative bot.strategy that is missing beside the config: STRATEGY_NOT_FOUND with the path resolved from the config's folder", async () => {
+  it("a relative bot.strategy missing beside the config: STRATEGY_NOT_FOUND with the path resolved from the config's folder", async () => {
     const project = tempDir();
     const config = write(
       project,
@@ -262,7 +265,7 @@ describe('a bad --params file: one form for backtest, run and sweep', () => {
 });
 
 describe('sweep --params', () => {
-  it("runs the grid over the params file (not the config's bot.params): sweep.json, the ranking and each run's report have them", async () => {
+  it("runs the grid over the params file (not the config's bot.params): sweep.json, the ranking and each report have them", async () => {
     const dir = tempDir();
     // the config's bot.params trade two symbols with quoteQty "5"; the base trades one, quoteQty "3"
     const base = write(dir, 'base.yaml', 'symbols: [FED-CUT-2026-12]\nquoteQty: "3"\nmaxInventory: "12"\nrequoteTicks: 2\n');

@@ -108,7 +108,9 @@ describe('config loader', () => {
       expect.unreachable();
     } catch (error) {
       expect((error as ConfigError).message).toBe(
-        'config/bot.yaml has 2 problems:\n  extra: unknown key; allowed keys here: risk, keyFile, password, users\n  risk.maxPosition: expected a decimal string such as "0.55", got "x"',
+        'config/bot.yaml has 2 problems:\n' +
+          '  extra: unknown key; allowed keys here: risk, keyFile, password, users\n' +
+          '  risk.maxPosition: expected a decimal string such as "0.55", got "x"',
       );
       expect((error as ConfigError).code).toBe('CONFIG_INVALID');
     }

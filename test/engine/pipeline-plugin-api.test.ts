@@ -66,7 +66,7 @@ function answerAll(venue: FakeVenue, from: { n: number }): void {
 }
 
 describe('refusals tied to the call that caused them', () => {
-  it('a cross on a venue that cannot cross: RISK_CROSS_UNSUPPORTED with the returned cross id and the symbol, after the call, nothing sent', async () => {
+  it('a cross on a venue without crosses: RISK_CROSS_UNSUPPORTED (returned cross id, symbol) after the call, nothing sent', async () => {
     const log: string[] = [];
     const refusals: RefusedView[] = [];
     const strategy = defineStrategy({

@@ -163,7 +163,7 @@ describe('pipeline against the simulator', () => {
     expect(pipeline.risk.tradingState.state).toBe('active');
   });
 
-  it('a dropped feed marks the books stale and trading reducing; after the reconnect books are fresh and trading is active again', async () => {
+  it('a dropped feed marks books stale and trading reducing; after the reconnect books are fresh and trading active again', async () => {
     t = await startPipelineSim({ strategy: marketMaker, params: MM_PARAMS });
     const { pipeline, sim } = t;
     await t.waitUntil(quotingBothSides(sim), 'quotes rest on the exchange');
@@ -189,7 +189,7 @@ describe('pipeline against the simulator', () => {
     await t.driveUntil(quotingBothSides(sim), 'quotes back on both sides');
   });
 
-  it('keeps a fill that arrives while the start-up reconciliation lookup is in flight (the exchange position is not applied over it)', async () => {
+  it('keeps a fill that arrives during the start-up reconciliation lookup (the exchange position is not applied over it)', async () => {
     let release: () => void = () => undefined;
     t = await startPipelineSim({
       strategy: marketMaker,

@@ -1,8 +1,8 @@
 /**
  * The transport is a config choice: the gateway client (NDJSON) and the gRPC client emit the same market
  * data events, so the same book copy (the engine's BookStore, ./helpers/book-copy.ts) kept from either ends
- * up with the core's book after the same burst of orders, and goes stale/fresh the same way when the server drops its streams: both servers drop
- * every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes while they are down,
+ * up with the core's book after the same burst of orders, and goes stale/fresh the same way when the server
+ * drops its streams: both servers drop every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes while they are down,
  * both copies mark both symbols stale, reconnect, and are fresh again with the core's book from the new
  * snapshot.
  */
@@ -34,7 +34,7 @@ describe('market copy over either transport', () => {
     await h.close();
   });
 
-  it('gateway and gRPC copies both equal the core after the same burst, and go stale then fresh alike when the servers drop their streams', async () => {
+  it('gateway and gRPC copies equal the core after the same burst, go stale then fresh alike when the servers drop streams', async () => {
     const sources: Record<string, MarketDataSource> = { gateway, grpc: h.client() };
     const copies = Object.entries(sources).map(([name, source]) => {
       const market = new BookCopy();

@@ -29,7 +29,8 @@ function run(command: string, args: readonly string[], cwd: string, timeoutMs = 
       if (error)
         reject(
           new Error(
-            `${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout.slice(-3000)}\n--- stderr\n${stderr.slice(-3000)}`,
+            `${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n` +
+              `--- stdout\n${stdout.slice(-3000)}\n--- stderr\n${stderr.slice(-3000)}`,
           ),
         );
       else resolve({ stdout, stderr });

@@ -92,7 +92,7 @@ describe('simulator restarted with its state under the live bot', () => {
     await expectRecovered(b);
   }, 120_000);
 
-  it('killed after the bot cancelled its quotes: the exchange comes back working them (it lost the cancels), and the bot cancels them', async () => {
+  it('killed after the bot cancelled its quotes: the exchange comes back working them (cancels lost), the bot cancels them', async () => {
     const stateFile = path.join(dir, 'sim-state.json');
     bot = await startLiveBot({ sim: `  stateFile: ${stateFile}\n  stateIntervalSeconds: 3600` });
     const b = bot;

@@ -55,8 +55,10 @@ sim:
   clients:
     - { clientId: ${CLIENT_ID}, publicKeyFile: ${JSON.stringify(publicKeyFile)}, participant: ${PARTICIPANT}, scopes: [read:instruments] }
   instruments:
-    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
-  activity: { enabled: true, seed: 11, intervalMs: 60, makersPerInstrument: 3, takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }
+    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+  activity: { enabled: true, seed: 11, intervalMs: 60, makersPerInstrument: 3,
+    takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }
   stateFile: ${JSON.stringify(stateFile)}
   stateIntervalSeconds: "0.5"
 risk:
@@ -141,7 +143,9 @@ describe('tradebot sim killed (SIGKILL) and restarted with its state under the l
       expect(new URL(ready.gateway).port).toBe(String(ports.gateway));
       // reference data as against an environment: the family A API with the bot's own key
       const config = parseConfigText(
-        `exchange:\n  apiUrl: ${ready.api}\n  authUrl: ${ready.auth}\n  gatewayUrl: ${ready.gateway}\n  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(keys.privateKeyFile)}, participant: ${PARTICIPANT} }\nrisk:\n  maxMessagesPerSecond: 50\n  maxPosition: "30"\n`,
+        `exchange:\n  apiUrl: ${ready.api}\n  authUrl: ${ready.auth}\n  gatewayUrl: ${ready.gateway}\n` +
+          `  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(keys.privateKeyFile)}, participant: ${PARTICIPANT} }\n` +
+          'risk:\n  maxMessagesPerSecond: 50\n  maxPosition: "30"\n',
         configSchema,
         { env: {} },
       );

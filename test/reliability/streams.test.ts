@@ -81,7 +81,7 @@ describe('stream faults', () => {
     await expectRecovered(b);
   }, 120_000);
 
-  it('a quote filled while the streams are stalled: looked up after the reconnect, so its fill is a fill (FILLED, counted, in the portfolio as a fill), not only a position correction', async () => {
+  it('a quote filled in a stream stall is a fill after the reconnect (FILLED, counted, in the portfolio), not a position fix', async () => {
     bot = await startLiveBot({ silenceTimeoutMs: 1500 });
     const b = bot;
     await trading(b);

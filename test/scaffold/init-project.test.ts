@@ -152,12 +152,20 @@ describe('tradebot init', () => {
     expect(filesUnder(project)).toEqual(PROJECT_FILES);
   });
 
-  it('into a folder with an edited file and an npm init -y package.json: the file is kept, the rest written, package.json merged', async () => {
+  it('into a folder with an edited file and an npm init -y package.json: file kept, the rest written, package.json merged', async () => {
     const project = tempDir();
     const mine = '// my own strategy, not the example\nexport default 42;\n';
     mkdirSync(path.join(project, 'strategies'));
     writeFileSync(path.join(project, 'strategies', 'example.ts'), mine);
-    const npmInit = `${JSON.stringify({ name: 'quant', version: '1.0.0', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' }, license: 'ISC', type: 'commonjs' }, null, 2)}\n`;
+    const npmInitJson = {
+      name: 'quant',
+      version: '1.0.0',
+      main: 'index.js',
+      scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' },
+      license: 'ISC',
+      type: 'commonjs',
+    };
+    const npmInit = `${JSON.stringify(npmInitJson, null, 2)}\n`;
     writeFileSync(path.join(project, 'package.json'), npmInit);
     const io = captureOutput();
     expect(await runCli(['init', project])).toBe(0);

@@ -106,7 +106,7 @@ risk: {}
     expect(io.out()).not.toContain('run.summary');
   });
 
-  it('tradebot kyc webhook serve refuses a TLS key group or others can read: exit 2, the code and `chmod 600 <file>`, nothing served', async () => {
+  it('kyc webhook serve refuses a TLS key group or others can read: exit 2, the code and `chmod 600 <file>`, nothing served', async () => {
     const tls = await makeSelfSignedCert(mkdtempSync(path.join(dir, 'kyc-')));
     chmodSync(tls.keyFile, 0o644);
     const stateFile = path.join(tls.dir, 'state.json');

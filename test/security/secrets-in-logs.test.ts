@@ -51,16 +51,22 @@ sim:
   ports: { api: 0, auth: 0, gateway: 0, grpc: 0 }
   startingBalance: "100000"
   gateway: { rateLimitPerSecond: 1000, heartbeatSeconds: 1 }
-  kyc: { minStepSeconds: 0.05, maxStepSeconds: 0.1, tickMs: 25, holdProbability: "0", duplicateProbability: "0"${caFile === undefined ? '' : `, extraCaFile: ${caFile}`} }
+  kyc: { minStepSeconds: 0.05, maxStepSeconds: 0.1, tickMs: 25, holdProbability: "0",
+    duplicateProbability: "0"${caFile === undefined ? '' : `, extraCaFile: ${caFile}`} }
   users:
-    - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [firms/demo/accounts/alice-main], mfaSecret: ${MFA_SECRET} }
+    - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [firms/demo/accounts/alice-main],
+        mfaSecret: ${MFA_SECRET} }
     - { username: bob, password: "${BOB_PASSWORD}", participant: firms/demo/users/bob, accounts: [firms/demo/accounts/bob-main] }
   clients:
-    - { clientId: secret-bot, publicKeyFile: ${keys.publicKeyFile}, participant: firms/demo/users/alice, scopes: [read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions, read:accounts, read:kyc, write:kyc] }
+    - { clientId: secret-bot, publicKeyFile: ${keys.publicKeyFile}, participant: firms/demo/users/alice,
+        scopes: [read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions,
+          read:accounts, read:kyc, write:kyc] }
   instruments:
-    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
   activity: { enabled: true, seed: 3, intervalMs: 50, makersPerInstrument: 2, takerProbability: "0.6", maxOrderQty: 5 }
-bot: { strategy: market-maker, params: { symbols: [${SYMBOL}], halfSpread: "0.01", quoteQty: "1", maxInventory: "5", skewPerContract: "0.001" } }
+bot: { strategy: market-maker,
+  params: { symbols: [${SYMBOL}], halfSpread: "0.01", quoteQty: "1", maxInventory: "5", skewPerContract: "0.001" } }
 risk: {}
 `;
 }

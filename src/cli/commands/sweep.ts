@@ -3,8 +3,8 @@
  * over the base params) on worker threads, one per core by default, and ranks the runs by a report metric.
  * Writes `<out>/runs/<n>/report.json + run.json + report.html` (what `tradebot backtest` writes),
  * `<out>/ranking.csv`, `<out>/ranking.html` and `<out>/sweep.json`; progress goes to stderr (a bar in a
- * terminal, log lines otherwise) and one
- * `sweep.summary` JSON line to stdout. Exits 1 when any run failed (the ranking still lists it).
+ * terminal, log lines otherwise) and one `sweep.summary` JSON line to stdout. Exits 1 when any run failed
+ * (the ranking still lists it).
  */
 import { availableParallelism } from 'node:os';
 import { Option, type Command } from 'commander';

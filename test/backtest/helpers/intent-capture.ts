@@ -46,7 +46,8 @@ export function capturing(definition: AnyStrategy): { strategy: AnyStrategy; cap
           const clordId = ctx.place(o);
           ordinals.set(clordId, ordinals.size + 1);
           record(
-            `place ${o.side} ${text(o.qty)} ${o.symbol}@${text(o.price)} ${o.timeInForce ?? 'DAY'}${o.postOnly === true ? ' post' : ''} ${o.label ?? ''} -> ${name(clordId)}`,
+            `place ${o.side} ${text(o.qty)} ${o.symbol}@${text(o.price)} ${o.timeInForce ?? 'DAY'}` +
+              `${o.postOnly === true ? ' post' : ''} ${o.label ?? ''} -> ${name(clordId)}`,
           );
           return clordId;
         },

@@ -49,8 +49,10 @@ sim:
   users:
     - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [${SESSION_ACCOUNT}] }
   instruments:
-    - { symbol: ${SESSION_SYMBOL}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
-  activity: { enabled: true, seed: ${seed}, intervalMs: 1000, makersPerInstrument: 3, takerProbability: "0.7", volatilityTicks: "0.8", maxOrderQty: 8 }
+    - { symbol: ${SESSION_SYMBOL}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+  activity: { enabled: true, seed: ${seed}, intervalMs: 1000, makersPerInstrument: 3,
+    takerProbability: "0.7", volatilityTicks: "0.8", maxOrderQty: 8 }
 bot:
   account: ${SESSION_ACCOUNT}
   fees: { takerBps: "10", makerBps: "0" }
@@ -220,7 +222,8 @@ export async function startLiveSession(options: {
           subscription.unsubscribe();
           reject(
             new Error(
-              `${what}: the session did not get quiet (books ${received.books}/${emitted.books}, order events ${received.orders}/${emitted.orders}, calls in flight ${venue.inFlight})`,
+              `${what}: the session did not get quiet (books ${received.books}/${emitted.books}, ` +
+                `order events ${received.orders}/${emitted.orders}, calls in flight ${venue.inFlight})`,
             ),
           );
         }, 30_000);

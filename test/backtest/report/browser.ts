@@ -13,7 +13,8 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: the browser tests need Debian's chromium. Run .ci/run (it installs it) or, as root, apt-get update && apt-get install -y chromium`,
+      `${CHROMIUM} is missing: the browser tests need Debian's chromium. ` +
+        'Run .ci/run (it installs it) or, as root, apt-get update && apt-get install -y chromium',
     );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

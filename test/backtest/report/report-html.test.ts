@@ -25,7 +25,8 @@ const CANVASES_SIZED =
   "[...document.querySelectorAll('.chart')].every((el) => [...el.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0))";
 const CHART_BOXES = `[...document.querySelectorAll('.chart')].map((el) => {
   const canvases = [...el.querySelectorAll('canvas')];
-  return { id: el.id, canvases: canvases.length, width: Math.max(...canvases.map((c) => c.width)), height: Math.max(...canvases.map((c) => c.height)) };
+  return { id: el.id, canvases: canvases.length, width: Math.max(...canvases.map((c) => c.width)), \
+height: Math.max(...canvases.map((c) => c.height)) };
 })`;
 const VISIBLE_RANGES = 'window.__reportCharts.map((c) => c.timeScale().getVisibleRange())';
 
@@ -161,7 +162,8 @@ describe('report.html in headless Chromium', () => {
     expect((await page.locator('.figures').innerText()).toUpperCase()).toContain('FILLS');
     // the fills drawn on the price charts: every fill of the run is in one of the markers
     const marked = await page.evaluate<number>(
-      "JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)",
+      "JSON.parse(document.getElementById('report-data').textContent)" +
+        '.prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)',
     );
     expect(marked).toBe(report.fills);
     expect((await page.locator('.legend-item').allInnerTexts()).sort()).toEqual([...report.params.symbols].sort());

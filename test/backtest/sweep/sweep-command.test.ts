@@ -1,6 +1,7 @@
 // `tradebot sweep` end to end on worker threads, with the fake job module (hidden --job-module) standing in
-// for the backtest: base params from the config (or the strategy's defaults on the data's symbols), grid checked against the strategy before any run, progress
-// on stderr, a summary line on stdout, exit 1 when a run failed and 2 for a bad grid.
+// for the backtest: base params from the config (or the strategy's defaults on the data's symbols), grid
+// checked against the strategy before any run, progress on stderr, a summary line on stdout, exit 1 when a
+// run failed and 2 for a bad grid.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,7 +108,7 @@ describe('tradebot sweep', () => {
     expect(io.err()).not.toContain('SWEEP_PARAMS_INVALID');
   });
 
-  it('exits 2 when required params have no base (not in the grid, no default, the config for another strategy) or the data file is missing', async () => {
+  it('exits 2 when a required param has no base (not in the grid, no default, config for another strategy) or no data file', async () => {
     const { dir } = setup('qty: ["1"]\n');
     copyFileSync('backtest/data/sample.jsonl', path.join(dir, 'history.jsonl'));
     const args = [

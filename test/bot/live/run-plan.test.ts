@@ -12,9 +12,11 @@ import { pickStreams } from '../../../src/bot/live/stream-transport.ts';
 
 const SIM = `
 sim:
-  users: [{ username: alice, password: Demo-Alice-Pass-2026, participant: firms/demo/users/alice, accounts: [firms/demo/accounts/alice-main] }]
+  users: [{ username: alice, password: Demo-Alice-Pass-2026, participant: firms/demo/users/alice,
+    accounts: [firms/demo/accounts/alice-main] }]
   instruments:
-    - { symbol: RAIN, description: rain, eventGroup: W, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+    - { symbol: RAIN, description: rain, eventGroup: W, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
 `;
 
 function exchangeYaml(parts: { gateway?: boolean; grpc?: boolean }): string {
@@ -23,7 +25,8 @@ exchange:
   apiUrl: https://api.dev.exchange.example
   authUrl: https://auth.dev.exchange.example
   gatewayUrl: https://rest.dev.exchange.example
-${parts.grpc === true ? '  grpcAddress: grpc.dev.exchange.example:443\n' : ''}  familyA: { clientId: c1, privateKeyFile: keys/private-key.pem, participant: firms/acme/users/bot }
+${parts.grpc === true ? '  grpcAddress: grpc.dev.exchange.example:443\n' : ''}  familyA: { clientId: c1,
+    privateKeyFile: keys/private-key.pem, participant: firms/acme/users/bot }
 ${parts.gateway === true ? '  gateway: { username: bot, password: not-a-real-password-42 }\n' : ''}`;
 }
 

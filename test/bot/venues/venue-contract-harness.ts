@@ -110,7 +110,8 @@ sim:
   users:
     - { username: alice, password: "${PASSWORD}", participant: ${PARTICIPANT}, accounts: [${MAIN}, ${HEDGE}] }
   instruments:
-    - { symbol: ${symbol}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+    - { symbol: ${symbol}, eventGroup: WEATHER, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
   activity: { enabled: false }
 `,
     configSchema,

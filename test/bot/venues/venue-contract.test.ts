@@ -60,7 +60,12 @@ class Events {
         subscription.unsubscribe();
         reject(
           new Error(
-            `timed out waiting for ${what}; order events: ${JSON.stringify(this.orders.map((e) => (e.type === 'execution' ? `${e.execution.order.clordId} ${e.execution.type} ${e.execution.order.state}` : e.type)))}`,
+            `timed out waiting for ${what}; order events: ` +
+              JSON.stringify(
+                this.orders.map((e) =>
+                  e.type === 'execution' ? `${e.execution.order.clordId} ${e.execution.type} ${e.execution.order.state}` : e.type,
+                ),
+              ),
           ),
         );
       }, timeoutMs);

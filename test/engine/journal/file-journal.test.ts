@@ -58,7 +58,7 @@ describe('FileJournal', () => {
     await journal.close();
   });
 
-  it("is held by one process: JOURNAL_LOCKED while a live process owns it or it is open here; a dead owner's lock is taken over", async () => {
+  it("is held by one process: JOURNAL_LOCKED while a live process or this one has it open; a dead owner's lock is taken over", async () => {
     const file = journalPath();
     const journal = FileJournal.open(file);
     expect(() => FileJournal.open(file)).toThrow(expect.objectContaining({ code: JournalErrorCode.LOCKED }));

@@ -39,10 +39,13 @@ sim:
   users:
     - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [${ACCOUNT}] }
   clients:
-    - { clientId: ${CLIENT_ID}, publicKeyFile: ${JSON.stringify(publicKeyFile)}, participant: firms/demo/users/alice, scopes: [read:instruments, read:marketdata, read:orders] }
+    - { clientId: ${CLIENT_ID}, publicKeyFile: ${JSON.stringify(publicKeyFile)}, participant: firms/demo/users/alice,
+        scopes: [read:instruments, read:marketdata, read:orders] }
   instruments:
-    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
-  activity: { enabled: true, seed: 5, intervalMs: 40, makersPerInstrument: 3, takerProbability: "0.7", volatilityTicks: "1", maxOrderQty: 6 }
+    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+  activity: { enabled: true, seed: 5, intervalMs: 40, makersPerInstrument: 3,
+    takerProbability: "0.7", volatilityTicks: "1", maxOrderQty: 6 }
 `;
 }
 

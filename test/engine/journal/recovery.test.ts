@@ -98,7 +98,7 @@ describe('order journal recovery', () => {
     expect(next.runIds.size).toBe(2);
   });
 
-  it('a run abandoned mid-trading leaves a working order that the next run (on the journal as it was) resumes: not re-sent, not adopted', async () => {
+  it('a run abandoned mid-trading leaves a working order the next run resumes (journal as it was): not re-sent, not adopted', async () => {
     const t = (bot = await startSimBot());
     const journal = new MemoryJournal();
     const first = await t.start(journal, oneBid);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { cancel, cross, place, replace, settle, setup } from './helpers/adapter-rig.ts';
 
 describe('order journal write-ahead', () => {
-  it("writes and fdatasyncs a step's inserts once before the insert call; acks are written after the answer without an fdatasync", async () => {
+  it("writes and fdatasyncs a step's inserts once before the insert call; acks are written after the answer, not fdatasynced", async () => {
     const { log, venue, submit, journal } = setup();
     submit(place('tb-r1-000001'), place('tb-r1-000002'), place('tb-r1-000003'));
     expect(log).toEqual([
@@ -45,7 +45,7 @@ describe('order journal write-ahead', () => {
     await journal.close();
   });
 
-  it('sends no insert, replace or cross when the fdatasync fails (REJECTED locally, failure reported once) but still sends cancels', async () => {
+  it('sends no insert, replace or cross when fdatasync fails (REJECTED locally, reported once) but still sends cancels', async () => {
     const { log, venue, submit, tracker, failures } = setup({ failSyncAfter: 2 });
     submit(place('tb-r1-000001'));
     venue.callsOf('insert')[0]?.resolve(['O1']);

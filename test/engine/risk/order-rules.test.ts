@@ -109,7 +109,8 @@ describe('priceBand', () => {
     const risk = manager({ priceBand: { percent: '10' } });
     expect(approvedOf(risk.check(place('SELL', 1, '0.45'), context({ mid })))).toHaveLength(1);
     const refused = refusedOf(risk.check(place('SELL', 1, '0.44'), context({ mid })));
-    expect([refused.code, refused.message]).toEqual(['RISK_PRICE_BAND', 'price 0.44 is outside the band 0.45..0.55 around mid 0.5 (±10%)']);
+    const message = 'price 0.44 is outside the band 0.45..0.55 around mid 0.5 (±10%)';
+    expect([refused.code, refused.message]).toEqual(['RISK_PRICE_BAND', message]);
   });
 
   it('refuses when there is no reference price, unless configured to allow', () => {

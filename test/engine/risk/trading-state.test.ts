@@ -224,7 +224,7 @@ describe('reducing', () => {
     expect(refusedOf(reducing().check(replace('s1', { qty: 6 }), ctx)).code).toBe('RISK_TRADING_REDUCING');
   });
 
-  it('lets a replace through that neither raises its order quantity nor moves it towards the other side, even while flat (winding down a quote)', () => {
+  it('passes a replace that neither raises its quantity nor moves towards the other side, even while flat (winding down a quote)', () => {
     const ctx = context({ positions: [], openOrders: [openOrder('b1', 'BUY', 10, '0.40')] });
     expect(approvedOf(reducing().check(replace('b1', { qty: 2 }), ctx))).toHaveLength(1);
     expect(approvedOf(reducing().check(replace('b1', { price: '0.35' }), ctx))).toHaveLength(1);

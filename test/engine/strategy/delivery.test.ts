@@ -179,7 +179,7 @@ describe('context views and the stop', () => {
     expect(seen).toEqual(['active', ['firms/f/accounts/main'], { name: 'unknown', canCross: true }]);
   });
 
-  it('after stop(): no books or timers, but order outcomes and trading-state changes still arrive; timers set in onStop are ignored', () => {
+  it('after stop(): no books or timers; order outcomes and trading-state changes still arrive; timers set in onStop are ignored', () => {
     const log: string[] = [];
     const strategy = defineStrategy({
       name: 'stopper',

@@ -150,7 +150,7 @@ describe('plugins outside the repository', () => {
     expect((await importPlugin(file))['DecimalSeen']).toBe(Decimal);
   });
 
-  it('a CommonJS .js plugin: module.exports is the definition, require() of its helper is bundled and of a package stays the installed one', async () => {
+  it('a CommonJS .js plugin: module.exports is the definition; its helper is bundled, a required package stays installed', async () => {
     const plugin = [
       "'use strict';",
       "const { z } = require('zod');",
@@ -182,7 +182,8 @@ describe('plugins outside the repository', () => {
 
   it('a syntax error is STRATEGY_COMPILE_FAILED naming the file and the line', async () => {
     const dir = project({
-      'broken.ts': `import { defineStrategy, z } from ${TRADEBOT};\n\nexport default defineStrategy({ name: 'broken', params: z.object({}) );\n`,
+      'broken.ts':
+        `import { defineStrategy, z } from ${TRADEBOT};\n\n` + "export default defineStrategy({ name: 'broken', params: z.object({}) );\n",
     });
     const file = path.join(dir, 'broken.ts');
     const error = await failure(loadStrategy(file));
@@ -194,7 +195,10 @@ describe('plugins outside the repository', () => {
 
   it('a plugin that throws while loading is STRATEGY_LOAD_FAILED naming the file and the error, not an unexpected error', async () => {
     const dir = project({
-      'throws.ts': `import { defineStrategy, z } from ${TRADEBOT};\nif (z) throw new Error('no market data key set');\nexport default defineStrategy({ name: 'throws', params: z.object({}) });\n`,
+      'throws.ts':
+        `import { defineStrategy, z } from ${TRADEBOT};\n` +
+        "if (z) throw new Error('no market data key set');\n" +
+        "export default defineStrategy({ name: 'throws', params: z.object({}) });\n",
     });
     const file = path.join(dir, 'throws.ts');
     const error = await failure(loadStrategy(file));

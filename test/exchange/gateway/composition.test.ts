@@ -172,7 +172,7 @@ describe('retries against a stub gateway', () => {
     expect(isGatewayError(await failure(c.getWhoAmI()), GatewayErrorCode.SessionClosed)).toBe(true);
   });
 
-  it('after a 401 on a call, renews the token once (refresh refused: new login) and retries once; a second 401 is GATEWAY_AUTH_FAILED', async () => {
+  it('on a 401, renews the token once (refresh refused: new login) and retries once; a second 401 is GATEWAY_AUTH_FAILED', async () => {
     behaviour = (_entry, _count, _req, res) => json(res, 401, { code: 16, message: 'UNAUTHENTICATED', details: 'access token is revoked' });
     const error = (await failure(client().getWhoAmI())) as GatewayError;
     expect(isGatewayError(error, GatewayErrorCode.AuthFailed)).toBe(true);

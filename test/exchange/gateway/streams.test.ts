@@ -230,7 +230,10 @@ describe('gateway order stream against a stub server', () => {
         if (e.type === 'disconnected') return `disconnected#${e.attempt} ${e.reason}`;
         if (e.type === 'snapshot') return `snapshot ${e.sessionId}`;
         if (e.type === 'invalidMessage')
-          return `invalid ${(e.error as { code: string }).code} ${String((e.error as { details: { causeCode: string } }).details.causeCode)}`;
+          return (
+            `invalid ${(e.error as { code: string }).code} ` +
+            `${String((e.error as { details: { causeCode: string } }).details.causeCode)}`
+          );
         return e.type;
       });
       expect(summary).toEqual([

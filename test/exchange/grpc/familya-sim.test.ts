@@ -150,7 +150,7 @@ describe('gRPC with family A tokens against the embedded sim', () => {
     expect(stack.tokens.exchanges).toBe(1);
   });
 
-  it('a token that expires mid-stream: open streams keep flowing; the reconnect is refused, the TokenManager renews, and the streams resume with no gap or duplicate', async () => {
+  it('a token expiring mid-stream: open streams flow on; the reconnect is refused, TokenManager renews, no gap or duplicate', async () => {
     // The client's clock stands still: its TokenManager believes the token is fresh after the sim's clock passed its expiry.
     const clientClock = new ManualClock();
     const stack = rig.tokens(BOT, clientClock.now);
@@ -198,7 +198,7 @@ describe('gRPC with family A tokens against the embedded sim', () => {
     }
   });
 
-  it('streams keep flowing across several token expiries (client and sim on one clock, as in a live run): renewed ahead of time, nothing lost or repeated', async () => {
+  it('streams flow across token expiries (client and sim on one clock, as live): renewed early, nothing lost or repeated', async () => {
     const stack = rig.tokens(BOT);
     const feed = expectedFeed(rig.sim.core);
     const feeds = openFeeds(rig.grpc(stack));

@@ -205,7 +205,8 @@ export async function startBotRig(options: BotRigOptions): Promise<BotRig> {
           const deadline = setTimeout(() => {
             finish(
               new Error(
-                `timed out after ${timeoutMs} ms waiting until ${what}${describe === undefined ? '' : `: ${describe()}`} (counters ${JSON.stringify(running.counters)})`,
+                `timed out after ${timeoutMs} ms waiting until ${what}${describe === undefined ? '' : `: ${describe()}`} ` +
+                  `(counters ${JSON.stringify(running.counters)})`,
               ),
             );
           }, timeoutMs);

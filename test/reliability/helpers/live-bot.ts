@@ -71,8 +71,10 @@ sim:
   users:
     - { username: alice, password: "${PASSWORD}", participant: ${PARTICIPANT}, accounts: [${ALICE_MAIN}, ${ALICE_HEDGE}] }
   instruments:
-    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
-  activity: { enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 50}, makersPerInstrument: 3, takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }
+    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
+  activity: { enabled: true, seed: 11, intervalMs: ${options.activityMs ?? 50}, makersPerInstrument: 3,
+    takerProbability: "0.6", volatilityTicks: "0.6", maxOrderQty: 8 }
 ${options.sim ?? ''}
 risk:
   maxMessagesPerSecond: 50

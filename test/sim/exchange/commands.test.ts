@@ -164,7 +164,7 @@ describe('toEngineReplace, toEngineCross and ownership checks', () => {
     });
   });
 
-  it("refuses a replace of an unknown order (NOT_FOUND), of another caller's order (PERMISSION_DENIED), without id (INVALID_ARGUMENT)", () => {
+  it("refuses replacing an unknown order (NOT_FOUND), another caller's order (PERMISSION_DENIED), without id (INVALID_ARGUMENT)", () => {
     const id = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t))).orderId;
     const decode = (json: Record<string, unknown>) => gateway.replaceOrderRequest.decode(json, scaleLookup(core));
     expect(statusOf(() => toEngineReplace(core, decode({ order_id: 'O-x', symbol: SYMBOL, price: '45' }), CALLER))).toMatch(/^NOT_FOUND/);

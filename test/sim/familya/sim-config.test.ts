@@ -55,7 +55,9 @@ describe('sim.familyA and sim.kyc', () => {
 
   it('accept fractional seconds and resolve extraCaFile against the config folder', () => {
     const config = sim(
-      '  familyA: { accessTokenTtlSeconds: 2.5 }\n  kyc: { minStepSeconds: 0.5, maxStepSeconds: 1.5, extraCaFile: ca.pem }\n  gateway: { heartbeatSeconds: 0.05 }',
+      '  familyA: { accessTokenTtlSeconds: 2.5 }\n' +
+        '  kyc: { minStepSeconds: 0.5, maxStepSeconds: 1.5, extraCaFile: ca.pem }\n' +
+        '  gateway: { heartbeatSeconds: 0.05 }',
     );
     expect(config.familyA.accessTokenTtlSeconds).toBe(2.5);
     expect(config.kyc.minStepSeconds).toBe(0.5);

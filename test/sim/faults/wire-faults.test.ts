@@ -37,7 +37,7 @@ describe('fault injection on the gateway wire', () => {
     expect(h.sim.faults.stats.errors).toBe(2);
   });
 
-  it('resetNext processes the insert, then cuts the connection in the middle of the reply; a retry with the same clord_id gets the same order', async () => {
+  it('resetNext processes the insert, then cuts the connection mid-reply; a retry with the same clord_id gets the same order', async () => {
     h = await startHarness();
     const token = await h.login(ALICE);
     h.sim.faults.resetNext(1, { path: INSERT });

@@ -41,7 +41,8 @@ describe('gRPC unary methods under bad input', () => {
       { numRuns: fuzzRuns(300) },
     );
     console.log(
-      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
+      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; ` +
+        `objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
     );
     expect(target.unserializable).toBe(0);
     expect(tally.refused).toBeGreaterThan(100);

@@ -33,7 +33,8 @@ describe('gRPC streams under bad input', () => {
       { numRuns: fuzzRuns(150) },
     );
     console.log(
-      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
+      `${expect.getState().currentTestName ?? ''}: ${tally.summary()}; ` +
+        `objects fitted to the schema ${target.fitted}, unserializable ${target.unserializable}`,
     );
     expect(target.unserializable).toBe(0);
     expect(tally.refused).toBeGreaterThan(50);

@@ -361,7 +361,7 @@ describe('list calls', () => {
     expect((await openOrders(alice)).map((o) => o['order_qty'])).toEqual(['5', '5']);
   });
 
-  it('cancel_replace_order_list answers every order id in request order, even for a replace that is refused (its cancel_reject is on the stream)', async () => {
+  it('cancel_replace_order_list answers each order id in request order, a refused replace too (cancel_reject on the stream)', async () => {
     const inserted = await h.api('insert_order_list', alice, {
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'), limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '11')],
     });
@@ -412,7 +412,7 @@ describe('preview_order', () => {
     expect(list(resultOf(update), 'update', 'bids')).toEqual([{ px: '20', qty: '1' }]);
   });
 
-  it('checks a preview like an insert: outside the price limits, no price, a stop price on a LIMIT order is 400, and nothing changes', async () => {
+  it('checks a preview like an insert: outside the price limits, no price, a stop price on a LIMIT is 400; nothing changes', async () => {
     const outside = await h.api('preview_order', alice, { request: limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '150') });
     expectInvalidArgument(outside);
     expect(String(outside.body['details'])).toMatch(/PRICE_OUT_OF_BOUNDS/);

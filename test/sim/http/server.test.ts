@@ -177,7 +177,9 @@ describe('NDJSON streams', () => {
     s.send({ result: { n: 1 } });
     s.end(invalidArgument('bad subscription'));
     expect(await response.text()).toBe(
-      '{"result":{"n":1}}\n{"error":{"code":3,"message":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.DebugInfo","detail":"bad subscription"}]}}',
+      '{"result":{"n":1}}\n' +
+        '{"error":{"code":3,"message":"INVALID_ARGUMENT",' +
+        '"details":[{"@type":"type.googleapis.com/google.rpc.DebugInfo","detail":"bad subscription"}]}}',
     );
   });
 

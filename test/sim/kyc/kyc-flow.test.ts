@@ -36,7 +36,8 @@ describe('an accepted verification', () => {
 
   beforeAll(async () => {
     const s = await setup(
-      'minStepSeconds: 5, maxStepSeconds: 5, holdProbability: "1", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "1"',
+      'minStepSeconds: 5, maxStepSeconds: 5, holdProbability: "1", ' +
+        'decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "1"',
     );
     ({ h, token } = s);
     receiver = await WebhookReceiver.start(s.cert);
@@ -147,7 +148,8 @@ describe('delivery retries', () => {
 
   beforeAll(async () => {
     const s = await setup(
-      'holdProbability: "0", decisionWeights: { accept: "0", reject: "1", review: "0" }, duplicateProbability: "0", retry: { maxAttempts: 4, initialBackoffMs: 1000, maxBackoffMs: 1500 }',
+      'holdProbability: "0", decisionWeights: { accept: "0", reject: "1", review: "0" }, duplicateProbability: "0", ' +
+        'retry: { maxAttempts: 4, initialBackoffMs: 1000, maxBackoffMs: 1500 }',
     );
     ({ h, token } = s);
     receiver = await WebhookReceiver.start(s.cert);
@@ -194,7 +196,8 @@ describe('delivery retries', () => {
 describe('the KYC timer (tradebot sim: wall clock, timer on)', () => {
   it('moves a verification to CLOSED and delivers every change without advance() calls', async () => {
     const s = await setup(
-      'minStepSeconds: 0.02, maxStepSeconds: 0.05, tickMs: 10, holdProbability: "0", decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "0"',
+      'minStepSeconds: 0.02, maxStepSeconds: 0.05, tickMs: 10, holdProbability: "0", ' +
+        'decisionWeights: { accept: "1", reject: "0", review: "0" }, duplicateProbability: "0"',
       true,
     );
     const receiver = await WebhookReceiver.start(s.cert);

@@ -68,7 +68,8 @@ export function tradebot(args: readonly string[]): Tradebot {
         void exit.then((result) =>
           reject(
             new Error(
-              `tradebot ${args[0] ?? ''} exited (${JSON.stringify(result)}) before ${what}; stderr tail:\n${lines.stderr.slice(-15).join('\n')}`,
+              `tradebot ${args[0] ?? ''} exited (${JSON.stringify(result)}) before ${what}; ` +
+                `stderr tail:\n${lines.stderr.slice(-15).join('\n')}`,
             ),
           ),
         );

@@ -38,7 +38,8 @@ sim:
   users:
     - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [${ACCOUNT}] }
   instruments:
-    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.50" }
+    - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
+        priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.50" }
   activity: { enabled: false }
 risk:
   maxMessagesPerSecond: 50

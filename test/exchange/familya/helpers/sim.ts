@@ -55,7 +55,8 @@ export interface SimHarnessOptions {
 export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
   const keys = makeKeys();
   const all =
-    'read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions, read:dropcopy, read:accounts, write:accounts, read:funding, write:funding, read:kyc, write:kyc';
+    'read:marketdata, read:l2marketdata, read:instruments, read:orders, write:orders, read:reports, read:positions, read:dropcopy, ' +
+    'read:accounts, write:accounts, read:funding, write:funding, read:kyc, write:kyc';
   const yaml = `
 logging: { level: silent }
 sim:
@@ -67,7 +68,8 @@ sim:
     - { username: bob, password: Demo-Bob-Pass-2026, participant: ${BOB}, accounts: [${BOB_MAIN}] }
   clients:
     - { clientId: ${CLIENT}, publicKeyFile: ${path.basename(keys.publicKeyFile)}, participant: ${ALICE}, scopes: [${all}] }
-    - { clientId: ${CLIENT_NO_L2}, publicKeyFile: ${path.basename(keys.publicKeyFile)}, participant: ${ALICE}, scopes: [read:marketdata, read:instruments] }
+    - { clientId: ${CLIENT_NO_L2}, publicKeyFile: ${path.basename(keys.publicKeyFile)}, participant: ${ALICE},
+        scopes: [read:marketdata, read:instruments] }
   instruments:
     - { symbol: ${RAIN}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" } }
     - { symbol: ${FRAC}, priceScale: 10000, fractionalQtyScale: 100, tickSize: "0.0001", priceLimits: { low: "0.0001", high: "0.9999" } }

@@ -45,11 +45,17 @@ export const ACCOUNTS = {
 
 const ALL_USERS: readonly TestUser[] = ['alice', 'bob', 'carol', 'dave', 'erin'];
 const USER_YAML: Record<TestUser, string> = {
-  alice: `{ username: alice, password: "${PASSWORDS.alice}", participant: firms/demo/users/alice, accounts: [${ACCOUNTS.aliceMain}, ${ACCOUNTS.aliceHedge}] }`,
+  alice:
+    `{ username: alice, password: "${PASSWORDS.alice}", participant: firms/demo/users/alice, ` +
+    `accounts: [${ACCOUNTS.aliceMain}, ${ACCOUNTS.aliceHedge}] }`,
   bob: `{ username: bob, password: "${PASSWORDS.bob}", participant: firms/other/users/bob, accounts: [${ACCOUNTS.bobMain}] }`,
-  carol: `{ username: carol, password: "${PASSWORDS.carol}", participant: firms/demo/users/carol, accounts: [firms/demo/accounts/carol-main], mfaSecret: ${CAROL_TOTP} }`,
+  carol:
+    `{ username: carol, password: "${PASSWORDS.carol}", participant: firms/demo/users/carol, ` +
+    `accounts: [firms/demo/accounts/carol-main], mfaSecret: ${CAROL_TOTP} }`,
   dave: `{ username: dave, password: "${PASSWORDS.dave}", participant: firms/demo/users/dave, accounts: [firms/demo/accounts/dave-main] }`,
-  erin: `{ username: erin, password: "unused-until-registered", participant: firms/demo/users/erin, accounts: [firms/demo/accounts/erin-main], registered: false }`,
+  erin:
+    '{ username: erin, password: "unused-until-registered", participant: firms/demo/users/erin, ' +
+    'accounts: [firms/demo/accounts/erin-main], registered: false }',
 };
 
 export interface SimYamlOptions {

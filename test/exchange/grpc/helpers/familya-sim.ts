@@ -78,7 +78,8 @@ sim:
     - { username: carol, password: Test-Carol-Pass-2026, participant: ${CAROL}, accounts: [${CAROL_MAIN}] }
   clients:
     - { clientId: ${BOT}, publicKeyFile: client.pub.pem, participant: ${ALICE}, scopes: [${BOT_SCOPES.join(', ')}] }
-    - { clientId: ${NO_DROPCOPY}, publicKeyFile: client.pub.pem, participant: ${ALICE}, scopes: [${BOT_SCOPES.filter((s) => s !== 'read:dropcopy').join(', ')}] }
+    - { clientId: ${NO_DROPCOPY}, publicKeyFile: client.pub.pem, participant: ${ALICE},
+        scopes: [${BOT_SCOPES.filter((s) => s !== 'read:dropcopy').join(', ')}] }
   instruments:
     - { symbol: ${RAIN}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01", priceLimits: { low: "0.01", high: "0.99" } }
   activity: { enabled: false }

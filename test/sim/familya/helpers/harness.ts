@@ -141,7 +141,8 @@ sim:
   clients:
     - { clientId: ${CLIENT}, publicKeyFile: ${demoPem}, participant: ${ALICE}, scopes: [${all}] }
     - { clientId: ${CLIENT_NO_L2}, publicKeyFile: ${demoPem}, participant: ${ALICE}, scopes: [${noL2}] }
-    - { clientId: ${CLIENT_ALLOWLISTED}, publicKeyFile: ${demoPem}, participant: ${ALICE}, scopes: [${all}], allowlist: [10.1.2.3, "192.168.0.0/16"] }
+    - { clientId: ${CLIENT_ALLOWLISTED}, publicKeyFile: ${demoPem}, participant: ${ALICE}, scopes: [${all}],
+        allowlist: [10.1.2.3, "192.168.0.0/16"] }
     - { clientId: ${CLIENT_OTHER_FIRM}, publicKeyFile: ${otherPem}, participant: ${CAROL}, scopes: [${all}] }
   instruments:
     - symbol: ${SYMBOL}

@@ -6,10 +6,11 @@
  * method's request (a wrong message type), the valid bytes with flipped bytes, truncated or with junk
  * appended, random bytes, or nothing. A mutated object protobufjs refuses outright (a list or a message
  * replaced by a scalar) is first fitted to the schema: only those fields are dropped, so the other
- * mutations, and the scalar type changes the serializer coerces, still reach the server. Metadata: the family A `authorization` variants of the /v1 fuzzing
- * (missing, bare, other firm, gateway token, tampered, alg none, HS256 with the public key, garbage), alone
- * or folded twice into one value (as a proxy joining two headers would; grpc-js itself refuses to send two
- * `authorization` entries), plus a random extra entry (text or `-bin`).
+ * mutations, and the scalar type changes the serializer coerces, still reach the server. Metadata: the
+ * family A `authorization` variants of the /v1 fuzzing (missing, bare, other firm, gateway token, tampered,
+ * alg none, HS256 with the public key, garbage), alone or folded twice into one value (as a proxy joining
+ * two headers would; grpc-js itself refuses to send two `authorization` entries), plus a random extra entry
+ * (text or `-bin`).
  *
  * Calls go through a raw grpc-js Client (grpc-raw.ts), so the bytes are exactly the fuzzed ones and the
  * answer is checked as it comes: OK (a unary answer, or a stream's first message, that decodes
@@ -400,7 +401,9 @@ export class GrpcFuzzTarget {
     const answer = stream
       ? await this.raw.firstMessage(method.ref, encoded.bytes, metadata)
       : await this.raw.unary(method.ref, encoded.bytes, metadata);
-    const what = `${method.ref.service}.${method.ref.method} (${c.auth.auth.kind}${c.auth.twice ? ' x2' : ''}, ${c.bytes.kind}, ${c.mutations.length} mutations)`;
+    const what =
+      `${method.ref.service}.${method.ref.method} ` +
+      `(${c.auth.auth.kind}${c.auth.twice ? ' x2' : ''}, ${c.bytes.kind}, ${c.mutations.length} mutations)`;
     if (answer.code === status.OK) {
       if (stream) expect(answer.message, `${what}: an accepted stream sends its first message at once`).toBeDefined();
       if (answer.message !== undefined) {
