@@ -1,10 +1,10 @@
 /**
- * The transport is a config choice: the gateway client (NDJSON) and the gRPC client emit the same market
- * data events, so the same book copy (the engine's BookStore, ./helpers/book-copy.ts) kept from either ends
- * up with the core's book after the same burst of orders, and goes stale/fresh the same way when the server
- * drops its streams: both servers drop every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes while they are down,
- * both copies mark both symbols stale, reconnect, and are fresh again with the core's book from the new
- * snapshot.
+ * The transport is a config choice: the gateway client (NDJSON) and the gRPC client emit the same market data
+ * events, so the same book copy (the engine's BookStore, ./helpers/book-copy.ts) kept from either ends up with
+ * the core's book after the same burst of orders, and goes stale/fresh the same way when the server drops its
+ * streams: both servers drop every stream (gRPC: UNAVAILABLE; gateway: the NDJSON body ends), the book changes
+ * while they are down, both copies mark both symbols stale, reconnect, and are fresh again with the core's book
+ * from the new snapshot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/exchange/gateway/index.ts';

@@ -1,8 +1,9 @@
 /**
  * The gRPC client's market data into a local copy kept by the engine's BookStore (../helpers/book-copy.ts),
  * against the simulator's server over loopback: the copy equals the core's book after a burst of orders; a
- * stream dropped by the server marks the books stale until the new snapshot, which brings what changed meanwhile; snapshot-only; a refused request
- * (more than 1000 symbols) ends the Observable instead of reconnecting forever.
+ * stream dropped by the server marks the books stale until the new snapshot, which brings what changed
+ * meanwhile; snapshot-only; a refused request (more than 1000 symbols) ends the Observable instead of
+ * reconnecting forever.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BookCopy, type BookChange } from '../helpers/book-copy.ts';
