@@ -7,38 +7,30 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { Decimal } from '../src/domain/decimal.ts';
 import { scalesOf } from '../src/domain/index.ts';
-import { VirtualClock } from '../src/engine/clock.ts';
 import { startPipeline } from '../src/engine/pipeline/index.ts';
-import { Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
-import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
-import { loadStrategy } from '../src/engine/strategy/loader.ts';
 import { silentLogger } from '../src/logging/logger.ts';
-import { queueModelOf, type BacktestConfig } from './config.ts';
-import { BacktestErrorCode, backtestError } from './errors.ts';
-import { chooseParams, type ParamsChoice } from './strategy-params.ts';
+import type { BacktestConfig } from './config.ts';
 import { TurnoverCounter } from './metrics/index.ts';
-import { FillEngine } from './replay/fill-engine.ts';
-import { engineDefinition } from './replay/instrument-defs.ts';
-import type { MarketModel } from './replay/market-model.ts';
 import { replayTape, type ReplayCounts, type ReplayProgress } from './replay/replay-tape.ts';
-import { expiriesOf, SettlementSchedule, settlementPrice } from './replay/settlement.ts';
-import { SimulatedVenue } from './replay/simulated-venue.ts';
-import { TapeBook } from './replay/tape-book.ts';
-import { Timeline } from './replay/timeline.ts';
-import { VolumeWindow } from './replay/volume-window.ts';
-import { buildReport, type Settlement } from './results/report.ts';
-import { EquitySampler } from './results/sampler.ts';
-import { SeriesCollector, type BacktestSeries } from './results/series.ts';
+import { buildReport } from './results/report.ts';
+import type { BacktestSeries } from './results/series.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
-import { TapeReader } from './tape/tape-reader.ts';
 import { OwnOrders } from './recording/own-orders.ts';
-import { RecordedBook } from './recording/recorded-book.ts';
 import type { RecordingStats } from './recording/recording-reader.ts';
 import { replayRecording } from './recording/replay-recording.ts';
+import {
+  openRun,
+  runRecords,
+  runSettings,
+  simulatedMarket,
+  type OpenRun,
+  type RunRecords,
+  type RunSettings,
+  type SimulatedMarket,
+} from './run-setup.ts';
 
 export interface BacktestOptions {
   /** History file (JSON lines with a header). */
@@ -79,136 +71,105 @@ export interface BacktestResult {
   readonly wall: WallStats;
 }
 
-const DEFAULT_ACCOUNT = 'firms/backtest/accounts/bot';
+/** The peak resident set size seen (sampled every 64 progress reports and at the end). */
+class PeakRss {
+  value = process.memoryUsage.rss();
+  sample(): void {
+    this.value = Math.max(this.value, process.memoryUsage.rss());
+  }
+}
 
-/** Where the params and the config came from, for params errors in the form `tradebot run` gives them. */
-function sourcesOf(options: BacktestOptions): Pick<ParamsChoice, 'givenFile' | 'configFile'> {
+/** Replays the tape or the recording through the venue, then stops the pipeline; the tape is closed either way. */
+async function replay(
+  options: BacktestOptions,
+  run: OpenRun,
+  settings: RunSettings,
+  market: SimulatedMarket,
+  records: RunRecords,
+  pipeline: Awaited<ReturnType<typeof startPipeline>>,
+  peak: PeakRss,
+): Promise<{ counts: ReplayCounts; recordingStats: RecordingStats }> {
+  const { tape, header } = run;
+  const { venue, volumes, recording, recordedBooks, tapeBooks } = market;
+  const { timeline, schedule } = records;
+  let progressCalls = 0;
+  const recordingStats: RecordingStats = { books: 0, orderEvents: 0, skipped: 0 };
+  venue.connect();
+  venue.pendingContinuations = true;
+  await timeline.drain();
+  const onProgress = (p: ReplayProgress) => {
+    if (++progressCalls % 64 === 0) peak.sample();
+    options.onProgress?.(p);
+  };
+  const common = {
+    tape,
+    venue,
+    timeline,
+    volumes,
+    settled: schedule.settled,
+    onProgress,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const counts = recording
+    ? await replayRecording({
+        ...common,
+        books: recordedBooks,
+        own: new OwnOrders(new Map(settings.instruments.map((i) => [i.symbol, scalesOf(i)]))),
+        stats: recordingStats,
+      })
+    : await replayTape({ ...common, books: tapeBooks });
+  const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
+  if (options.signal?.aborted !== true) await timeline.advance(end);
+  await timeline.pumpUntil(pipeline.stop());
+  return { counts, recordingStats };
+}
+
+/** report.json's data statistics: the recording's counts, or the tape reader's. */
+function dataStatsOf(run: OpenRun, recording: boolean, counts: ReplayCounts, recordingStats: RecordingStats) {
+  return recording
+    ? {
+        books: recordingStats.books,
+        orderEvents: recordingStats.orderEvents,
+        skippedEvents: recordingStats.skipped,
+        ...(recordingStats.cutLine === undefined ? {} : { cutLine: recordingStats.cutLine }),
+        otherSymbols: counts.otherSymbols,
+        afterSettlement: counts.afterSettlement,
+      }
+    : { ...run.tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement };
+}
+
+/** report.json's config section: what the run was given (a one-account run lists no `accounts`). */
+function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettings) {
+  const { latency, rates, queueModel, startingCash, account, accounts } = settings;
   return {
-    ...(options.paramsFile === undefined ? {} : { givenFile: options.paramsFile }),
-    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    latency,
+    commissions: { takerBps: rates.takerBps.toString(), makerBps: rates.makerBps.toString() },
+    queueAheadModel: queueModel,
+    tradeThrough: section.tradeThrough,
+    book: section.book,
+    startingCash: startingCash.toString(),
+    metricsIntervalMs: section.metricsIntervalMs,
+    supersedeWindow: section.supersedeWindow,
+    settlement: Object.fromEntries(Object.entries(section.settlement).map(([s, p]) => [s, p.toString()])),
+    account,
+    // only when the run follows more than its default account (report.json of a one-account run is unchanged)
+    ...(accounts.length > 1 ? { accounts } : {}),
   };
 }
 
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
-  let peakRss = process.memoryUsage.rss();
+  const peak = new PeakRss();
   const { config } = options;
   const section = config.backtest;
   const log = options.logger ?? silentLogger();
-  const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
-  const tape = await TapeReader.open(options.data, {
-    supersedeWindow: section.supersedeWindow,
-    ...(options.reader ? { reader: options.reader } : {}),
-    ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}),
-    ...(options.tapeThread ? { thread: options.tapeThread } : {}),
-  });
-  const header = tape.header;
-  let params: unknown;
-  let symbols: readonly string[];
-  try {
-    params = chooseParams({
-      requested: options.strategy,
-      definition: strategy,
-      given: options.params,
-      config,
-      dataSymbols: header.symbols,
-      log,
-      ...sourcesOf(options),
-    });
-    symbols = symbolsOf(strategy, params);
-    for (const symbol of symbols) {
-      if (!header.instruments.some((i) => i.symbol === symbol))
-        throw backtestError(
-          BacktestErrorCode.BAD_OPTION,
-          `strategy ${strategy.name} trades ${symbol}, which ${options.data} has no data for (it has ${header.symbols.join(', ')})`,
-          { kind: 'config' },
-        );
-    }
-    for (const [symbol, price] of Object.entries(section.settlement)) {
-      if (!price.eq(0) && !price.eq(1))
-        throw backtestError(
-          BacktestErrorCode.BAD_OPTION,
-          `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`,
-          { kind: 'config' },
-        );
-    }
-  } catch (error) {
-    await tape.close();
-    throw error;
-  }
-  const instruments = header.instruments.filter((i) => symbols.includes(i.symbol));
-  const commissions = section.commissions ?? config.bot.fees;
-  const rates = { takerBps: new Decimal(commissions.takerBps), makerBps: new Decimal(commissions.makerBps) };
-  const latency = {
-    insertMs: section.latency.insertMs,
-    cancelMs: section.latency.cancelMs,
-    replaceMs: section.latency.replaceMs ?? section.latency.cancelMs,
-  };
-  const queueModel = queueModelOf(section);
-  // every account bot.accounts lists is followed (orders, positions, crosses between them), with the
-  // default account first: bot.account, else the first of bot.accounts
-  const account = config.bot.account ?? config.bot.accounts?.[0] ?? DEFAULT_ACCOUNT;
-  const accounts = [...new Set([account, ...(config.bot.accounts ?? [])])];
-  const startingCash = new Decimal(section.startingCash);
-
-  const clock = new VirtualClock(header.from);
-  const recording = header.kind === 'recording';
-  const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
-  const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
-  const books: ReadonlyMap<string, MarketModel> = recording ? recordedBooks : tapeBooks;
-  const volumes = new Map<string, VolumeWindow>(
-    queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : [],
-  );
-  const fills = new FillEngine({
-    clock,
-    instruments: instruments.map(engineDefinition),
-    models: books,
-    volumes,
-    queueModel,
-    tradeThrough: section.tradeThrough,
-  });
-  const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
-  const portfolio = new Portfolio({
-    clock,
-    fees: rates,
-    feeSource: 'reported',
-    startingCash: { [account]: startingCash },
-    ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
-  });
-  const series = new SeriesCollector(symbols, section.maxSeriesPoints);
-  const sampler = new EquitySampler({
-    portfolio,
-    intervalMs: section.metricsIntervalMs,
-    start: header.from,
-    symbols,
-    series,
-    prices: () =>
-      new Map(
-        symbols.flatMap((s) => {
-          const last = books.get(s)?.lastPrice;
-          return last === undefined ? [] : [[s, venue.feed(s)?.price(last) as Decimal] as const];
-        }),
-      ),
-  });
-  const schedule = new SettlementSchedule(expiriesOf(instruments, symbols, header.from, header.to), (expiry): Settlement | undefined => {
-    const instrument = instruments.find((i) => i.symbol === expiry.symbol);
-    const configured = section.settlement[expiry.symbol];
-    const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
-    const price = settlementPrice(
-      configured === undefined ? undefined : new Decimal(configured),
-      books.get(expiry.symbol)?.lastPrice,
-      scale,
-    );
-    if (price === undefined) {
-      log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
-      return undefined;
-    }
-    venue.settle(expiry.symbol, price.price * scale, expiry.time);
-    portfolio.settle(expiry.symbol, price.price);
-    return { symbol: expiry.symbol, time: expiry.time, price: String(price.price), source: price.source };
-  });
-  const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
-  const timeline = new Timeline(clock, venue, [schedule, sampling]);
+  const run = await openRun(options, log);
+  const { strategy, tape, header, params, symbols } = run;
+  const settings = runSettings(config, run);
+  const market = simulatedMarket(config, run, settings);
+  const records = runRecords(config, options, run, settings, market, log);
+  const { clock, venue } = market;
+  const { portfolio, series, sampler, schedule } = records;
 
   const port = portfolioPort(portfolio);
   const pipeline = await startPipeline({
@@ -219,8 +180,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     params,
     risk: config.risk,
     portfolio: port,
-    account,
-    accounts,
+    account: settings.account,
+    accounts: settings.accounts,
     symbols,
     unknownOrders: 'adopt',
     runId: 'bt',
@@ -233,41 +194,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     turnover.addFill(fill.qty, fill.price);
     series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
   });
-  let counts: ReplayCounts;
-  let progressCalls = 0;
-  const recordingStats: RecordingStats = { books: 0, orderEvents: 0, skipped: 0 };
+  let replayed: Awaited<ReturnType<typeof replay>>;
   try {
-    venue.connect();
-    venue.pendingContinuations = true;
-    await timeline.drain();
-    const onProgress = (p: ReplayProgress) => {
-      if (++progressCalls % 64 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
-      options.onProgress?.(p);
-    };
-    const common = {
-      tape,
-      venue,
-      timeline,
-      volumes,
-      settled: schedule.settled,
-      onProgress,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    };
-    counts = recording
-      ? await replayRecording({
-          ...common,
-          books: recordedBooks,
-          own: new OwnOrders(new Map(instruments.map((i) => [i.symbol, scalesOf(i)]))),
-          stats: recordingStats,
-        })
-      : await replayTape({ ...common, books: tapeBooks });
-    const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
-    if (options.signal?.aborted !== true) await timeline.advance(end);
-    await timeline.pumpUntil(pipeline.stop());
+    replayed = await replay(options, run, settings, market, records, pipeline, peak);
   } finally {
     fillSub.unsubscribe();
     await tape.close();
   }
+  const { counts, recordingStats } = replayed;
   sampler.finish(clock.now());
   await venue.close();
   const report = buildReport({
@@ -275,31 +209,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     params,
     file: path.basename(options.data),
     header,
-    dataStats: recording
-      ? {
-          books: recordingStats.books,
-          orderEvents: recordingStats.orderEvents,
-          skippedEvents: recordingStats.skipped,
-          ...(recordingStats.cutLine === undefined ? {} : { cutLine: recordingStats.cutLine }),
-          otherSymbols: counts.otherSymbols,
-          afterSettlement: counts.afterSettlement,
-        }
-      : { ...tape.stats, otherSymbols: counts.otherSymbols, afterSettlement: counts.afterSettlement },
-    config: {
-      latency,
-      commissions: { takerBps: rates.takerBps.toString(), makerBps: rates.makerBps.toString() },
-      queueAheadModel: queueModel,
-      tradeThrough: section.tradeThrough,
-      book: section.book,
-      startingCash: startingCash.toString(),
-      metricsIntervalMs: section.metricsIntervalMs,
-      supersedeWindow: section.supersedeWindow,
-      settlement: Object.fromEntries(Object.entries(section.settlement).map(([s, p]) => [s, p.toString()])),
-      account,
-      // only when the run follows more than its default account (report.json of a one-account run is unchanged)
-      ...(accounts.length > 1 ? { accounts } : {}),
-    },
-    startingCash,
+    dataStats: dataStatsOf(run, market.recording, counts, recordingStats),
+    config: reportConfigOf(section, settings),
+    startingCash: settings.startingCash,
     metricsIntervalMs: section.metricsIntervalMs,
     portfolio: portfolio.snapshot(),
     counters: pipeline.counters,
@@ -314,14 +226,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  peak.sample();
   return {
     report: { ...report, ...(schedule.unsettled.length > 0 ? { unsettled: schedule.unsettled } : {}) },
     series: series.result(),
     wall: {
       wallSeconds,
       eventsPerSecondWall: wallSeconds > 0 ? Math.round(counts.events / wallSeconds) : 0,
-      peakRssMB: Math.round(peakRss / 1048576),
+      peakRssMB: Math.round(peak.value / 1048576),
     },
   };
 }

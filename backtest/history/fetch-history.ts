@@ -9,7 +9,7 @@
  * under the venue's limit, and `pauseMs` passes between pages. An AbortSignal stops it between pages
  * (BACKTEST_HISTORY_ABORTED), leaving a state file to resume from.
  */
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatTimestamp } from '../../src/domain/time.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
@@ -50,9 +50,10 @@ async function sizeOf(file: string): Promise<number | undefined> {
   }
 }
 
-export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
-  const { source, out } = options;
-  const stateFile = stateFileOf(out);
+/** The request this fetch makes, and the state file's state when it is this request's (undefined: start afresh). */
+async function fetchPlan(options: FetchHistoryOptions) {
+  const { source } = options;
+  const stateFile = stateFileOf(options.out);
   // --force starts over: whatever state file there is (another request's, a finished one, a damaged one) is not read
   let state = options.force === true ? undefined : await readFetchState(stateFile);
   // no --format given: an interrupted fetch resumes in the format it was started in (before formats: full)
@@ -65,10 +66,6 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     pageSize: options.pageSize ?? 500,
     format,
   };
-  const encodeLine =
-    format === 'compact'
-      ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales))
-      : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
   // a fetch that failed before its first page (e.g. a page size the exchange refused) has nothing to keep
   let overwrite = options.force === true;
   if (state !== undefined && !sameRequest(state.request, request)) {
@@ -83,18 +80,115 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     state = undefined;
     overwrite = true;
   }
-  const resumed = state !== undefined;
-  if (state !== undefined) {
-    const size = await sizeOf(out);
-    if (size === undefined || size < state.bytes) {
-      const what = size === undefined ? `${out} is gone` : `${out} is shorter (${size} bytes) than the ${state.bytes} bytes fetched`;
+  return { stateFile, state, format, request, overwrite };
+}
+
+/** A resumed fetch needs the file it wrote, at least as long as the state says. */
+async function checkResumable(out: string, stateFile: string, state: FetchState): Promise<void> {
+  const size = await sizeOf(out);
+  if (size === undefined || size < state.bytes) {
+    const what = size === undefined ? `${out} is gone` : `${out} is shorter (${size} bytes) than the ${state.bytes} bytes fetched`;
+    throw backtestError(
+      BacktestErrorCode.HISTORY_STATE_MISMATCH,
+      `${stateFile} says ${state.pages} page(s) were fetched, but ${what}; use --force to fetch it again from the start`,
+      { kind: 'config' },
+    );
+  }
+}
+
+/** A new file's header, written and synced, and the state file of a fetch with no page yet. */
+async function startFile(
+  handle: FileHandle,
+  options: FetchHistoryOptions,
+  plan: Awaited<ReturnType<typeof fetchPlan>>,
+  instruments: Awaited<ReturnType<TradePageSource['instruments']>>,
+): Promise<FetchState> {
+  const { request, format, stateFile } = plan;
+  const header = encodeHeader({
+    kind: 'history',
+    format,
+    source: options.source.source,
+    symbols: request.symbols,
+    from: options.from,
+    to: options.to,
+    instruments,
+  });
+  await handle.write(header, 0);
+  await handle.datasync();
+  const state: FetchState = {
+    version: 2,
+    request,
+    nextPageToken: '',
+    pages: 0,
+    trades: 0,
+    skipped: 0,
+    busted: 0,
+    bytes: Buffer.byteLength(header),
+    done: false,
+  };
+  await writeFetchState(stateFile, state);
+  return state;
+}
+
+/** Fetches page after page from `state`, each appended, synced and recorded in the state file, until the last. */
+async function fetchPages(
+  handle: FileHandle,
+  options: FetchHistoryOptions,
+  plan: Awaited<ReturnType<typeof fetchPlan>>,
+  from: FetchState,
+): Promise<FetchState> {
+  const { source } = options;
+  const { request, format, stateFile } = plan;
+  const encodeLine =
+    format === 'compact'
+      ? (t: SourcedTrade) => encodeCompactTradeLine(compactTradeOf(t.trade, t.scales))
+      : (t: SourcedTrade) => encodeTradeLine(source.wire(t.trade, t.scales));
+  let state = from;
+  for (;;) {
+    if (options.signal?.aborted === true) {
       throw backtestError(
-        BacktestErrorCode.HISTORY_STATE_MISMATCH,
-        `${stateFile} says ${state.pages} page(s) were fetched, but ${what}; use --force to fetch it again from the start`,
-        { kind: 'config' },
+        BacktestErrorCode.HISTORY_ABORTED,
+        `history fetch stopped after ${state.pages} page(s); run the same command again to resume`,
+        { kind: 'connectivity' },
       );
     }
+    const page = await source.page({
+      symbols: request.symbols,
+      from: options.from,
+      to: options.to,
+      pageSize: request.pageSize,
+      pageToken: state.nextPageToken,
+    });
+    const text = page.trades.map(encodeLine).join('');
+    const bytes = Buffer.byteLength(text);
+    if (bytes > 0) {
+      await handle.write(text, state.bytes);
+      await handle.datasync();
+    }
+    state = {
+      ...state,
+      nextPageToken: page.nextPageToken,
+      pages: state.pages + 1,
+      trades: state.trades + page.trades.length,
+      skipped: state.skipped + page.skipped,
+      busted: state.busted + page.busted,
+      bytes: state.bytes + bytes,
+      done: page.nextPageToken === '',
+    };
+    await writeFetchState(stateFile, state);
+    options.onPage?.(state, page.lastTime);
+    if (state.done) return state;
+    const pause = options.pauseMs ?? 100;
+    if (pause > 0) await sleep(pause, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
   }
+}
+
+export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchHistoryResult> {
+  const { source, out } = options;
+  const plan = await fetchPlan(options);
+  const { state, request, overwrite } = plan;
+  const resumed = state !== undefined;
+  if (state !== undefined) await checkResumable(out, plan.stateFile, state);
   if (state?.done === true) return { state, resumed };
   // the instruments first, on a resume too: the page decoding needs their scales, and a wrong symbol leaves no file behind
   const instruments = await source.instruments(request.symbols);
@@ -115,68 +209,8 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     return h;
   })();
   try {
-    if (state === undefined) {
-      const header = encodeHeader({
-        kind: 'history',
-        format,
-        source: source.source,
-        symbols: request.symbols,
-        from: options.from,
-        to: options.to,
-        instruments,
-      });
-      await handle.write(header, 0);
-      await handle.datasync();
-      state = {
-        version: 2,
-        request,
-        nextPageToken: '',
-        pages: 0,
-        trades: 0,
-        skipped: 0,
-        busted: 0,
-        bytes: Buffer.byteLength(header),
-        done: false,
-      };
-      await writeFetchState(stateFile, state);
-    }
-    for (;;) {
-      if (options.signal?.aborted === true) {
-        throw backtestError(
-          BacktestErrorCode.HISTORY_ABORTED,
-          `history fetch stopped after ${state.pages} page(s); run the same command again to resume`,
-          { kind: 'connectivity' },
-        );
-      }
-      const page = await source.page({
-        symbols: request.symbols,
-        from: options.from,
-        to: options.to,
-        pageSize: request.pageSize,
-        pageToken: state.nextPageToken,
-      });
-      const text = page.trades.map(encodeLine).join('');
-      const bytes = Buffer.byteLength(text);
-      if (bytes > 0) {
-        await handle.write(text, state.bytes);
-        await handle.datasync();
-      }
-      state = {
-        ...state,
-        nextPageToken: page.nextPageToken,
-        pages: state.pages + 1,
-        trades: state.trades + page.trades.length,
-        skipped: state.skipped + page.skipped,
-        busted: state.busted + page.busted,
-        bytes: state.bytes + bytes,
-        done: page.nextPageToken === '',
-      };
-      await writeFetchState(stateFile, state);
-      options.onPage?.(state, page.lastTime);
-      if (state.done) return { state, resumed };
-      const pause = options.pauseMs ?? 100;
-      if (pause > 0) await sleep(pause, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
-    }
+    const first = state ?? (await startFile(handle, options, plan, instruments));
+    return { state: await fetchPages(handle, options, plan, first), resumed };
   } finally {
     await handle.close();
   }

@@ -94,9 +94,8 @@ function monotonicWallClock(): SimClock {
   return { now: () => (last = Math.max(last, Date.now())) };
 }
 
-export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
-  const clock = options.clock ?? monotonicWallClock();
-  const logger = options.logger;
+/** The exchange core (its state restored from sim.stateFile), users, tokens, clients, directory, KYC and faults. */
+async function simServices(config: SimConfig, clock: SimClock, logger: Logger) {
   const core = new ExchangeCore({
     clock,
     instruments: config.instruments,
@@ -122,53 +121,122 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
     logger: logger.child({ component: 'kyc' }),
   });
   const faults = new FaultController(config.faults, logger.child({ component: 'faults' }));
+  return { core, users, gatewayTokens, clients, directory, accessTokens, kyc, faults };
+}
+
+type SimServices = Awaited<ReturnType<typeof simServices>>;
+
+/** Starts the gateway, the family A API and token servers and the gRPC server; each one's close goes into `closers`. */
+async function startServers(
+  config: SimConfig,
+  options: StartSimOptions,
+  clock: SimClock,
+  services: SimServices,
+  closers: (() => Promise<void>)[],
+) {
+  const { logger } = options;
+  const { core, users, gatewayTokens, clients, directory, accessTokens, kyc, faults } = services;
+  const gateway = await startGatewayServer({
+    config,
+    core,
+    users,
+    tokens: gatewayTokens,
+    clock,
+    logger: logger.child({ server: 'gateway' }),
+    faults: faults.httpHooks,
+  });
+  closers.push(gateway.close);
+  const api = await startFamilyAApi({
+    config,
+    core,
+    clients,
+    tokens: accessTokens,
+    directory,
+    kyc,
+    logger: logger.child({ server: 'api' }),
+  });
+  closers.push(api.close);
+  const auth = await startTokenServer({
+    port: config.ports.auth,
+    clients,
+    tokens: accessTokens,
+    apiUrl: api.url,
+    clock,
+    settings: () => config.familyA,
+    logger: logger.child({ server: 'auth' }),
+  });
+  closers.push(auth.close);
+  accessTokens.bind(auth.url, api.url);
+  if (options.kycTimer !== false) kyc.startTimer();
+  const grpc = await startGrpcServer({
+    core,
+    port: config.ports.grpc,
+    verifyToken: familyAVerifier({ tokens: accessTokens, clients, directory }),
+    logger: logger.child({ server: 'grpc' }),
+    limits: grpcLimits(config),
+    wrapStream: faults.wrapGrpcStream,
+  });
+  closers.push(grpc.close);
+  return { gateway, api, auth, grpc };
+}
+
+/** The running sim's handle: its servers' addresses, its parts, and `close()` (the closers, last first, then the state). */
+function runningSim(
+  config: SimConfig,
+  services: SimServices,
+  servers: Awaited<ReturnType<typeof startServers>>,
+  activity: ActivityDriver | undefined,
+  closers: (() => Promise<void>)[],
+  persister: StatePersister | undefined,
+): RunningSim {
+  const { core, users, gatewayTokens, clients, directory, kyc, faults } = services;
+  const { gateway, api, auth, grpc } = servers;
+  return {
+    ready: { event: 'sim.ready', api: api.url, auth: auth.url, gateway: gateway.url, grpc: grpc.address },
+    core,
+    users,
+    gatewayTokens,
+    config,
+    activity,
+    clients,
+    directory,
+    tokenEndpoint: auth.tokenEndpoint,
+    kyc: {
+      advance: () => kyc.advance(),
+      nextDueAt: () => kyc.nextDueAt(),
+      webhookUrl: (firm) => kyc.webhookUrl(firm),
+      get deliveryStats() {
+        return kyc.deliveryStats;
+      },
+    },
+    dropStreams: () => faults.dropStreams(),
+    gatewayStreamCount: () => gateway.streams.count,
+    faults,
+    issueRegistrationToken: async (username) => {
+      if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);
+      return (await gatewayTokens.issue('registration', username, config.gateway.registrationTokenTtlSeconds)).token;
+    },
+    close: async (options = {}) => {
+      for (const close of closers.reverse()) await close();
+      // after the servers stopped, so the file holds every change a client was told about
+      await persister?.stop({ save: options.writeState !== false });
+      core.events$.complete();
+    },
+  };
+}
+
+export async function startSim(config: SimConfig, options: StartSimOptions): Promise<RunningSim> {
+  const clock = options.clock ?? monotonicWallClock();
+  const logger = options.logger;
+  const services = await simServices(config, clock, logger);
+  const { core, kyc, faults } = services;
   const closers: (() => Promise<void>)[] = [() => kyc.close(), async () => faults.stop()];
   let persister: StatePersister | undefined;
   try {
-    const gateway = await startGatewayServer({
-      config,
-      core,
-      users,
-      tokens: gatewayTokens,
-      clock,
-      logger: logger.child({ server: 'gateway' }),
-      faults: faults.httpHooks,
-    });
-    closers.push(gateway.close);
-    const api = await startFamilyAApi({
-      config,
-      core,
-      clients,
-      tokens: accessTokens,
-      directory,
-      kyc,
-      logger: logger.child({ server: 'api' }),
-    });
-    closers.push(api.close);
-    const auth = await startTokenServer({
-      port: config.ports.auth,
-      clients,
-      tokens: accessTokens,
-      apiUrl: api.url,
-      clock,
-      settings: () => config.familyA,
-      logger: logger.child({ server: 'auth' }),
-    });
-    closers.push(auth.close);
-    accessTokens.bind(auth.url, api.url);
-    if (options.kycTimer !== false) kyc.startTimer();
-    const grpc = await startGrpcServer({
-      core,
-      port: config.ports.grpc,
-      verifyToken: familyAVerifier({ tokens: accessTokens, clients, directory }),
-      logger: logger.child({ server: 'grpc' }),
-      limits: grpcLimits(config),
-      wrapStream: faults.wrapGrpcStream,
-    });
-    closers.push(grpc.close);
+    const servers = await startServers(config, options, clock, services, closers);
     faults.start(() => {
-      gateway.streams.dropAll();
-      grpc.dropAll();
+      servers.gateway.streams.dropAll();
+      servers.grpc.dropAll();
     });
     const activity = config.activity.enabled
       ? startActivity(core, config.activity, logger.child({ component: 'activity' }), { timer: options.activityTimer !== false })
@@ -182,38 +250,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       });
     }
     logger.info({ firm: ACTIVITY_FIRM, instruments: core.instruments().length, activity: config.activity.enabled }, 'simulator started');
-    return {
-      ready: { event: 'sim.ready', api: api.url, auth: auth.url, gateway: gateway.url, grpc: grpc.address },
-      core,
-      users,
-      gatewayTokens,
-      config,
-      activity,
-      clients,
-      directory,
-      tokenEndpoint: auth.tokenEndpoint,
-      kyc: {
-        advance: () => kyc.advance(),
-        nextDueAt: () => kyc.nextDueAt(),
-        webhookUrl: (firm) => kyc.webhookUrl(firm),
-        get deliveryStats() {
-          return kyc.deliveryStats;
-        },
-      },
-      dropStreams: () => faults.dropStreams(),
-      gatewayStreamCount: () => gateway.streams.count,
-      faults,
-      issueRegistrationToken: async (username) => {
-        if (users.get(username) === undefined) throw new Error(`no user ${username} in sim.users`);
-        return (await gatewayTokens.issue('registration', username, config.gateway.registrationTokenTtlSeconds)).token;
-      },
-      close: async (options = {}) => {
-        for (const close of closers.reverse()) await close();
-        // after the servers stopped, so the file holds every change a client was told about
-        await persister?.stop({ save: options.writeState !== false });
-        core.events$.complete();
-      },
-    };
+    return runningSim(config, services, servers, activity, closers, persister);
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await persister?.stop({ save: false }).catch(() => undefined);

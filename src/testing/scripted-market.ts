@@ -161,8 +161,8 @@ export async function settleVenue(venue: ScriptedVenue): Promise<void> {
   );
 }
 
-/** Starts the pipeline with `options.strategy` on a scripted venue and a virtual clock; see ScriptedMarket. */
-export async function startScriptedMarket(options: ScriptedMarketOptions): Promise<ScriptedMarket> {
+/** The venue, clock and recorded strategy of a scripted market, before its pipeline starts. */
+function scriptedSetup(options: ScriptedMarketOptions) {
   const params = validateParams(options.strategy, options.params, { path: '' });
   const symbols = symbolsOf(options.strategy, params);
   if (symbols.length === 0)
@@ -180,6 +180,109 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
   venue.policy = { ...DEFAULT_POLICY, ...options.policy };
   const { strategy, recorder } = recordStrategy(options.strategy);
   const portfolio = portfolioPort(new Portfolio({ clock }));
+  return { params, symbols, start, clock, account, venue, strategy, recorder, portfolio };
+}
+
+/** What the market's steps share: the venue, clock, recorder, and whether the market was stopped. */
+interface Steps {
+  readonly clock: VirtualClock;
+  readonly venue: ScriptedVenue;
+  readonly recorder: StrategyRecorder;
+  stopped: boolean;
+}
+
+/** Throws TESTING_STOPPED when the market was stopped. */
+function live(steps: Steps, what: string): void {
+  if (steps.stopped) throw testingError('TESTING_STOPPED', `${what}: the scripted market was stopped`);
+}
+
+/** Moves virtual time to `target`, firing each due timer at its own time and settling after each. */
+async function advanceTo(steps: Steps, target: number): Promise<void> {
+  const { clock, venue } = steps;
+  live(steps, 'advance');
+  if (target < clock.now())
+    throw testingError(
+      'TESTING_TIME_BACKWARDS',
+      `cannot move virtual time back from ${new Date(clock.now()).toISOString()} to ${new Date(target).toISOString()}`,
+    );
+  while (clock.nextActionTime() <= target) {
+    clock.runNextAction();
+    await settleVenue(venue);
+  }
+  clock.advanceTo(target);
+  await settleVenue(venue);
+}
+
+/** ScriptedMarket.fill: all that is left at the limit price unless told otherwise. */
+async function fillOrder(steps: Steps, ref: OrderRef, fill: { readonly qty?: string | number; readonly price?: string }): Promise<void> {
+  const { venue, recorder } = steps;
+  live(steps, 'fill');
+  const order = resolveOrder(ref, venue.allOrders(), recorder);
+  const price = fill.price === undefined ? order.price : parseDecimal(fill.price, 'fill price');
+  if (price === undefined)
+    throw testingError('TESTING_INVALID_FILL', `order ${recorder.nameOf(order.clordId)} has no limit price: give the fill's price`);
+  venue.fill(order, fill.qty === undefined ? order.leavesQty : parseDecimal(fill.qty, 'fill qty'), price);
+  await settleVenue(venue);
+}
+
+/** ScriptedMarket.answer: accepts or rejects a held call of the order (TESTING_NO_HELD_CALL when none). */
+async function answerHeld(
+  steps: Steps,
+  ref: OrderRef,
+  answer: 'accept' | { readonly reject: string },
+  kind: HeldCall['kind'] | undefined,
+): Promise<void> {
+  const { venue, recorder } = steps;
+  const order = resolveOrder(ref, venue.allOrders(), recorder);
+  const call = venue.heldCalls().find((c) => c.order.orderId === order.orderId && (kind === undefined || c.kind === kind));
+  if (call === undefined)
+    throw testingError(
+      'TESTING_NO_HELD_CALL',
+      `no held ${kind ?? 'call'} for ${recorder.nameOf(order.clordId)} (held: ${
+        venue
+          .heldCalls()
+          .map((c) => `${c.kind} ${recorder.nameOf(c.order.clordId)}`)
+          .join(', ') || 'none'
+      })`,
+    );
+  if (answer === 'accept') call.accept();
+  else call.reject(answer.reject);
+  await settleVenue(venue);
+}
+
+/** ScriptedMarket.stop: held calls accepted, the pipeline stopped (settling until it is), the venue closed. */
+async function stopMarket(steps: Steps, pipeline: RunningPipeline): Promise<void> {
+  const { venue } = steps;
+  if (steps.stopped) return;
+  steps.stopped = true;
+  venue.policy = { ...venue.policy, cancel: 'accept', replace: 'accept' };
+  for (const call of [...venue.heldCalls()]) call.accept();
+  let done = false;
+  const stopping = pipeline.stop().finally(() => (done = true));
+  for (let round = 0; !done; round += 1) {
+    if (round >= 100)
+      throw testingError('TESTING_NOT_SETTLED', 'stop: the pipeline did not finish stopping (a venue call left unanswered?)');
+    await settleVenue(venue);
+  }
+  await stopping;
+  await venue.close();
+}
+
+/** The venue's orders, of one symbol and side, open ones only, as asked. */
+function venueOrdersOf(venue: ScriptedVenue, filter: Parameters<ScriptedMarket['venueOrders']>[0] = {}): readonly ScriptedOrderView[] {
+  return venue
+    .allOrders()
+    .filter(
+      (o) =>
+        (filter.symbol === undefined || o.symbol === filter.symbol) &&
+        (filter.side === undefined || o.side === filter.side) &&
+        (filter.openOnly !== true || o.status === 'open'),
+    );
+}
+
+/** Starts the pipeline with `options.strategy` on a scripted venue and a virtual clock; see ScriptedMarket. */
+export async function startScriptedMarket(options: ScriptedMarketOptions): Promise<ScriptedMarket> {
+  const { params, symbols, start, clock, account, venue, strategy, recorder, portfolio } = scriptedSetup(options);
   const pipeline = await startPipeline({
     venue,
     clock,
@@ -193,25 +296,8 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
     symbols,
   });
   let taken = 0;
-  let stopped = false;
+  const steps: Steps = { clock, venue, recorder, stopped: false };
   const settle = () => settleVenue(venue);
-  const live = (what: string) => {
-    if (stopped) throw testingError('TESTING_STOPPED', `${what}: the scripted market was stopped`);
-  };
-  const advanceTo = async (target: number) => {
-    live('advance');
-    if (target < clock.now())
-      throw testingError(
-        'TESTING_TIME_BACKWARDS',
-        `cannot move virtual time back from ${new Date(clock.now()).toISOString()} to ${new Date(target).toISOString()}`,
-      );
-    while (clock.nextActionTime() <= target) {
-      clock.runNextAction();
-      await settle();
-    }
-    clock.advanceTo(target);
-    await settle();
-  };
   await settle();
 
   const market: ScriptedMarket = {
@@ -224,63 +310,31 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
     now: () => clock.now(),
     elapsed: () => clock.now() - start,
     async book(symbol, book) {
-      live('book');
+      live(steps, 'book');
       venue.setBook(symbol, book);
       await settle();
     },
     async trade(symbol, price, qty) {
-      live('trade');
+      live(steps, 'trade');
       venue.printTrade(symbol, price, qty);
       await settle();
     },
-    advance: (ms) => advanceTo(clock.now() + ms),
-    advanceTo: (time) => advanceTo(epoch(time)),
+    advance: (ms) => advanceTo(steps, clock.now() + ms),
+    advanceTo: (time) => advanceTo(steps, epoch(time)),
     settle,
-    async fill(ref, fill = {}) {
-      live('fill');
-      const order = resolveOrder(ref, venue.allOrders(), recorder);
-      const price = fill.price === undefined ? order.price : parseDecimal(fill.price, 'fill price');
-      if (price === undefined)
-        throw testingError('TESTING_INVALID_FILL', `order ${recorder.nameOf(order.clordId)} has no limit price: give the fill's price`);
-      venue.fill(order, fill.qty === undefined ? order.leavesQty : parseDecimal(fill.qty, 'fill qty'), price);
-      await settle();
-    },
+    fill: (ref, fill = {}) => fillOrder(steps, ref, fill),
     async cancel(ref) {
-      live('cancel');
+      live(steps, 'cancel');
       venue.cancelUnsolicited(resolveOrder(ref, venue.allOrders(), recorder));
       await settle();
     },
-    async answer(ref, answer, kind) {
-      const order = resolveOrder(ref, venue.allOrders(), recorder);
-      const call = venue.heldCalls().find((c) => c.order.orderId === order.orderId && (kind === undefined || c.kind === kind));
-      if (call === undefined)
-        throw testingError(
-          'TESTING_NO_HELD_CALL',
-          `no held ${kind ?? 'call'} for ${recorder.nameOf(order.clordId)} (held: ${
-            venue
-              .heldCalls()
-              .map((c) => `${c.kind} ${recorder.nameOf(c.order.clordId)}`)
-              .join(', ') || 'none'
-          })`,
-        );
-      if (answer === 'accept') call.accept();
-      else call.reject(answer.reject);
-      await settle();
-    },
+    answer: (ref, answer, kind) => answerHeld(steps, ref, answer, kind),
     held: () => venue.heldCalls(),
     setPolicy(policy) {
       venue.policy = { ...venue.policy, ...policy };
     },
     order: (ref) => resolveOrder(ref, venue.allOrders(), recorder),
-    venueOrders: (filter = {}) =>
-      venue
-        .allOrders()
-        .filter(
-          (o) =>
-            (filter.symbol === undefined || o.symbol === filter.symbol) &&
-            (filter.side === undefined || o.side === filter.side) &&
-            (filter.openOnly !== true || o.status === 'open'),
-        ),
+    venueOrders: (filter) => venueOrdersOf(venue, filter),
     intents: recorder.intents,
     refusals: recorder.refusals,
     fills: recorder.fills,
@@ -299,26 +353,12 @@ export async function startScriptedMarket(options: ScriptedMarketOptions): Promi
       return { state: t.state, cause: t.state === 'active' ? undefined : t.cause, reason: t.reason };
     },
     async setTradingState(state, reason = 'set by the test') {
-      live('setTradingState');
+      live(steps, 'setTradingState');
       pipeline.risk.tradingState.setState(state, reason);
       await settle();
     },
     counters: pipeline.counters,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      venue.policy = { ...venue.policy, cancel: 'accept', replace: 'accept' };
-      for (const call of [...venue.heldCalls()]) call.accept();
-      let done = false;
-      const stopping = pipeline.stop().finally(() => (done = true));
-      for (let round = 0; !done; round += 1) {
-        if (round >= 100)
-          throw testingError('TESTING_NOT_SETTLED', 'stop: the pipeline did not finish stopping (a venue call left unanswered?)');
-        await settle();
-      }
-      await stopping;
-      await venue.close();
-    },
+    stop: () => stopMarket(steps, pipeline),
   };
   return market;
 }

@@ -122,8 +122,8 @@ ${options.riskYaml ?? '  maxMessagesPerSecond: 50'}
 `;
 }
 
-/** Starts the sim, logs alice in and starts the pipeline with the (recorded) strategy; see the module comment. */
-export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
+/** The params and symbols (TESTING_NO_SYMBOLS when none), the recorded strategy and the run's config. */
+function recordedRun(options: SimBotOptions) {
   const params = validateParams(options.strategy, options.params, { path: '' });
   const symbols = symbolsOf(options.strategy, params);
   if (symbols.length === 0)
@@ -135,27 +135,105 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   const { strategy, recorder } = recordStrategy(options.strategy);
   const config = parseConfigText(configYaml(options), configSchema, { env: {} });
   if (config.sim === undefined) throw testingError('TESTING_SIM_CONFIG', "the sim bot's config has no sim section");
+  return { params, symbols, strategy, recorder, config, sim: config.sim };
+}
+
+/** SimBot.waitUntil: resolves once `predicate` holds, re-checked on every venue change; TESTING_TIMEOUT after `timeoutMs`. */
+function venueWaiter(venue: ObservedVenue, running: RunningPipeline): SimBot['waitUntil'] {
+  return (predicate, what, timeoutMs = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      if (predicate()) return resolve();
+      const finish = (error?: Error) => {
+        clearTimeout(deadline);
+        subscription.unsubscribe();
+        if (error) reject(error);
+        else resolve();
+      };
+      const subscription = venue.changed$.subscribe(() => {
+        try {
+          if (predicate()) finish();
+        } catch (error) {
+          finish(error as Error);
+        }
+      });
+      const deadline = setTimeout(() => {
+        const pending = [...venue.pending]
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k} x${n}`)
+          .join(', ');
+        finish(
+          testingError(
+            'TESTING_TIMEOUT',
+            `timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
+          ),
+        );
+      }, timeoutMs);
+    });
+}
+
+/** What SimBot.driveUntil steps and waits on. */
+interface Drive {
+  readonly sim: RunningSim;
+  readonly running: RunningPipeline;
+  readonly venue: ObservedVenue;
+  readonly symbols: readonly string[];
+  readonly step: () => void;
+  readonly waitUntil: SimBot['waitUntil'];
+}
+
+/** SimBot.driveUntil: activity steps until `predicate` holds, each followed by a wait for the engine to handle it. */
+async function driveUntil(drive: Drive, predicate: () => boolean, what: string, maxSteps: number): Promise<void> {
+  const { sim, running, venue, symbols, step, waitUntil } = drive;
+  // core events before the market data subscription are not streamed one by one: start once it is live
+  await waitUntil(() => symbols.every((symbol) => running.books.get(symbol) !== undefined), 'the first book of every symbol arrived');
+  for (let i = 0; i < maxSteps && !predicate(); i++) {
+    const seen = running.counters.bookUpdates;
+    // the gateway sends one update per book change of a subscribed symbol: count them during the step
+    let changes = 0;
+    const counting = sim.core.events$.subscribe((event) => {
+      if (event.kind === 'book' && symbols.includes(event.symbol)) changes += 1;
+    });
+    step();
+    counting.unsubscribe();
+    await waitUntil(
+      () => running.counters.bookUpdates >= seen + changes && venue.inFlight === 0,
+      `the engine handled activity step ${i + 1} (${changes} book updates)`,
+    );
+  }
+  if (!predicate()) throw testingError('TESTING_TIMEOUT', `${what}: not reached after ${maxSteps} activity steps`);
+}
+
+/** Alice's gateway client on the sim (the client the venue trades through; not logged in yet), and the instruments. */
+function aliceClient(sim: RunningSim, log: ReturnType<typeof silentLogger>) {
+  const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
+  const client = new GatewayClient({
+    gatewayUrl: sim.ready.gateway,
+    credentials: { username: 'alice', password: ALICE_PASSWORD },
+    instruments: instrumentCatalog(instruments),
+    retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
+    streams: { baseDelayMs: 20, maxDelayMs: 100 },
+    logger: log,
+  });
+  return { client, instruments };
+}
+
+/** Starts the sim, logs alice in and starts the pipeline with the (recorded) strategy; see the module comment. */
+export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
+  const { params, symbols, strategy, recorder, config, sim: simConfig } = recordedRun(options);
   const timer = options.activityMs !== undefined;
-  const sim = await startSim(config.sim, { logger: silentLogger(), activityTimer: timer });
+  const sim = await startSim(simConfig, { logger: silentLogger(), activityTimer: timer });
   const log = silentLogger();
   let client: GatewayClient | undefined;
   let pipeline: RunningPipeline | undefined;
   let stopped = false;
   try {
-    const instruments = sim.core.instruments().map((i) => toDomainInstrument(i, sim.core.instrumentState(i.symbol), sim.core.currency));
-    client = new GatewayClient({
-      gatewayUrl: sim.ready.gateway,
-      credentials: { username: 'alice', password: ALICE_PASSWORD },
-      instruments: instrumentCatalog(instruments),
-      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 },
-      streams: { baseDelayMs: 20, maxDelayMs: 100 },
-      logger: log,
-    });
+    const alice = aliceClient(sim, log);
+    client = alice.client;
     await client.login();
     const clock = liveClock();
     const portfolio = new Portfolio({ clock });
     const port = portfolioPort(portfolio);
-    const venue = new ObservedVenue(new GatewayVenue({ client, instruments }));
+    const venue = new ObservedVenue(new GatewayVenue({ client, instruments: alice.instruments }));
     options.beforeStart?.(sim, venue);
     const accounts = options.accounts ?? [SIM_ACCOUNT, SIM_HEDGE_ACCOUNT];
     pipeline = await startPipeline({
@@ -174,50 +252,17 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     });
     const running = pipeline;
     const openClient = client;
-
-    const waitUntil = (predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> =>
-      new Promise<void>((resolve, reject) => {
-        if (predicate()) return resolve();
-        const finish = (error?: Error) => {
-          clearTimeout(deadline);
-          subscription.unsubscribe();
-          if (error) reject(error);
-          else resolve();
-        };
-        const subscription = venue.changed$.subscribe(() => {
-          try {
-            if (predicate()) finish();
-          } catch (error) {
-            finish(error as Error);
-          }
-        });
-        const deadline = setTimeout(() => {
-          const pending = [...venue.pending]
-            .filter(([, n]) => n > 0)
-            .map(([k, n]) => `${k} x${n}`)
-            .join(', ');
-          finish(
-            testingError(
-              'TESTING_TIMEOUT',
-              `timed out after ${timeoutMs} ms waiting until ${what} ` +
-                `(venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
-            ),
-          );
-        }, timeoutMs);
-      });
-
+    const waitUntil = venueWaiter(venue, running);
     const step = () => {
       if (sim.activity === undefined)
         throw testingError('TESTING_SIM_CONFIG', 'step(): synthetic activity is disabled in this sim bot (activity: false)');
       sim.activity.step();
     };
-
     const stop = async () => {
       if (stopped) return;
       stopped = true;
       await running.stop();
     };
-
     return {
       sim,
       config,
@@ -236,25 +281,8 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
       position: (symbol, account) => port.position(symbol, account),
       step,
       waitUntil,
-      async driveUntil(predicate, what, maxSteps = 400) {
-        // core events before the market data subscription are not streamed one by one: start once it is live
-        await waitUntil(() => symbols.every((symbol) => running.books.get(symbol) !== undefined), 'the first book of every symbol arrived');
-        for (let i = 0; i < maxSteps && !predicate(); i++) {
-          const seen = running.counters.bookUpdates;
-          // the gateway sends one update per book change of a subscribed symbol: count them during the step
-          let changes = 0;
-          const counting = sim.core.events$.subscribe((event) => {
-            if (event.kind === 'book' && symbols.includes(event.symbol)) changes += 1;
-          });
-          step();
-          counting.unsubscribe();
-          await waitUntil(
-            () => running.counters.bookUpdates >= seen + changes && venue.inFlight === 0,
-            `the engine handled activity step ${i + 1} (${changes} book updates)`,
-          );
-        }
-        if (!predicate()) throw testingError('TESTING_TIMEOUT', `${what}: not reached after ${maxSteps} activity steps`);
-      },
+      driveUntil: (predicate, what, maxSteps = 400) =>
+        driveUntil({ sim, running, venue, symbols, step, waitUntil }, predicate, what, maxSteps),
       exchangePosition: (account, symbol) => sim.core.ledger.position(account, symbol).net,
       stop,
       async close() {

@@ -12,20 +12,20 @@ import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
 import type { Decimal } from '../../domain/decimal.ts';
 import { ZERO } from '../../domain/decimal.ts';
-import { liveClock } from '../../engine/clock.ts';
+import { liveClock, type Clock } from '../../engine/clock.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
-import { startPipeline, type PipelineOptions } from '../../engine/pipeline/index.ts';
+import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
 import { Portfolio } from '../../engine/portfolio/index.ts';
 import { portfolioPort } from '../../engine/portfolio-port.ts';
-import { connectVenue } from './connection.ts';
+import { connectVenue, type VenueConnection } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
+import { LiveConsole } from '../console/live-console.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
-import { LiveConsole } from '../console/live-console.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -74,8 +74,9 @@ export interface LiveRunOptions {
   recorder?: (run: { instruments: readonly Instrument[]; symbols: readonly string[]; startTime: number }) => RunRecorder;
 }
 
-export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
-  const { config, logger } = options;
+/** The strategy, its params (bot.params, or the --params file) and the symbols it trades (RUN_NO_SYMBOLS when none). */
+async function strategyOf(options: LiveRunOptions) {
+  const { config } = options;
   const strategy = await loadStrategy(options.strategy ?? config.bot.strategy);
   const params = validateParams(
     strategy,
@@ -89,37 +90,33 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, {
       kind: 'config',
     });
-  const clock = liveClock();
-  const started = clock.now();
-  const connection = await connectVenue(
-    config,
-    symbols,
-    logger,
-    options.configFile === undefined ? {} : { configFile: options.configFile },
-  );
-  const account = config.bot.account ?? connection.accounts[0];
-  if (account === undefined) {
-    await connection.close();
-    throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
-  }
-  // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
-  const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
-  const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
-  const venue = connection.venue;
-  let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
+  return { strategy, params, symbols };
+}
+
+/** What a run has to start its pipeline with. */
+interface RunStart {
+  readonly run: Awaited<ReturnType<typeof strategyOf>>;
+  readonly connection: VenueConnection;
+  readonly clock: Clock;
+  readonly account: string;
+  readonly accounts: readonly string[];
+  readonly portfolio: Portfolio;
+  readonly recorder: RunRecorder | undefined;
+  /** The web console (bot.control.console); undefined: none. */
+  readonly liveConsole: LiveConsole | undefined;
+}
+
+/**
+ * Opens the order journal, the metrics and control endpoints, then starts the pipeline. On a failure, closes
+ * what was opened, and the connection, before throwing.
+ */
+async function startServices(options: LiveRunOptions, start: RunStart) {
+  const { config, logger } = options;
+  const { run, connection, clock, account, accounts, portfolio, recorder, liveConsole } = start;
+  let pipeline: RunningPipeline | undefined;
   let metrics: RunMetrics | undefined;
   let control: ControlServer | undefined;
   let journal: Journal | undefined;
-  const liveConsole =
-    config.bot.control?.console === true
-      ? new LiveConsole({
-          token: config.bot.control.token,
-          target: () => pipeline?.risk.tradingState,
-          cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
-          log: logger,
-        })
-      : undefined;
-  const recorder = options.recorder?.({ instruments: connection.instruments, symbols, startTime: started });
   try {
     journal = openRunJournal({ configured: config.bot.journal, account, embeddedSim: connection.sim !== undefined, warnings: logger });
     logger.info({ journal: journal.description }, 'order journal opened');
@@ -138,16 +135,16 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       );
     }
     pipeline = await startPipeline({
-      venue,
+      venue: connection.venue,
       clock,
       log: logger,
-      strategy,
-      params,
+      strategy: run.strategy,
+      params: run.params,
       risk: config.risk,
       portfolio: portfolioPort(portfolio),
       account,
       accounts,
-      symbols,
+      symbols: run.symbols,
       unknownOrders: config.bot.unknownOrders,
       ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
       journal,
@@ -169,11 +166,122 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     await connection.close();
     throw error;
   }
-  const openJournal = journal;
-  const running = pipeline;
+  return { running: pipeline, metrics, control, journal };
+}
+
+/** Net position per symbol over every account, as decimal strings. */
+function positionsOf(portfolio: Portfolio): Record<string, string> {
+  const out: Record<string, Decimal> = {};
+  for (const a of portfolio.snapshot().accounts) for (const p of a.positions) out[p.symbol] = (out[p.symbol] ?? ZERO).plus(p.qty);
+  return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
+}
+
+/** Draws the status line on `stream` (a TTY), over the previous one. */
+function statusLineDrawer(
+  stream: NodeJS.WriteStream | undefined,
+  clock: Clock,
+  started: number,
+  running: RunningPipeline,
+  portfolio: Portfolio,
+) {
+  return () =>
+    stream?.write(
+      `\r\x1b[2K${formatStatusLine({
+        elapsedSeconds: (clock.now() - started) / 1000,
+        tradingState: running.risk.tradingState.state,
+        tradingStateCause: running.risk.tradingState.cause,
+        positions: positionsOf(portfolio),
+        pnl: portfolio.snapshot().totals.netPnl,
+        openOrders: running.tracker.open().length,
+        orders: running.counters.orders,
+        fills: running.counters.fills,
+        refusals: running.counters.refusalCount,
+      })}`,
+    );
+}
+
+/** Resolves with why the run stops: the stop signal's reason, or 'duration'. */
+async function stopReason(stopSignal: Promise<string>, duration: number | undefined): Promise<string> {
+  let durationTimer: NodeJS.Timeout | undefined;
+  const reason = await Promise.race([
+    stopSignal,
+    new Promise<string>((resolve) => {
+      if (duration !== undefined) durationTimer = setTimeout(() => resolve('duration'), duration * 1000);
+    }),
+  ]);
+  clearTimeout(durationTimer);
+  return reason;
+}
+
+/** The `run.summary` line of a stopped run. */
+function summaryOf(
+  running: RunningPipeline,
+  portfolio: Portfolio,
+  journal: Journal,
+  control: ControlServer | undefined,
+  durationMs: number,
+): RunSummary {
+  return {
+    event: 'run.summary',
+    fills: running.counters.fills,
+    orders: running.counters.orders,
+    refusals: running.counters.refusalCount,
+    pnl: portfolio.snapshot().totals.netPnl.toString(),
+    positions: positionsOf(portfolio),
+    refusalsByCode: { ...running.counters.refusals },
+    durationSeconds: Math.round(durationMs / 100) / 10,
+    tradingState: running.risk.tradingState.state,
+    tradingStateCause: running.risk.tradingState.cause,
+    tradingStateReason: running.risk.tradingState.reason,
+    operatorCommands: control?.commands ?? 0,
+    openOrders: running.tracker.open().length,
+    journal: {
+      file: journal.description,
+      restored: running.counters.restored,
+      appended: journal.stats.appended,
+      syncs: journal.stats.syncs,
+      syncMicros: journal.stats.syncMicros,
+    },
+  };
+}
+
+export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
+  const { config, logger } = options;
+  const run = await strategyOf(options);
+  const clock = liveClock();
+  const started = clock.now();
+  const connection = await connectVenue(
+    config,
+    run.symbols,
+    logger,
+    options.configFile === undefined ? {} : { configFile: options.configFile },
+  );
+  const account = config.bot.account ?? connection.accounts[0];
+  if (account === undefined) {
+    await connection.close();
+    throw new TradebotError('RUN_NO_ACCOUNT', 'no account to trade: set bot.account', { kind: 'config' });
+  }
+  // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
+  const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
+  const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
+  const recorder = options.recorder?.({ instruments: connection.instruments, symbols: run.symbols, startTime: started });
+  let pipeline: RunningPipeline | undefined;
+  const liveConsole =
+    config.bot.control?.console === true
+      ? new LiveConsole({
+          token: config.bot.control.token,
+          target: () => pipeline?.risk.tradingState,
+          cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
+          log: logger,
+        })
+      : undefined;
+  const services = { run, connection, clock, account, accounts, portfolio, recorder, liveConsole };
+  const { running, metrics, control, journal } = await startServices(options, services);
+  pipeline = running;
   if (control !== undefined && liveConsole !== undefined) {
     const { maxMessagesPerSecond } = config.risk;
-    liveConsole.attach({ pipeline: running, portfolio, strategy: strategy.name, symbols, maxMessagesPerSecond, now: () => clock.now() });
+    const feed = { pipeline: running, portfolio, strategy: run.strategy.name, symbols: run.symbols, maxMessagesPerSecond };
+    liveConsole.attach({ ...feed, now: () => clock.now() });
     logger.info(`web console at ${liveConsole.address(control.url)} (its URL with the access token is on stdout: console.ready)`);
     options.onConsoleReady?.(liveConsole.urlWithToken(control.url));
   }
@@ -181,42 +289,15 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     const next = running.risk.tradingState.state === 'halted' ? 'active' : 'halted';
     running.risk.tradingState.setState(next, 'operator (SIGUSR2)');
   });
-  const positions = (): Record<string, string> => {
-    const out: Record<string, Decimal> = {};
-    for (const a of portfolio.snapshot().accounts) for (const p of a.positions) out[p.symbol] = (out[p.symbol] ?? ZERO).plus(p.qty);
-    return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
-  };
-  const pnl = () => portfolio.snapshot().totals.netPnl;
   metrics?.bind({
     counters: running.counters,
-    netPnl: pnl,
+    netPnl: () => portfolio.snapshot().totals.netPnl,
     openOrders: () => running.tracker.open().length,
     tradingState: () => running.risk.tradingState.state,
   });
-  const draw = () =>
-    options.statusStream?.write(
-      `\r\x1b[2K${formatStatusLine({
-        elapsedSeconds: (clock.now() - started) / 1000,
-        tradingState: running.risk.tradingState.state,
-        tradingStateCause: running.risk.tradingState.cause,
-        positions: positions(),
-        pnl: pnl(),
-        openOrders: running.tracker.open().length,
-        orders: running.counters.orders,
-        fills: running.counters.fills,
-        refusals: running.counters.refusalCount,
-      })}`,
-    );
+  const draw = statusLineDrawer(options.statusStream, clock, started, running, portfolio);
   const statusTimer = options.statusStream === undefined ? undefined : setInterval(draw, 500);
-  const duration = options.durationSeconds ?? config.bot.durationSeconds;
-  let durationTimer: NodeJS.Timeout | undefined;
-  const reason = await Promise.race([
-    options.stopSignal,
-    new Promise<string>((resolve) => {
-      if (duration !== undefined) durationTimer = setTimeout(() => resolve('duration'), duration * 1000);
-    }),
-  ]);
-  clearTimeout(durationTimer);
+  const reason = await stopReason(options.stopSignal, options.durationSeconds ?? config.bot.durationSeconds);
   liveConsole?.close();
   await control?.close();
   if (statusTimer !== undefined) {
@@ -230,32 +311,11 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   } catch (error) {
     logger.error({ err: error }, 'stopping the pipeline failed; closing the connection anyway');
   }
-  const summary: RunSummary = {
-    event: 'run.summary',
-    fills: running.counters.fills,
-    orders: running.counters.orders,
-    refusals: running.counters.refusalCount,
-    pnl: pnl().toString(),
-    positions: positions(),
-    refusalsByCode: { ...running.counters.refusals },
-    durationSeconds: Math.round((clock.now() - started) / 100) / 10,
-    tradingState: running.risk.tradingState.state,
-    tradingStateCause: running.risk.tradingState.cause,
-    tradingStateReason: running.risk.tradingState.reason,
-    operatorCommands: control?.commands ?? 0,
-    openOrders: running.tracker.open().length,
-    journal: {
-      file: openJournal.description,
-      restored: running.counters.restored,
-      appended: openJournal.stats.appended,
-      syncs: openJournal.stats.syncs,
-      syncMicros: openJournal.stats.syncMicros,
-    },
-  };
+  const summary = summaryOf(running, portfolio, journal, control, clock.now() - started);
   await metrics?.close();
   await recorder?.close();
   try {
-    await openJournal.close();
+    await journal.close();
   } catch (error) {
     logger.error({ err: error }, 'closing the order journal failed');
   }

@@ -16,7 +16,7 @@
  * All timing goes through the injected scheduler (virtual time in tests).
  */
 import { Observable, asyncScheduler, from } from 'rxjs';
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerLike, Subscriber, Subscription } from 'rxjs';
 import { isTradebotError } from '../../errors.ts';
 import { TransportError, TransportErrorCode } from './errors.ts';
 import { fullJitterDelay, validateBackoff } from './backoff.ts';
@@ -79,11 +79,20 @@ interface Attempt {
   watchdog: Subscription | undefined;
 }
 
-/** A self-healing view of `factory`'s streams as lifecycle events; see the module header. */
-export function resilientStream<T>(
-  factory: (attempt: number) => Observable<T>,
-  options: ResilientStreamOptions<T> = {},
-): Observable<StreamEvent<T>> {
+/** What resilientStream settled from its options (checked once, when the stream is made). */
+interface Settings {
+  readonly scheduler: SchedulerLike;
+  readonly silenceMs: number;
+  readonly backoff: { readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly maxFailures: number;
+  readonly maxAuthFailures: number;
+  readonly random: RandomSource;
+  readonly isFatal: (error: unknown) => boolean;
+  readonly expectCompletion: boolean | ((attempt: number) => boolean);
+}
+
+/** The options with their defaults; INVALID_OPTIONS naming every bad number. */
+function settingsOf<T>(options: ResilientStreamOptions<T>): Settings {
   const scheduler = options.scheduler ?? asyncScheduler;
   const silenceMs = options.silenceTimeoutMs ?? 180_000;
   const backoff = { baseDelayMs: options.baseDelayMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 };
@@ -99,156 +108,181 @@ export function resilientStream<T>(
   const random = options.random ?? Math.random;
   const isFatal = options.isFatal ?? defaultIsFatal;
   const expectCompletion = options.expectCompletion ?? false;
+  return { scheduler, silenceMs, backoff, maxFailures, maxAuthFailures, random, isFatal, expectCompletion };
+}
 
+/** A self-healing view of `factory`'s streams as lifecycle events; see the module header. */
+export function resilientStream<T>(
+  factory: (attempt: number) => Observable<T>,
+  options: ResilientStreamOptions<T> = {},
+): Observable<StreamEvent<T>> {
+  const settings = settingsOf(options);
   return new Observable<StreamEvent<T>>((subscriber) => {
-    const seen = options.dedupeKey === undefined ? undefined : new LruSet(options.dedupeCapacity ?? 10_000);
-    let attemptCount = 0;
-    let failures = 0;
-    let authFailures = 0;
-    let current: Attempt | undefined;
-    let pending: Subscription | undefined; // the backoff timer or the onUnauthenticated wait
-
-    const start = (): void => {
-      pending = undefined;
-      if (subscriber.closed) return;
-      attemptCount += 1;
-      const attempt: Attempt = {
-        n: attemptCount,
-        done: false,
-        live: false,
-        lastMessageAt: scheduler.now(),
-        sub: undefined,
-        watchdog: undefined,
-      };
-      current = attempt;
-      let source: Observable<T>;
-      try {
-        source = factory(attempt.n);
-      } catch (error) {
-        end(attempt, 'error', error);
-        return;
-      }
-      if (silenceMs > 0) armWatchdog(attempt);
-      const sub = source.subscribe({
-        next: (message) => onMessage(attempt, message),
-        error: (error: unknown) => end(attempt, 'error', error),
-        complete: () => end(attempt, 'completed', undefined),
-      });
-      if (attempt.done) sub.unsubscribe();
-      else attempt.sub = sub;
-    };
-
-    const armWatchdog = (attempt: Attempt): void => {
-      const check = (): void => {
-        if (attempt.done) return;
-        const idle = scheduler.now() - attempt.lastMessageAt;
-        if (idle >= silenceMs) {
-          end(
-            attempt,
-            'silence',
-            new TransportError(TransportErrorCode.StreamSilence, `no stream message for ${idle} ms (limit ${silenceMs} ms)`, {
-              details: { silenceTimeoutMs: silenceMs, attempt: attempt.n },
-            }),
-          );
-        } else {
-          attempt.watchdog = scheduler.schedule(check, silenceMs - idle);
-        }
-      };
-      attempt.watchdog = scheduler.schedule(check, silenceMs);
-    };
-
-    const onMessage = (attempt: Attempt, message: T): void => {
-      if (attempt.done) return;
-      attempt.lastMessageAt = scheduler.now();
-      if (!attempt.live) {
-        attempt.live = true;
-        failures = 0;
-        authFailures = 0;
-        subscriber.next({ type: 'connected', attempt: attempt.n });
-      }
-      const key = seen === undefined ? undefined : options.dedupeKey?.(message);
-      if (key !== undefined && seen?.checkAndAdd(key) === true) return;
-      subscriber.next({ type: 'message', attempt: attempt.n, message });
-    };
-
-    /** Final 'disconnected' event, then error (or complete, for an expected completion). */
-    const stop = (attempt: Attempt, reason: DisconnectReason, error: unknown, failed = true): void => {
-      subscriber.next({ type: 'disconnected', attempt: attempt.n, reason, error, willReconnect: false, retryInMs: undefined });
-      if (failed) subscriber.error(error);
-      else subscriber.complete();
-    };
-
-    const end = (attempt: Attempt, reason: DisconnectReason, error: unknown): void => {
-      if (attempt.done || subscriber.closed) return;
-      attempt.done = true;
-      attempt.watchdog?.unsubscribe();
-      attempt.sub?.unsubscribe();
-
-      if (reason === 'completed') {
-        const expected = typeof expectCompletion === 'function' ? expectCompletion(attempt.n) : expectCompletion;
-        if (expected) return stop(attempt, reason, undefined, false);
-      }
-      if (reason === 'error' && isFatal(error)) return stop(attempt, reason, error);
-      const unauthenticated = reason === 'error' && isTradebotError(error) && error.kind === 'authentication';
-      if (unauthenticated) {
-        authFailures += 1;
-        if (options.onUnauthenticated === undefined || authFailures > maxAuthFailures) return stop(attempt, 'unauthenticated', error);
-      }
-      failures += 1;
-      if (failures > maxFailures) {
-        const exhausted = new TransportError(
-          TransportErrorCode.StreamReconnectExhausted,
-          `stream failed ${failures} times in a row without a message; giving up`,
-          { cause: error, details: { failures, lastReason: reason } },
-        );
-        return stop(attempt, reason, exhausted);
-      }
-      const delay = fullJitterDelay(failures, backoff, random);
-      subscriber.next({
-        type: 'disconnected',
-        attempt: attempt.n,
-        reason: unauthenticated ? 'unauthenticated' : reason,
-        error,
-        willReconnect: true,
-        retryInMs: delay,
-      });
-      if (subscriber.closed) return;
-      if (unauthenticated) refreshThen(attempt, error, delay);
-      else pending = scheduler.schedule(start, delay);
-    };
-
-    /**
-     * Runs onUnauthenticated (sync or async), then waits `delay`. A hook failure is fatal: the 'disconnected'
-     * event was already sent, so the stream just errors with the hook's error.
-     */
-    const refreshThen = (attempt: Attempt, error: unknown, delay: number): void => {
-      let result: void | Promise<void>;
-      try {
-        result = options.onUnauthenticated?.(error, attempt.n);
-      } catch (hookError) {
-        subscriber.error(hookError);
-        return;
-      }
-      if (result === undefined || typeof (result as { then?: unknown }).then !== 'function') {
-        pending = scheduler.schedule(start, delay);
-        return;
-      }
-      pending = from(result).subscribe({
-        error: (hookError: unknown) => subscriber.error(hookError),
-        complete: () => {
-          pending = scheduler.schedule(start, delay);
-        },
-      });
-    };
-
-    start();
-    return () => {
-      pending?.unsubscribe();
-      if (current !== undefined) {
-        current.done = true;
-        current.watchdog?.unsubscribe();
-        current.sub?.unsubscribe();
-      }
-    };
+    const session = new StreamSession(subscriber, factory, options, settings);
+    session.start();
+    return () => session.close();
   });
+}
+
+/** One subscription to a resilient stream: its attempts, failure counts, dedupe memory and pending wait. */
+class StreamSession<T> {
+  private readonly seen: LruSet | undefined;
+  private attemptCount = 0;
+  private failures = 0;
+  private authFailures = 0;
+  private current: Attempt | undefined;
+  private pending: Subscription | undefined; // the backoff timer or the onUnauthenticated wait
+
+  constructor(
+    private readonly subscriber: Subscriber<StreamEvent<T>>,
+    private readonly factory: (attempt: number) => Observable<T>,
+    private readonly options: ResilientStreamOptions<T>,
+    private readonly settings: Settings,
+  ) {
+    this.seen = options.dedupeKey === undefined ? undefined : new LruSet(options.dedupeCapacity ?? 10_000);
+  }
+
+  /** A new attempt (scheduled as a plain function: the scheduler calls it with its own `this`). */
+  readonly start = (): void => {
+    this.pending = undefined;
+    if (this.subscriber.closed) return;
+    this.attemptCount += 1;
+    const attempt: Attempt = {
+      n: this.attemptCount,
+      done: false,
+      live: false,
+      lastMessageAt: this.settings.scheduler.now(),
+      sub: undefined,
+      watchdog: undefined,
+    };
+    this.current = attempt;
+    let source: Observable<T>;
+    try {
+      source = this.factory(attempt.n);
+    } catch (error) {
+      this.end(attempt, 'error', error);
+      return;
+    }
+    if (this.settings.silenceMs > 0) this.armWatchdog(attempt);
+    const sub = source.subscribe({
+      next: (message) => this.onMessage(attempt, message),
+      error: (error: unknown) => this.end(attempt, 'error', error),
+      complete: () => this.end(attempt, 'completed', undefined),
+    });
+    if (attempt.done) sub.unsubscribe();
+    else attempt.sub = sub;
+  };
+
+  /** The unsubscribe: the pending wait and the current attempt end. */
+  close(): void {
+    this.pending?.unsubscribe();
+    if (this.current !== undefined) {
+      this.current.done = true;
+      this.current.watchdog?.unsubscribe();
+      this.current.sub?.unsubscribe();
+    }
+  }
+
+  private armWatchdog(attempt: Attempt): void {
+    const { scheduler, silenceMs } = this.settings;
+    const check = (): void => {
+      if (attempt.done) return;
+      const idle = scheduler.now() - attempt.lastMessageAt;
+      if (idle >= silenceMs) {
+        this.end(
+          attempt,
+          'silence',
+          new TransportError(TransportErrorCode.StreamSilence, `no stream message for ${idle} ms (limit ${silenceMs} ms)`, {
+            details: { silenceTimeoutMs: silenceMs, attempt: attempt.n },
+          }),
+        );
+      } else {
+        attempt.watchdog = scheduler.schedule(check, silenceMs - idle);
+      }
+    };
+    attempt.watchdog = scheduler.schedule(check, silenceMs);
+  }
+
+  private onMessage(attempt: Attempt, message: T): void {
+    if (attempt.done) return;
+    attempt.lastMessageAt = this.settings.scheduler.now();
+    if (!attempt.live) {
+      attempt.live = true;
+      this.failures = 0;
+      this.authFailures = 0;
+      this.subscriber.next({ type: 'connected', attempt: attempt.n });
+    }
+    const key = this.seen === undefined ? undefined : this.options.dedupeKey?.(message);
+    if (key !== undefined && this.seen?.checkAndAdd(key) === true) return;
+    this.subscriber.next({ type: 'message', attempt: attempt.n, message });
+  }
+
+  /** Final 'disconnected' event, then error (or complete, for an expected completion). */
+  private stop(attempt: Attempt, reason: DisconnectReason, error: unknown, failed = true): void {
+    this.subscriber.next({ type: 'disconnected', attempt: attempt.n, reason, error, willReconnect: false, retryInMs: undefined });
+    if (failed) this.subscriber.error(error);
+    else this.subscriber.complete();
+  }
+
+  private end(attempt: Attempt, reason: DisconnectReason, error: unknown): void {
+    if (attempt.done || this.subscriber.closed) return;
+    attempt.done = true;
+    attempt.watchdog?.unsubscribe();
+    attempt.sub?.unsubscribe();
+    const { expectCompletion, isFatal } = this.settings;
+    if (reason === 'completed') {
+      const expected = typeof expectCompletion === 'function' ? expectCompletion(attempt.n) : expectCompletion;
+      if (expected) return this.stop(attempt, reason, undefined, false);
+    }
+    if (reason === 'error' && isFatal(error)) return this.stop(attempt, reason, error);
+    const unauthenticated = reason === 'error' && isTradebotError(error) && error.kind === 'authentication';
+    if (unauthenticated) {
+      this.authFailures += 1;
+      if (this.options.onUnauthenticated === undefined || this.authFailures > this.settings.maxAuthFailures)
+        return this.stop(attempt, 'unauthenticated', error);
+    }
+    this.failures += 1;
+    if (this.failures > this.settings.maxFailures) {
+      const exhausted = new TransportError(
+        TransportErrorCode.StreamReconnectExhausted,
+        `stream failed ${this.failures} times in a row without a message; giving up`,
+        { cause: error, details: { failures: this.failures, lastReason: reason } },
+      );
+      return this.stop(attempt, reason, exhausted);
+    }
+    this.reconnect(attempt, unauthenticated ? 'unauthenticated' : reason, error, unauthenticated);
+  }
+
+  /** A 'disconnected' event that announces the next attempt, after the backoff (and the token refresh). */
+  private reconnect(attempt: Attempt, reason: DisconnectReason, error: unknown, unauthenticated: boolean): void {
+    const delay = fullJitterDelay(this.failures, this.settings.backoff, this.settings.random);
+    this.subscriber.next({ type: 'disconnected', attempt: attempt.n, reason, error, willReconnect: true, retryInMs: delay });
+    if (this.subscriber.closed) return;
+    if (unauthenticated) this.refreshThen(attempt, error, delay);
+    else this.pending = this.settings.scheduler.schedule(this.start, delay);
+  }
+
+  /**
+   * Runs onUnauthenticated (sync or async), then waits `delay`. A hook failure is fatal: the 'disconnected'
+   * event was already sent, so the stream just errors with the hook's error.
+   */
+  private refreshThen(attempt: Attempt, error: unknown, delay: number): void {
+    let result: void | Promise<void>;
+    try {
+      result = this.options.onUnauthenticated?.(error, attempt.n);
+    } catch (hookError) {
+      this.subscriber.error(hookError);
+      return;
+    }
+    if (result === undefined || typeof (result as { then?: unknown }).then !== 'function') {
+      this.pending = this.settings.scheduler.schedule(this.start, delay);
+      return;
+    }
+    this.pending = from(result).subscribe({
+      error: (hookError: unknown) => this.subscriber.error(hookError),
+      complete: () => {
+        this.pending = this.settings.scheduler.schedule(this.start, delay);
+      },
+    });
+  }
 }

@@ -7,7 +7,7 @@
  * is not after the user's last accepted one.
  */
 import { z } from 'zod';
-import type { Router, RequestContext } from '../http/router.ts';
+import type { Handler, Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.ts';
 import { checkPassword } from './password-policy.ts';
 import type { TokenService } from './token-service.ts';
@@ -51,39 +51,40 @@ async function parse<T extends z.ZodType>(context: RequestContext, schema: T): P
 
 const BAD_LOGIN = 'invalid username, password or one-time code';
 
-export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps): void {
-  const base = '/auth/v1beta1';
-
-  const issuePair = async (user: SimUser) => {
-    const settings = deps.settings();
-    const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant });
-    const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds);
-    return {
-      accessToken: access.token,
-      refreshToken: refresh.token,
-      accessIssueTime: access.issuedAt.toISOString(),
-      accessExpirationTime: access.expiresAt.toISOString(),
-      refreshIssueTime: refresh.issuedAt.toISOString(),
-      refreshExpirationTime: refresh.expiresAt.toISOString(),
-    };
+/** An access and refresh token pair for `user`, as login answers it. */
+async function issuePair(deps: GatewayAuthDeps, user: SimUser) {
+  const settings = deps.settings();
+  const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant });
+  const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds);
+  return {
+    accessToken: access.token,
+    refreshToken: refresh.token,
+    accessIssueTime: access.issuedAt.toISOString(),
+    accessExpirationTime: access.expiresAt.toISOString(),
+    refreshIssueTime: refresh.issuedAt.toISOString(),
+    refreshExpirationTime: refresh.expiresAt.toISOString(),
   };
+}
 
-  /** Accepts `code` from `secret` once: on success the user's last accepted time step moves to the code's. */
-  const useOtp = (user: SimUser, secret: string, code: string | undefined): boolean => {
-    if (code === undefined || code === '') return false;
-    const step = acceptTotp(secret, code, deps.clock.now(), user.lastOtpStep);
-    if (step === undefined) return false;
-    user.lastOtpStep = step;
-    return true;
-  };
+/** Accepts `code` from `secret` once: on success the user's last accepted time step moves to the code's. */
+function useOtp(deps: GatewayAuthDeps, user: SimUser, secret: string, code: string | undefined): boolean {
+  if (code === undefined || code === '') return false;
+  const step = acceptTotp(secret, code, deps.clock.now(), user.lastOtpStep);
+  if (step === undefined) return false;
+  user.lastOtpStep = step;
+  return true;
+}
 
-  const authenticate = async (username: string, password: string): Promise<SimUser> => {
-    const user = await deps.users.verifyPassword(username, password);
-    if (user === undefined) throw unauthenticated(BAD_LOGIN);
-    return user;
-  };
+/** The user whose password this is (401 with the same message whatever was wrong). */
+async function authenticate(deps: GatewayAuthDeps, username: string, password: string): Promise<SimUser> {
+  const user = await deps.users.verifyPassword(username, password);
+  if (user === undefined) throw unauthenticated(BAD_LOGIN);
+  return user;
+}
 
-  router.post(`${base}/register`, async (context) => {
+/** register: a registration JWT sets the user's first password (once). */
+function registerHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.register);
     const verified = await deps.tokens.verify(body.token, 'registration');
     if (typeof verified === 'string') throw unauthenticated(`registration token is ${verified}`);
@@ -96,21 +97,22 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     user.registered = true;
     deps.tokens.revoke(verified.jti, verified.expiresAt);
     return { body: { username: user.username, participant: user.participant } };
-  });
+  };
+}
 
-  router.post(`${base}/check_password`, async (context) => {
-    const body = await parse(context, schemas.checkPassword);
-    return { body: checkPassword(body.password, body.username ?? '') };
-  });
-
-  router.post(`${base}/login`, async (context) => {
+/** login: password, and the one-time code once MFA is on; an access and refresh token pair. */
+function loginHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.login);
-    const user = await authenticate(body.username, body.password);
-    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
-    return { body: await issuePair(user) };
-  });
+    const user = await authenticate(deps, body.username, body.password);
+    if (user.mfaSecret !== undefined && !useOtp(deps, user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    return { body: await issuePair(deps, user) };
+  };
+}
 
-  router.post(`${base}/refresh_access_token`, async (context) => {
+/** refresh_access_token: a new access token for a valid refresh token. */
+function refreshHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.refresh);
     const verified = await deps.tokens.verify(body.refreshToken, 'refresh');
     if (typeof verified === 'string') throw unauthenticated(`refresh token is ${verified}; log in again`);
@@ -126,39 +128,51 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
         accessExpirationTime: access.expiresAt.toISOString(),
       },
     };
-  });
+  };
+}
 
-  router.post(`${base}/enroll_mfa`, async (context) => {
+/** enroll_mfa: a pending TOTP secret (replacing an active one needs a code from it). */
+function enrollMfaHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.enrollMfa);
-    const user = await authenticate(body.username, body.password);
+    const user = await authenticate(deps, body.username, body.password);
     // Replacing an active secret needs a code from it, so the password alone cannot take over MFA.
-    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined && !useOtp(deps, user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
     user.pendingMfaSecret = newTotpSecret();
     return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
-  });
+  };
+}
 
-  router.post(`${base}/confirm_mfa`, async (context) => {
+/** confirm_mfa: a code from the pending secret makes it the user's MFA secret. */
+function confirmMfaHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.confirmMfa);
-    const user = await authenticate(body.username, body.password);
+    const user = await authenticate(deps, body.username, body.password);
     if (user.pendingMfaSecret === undefined) throw new SimHttpError('FAILED_PRECONDITION', 'call enroll_mfa first');
-    if (!useOtp(user, user.pendingMfaSecret, body.otp)) {
+    if (!useOtp(deps, user, user.pendingMfaSecret, body.otp)) {
       throw invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code');
     }
     user.mfaSecret = user.pendingMfaSecret;
     user.pendingMfaSecret = undefined;
     return { body: { mfaEnabled: true } };
-  });
+  };
+}
 
-  router.post(`${base}/change_password`, async (context) => {
+/** change_password: the old password, and a new one the policy accepts. */
+function changePasswordHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const body = await parse(context, schemas.changePassword);
-    const user = await authenticate(body.username, body.oldPassword);
+    const user = await authenticate(deps, body.username, body.oldPassword);
     const check = checkPassword(body.newPassword, user.username);
     if (!check.valid) throw invalidArgument(`password too weak: ${check.messages.join('; ')}`);
     await deps.users.setPassword(user, body.newPassword);
     return { body: {} };
-  });
+  };
+}
 
-  router.post(`${base}/logout`, async (context) => {
+/** logout: revokes the caller's access token and the named access and refresh tokens of the same user. */
+function logoutHandler(deps: GatewayAuthDeps): Handler {
+  return async (context) => {
     const header = context.headers.authorization;
     if (header === undefined || header === '') throw unauthenticated('missing Authorization header');
     const caller = await deps.tokens.verify(header, 'access');
@@ -174,5 +188,20 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
       if (typeof refresh !== 'string' && refresh.username === caller.username) deps.tokens.revoke(refresh.jti, refresh.expiresAt);
     }
     return { body: {} };
+  };
+}
+
+export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps): void {
+  const base = '/auth/v1beta1';
+  router.post(`${base}/register`, registerHandler(deps));
+  router.post(`${base}/check_password`, async (context) => {
+    const body = await parse(context, schemas.checkPassword);
+    return { body: checkPassword(body.password, body.username ?? '') };
   });
+  router.post(`${base}/login`, loginHandler(deps));
+  router.post(`${base}/refresh_access_token`, refreshHandler(deps));
+  router.post(`${base}/enroll_mfa`, enrollMfaHandler(deps));
+  router.post(`${base}/confirm_mfa`, confirmMfaHandler(deps));
+  router.post(`${base}/change_password`, changePasswordHandler(deps));
+  router.post(`${base}/logout`, logoutHandler(deps));
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { filter, type Subscription } from 'rxjs';
-import type { Router, NdjsonSink } from '../http/router.ts';
+import type { Handler, Router, NdjsonSink } from '../http/router.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkAccount } from '../exchange/commands.ts';
@@ -49,17 +49,19 @@ function heartbeat(sink: NdjsonSink, everyMs: number, message: () => unknown): (
   return () => clearInterval(timer);
 }
 
-export function registerGatewayStreams(
-  router: Router,
-  core: ExchangeCore,
-  callerOf: CallerOf,
-  settings: StreamSettings,
-  registry: StreamRegistry,
-): void {
-  const base = '/api/v1beta1';
-  const scales = scaleLookup(core);
+/** What the stream handlers read and where they register their streams. */
+interface StreamDeps {
+  readonly core: ExchangeCore;
+  readonly callerOf: CallerOf;
+  readonly settings: StreamSettings;
+  readonly registry: StreamRegistry;
+  readonly scales: ReturnType<typeof scaleLookup>;
+}
 
-  router.post(`${base}/create_order_subscription`, async (context) => {
+/** create_order_subscription: the working orders of the caller's accounts, then their executions and cancel rejects. */
+function orderSubscription(deps: StreamDeps): Handler {
+  const { core, callerOf, settings, registry, scales } = deps;
+  return async (context) => {
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.orderSubscriptionRequest, core);
     for (const account of request.accounts) checkAccount(caller, account);
@@ -119,9 +121,13 @@ export function registerGatewayStreams(
         });
       },
     };
-  });
+  };
+}
 
-  router.post(`${base}/create_market_data_subscription`, async (context) => {
+/** create_market_data_subscription: each symbol's book, then an update per book change (full levels up to the depth). */
+function marketDataSubscription(deps: StreamDeps): Handler {
+  const { core, callerOf, settings, registry, scales } = deps;
+  return async (context) => {
     await callerOf(context);
     const request = await decodeBody(context, gateway.marketDataSubscriptionRequest, core);
     if (request.symbols.length === 0) throw invalidArgument('symbols is required: name at least one symbol');
@@ -153,9 +159,13 @@ export function registerGatewayStreams(
         });
       },
     };
-  });
+  };
+}
 
-  router.post(`${base}/create_instrument_state_change_subscription`, async (context) => {
+/** create_instrument_state_change_subscription: every (or each named) instrument's state, then each change. */
+function instrumentStateSubscription(deps: StreamDeps): Handler {
+  const { core, callerOf, settings, registry } = deps;
+  return async (context) => {
     await callerOf(context);
     const request = await decodeBody(context, gateway.instrumentStateSubscriptionRequest, core);
     const symbols = new Set(request.symbols);
@@ -194,5 +204,19 @@ export function registerGatewayStreams(
         });
       },
     };
-  });
+  };
+}
+
+export function registerGatewayStreams(
+  router: Router,
+  core: ExchangeCore,
+  callerOf: CallerOf,
+  settings: StreamSettings,
+  registry: StreamRegistry,
+): void {
+  const base = '/api/v1beta1';
+  const deps: StreamDeps = { core, callerOf, settings, registry, scales: scaleLookup(core) };
+  router.post(`${base}/create_order_subscription`, orderSubscription(deps));
+  router.post(`${base}/create_market_data_subscription`, marketDataSubscription(deps));
+  router.post(`${base}/create_instrument_state_change_subscription`, instrumentStateSubscription(deps));
 }

@@ -1,0 +1,223 @@
+/**
+ * What a backtest run is assembled from (runBacktest, run-backtest.ts): the strategy and the opened tape with
+ * the params and symbols chosen for it (bad options refused), the settings read from the config, the
+ * simulated market (virtual clock, books, fill engine, venue) and what the run records beside the pipeline
+ * (portfolio, chart series, equity sampler, settlement schedule, timeline).
+ */
+import type { Logger } from 'pino';
+import { Decimal } from '../src/domain/decimal.ts';
+import { scalesOf } from '../src/domain/index.ts';
+import { VirtualClock } from '../src/engine/clock.ts';
+import { Portfolio } from '../src/engine/portfolio/index.ts';
+import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
+import { loadStrategy } from '../src/engine/strategy/loader.ts';
+import { queueModelOf, type BacktestConfig } from './config.ts';
+import { BacktestErrorCode, backtestError } from './errors.ts';
+import { chooseParams, type ParamsChoice } from './strategy-params.ts';
+import { FillEngine } from './replay/fill-engine.ts';
+import { engineDefinition } from './replay/instrument-defs.ts';
+import type { MarketModel } from './replay/market-model.ts';
+import { expiriesOf, SettlementSchedule, settlementPrice } from './replay/settlement.ts';
+import { SimulatedVenue } from './replay/simulated-venue.ts';
+import { TapeBook } from './replay/tape-book.ts';
+import { Timeline } from './replay/timeline.ts';
+import { VolumeWindow } from './replay/volume-window.ts';
+import type { Settlement } from './results/report.ts';
+import { EquitySampler } from './results/sampler.ts';
+import { SeriesCollector } from './results/series.ts';
+import { TapeReader } from './tape/tape-reader.ts';
+import { RecordedBook } from './recording/recorded-book.ts';
+import type { BacktestOptions } from './run-backtest.ts';
+
+const DEFAULT_ACCOUNT = 'firms/backtest/accounts/bot';
+
+/** Where the params and the config came from, for params errors in the form `tradebot run` gives them. */
+function sourcesOf(options: BacktestOptions): Pick<ParamsChoice, 'givenFile' | 'configFile'> {
+  return {
+    ...(options.paramsFile === undefined ? {} : { givenFile: options.paramsFile }),
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+  };
+}
+
+/** The strategy, the opened tape and the params and symbols chosen for it (the tape is closed on a bad option). */
+export async function openRun(options: BacktestOptions, log: Logger) {
+  const { config } = options;
+  const section = config.backtest;
+  const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
+  const tape = await TapeReader.open(options.data, {
+    supersedeWindow: section.supersedeWindow,
+    ...(options.reader ? { reader: options.reader } : {}),
+    ...(options.readerOptions ? { readerOptions: options.readerOptions } : {}),
+    ...(options.tapeThread ? { thread: options.tapeThread } : {}),
+  });
+  const header = tape.header;
+  try {
+    const params = chooseParams({
+      requested: options.strategy,
+      definition: strategy,
+      given: options.params,
+      config,
+      dataSymbols: header.symbols,
+      log,
+      ...sourcesOf(options),
+    });
+    const symbols = symbolsOf(strategy, params);
+    checkRunOptions(options, strategy.name, symbols, header.symbols, header.instruments);
+    return { strategy, tape, header, params, symbols };
+  } catch (error) {
+    await tape.close();
+    throw error;
+  }
+}
+
+/** Every symbol the strategy trades has data; every configured settlement price is 0 or 1. */
+function checkRunOptions(
+  options: BacktestOptions,
+  strategyName: string,
+  symbols: readonly string[],
+  dataSymbols: readonly string[],
+  instruments: readonly { readonly symbol: string }[],
+): void {
+  for (const symbol of symbols) {
+    if (!instruments.some((i) => i.symbol === symbol))
+      throw backtestError(
+        BacktestErrorCode.BAD_OPTION,
+        `strategy ${strategyName} trades ${symbol}, which ${options.data} has no data for (it has ${dataSymbols.join(', ')})`,
+        { kind: 'config' },
+      );
+  }
+  for (const [symbol, price] of Object.entries(options.config.backtest.settlement)) {
+    if (!price.eq(0) && !price.eq(1))
+      throw backtestError(
+        BacktestErrorCode.BAD_OPTION,
+        `backtest.settlement.${symbol}: a contract settles at 0 or 1, got ${price.toString()}`,
+        {
+          kind: 'config',
+        },
+      );
+  }
+}
+
+export type OpenRun = Awaited<ReturnType<typeof openRun>>;
+
+/** The run's settings from the config: instruments traded, commissions, latency, queue model, accounts, cash. */
+export function runSettings(config: BacktestConfig, run: OpenRun) {
+  const section = config.backtest;
+  const instruments = run.header.instruments.filter((i) => run.symbols.includes(i.symbol));
+  const commissions = section.commissions ?? config.bot.fees;
+  const rates = { takerBps: new Decimal(commissions.takerBps), makerBps: new Decimal(commissions.makerBps) };
+  const latency = {
+    insertMs: section.latency.insertMs,
+    cancelMs: section.latency.cancelMs,
+    replaceMs: section.latency.replaceMs ?? section.latency.cancelMs,
+  };
+  const queueModel = queueModelOf(section);
+  // every account bot.accounts lists is followed (orders, positions, crosses between them), with the
+  // default account first: bot.account, else the first of bot.accounts
+  const account = config.bot.account ?? config.bot.accounts?.[0] ?? DEFAULT_ACCOUNT;
+  const accounts = [...new Set([account, ...(config.bot.accounts ?? [])])];
+  const startingCash = new Decimal(section.startingCash);
+  return { instruments, rates, latency, queueModel, account, accounts, startingCash };
+}
+
+export type RunSettings = ReturnType<typeof runSettings>;
+
+/** The simulated market: virtual clock, books (from the tape or a recording), fill engine, venue, portfolio. */
+export function simulatedMarket(config: BacktestConfig, run: OpenRun, settings: RunSettings) {
+  const section = config.backtest;
+  const { header, symbols } = run;
+  const { instruments, queueModel, latency, rates } = settings;
+  const clock = new VirtualClock(header.from);
+  const recording = header.kind === 'recording';
+  const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
+  const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
+  const books: ReadonlyMap<string, MarketModel> = recording ? recordedBooks : tapeBooks;
+  const volumes = new Map<string, VolumeWindow>(
+    queueModel.model === 'volume' ? symbols.map((s) => [s, new VolumeWindow(queueModel.windowMs)]) : [],
+  );
+  const fills = new FillEngine({
+    clock,
+    instruments: instruments.map(engineDefinition),
+    models: books,
+    volumes,
+    queueModel,
+    tradeThrough: section.tradeThrough,
+  });
+  const venue = new SimulatedVenue({ clock, instruments, fills, models: books, latency, commissions: rates });
+  return { clock, recording, tapeBooks, recordedBooks, books, volumes, venue };
+}
+
+export type SimulatedMarket = ReturnType<typeof simulatedMarket>;
+
+/** The settlement of an expiry: the configured price, else the last trade's; the venue and portfolio settle it. */
+function settleExpiry(
+  section: BacktestConfig['backtest'],
+  instruments: RunSettings['instruments'],
+  market: SimulatedMarket,
+  portfolio: Portfolio,
+  log: Logger,
+) {
+  return (expiry: { readonly symbol: string; readonly time: number }): Settlement | undefined => {
+    const instrument = instruments.find((i) => i.symbol === expiry.symbol);
+    const configured = section.settlement[expiry.symbol];
+    const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
+    const price = settlementPrice(
+      configured === undefined ? undefined : new Decimal(configured),
+      market.books.get(expiry.symbol)?.lastPrice,
+      scale,
+    );
+    if (price === undefined) {
+      log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
+      return undefined;
+    }
+    market.venue.settle(expiry.symbol, price.price * scale, expiry.time);
+    portfolio.settle(expiry.symbol, price.price);
+    return { symbol: expiry.symbol, time: expiry.time, price: String(price.price), source: price.source };
+  };
+}
+
+/** What the run records beside the pipeline: portfolio, chart series, equity sampler, settlements, timeline. */
+export function runRecords(
+  config: BacktestConfig,
+  options: BacktestOptions,
+  run: OpenRun,
+  settings: RunSettings,
+  market: SimulatedMarket,
+  log: Logger,
+) {
+  const section = config.backtest;
+  const { header, symbols } = run;
+  const { instruments, rates, account, startingCash } = settings;
+  const { books, venue, clock } = market;
+  const portfolio = new Portfolio({
+    clock,
+    fees: rates,
+    feeSource: 'reported',
+    startingCash: { [account]: startingCash },
+    ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
+  });
+  const series = new SeriesCollector(symbols, section.maxSeriesPoints);
+  const sampler = new EquitySampler({
+    portfolio,
+    intervalMs: section.metricsIntervalMs,
+    start: header.from,
+    symbols,
+    series,
+    prices: () =>
+      new Map(
+        symbols.flatMap((s) => {
+          const last = books.get(s)?.lastPrice;
+          return last === undefined ? [] : [[s, venue.feed(s)?.price(last) as Decimal] as const];
+        }),
+      ),
+  });
+  const schedule = new SettlementSchedule(
+    expiriesOf(instruments, symbols, header.from, header.to),
+    settleExpiry(section, instruments, market, portfolio, log),
+  );
+  const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
+  const timeline = new Timeline(clock, venue, [schedule, sampling]);
+  return { portfolio, series, sampler, schedule, timeline };
+}
+
+export type RunRecords = ReturnType<typeof runRecords>;
