@@ -265,19 +265,20 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols: run.symbols, startTime: started });
-  let pipeline: RunningPipeline | undefined;
+  // the console answers 503 until the pipeline runs
+  const startedRun: { pipeline?: RunningPipeline } = {};
   const liveConsole =
     config.bot.control?.console === true
       ? new LiveConsole({
           token: config.bot.control.token,
-          target: () => pipeline?.risk.tradingState,
-          cancelAll: () => pipeline?.cancelAll() ?? Promise.resolve(),
+          target: () => startedRun.pipeline?.risk.tradingState,
+          cancelAll: () => startedRun.pipeline?.cancelAll() ?? Promise.resolve(),
           log: logger,
         })
       : undefined;
   const services = { run, connection, clock, account, accounts, portfolio, recorder, liveConsole };
   const { running, metrics, control, journal } = await startServices(options, services);
-  pipeline = running;
+  startedRun.pipeline = running;
   if (control !== undefined && liveConsole !== undefined) {
     const { maxMessagesPerSecond } = config.risk;
     const feed = { pipeline: running, portfolio, strategy: run.strategy.name, symbols: run.symbols, maxMessagesPerSecond };
