@@ -164,7 +164,8 @@ function venueWaiter(venue: ObservedVenue, running: RunningPipeline): SimBot['wa
         finish(
           testingError(
             'TESTING_TIMEOUT',
-            `timed out after ${timeoutMs} ms waiting until ${what} (venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
+            `timed out after ${timeoutMs} ms waiting until ${what} ` +
+              `(venue calls in flight: ${pending || 'none'}; counters ${JSON.stringify(running.counters)})`,
           ),
         );
       }, timeoutMs);
