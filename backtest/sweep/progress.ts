@@ -34,9 +34,12 @@ function comboText(outcome: RunOutcome): string {
 }
 
 /** Best metric so far, in the ranking's direction. */
-function tracker(ascending: boolean): { see(value: number | null): void; text(): string } {
+function tracker(ascending: boolean): { see(value: number | null): void; text(): string; reset(): void } {
   let best: number | null = null;
   return {
+    reset() {
+      best = null;
+    },
     see(value) {
       if (value !== null && (best === null || (ascending ? value < best : value > best))) best = value;
     },
@@ -60,7 +63,12 @@ function barProgress(options: ProgressOptions, best: ReturnType<typeof tracker>)
     Presets.shades_classic,
   );
   return {
-    start: (total) => bar.start(total, 0, { failed: 0, running: 0, best: '-', workers: '', note: '' }),
+    start(total) {
+      failed = 0;
+      running = 0;
+      best.reset();
+      bar.start(total, 0, { failed: 0, running: 0, best: '-', workers, note: '' });
+    },
     runDone(outcome, done) {
       if (!outcome.ok) failed++;
       best.see(outcome.ok ? metricValue(outcome.report, options.rankBy) : null);
@@ -86,7 +94,11 @@ export function createSweepProgress(options: ProgressOptions): SweepProgress {
   // a queue worker's runs say where they ran and how many runs are in flight across the workers
   const where = (outcome: RunOutcome) => (outcome.worker === undefined ? '' : ` on ${outcome.worker}, ${running ?? 0} running`);
   return {
-    start: (total, on) => write(`sweep: ${plural(total, 'run')} on ${on}`),
+    start(total, on) {
+      failed = 0;
+      best.reset();
+      write(`sweep: ${plural(total, 'run')} on ${on}`);
+    },
     runDone(outcome, done, total) {
       const head = `sweep: [${done}/${total}] run ${outcome.job.label ?? outcome.job.id}`;
       if (outcome.ok) {
