@@ -263,12 +263,15 @@ export async function openQueueExecutor(options: QueueExecutorOptions): Promise<
     const pending = new Map<string, Pending>();
     let done = 0;
     for (const [index, job] of jobs.entries()) {
+      const jobId = jobIdOf(options.sweepId, keyOf(job));
       const finished = await finishedRun(job.dir);
       if (finished !== undefined) {
         outcomes[index] = { job, ok: true, report: finished.report, durationMs: finished.durationMs };
         progress.runDone(outcomes[index], ++done, jobs.length);
+        // an earlier coordinator may have stopped between writing the files and clearing the job out of Redis
+        await queue.remove(jobId).catch(() => 0);
+        await client.del(resultKey(jobId));
       } else {
-        const jobId = jobIdOf(options.sweepId, keyOf(job));
         pending.set(jobId, { index, job, jobId, started: Date.now(), addedNow: false });
       }
     }

@@ -53,6 +53,7 @@ export async function writeRunFolder(dir: string, run: PackedRun, jobId: string)
   if (report === undefined || run.files[RUN_JSON] === undefined)
     throw new TradebotError('SWEEP_RESULT_INVALID', `the result of job ${jobId} has no ${REPORT_JSON} or ${RUN_JSON}`);
   await mkdir(dir, { recursive: true });
+  await removeLeftovers(dir);
   await rm(path.join(dir, ERROR_TXT), { force: true });
   for (const [name, data] of Object.entries(run.files)) {
     if (name !== RUN_JSON) await writeAtomic(path.join(dir, path.basename(name)), Buffer.from(data, 'base64'));
@@ -61,9 +62,15 @@ export async function writeRunFolder(dir: string, run: PackedRun, jobId: string)
   return JSON.parse(Buffer.from(report, 'base64').toString('utf8')) as BacktestReport;
 }
 
+/** Temporary files a coordinator stopped mid-write left behind. */
+async function removeLeftovers(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) if (name.endsWith('.part')) await rm(path.join(dir, name), { force: true });
+}
+
 /** A failed run's folder: error.txt alone (files of an earlier attempt removed). */
 export async function writeFailedRun(dir: string, text: string): Promise<void> {
   await mkdir(dir, { recursive: true });
+  await removeLeftovers(dir);
   for (const name of [RUN_JSON, REPORT_JSON]) await rm(path.join(dir, name), { force: true });
   await writeAtomic(path.join(dir, ERROR_TXT), text);
 }
