@@ -79,6 +79,8 @@ export class RedisWatch {
   }
 
   private markUp(client: Redis): void {
+    // until a connection error says more, a drop after this is a closed connection
+    this.lastError = 'connection closed';
     if (!this.down.delete(client) || this.down.size > 0 || this.closed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
