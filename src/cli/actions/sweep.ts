@@ -13,7 +13,8 @@ import { createSweepProgress, type SweepProgress } from '../../../backtest/sweep
 import { runSweep } from '../../../backtest/sweep/run-sweep.ts';
 import type { SweepExecutor } from '../../../backtest/sweep/types.ts';
 import { runWalkForward } from '../../../backtest/walk-forward/run-walk-forward.ts';
-import { parseWalkForward, type WalkForwardSpec } from '../../../backtest/walk-forward/spec.ts';
+import { readTradeHeader } from '../../../backtest/walk-forward/slice.ts';
+import { parseWalkForward, walkForwardWindows, type WalkForwardSpec } from '../../../backtest/walk-forward/spec.ts';
 import { jsonMetric } from '../../../backtest/walk-forward/stitch.ts';
 import { TradebotError } from '../../errors.ts';
 import { invalidOption } from '../options.ts';
@@ -186,6 +187,11 @@ export async function sweepCommand(options: SweepCommandOptions): Promise<void> 
     throw invalidOption('--job-module is read by the workers with --queue: give it to `tradebot worker`');
   const spec = options.walkForward === undefined ? undefined : parseWalkForward(options.walkForward);
   const inputs = await sweepInputs(options);
+  if (spec !== undefined) {
+    // a spec that fits no window of this tape is refused before any worker or queue is set up
+    const header = await readTradeHeader(options.data);
+    walkForwardWindows(spec, header.from, header.to);
+  }
   const ascending = options.ascending === true;
   const progress = createSweepProgress({ stream: process.stderr, tty: process.stderr.isTTY === true, rankBy: options.rankBy, ascending });
   const exec = options.queue === undefined ? localExecutor(options, inputs.runs) : await queueExecutor(options, inputs, progress);

@@ -5,7 +5,7 @@
  *    job check), and every runs/<id>/report.json is byte-identical to the local sweep's;
  *  - a worker whose copy of the tape differs fails its jobs with SWEEP_DATA_MISMATCH naming both files and hashes;
  *  - a coordinator SIGKILLed mid-sweep and started again with the same --out resumes: no run runs twice;
- *  - a walk-forward on the queue writes the same stitched out-of-sample report.json as a local one.
+ *  - a walk-forward on the queue writes the same files (runs, rankings, stitched out-of-sample report.json) as a local one.
  * Every wait is on a process's output or exit, never a fixed sleep.
  */
 import { createHash } from 'node:crypto';
@@ -129,6 +129,36 @@ describe('tradebot sweep --queue', () => {
     expect(eventsOf(worker, 'worker.job').filter((e) => e['state'] === 'failed')).toHaveLength(2);
     worker.child.kill('SIGKILL');
   }, 120_000);
+
+  it('writes the same walk-forward over the queue as on this machine, stitched out-of-sample report.json included', async () => {
+    const queue = redis.url(4);
+    const worker = await startWorker(queue, ['--concurrency', '2']);
+    workers.push(worker);
+    const small = path.join(dir, 'grid-wf.yaml');
+    writeFileSync(small, 'halfSpread: ["0.01", "0.02"]\n');
+    const args = (out: string, extra: readonly string[]) =>
+      sweepArgs(out, ['--walk-forward', '15m/15m', ...extra]).map((a) => (a === grid ? small : a));
+    const io = captureOutput();
+    expect(await runCli(args(path.join(dir, 'wf-local'), ['--workers', '2'])), io.err()).toBe(0);
+    expect(await runCli(args(path.join(dir, 'wf-queued'), ['--queue', queue])), io.err()).toBe(0);
+    vi.restoreAllMocks();
+    const [local, queued] = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(queued).toMatchObject({ event: 'walk-forward.summary', windows: 2, runs: 6, failed: 0, queue });
+    expect(queued?.['gaps']).toEqual(local?.['gaps']);
+    const files = ['out-of-sample/report.json', 'walk-forward.csv'];
+    for (const w of ['01', '02']) {
+      files.push(`windows/${w}/out-of-sample/report.json`, `windows/${w}/ranking.csv`);
+      for (const id of ['001', '002']) files.push(`windows/${w}/runs/${id}/report.json`);
+    }
+    for (const file of files) {
+      expect(readFileSync(path.join(dir, 'wf-queued', file)).equals(readFileSync(path.join(dir, 'wf-local', file))), file).toBe(true);
+    }
+    worker.child.kill('SIGKILL');
+  }, 240_000);
 
   it('resumes a coordinator SIGKILLed mid-sweep when it starts again with the same --out, running no run twice', async () => {
     const queue = redis.url(3);
