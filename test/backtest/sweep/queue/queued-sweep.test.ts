@@ -5,6 +5,7 @@
  *    job check), and every runs/<id>/report.json is byte-identical to the local sweep's;
  *  - a worker whose copy of the tape differs fails its jobs with SWEEP_DATA_MISMATCH naming both files and hashes;
  *  - a coordinator SIGKILLed mid-sweep and started again with the same --out resumes: no run runs twice;
+ *  - two sweeps on one Redis at once each collect their own runs;
  *  - a walk-forward on the queue writes the same files (runs, rankings, stitched out-of-sample report.json) as a local one.
  * Every wait is on a process's output or exit, never a fixed sleep.
  */
@@ -127,6 +128,28 @@ describe('tradebot sweep --queue', () => {
     expect(error).toContain(sha256(SAMPLE));
     expect(readFileSync(path.join(out, 'ranking.csv'), 'utf8')).toContain('SWEEP_DATA_MISMATCH');
     expect(eventsOf(worker, 'worker.job').filter((e) => e['state'] === 'failed')).toHaveLength(2);
+    worker.child.kill('SIGKILL');
+  }, 120_000);
+
+  it('keeps two sweeps on one Redis apart: each collects its own runs, with its own params', async () => {
+    const queue = redis.url(5);
+    const worker = await startWorker(queue, ['--concurrency', '2']);
+    workers.push(worker);
+    writeFileSync(path.join(dir, 'grid-a.yaml'), 'halfSpread: ["0.01", "0.02"]\n');
+    writeFileSync(path.join(dir, 'grid-b.yaml'), 'quoteQty: ["3", "7"]\n');
+    const args = (name: string) =>
+      sweepArgs(path.join(dir, `two-${name}`), ['--queue', queue]).map((a) => (a === grid ? path.join(dir, `grid-${name}.yaml`) : a));
+    const io = captureOutput();
+    const codes = await Promise.all([runCli(args('a')), runCli(args('b'))]);
+    vi.restoreAllMocks();
+    expect(codes, io.err()).toEqual([0, 0]);
+    const params = (name: string, id: string) =>
+      (JSON.parse(readFileSync(path.join(dir, `two-${name}`, 'runs', id, 'report.json'), 'utf8')) as { params: Record<string, unknown> })
+        .params;
+    expect([params('a', '001').halfSpread, params('a', '002').halfSpread, params('a', '002').quoteQty]).toEqual(['0.01', '0.02', '5']);
+    expect([params('b', '001').quoteQty, params('b', '002').quoteQty, params('b', '002').halfSpread]).toEqual(['3', '7', '0.01']);
+    const sweeps = new Set(eventsOf(worker, 'worker.job').map((e) => e['sweep']));
+    expect(sweeps.size).toBe(2);
     worker.child.kill('SIGKILL');
   }, 120_000);
 
