@@ -56,7 +56,9 @@ function barProgress(options: ProgressOptions, best: ReturnType<typeof tracker>)
   const bar = new SingleBar(
     {
       stream: options.stream,
-      format: `sweep {bar} {value}/{total} done | {running} running | {failed} failed{workers} | best ${options.rankBy} {best} | ETA {eta_formatted}{note}`,
+      format:
+        `sweep {bar} {value}/{total} done | {running} running | {failed} failed{workers} | ` +
+        `best ${options.rankBy} {best} | ETA {eta_formatted}{note}`,
       hideCursor: true,
       etaBuffer: 20,
     },

@@ -21,7 +21,7 @@ import { sweepJobs } from '../sweep/jobs.ts';
 import { metricValue } from '../sweep/metric.ts';
 import { silentProgress, type SweepProgress } from '../sweep/progress.ts';
 import type { RankedRun } from '../sweep/ranking.ts';
-import { writeSweepFiles } from '../sweep/sweep-files.ts';
+import { writeSweepFiles, type SweepFilesOptions } from '../sweep/sweep-files.ts';
 import type { ParamSet, RunOutcome, SweepExecutor, SweepJob } from '../sweep/types.ts';
 import { readTradeHeader } from './slice.ts';
 import { walkForwardWindows, type WalkForwardSpec, type WalkForwardWindow } from './spec.ts';
@@ -100,135 +100,161 @@ function outOfSampleJob(options: WalkForwardOptions, window: WalkForwardWindow, 
   };
 }
 
-export async function runWalkForward(options: WalkForwardOptions): Promise<WalkForwardSummary> {
-  const rankBy = options.rankBy ?? 'sharpe';
-  const ascending = options.ascending === true;
-  const progress = options.progress ?? silentProgress;
+interface Context {
+  readonly options: WalkForwardOptions;
+  readonly rankBy: string;
+  readonly ascending: boolean;
+  readonly progress: SweepProgress;
+  readonly common: Pick<SweepFilesOptions, 'strategy' | 'data' | 'config' | 'grid' | 'baseParams'>;
+}
+
+interface RankedWindow {
+  readonly window: WalkForwardWindow;
+  readonly best: RankedRun | undefined;
+  /** The window's ranking.html. */
+  readonly ranking: string;
+}
+
+/** The windows of the tape, refused beyond the run limit. */
+async function windowsOf(options: WalkForwardOptions): Promise<WalkForwardWindow[]> {
   const header = await readTradeHeader(options.data);
   const windows = walkForwardWindows(options.spec, header.from, header.to);
-  const total = windows.length * (gridSize(options.grid) + 1);
+  const combos = gridSize(options.grid);
+  const total = windows.length * (combos + 1);
   const maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
   if (total > maxRuns)
     throw new TradebotError(
       'SWEEP_GRID_TOO_LARGE',
-      `${windows.length} windows × (${gridSize(options.grid)} combinations + 1) make ${total} runs, more than the limit of ${maxRuns}: trim the grid or lengthen the step`,
+      `${windows.length} windows × (${combos} combinations + 1) make ${total} runs, more than the limit of ${maxRuns}: ` +
+        'trim the grid or lengthen the step',
       { kind: 'config' },
     );
-  await prepare(options.out, options.existing ?? 'refuse');
-  const common = {
-    strategy: options.strategy,
-    data: options.data,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    grid: options.grid,
-    ...(options.baseParams === undefined ? {} : { baseParams: options.baseParams }),
-  };
+  return windows;
+}
 
-  // in sample: the whole grid on every training window, all at once (the executor spreads them)
-  const perWindow = windows.map((w) => ({
-    window: w,
-    dir: path.join(options.out, 'windows', pad(w.index)),
-    jobs: sweepJobs(
-      { ...common, window: w.train, labelPrefix: `w${pad(w.index)}` },
-      path.join(options.out, 'windows', pad(w.index), 'runs'),
-    ),
-  }));
-  const inSample = await runPhase(
+/** In sample: the whole grid on every training window, all queued at once; each window ranked in its own folder. */
+async function inSamplePhase(
+  ctx: Context,
+  windows: readonly WalkForwardWindow[],
+): Promise<{ ranked: RankedWindow[]; outcomes: RunOutcome[] }> {
+  const { options } = ctx;
+  const perWindow = windows.map((w) => {
+    const dir = path.join(options.out, 'windows', pad(w.index));
+    return { window: w, dir, jobs: sweepJobs({ ...ctx.common, window: w.train, labelPrefix: `w${pad(w.index)}` }, path.join(dir, 'runs')) };
+  });
+  const what = `walk-forward ${options.spec.text}: ${windows.length} windows; in sample, ${gridSize(options.grid)} combinations each`;
+  const outcomes = await runPhase(
     options.executor,
     perWindow.flatMap((w) => w.jobs),
-    progress,
-    `walk-forward ${options.spec.text}: ${windows.length} windows; in sample, ${gridSize(options.grid)} combinations each`,
+    ctx.progress,
+    what,
   );
   let at = 0;
-  const ranked = [];
+  const ranked: RankedWindow[] = [];
   for (const w of perWindow) {
-    const outcomes = inSample.slice(at, (at += w.jobs.length));
-    const { ranking, files } = await writeSweepFiles(
-      {
-        ...common,
-        out: w.dir,
-        rankBy,
-        ascending,
-        window: w.window.train,
-        ...(options.extra === undefined ? {} : { extra: options.extra }),
-      },
-      outcomes,
-    );
-    const best = ranking[0]?.outcome.ok === true ? ranking[0] : undefined;
-    ranked.push({ ...w, best, ranking: files.html, failed: outcomes.filter((o) => !o.ok).length });
+    const mine = outcomes.slice(at, (at += w.jobs.length));
+    const extra = options.extra === undefined ? {} : { extra: options.extra };
+    const files = { ...ctx.common, out: w.dir, rankBy: ctx.rankBy, ascending: ctx.ascending, window: w.window.train, ...extra };
+    const { ranking, files: written } = await writeSweepFiles(files, mine);
+    ranked.push({ window: w.window, best: ranking[0]?.outcome.ok === true ? ranking[0] : undefined, ranking: written.html });
   }
+  return { ranked, outcomes };
+}
 
-  // out of sample: each window's best combination on the test window that follows
+/** Out of sample: each window's best combination on the test window after it; outcomes by window index. */
+async function outOfSamplePhase(ctx: Context, ranked: readonly RankedWindow[]): Promise<Map<number, RunOutcome>> {
   const withBest = ranked.filter((w) => w.best !== undefined);
-  const oosJobs = withBest.map((w) => outOfSampleJob(options, w.window, w.best as RankedRun));
-  const oos =
-    oosJobs.length === 0
-      ? []
-      : await runPhase(options.executor, oosJobs, progress, `walk-forward: out of sample, ${oosJobs.length} windows`);
-  const oosOf = new Map(withBest.map((w, i) => [w.window.index, oos[i]]));
+  const jobs = withBest.map((w) => outOfSampleJob(ctx.options, w.window, w.best as RankedRun));
+  if (jobs.length === 0) return new Map();
+  const outcomes = await runPhase(ctx.options.executor, jobs, ctx.progress, `walk-forward: out of sample, ${jobs.length} windows`);
+  return new Map(withBest.map((w, i) => [w.window.index, outcomes[i] as RunOutcome]));
+}
 
+function rowOf(ctx: Context, w: RankedWindow, outcome: RunOutcome | undefined): WindowRow {
+  const inMetric = w.best?.metric ?? null;
+  const outMetric = outcome?.ok === true ? metricValue(outcome.report, ctx.rankBy) : null;
+  const error =
+    w.best === undefined
+      ? 'every in-sample run failed'
+      : outcome?.ok === false
+        ? `${outcome.error.code}: ${outcome.error.message.split('\n')[0] ?? ''}`
+        : undefined;
+  return {
+    window: w.window.index,
+    train: { from: iso(w.window.train.from), to: iso(w.window.train.to) },
+    test: { from: iso(w.window.test.from), to: iso(w.window.test.to) },
+    best: w.best?.outcome.job.id ?? null,
+    params: w.best === undefined ? null : { ...w.best.outcome.job.combo },
+    inSample: inMetric,
+    outOfSample: outMetric,
+    gap: gapOf(inMetric, outMetric, ctx.ascending),
+    inSamplePnl: w.best?.outcome.ok === true ? textOf(readPath(w.best.outcome.report, 'pnl.total')) : null,
+    outOfSamplePnl: outcome?.ok === true ? textOf(readPath(outcome.report, 'pnl.total')) : null,
+    ranking: rel(ctx.options.out, w.ranking),
+    report: outcome?.ok === true ? rel(ctx.options.out, path.join(outcome.job.dir, 'report.html')) : null,
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/** The out-of-sample runs stitched into `<out>/out-of-sample/`, or null when no window has one. */
+async function stitchPhase(
+  ctx: Context,
+  ranked: readonly RankedWindow[],
+  oos: ReadonlyMap<number, RunOutcome>,
+): Promise<WalkForwardSummary['outOfSample']> {
   const segments: OutOfSampleSegment[] = [];
-  const rows: WindowRow[] = [];
   for (const w of ranked) {
-    const outcome = oosOf.get(w.window.index);
-    const inMetric = w.best?.metric ?? null;
-    const outMetric = outcome?.ok === true ? metricValue(outcome.report, rankBy) : null;
-    if (outcome?.ok === true) {
-      const series = JSON.parse(await readFile(path.join(outcome.job.dir, SERIES_JSON), 'utf8')) as BacktestSeries;
-      segments.push({
-        window: w.window.index,
-        test: w.window.test,
-        combo: outcome.job.combo,
-        run: rel(options.out, outcome.job.dir),
-        report: outcome.report,
-        series,
-      });
-    }
-    const error =
-      w.best === undefined
-        ? 'every in-sample run failed'
-        : outcome?.ok === false
-          ? `${outcome.error.code}: ${outcome.error.message.split('\n')[0] ?? ''}`
-          : undefined;
-    rows.push({
-      window: w.window.index,
-      train: { from: iso(w.window.train.from), to: iso(w.window.train.to) },
-      test: { from: iso(w.window.test.from), to: iso(w.window.test.to) },
-      best: w.best?.outcome.job.id ?? null,
-      params: w.best === undefined ? null : { ...w.best.outcome.job.combo },
-      inSample: inMetric,
-      outOfSample: outMetric,
-      gap: gapOf(inMetric, outMetric, ascending),
-      inSamplePnl: w.best?.outcome.ok === true ? textOf(readPath(w.best.outcome.report, 'pnl.total')) : null,
-      outOfSamplePnl: outcome?.ok === true ? textOf(readPath(outcome.report, 'pnl.total')) : null,
-      ranking: rel(options.out, w.ranking),
-      report: outcome?.ok === true ? rel(options.out, path.join(outcome.job.dir, 'report.html')) : null,
-      ...(error === undefined ? {} : { error }),
-    });
+    const outcome = oos.get(w.window.index);
+    if (outcome?.ok !== true) continue;
+    const series = JSON.parse(await readFile(path.join(outcome.job.dir, SERIES_JSON), 'utf8')) as BacktestSeries;
+    const run = rel(ctx.options.out, outcome.job.dir);
+    segments.push({ window: w.window.index, test: w.window.test, combo: outcome.job.combo, run, report: outcome.report, series });
   }
+  if (segments.length === 0) return null;
+  const stitched = stitchOutOfSample(segments, { spec: ctx.options.spec.text, data: ctx.options.data, rankBy: ctx.rankBy });
+  const written = await writeStitched(path.join(ctx.options.out, 'out-of-sample'), stitched);
+  const figures = Object.fromEntries(STITCHED_FIGURES.map((k) => [k, readPath(stitched.report, k) ?? null]));
+  return { report: written.json, html: written.html, figures };
+}
 
-  let outOfSample: WalkForwardSummary['outOfSample'] = null;
-  if (segments.length > 0) {
-    const stitched = stitchOutOfSample(segments, { spec: options.spec.text, data: options.data, rankBy });
-    const written = await writeStitched(path.join(options.out, 'out-of-sample'), stitched);
-    const figures = Object.fromEntries(
-      ['pnl.total', 'sharpe', 'sortino', 'maxDrawdown', 'fills'].map((k) => [k, readPath(stitched.report, k) ?? null]),
-    );
-    outOfSample = { report: written.json, html: written.html, figures };
-  }
+/** The stitched report's figures in the summary line and walk-forward.json. */
+const STITCHED_FIGURES = ['pnl.total', 'sharpe', 'sortino', 'maxDrawdown', 'fills'];
+
+export async function runWalkForward(options: WalkForwardOptions): Promise<WalkForwardSummary> {
+  const ctx: Context = {
+    options,
+    rankBy: options.rankBy ?? 'sharpe',
+    ascending: options.ascending === true,
+    progress: options.progress ?? silentProgress,
+    common: {
+      strategy: options.strategy,
+      data: options.data,
+      ...(options.config === undefined ? {} : { config: options.config }),
+      grid: options.grid,
+      ...(options.baseParams === undefined ? {} : { baseParams: options.baseParams }),
+    },
+  };
+  const windows = await windowsOf(options);
+  await prepare(options.out, options.existing ?? 'refuse');
+  const { ranked, outcomes } = await inSamplePhase(ctx, windows);
+  const oos = await outOfSamplePhase(ctx, ranked);
+  const rows = ranked.map((w) => rowOf(ctx, w, oos.get(w.window.index)));
+  const outOfSample = await stitchPhase(ctx, ranked, oos);
+  const stitched = outOfSample === null ? null : { report: rel(options.out, outOfSample.html), figures: outOfSample.figures };
   const files = await writeWalkForwardFiles(
     {
       out: options.out,
       strategy: options.strategy,
       data: options.data,
       spec: options.spec.text,
-      rankBy,
-      ascending,
-      stitched: outOfSample === null ? null : { report: rel(options.out, outOfSample.html), figures: outOfSample.figures },
+      rankBy: ctx.rankBy,
+      ascending: ctx.ascending,
+      stitched,
     },
     rows,
   );
-  const failed = inSample.filter((o) => !o.ok).length + oos.filter((o) => !o.ok).length;
-  return { windows: rows, runs: inSample.length + oos.length, failed, outOfSample, files };
+  const all = [...outcomes, ...oos.values()];
+  return { windows: rows, runs: all.length, failed: all.filter((o) => !o.ok).length, outOfSample, files };
 }
 
 function textOf(value: unknown): string | null {

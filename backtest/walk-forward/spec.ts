@@ -32,7 +32,8 @@ const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h
 function invalid(text: string, why: string): TradebotError {
   return new TradebotError(
     'WALK_FORWARD_INVALID',
-    `--walk-forward ${text}: ${why} (expected <train>/<test>[/<step>], each a duration such as 6h, 90m, 1h30m or a fraction of the tape such as 0.5 or 25%)`,
+    `--walk-forward ${text}: ${why} (expected <train>/<test>[/<step>], ` +
+      'each a duration such as 6h, 90m, 1h30m or a fraction of the tape such as 0.5 or 25%)',
     { kind: 'config' },
   );
 }
@@ -112,7 +113,8 @@ export function walkForwardWindows(spec: WalkForwardSpec, from: number, to: numb
   if (windows.length === 0) {
     throw new TradebotError(
       'WALK_FORWARD_NO_WINDOW',
-      `--walk-forward ${spec.text}: the tape spans ${formatDuration(span)} (${new Date(from).toISOString()} .. ${new Date(to).toISOString()}), ` +
+      `--walk-forward ${spec.text}: the tape spans ${formatDuration(span)} ` +
+        `(${new Date(from).toISOString()} .. ${new Date(to).toISOString()}), ` +
         `less than one window of ${formatDuration(train)} training and ${formatDuration(test)} testing: shorten them or give a longer tape`,
       { kind: 'config' },
     );

@@ -110,6 +110,9 @@ function html(options: WalkForwardFilesOptions, rows: readonly WindowRow[]): str
       : `${link(options.stitched.report, 'stitched out-of-sample report')}: ${Object.entries(options.stitched.figures)
           .map(([k, v]) => `${escapeHtml(k)} ${escapeHtml(text(v))}`)
           .join(' · ')}`;
+  const meta =
+    `${options.data} · --walk-forward ${options.spec} · each window's best ${options.rankBy} in sample, ` +
+    'then out of sample (gap: how much worse out of sample)';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -122,7 +125,7 @@ function html(options: WalkForwardFilesOptions, rows: readonly WindowRow[]): str
 <body>
 <main>
 <h1>Walk-forward · <span>${escapeHtml(options.strategy)}</span></h1>
-<p class="meta">${escapeHtml(`${options.data} · --walk-forward ${options.spec} · each window's best ${options.rankBy} in sample, then out of sample (gap: how much worse out of sample)`)}</p>
+<p class="meta">${escapeHtml(meta)}</p>
 <p class="meta">${stitched}</p>
 <div class="wrap"><table id="windows">
 <thead><tr>${head}</tr></thead>

@@ -67,7 +67,8 @@ export class RedisServer {
   static async start(): Promise<RedisServer> {
     if (!existsSync(REDIS_SERVER)) {
       throw new Error(
-        `${REDIS_SERVER} is missing: these tests need Debian's redis-server (the test setup installs it as root: apt-get install -y redis-server)`,
+        `${REDIS_SERVER} is missing: these tests need Debian's redis-server ` +
+          '(the test setup installs it as root: apt-get install -y redis-server)',
       );
     }
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-redis-'));

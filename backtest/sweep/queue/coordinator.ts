@@ -59,6 +59,7 @@ interface Batch {
   readonly pending: Map<string, Pending>;
   readonly outcomes: RunOutcome[];
   readonly running: Set<string>;
+  /** Jobs being collected or failed right now (an event and a reconciliation may meet on one). */
   readonly busy: Set<string>;
   readonly progress: SweepProgress;
   done: number;
@@ -68,108 +69,119 @@ interface Batch {
 
 const STALLED_TOO_OFTEN = /stalled more than allowable limit/;
 
-export async function openQueueExecutor(options: QueueExecutorOptions): Promise<QueueExecutor> {
-  let batch: Batch | undefined;
-  let lastEvent = Date.now();
-  let workers: number | undefined;
-  let reconciling: Promise<void> | undefined;
-  let again = false;
-  const watch = new RedisWatch({
-    url: options.url,
-    timeoutMs: options.timeoutMs,
-    onDrop: (reason) => batch?.progress.note(`Redis connection lost (${reason}); reconnecting`),
-    onReconnect: () => {
-      batch?.progress.note('Redis is back; checking the jobs');
-      void reconcile();
-    },
-  });
-  const client = watch.watch(connectRedis(options.url, 'sweep'));
-  const eventsClient = watch.watch(connectRedis(options.url, 'sweep-events'));
-  const queue = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
-  const events = new QueueEvents(QUEUE_NAME, { connection: eventsClient, prefix: QUEUE_PREFIX });
-  // errors while Redis is away are the watch's business (it fails the sweep if they last)
-  queue.on('error', () => undefined);
-  events.on('error', () => undefined);
-  const ready = Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-  try {
-    await Promise.race([ready, watch.lost]);
-  } catch (error) {
-    watch.close();
-    client.disconnect();
-    eventsClient.disconnect();
-    throw error;
+class QueueCoordinator implements QueueExecutor {
+  private batch: Batch | undefined;
+  private lastEvent = Date.now();
+  private workers: number | undefined;
+  private reconciling: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly options: QueueExecutorOptions,
+    private readonly watch: RedisWatch,
+    private readonly client: Redis,
+    private readonly eventsClient: Redis,
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+  ) {
+    this.listen();
   }
 
-  const keyOf = (job: SweepJob) => path.relative(options.out, job.dir).split(path.sep).join('/');
+  where(): string {
+    return `queue ${this.options.url.text} (sweep ${this.options.sweepId})`;
+  }
 
-  function payload(job: SweepJob, key: string): QueueJob {
-    const { data } = options.inputs;
+  /** A connection lost or back (the watch's callbacks). */
+  dropped(reason: string): void {
+    this.batch?.progress.note(`Redis connection lost (${reason}); reconnecting`);
+  }
+
+  reconnected(): void {
+    this.batch?.progress.note('Redis is back; checking the jobs');
+    void this.reconcile();
+  }
+
+  private keyOf(job: SweepJob): string {
+    return path.relative(this.options.out, job.dir).split(path.sep).join('/');
+  }
+
+  private payload(job: SweepJob): QueueJob {
+    const { data, strategy, config } = this.options.inputs;
     return {
       v: PAYLOAD_VERSION,
-      sweep: options.sweepId,
-      key,
+      sweep: this.options.sweepId,
+      key: this.keyOf(job),
       run: job.run,
       id: job.id,
-      strategy: options.inputs.strategy,
+      strategy,
       data: { path: data.path, sha256: data.sha256, bytes: data.bytes, ...(job.window === undefined ? {} : { window: job.window }) },
-      config: options.inputs.config,
+      config,
       combo: { ...job.combo },
       params: { ...job.params },
       ...(job.series === true ? { series: true } : {}),
     };
   }
 
-  function settle(b: Batch, p: Pending, outcome: RunOutcome): void {
+  private showRunning(b: Batch): void {
+    b.progress.active(b.running.size, this.workers);
+  }
+
+  private settle(b: Batch, p: Pending, outcome: RunOutcome): void {
     if (!b.pending.delete(p.jobId)) return;
     b.running.delete(p.jobId);
     b.outcomes[p.index] = outcome;
     b.progress.runDone(outcome, ++b.done, b.outcomes.length);
-    b.progress.active(b.running.size, workers);
+    this.showRunning(b);
     if (b.pending.size === 0) b.finish();
   }
 
-  async function add(list: readonly Pending[]): Promise<void> {
+  private async add(list: readonly Pending[]): Promise<void> {
     if (list.length === 0) return;
-    await queue.addBulk(
+    await this.queue.addBulk(
       list.map((p) => ({
         name: 'backtest',
-        data: payload(p.job, keyOf(p.job)),
+        data: this.payload(p.job),
         opts: { jobId: p.jobId, attempts: 1, removeOnComplete: false, removeOnFail: false },
       })),
     );
     for (const p of list) p.addedNow = true;
   }
 
-  /** The finished job's files into its run folder; the job and its result then leave Redis. */
-  async function collect(b: Batch, p: Pending): Promise<void> {
+  /** Runs `act` on a job unless it is settled or already being handled. */
+  private async exclusive(b: Batch, p: Pending, act: () => Promise<void>): Promise<void> {
     if (b.busy.has(p.jobId) || !b.pending.has(p.jobId)) return;
     b.busy.add(p.jobId);
     try {
-      const packed = await client.getBuffer(resultKey(p.jobId));
-      if (packed === null) {
-        // finished, but its files are gone (a restarted Redis, an expired result): run it again
-        await queue.remove(p.jobId);
-        await add([p]);
-        return;
-      }
-      const run = unpackRun(packed, p.jobId);
-      const report = await writeRunFolder(p.job.dir, run, p.jobId);
-      settle(b, p, { job: p.job, ok: true, report, durationMs: run.durationMs, worker: run.worker });
-      await client.del(resultKey(p.jobId));
-      await queue.remove(p.jobId);
+      await act();
     } finally {
       b.busy.delete(p.jobId);
     }
   }
 
-  async function failed(b: Batch, p: Pending, reason: string | undefined): Promise<void> {
-    if (b.busy.has(p.jobId) || !b.pending.has(p.jobId)) return;
-    b.busy.add(p.jobId);
-    try {
+  /** The finished job's files into its run folder; the job and its result then leave Redis. */
+  private collect(b: Batch, p: Pending): Promise<void> {
+    return this.exclusive(b, p, async () => {
+      const packed = await this.client.getBuffer(resultKey(p.jobId));
+      if (packed === null) {
+        // finished, but its files are gone (a restarted Redis, an expired result): run it again
+        await this.queue.remove(p.jobId);
+        await this.add([p]);
+        return;
+      }
+      const run = unpackRun(packed, p.jobId);
+      const report = await writeRunFolder(p.job.dir, run, p.jobId);
+      this.settle(b, p, { job: p.job, ok: true, report, durationMs: run.durationMs, worker: run.worker });
+      await this.client.del(resultKey(p.jobId));
+      await this.queue.remove(p.jobId);
+    });
+  }
+
+  private failed(b: Batch, p: Pending, reason: string | undefined): Promise<void> {
+    return this.exclusive(b, p, async () => {
       if (!p.addedNow) {
         // a failure an earlier coordinator left: this run is retried
-        await queue.remove(p.jobId);
-        await add([p]);
+        await this.queue.remove(p.jobId);
+        await this.add([p]);
         return;
       }
       const parsed = parseFailedReason(reason);
@@ -177,138 +189,137 @@ export async function openQueueExecutor(options: QueueExecutorOptions): Promise<
         ? { code: 'SWEEP_WORKER_LOST', message: 'the workers running this job stopped mid-run too often (killed, or out of memory)' }
         : parsed;
       await writeFailedRun(p.job.dir, errorText(error));
-      settle(b, p, { job: p.job, ok: false, error, durationMs: Date.now() - p.started });
-      await queue.remove(p.jobId);
-    } finally {
-      b.busy.delete(p.jobId);
-    }
+      this.settle(b, p, { job: p.job, ok: false, error, durationMs: Date.now() - p.started });
+      await this.queue.remove(p.jobId);
+    });
   }
 
   /** Every outstanding job's state from Redis: collected, failed, running, or added (again) when Redis has none. */
-  async function reconcileOnce(): Promise<void> {
-    const b = batch;
+  private async reconcileOnce(): Promise<void> {
+    const b = this.batch;
     if (b === undefined) return;
     const missing: Pending[] = [];
     const running = new Set<string>();
     for (const p of [...b.pending.values()]) {
-      const state = await queue.getJobState(p.jobId);
-      if (state === 'completed') await collect(b, p);
-      else if (state === 'failed') await failed(b, p, (await queue.getJob(p.jobId))?.failedReason);
+      const state = await this.queue.getJobState(p.jobId);
+      if (state === 'completed') await this.collect(b, p);
+      else if (state === 'failed') await this.failed(b, p, (await this.queue.getJob(p.jobId))?.failedReason);
       else if (state === 'unknown') missing.push(p);
       else if (state === 'active') running.add(p.jobId);
     }
     // a job settled by an event meanwhile is gone from Redis but must not be added again
-    await add(missing.filter((p) => b.pending.has(p.jobId) && !b.busy.has(p.jobId)));
+    await this.add(missing.filter((p) => b.pending.has(p.jobId) && !b.busy.has(p.jobId)));
     b.running.clear();
     for (const id of running) if (b.pending.has(id)) b.running.add(id);
-    workers = await queue.getWorkersCount();
-    b.progress.active(b.running.size, workers);
+    this.workers = await this.queue.getWorkersCount();
+    this.showRunning(b);
   }
 
   /** One reconciliation at a time; a request during one runs another after it. */
-  function reconcile(): Promise<void> {
-    if (reconciling !== undefined) {
-      again = true;
-      return reconciling;
+  private reconcile(): Promise<void> {
+    if (this.reconciling !== undefined) {
+      this.again = true;
+      return this.reconciling;
     }
-    reconciling = (async () => {
+    this.reconciling = (async () => {
       do {
-        again = false;
-        await reconcileOnce();
-      } while (again);
+        this.again = false;
+        await this.reconcileOnce();
+      } while (this.again);
     })()
-      .catch((error: unknown) => batch?.fail(error))
+      .catch((error: unknown) => this.batch?.fail(error))
       .finally(() => {
-        reconciling = undefined;
+        this.reconciling = undefined;
       });
-    return reconciling;
+    return this.reconciling;
   }
 
-  const withBatch = (jobId: string, act: (b: Batch, p: Pending) => Promise<void> | void) => {
-    lastEvent = Date.now();
-    const b = batch;
-    const p = b?.pending.get(jobId);
-    if (b === undefined || p === undefined) return; // another sweep's job, or one already collected
-    Promise.resolve(act(b, p)).catch((error: unknown) => b.fail(error));
-  };
-  // a finished job no longer runs, though its files are still on their way to the out folder
-  const finished = (b: Batch, jobId: string) => {
-    b.running.delete(jobId);
-    b.progress.active(b.running.size, workers);
-  };
-  events.on('completed', ({ jobId }) =>
-    withBatch(jobId, (b, p) => {
-      finished(b, jobId);
-      return collect(b, p);
-    }),
-  );
-  events.on('failed', ({ jobId, failedReason }) =>
-    withBatch(jobId, (b, p) => {
-      finished(b, jobId);
-      return failed(b, p, failedReason);
-    }),
-  );
-  events.on('active', ({ jobId }) =>
-    withBatch(jobId, (b) => {
-      b.running.add(jobId);
-      b.progress.active(b.running.size, workers);
-    }),
-  );
-  const notRunning = ({ jobId }: { jobId: string }) => withBatch(jobId, (b) => finished(b, jobId));
-  events.on('stalled', notRunning);
-  events.on('waiting', notRunning);
+  /** BullMQ's events for this sweep's outstanding jobs (other sweeps' are ignored). */
+  private listen(): void {
+    const on = (jobId: string, act: (b: Batch, p: Pending) => Promise<void> | void) => {
+      this.lastEvent = Date.now();
+      const b = this.batch;
+      const p = b?.pending.get(jobId);
+      if (b === undefined || p === undefined) return;
+      Promise.resolve(act(b, p)).catch((error: unknown) => b.fail(error));
+    };
+    // a finished job no longer runs, though its files are still on their way to the out folder
+    const stopped = (b: Batch, jobId: string) => {
+      b.running.delete(jobId);
+      this.showRunning(b);
+    };
+    this.events.on('completed', ({ jobId }) =>
+      on(jobId, (b, p) => {
+        stopped(b, jobId);
+        return this.collect(b, p);
+      }),
+    );
+    this.events.on('failed', ({ jobId, failedReason }) =>
+      on(jobId, (b, p) => {
+        stopped(b, jobId);
+        return this.failed(b, p, failedReason);
+      }),
+    );
+    this.events.on('active', ({ jobId }) =>
+      on(jobId, (b) => {
+        b.running.add(jobId);
+        this.showRunning(b);
+      }),
+    );
+    this.events.on('stalled', ({ jobId }) => on(jobId, (b) => stopped(b, jobId)));
+    this.events.on('waiting', ({ jobId }) => on(jobId, (b) => stopped(b, jobId)));
+  }
 
-  async function runJobs(jobs: readonly SweepJob[], progress: SweepProgress): Promise<RunOutcome[]> {
-    const outcomes = new Array<RunOutcome>(jobs.length);
+  /** Outcomes of the runs an earlier coordinator finished; the others, pending. */
+  private async fromDisk(jobs: readonly SweepJob[], outcomes: RunOutcome[], progress: SweepProgress): Promise<Map<string, Pending>> {
     const pending = new Map<string, Pending>();
     let done = 0;
     for (const [index, job] of jobs.entries()) {
-      const jobId = jobIdOf(options.sweepId, keyOf(job));
+      const jobId = jobIdOf(this.options.sweepId, this.keyOf(job));
       const finished = await finishedRun(job.dir);
-      if (finished !== undefined) {
-        outcomes[index] = { job, ok: true, report: finished.report, durationMs: finished.durationMs };
-        progress.runDone(outcomes[index], ++done, jobs.length);
-        // an earlier coordinator may have stopped between writing the files and clearing the job out of Redis
-        await queue.remove(jobId).catch(() => 0);
-        await client.del(resultKey(jobId));
-      } else {
+      if (finished === undefined) {
         pending.set(jobId, { index, job, jobId, started: Date.now(), addedNow: false });
+        continue;
       }
+      outcomes[index] = { job, ok: true, report: finished.report, durationMs: finished.durationMs };
+      progress.runDone(outcomes[index], ++done, jobs.length);
+      // an earlier coordinator may have stopped between writing the files and clearing the job out of Redis
+      await this.queue.remove(jobId).catch(() => 0);
+      await this.client.del(resultKey(jobId));
     }
-    if (done > 0) progress.note(`${done} of ${jobs.length} runs already finished in ${options.out} (resumed)`);
+    if (done > 0) progress.note(`${done} of ${jobs.length} runs already finished in ${this.options.out} (resumed)`);
+    return pending;
+  }
+
+  async runJobs(jobs: readonly SweepJob[], progress: SweepProgress): Promise<RunOutcome[]> {
+    const outcomes = new Array<RunOutcome>(jobs.length);
+    const pending = await this.fromDisk(jobs, outcomes, progress);
     if (pending.size === 0) return outcomes;
     const finished = new Promise<void>((resolve, reject) => {
-      batch = {
-        pending,
-        outcomes,
-        running: new Set(),
-        busy: new Set(),
-        progress,
-        done,
-        finish: resolve,
-        fail: reject,
-      };
+      const running = new Set<string>();
+      const busy = new Set<string>();
+      this.batch = { pending, outcomes, running, busy, progress, done: jobs.length - pending.size, finish: resolve, fail: reject };
     });
+    const every = this.options.reconcileMs ?? 5000;
     const quiet = setInterval(() => {
-      if (Date.now() - lastEvent >= (options.reconcileMs ?? 5000)) void reconcile();
-    }, options.reconcileMs ?? 5000);
+      if (Date.now() - this.lastEvent >= every) void this.reconcile();
+    }, every);
     try {
-      await Promise.race([reconcile().then(() => finished), watch.lost]);
+      await Promise.race([this.reconcile().then(() => finished), this.watch.lost]);
     } finally {
       clearInterval(quiet);
-      batch = undefined;
+      this.batch = undefined;
     }
     return outcomes;
   }
 
-  async function discardSweep(sweepId: string): Promise<number> {
+  async discardSweep(sweepId: string): Promise<number> {
     let removed = 0;
-    const states = ['waiting', 'delayed', 'prioritized', 'completed', 'failed'] as const;
-    for (const job of await queue.getJobs([...states])) {
+    for (const job of await this.queue.getJobs(['waiting', 'delayed', 'prioritized', 'completed', 'failed'])) {
       if (job.id?.startsWith(`${sweepId}-`) !== true) continue;
       try {
         await job.remove();
-        await client.del(resultKey(job.id));
+        await this.client.del(resultKey(job.id));
         removed++;
       } catch {
         // a job a worker holds right now cannot be removed: it finishes, and its result expires unread
@@ -317,18 +328,39 @@ export async function openQueueExecutor(options: QueueExecutorOptions): Promise<
     return removed;
   }
 
-  async function close(): Promise<void> {
-    watch.close();
-    const closing = Promise.all([events.close(), queue.close()]).catch(() => undefined);
+  async close(): Promise<void> {
+    this.watch.close();
+    const closing = Promise.all([this.events.close(), this.queue.close()]).catch(() => undefined);
     // a Redis that is away would keep a graceful close waiting: give it a moment, then drop the sockets
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-    disconnect(client);
-    disconnect(eventsClient);
+    for (const client of [this.client, this.eventsClient]) if (client.status !== 'end') client.disconnect();
   }
-
-  return { where: () => `queue ${options.url.text} (sweep ${options.sweepId})`, runJobs, discardSweep, close };
 }
 
-function disconnect(client: Redis): void {
-  if (client.status !== 'end') client.disconnect();
+export async function openQueueExecutor(options: QueueExecutorOptions): Promise<QueueExecutor> {
+  // the watch starts before the coordinator exists: its callbacks reach it once it does
+  const target: { coordinator?: QueueCoordinator } = {};
+  const watch = new RedisWatch({
+    url: options.url,
+    timeoutMs: options.timeoutMs,
+    onDrop: (reason) => target.coordinator?.dropped(reason),
+    onReconnect: () => target.coordinator?.reconnected(),
+  });
+  const client = watch.watch(connectRedis(options.url, 'sweep'));
+  const eventsClient = watch.watch(connectRedis(options.url, 'sweep-events'));
+  const queue = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
+  const events = new QueueEvents(QUEUE_NAME, { connection: eventsClient, prefix: QUEUE_PREFIX });
+  // errors while Redis is away are the watch's business (it fails the sweep if they last)
+  queue.on('error', () => undefined);
+  events.on('error', () => undefined);
+  try {
+    await Promise.race([Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), watch.lost]);
+  } catch (error) {
+    watch.close();
+    client.disconnect();
+    eventsClient.disconnect();
+    throw error;
+  }
+  target.coordinator = new QueueCoordinator(options, watch, client, eventsClient, queue, events);
+  return target.coordinator;
 }

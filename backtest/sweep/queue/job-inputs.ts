@@ -42,7 +42,8 @@ async function tapeOf(job: QueueJob, ctx: WorkerContext): Promise<string> {
   const local = ctx.dataDir === undefined ? expected.path : path.join(ctx.dataDir, path.basename(expected.path));
   const fix =
     ctx.dataDir === undefined
-      ? `put the same file at ${expected.path} on this machine (shared storage), or start the worker with --data-dir <folder holding ${path.basename(expected.path)}>`
+      ? `put the same file at ${expected.path} on this machine (shared storage), ` +
+        `or start the worker with --data-dir <folder holding ${path.basename(expected.path)}>`
       : `copy the sweep's ${path.basename(expected.path)} into ${ctx.dataDir}`;
   let actual;
   try {
@@ -50,7 +51,8 @@ async function tapeOf(job: QueueJob, ctx: WorkerContext): Promise<string> {
   } catch (error) {
     throw new TradebotError(
       'SWEEP_DATA_UNREADABLE',
-      `worker ${ctx.worker} cannot read the sweep's tape ${expected.path} (sha256 ${expected.sha256}) at ${local}: ${reason(error)}; ${fix}`,
+      `worker ${ctx.worker} cannot read the sweep's tape ${expected.path} (sha256 ${expected.sha256}) ` +
+        `at ${local}: ${reason(error)}; ${fix}`,
       { kind: 'config', cause: error },
     );
   }
@@ -93,7 +95,8 @@ async function strategyOf(job: QueueJob, ctx: WorkerContext): Promise<string> {
   if (actual.sha256 !== file.sha256) {
     throw new TradebotError(
       'SWEEP_PLUGIN_MISMATCH',
-      `worker ${ctx.worker} has another version of the strategy plugin ${file.path} (sha256 ${actual.sha256}; the sweep's is ${file.sha256}): ` +
+      `worker ${ctx.worker} has another version of the strategy plugin ${file.path} ` +
+        `(sha256 ${actual.sha256}; the sweep's is ${file.sha256}): ` +
         'copy the coordinator’s file to this machine',
       { kind: 'config' },
     );
@@ -105,7 +108,8 @@ export async function localJob(job: QueueJob, ctx: WorkerContext): Promise<Local
   if (job.v !== PAYLOAD_VERSION) {
     throw new TradebotError(
       'SWEEP_PAYLOAD_VERSION',
-      `job of payload version ${job.v}; worker ${ctx.worker} reads version ${PAYLOAD_VERSION}: run the same tradebot version on the coordinator and every worker`,
+      `job of payload version ${job.v}; worker ${ctx.worker} reads version ${PAYLOAD_VERSION}: ` +
+        'run the same tradebot version on the coordinator and every worker',
       { kind: 'config' },
     );
   }

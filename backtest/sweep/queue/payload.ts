@@ -40,7 +40,10 @@ export const queueJobSchema = z.strictObject({
 });
 export type QueueJob = z.output<typeof queueJobSchema>;
 
-/** What a worker's processor returns (kept small: BullMQ copies it into its events stream); the run's files wait under resultKey (result-files.ts). */
+/**
+ * What a worker's processor returns (kept small: BullMQ copies it into its events stream); the run's files
+ * wait under resultKey (result-files.ts).
+ */
 export const queueReturnSchema = z.strictObject({
   worker: z.string(),
   files: z.array(z.string()),

@@ -94,7 +94,8 @@ export class RedisWatch {
     this.fail(
       new TradebotError(
         'SWEEP_QUEUE_UNREACHABLE',
-        `Redis at ${this.options.url.text} has not answered for ${seconds} s (${this.lastError}): check that it runs and that this machine reaches it`,
+        `Redis at ${this.options.url.text} has not answered for ${seconds} s (${this.lastError}): ` +
+          'check that it runs and that this machine reaches it',
         { kind: 'connectivity' },
       ),
     );

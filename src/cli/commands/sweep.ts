@@ -49,12 +49,14 @@ export function registerSweepCommand(program: Command): void {
     .option('--force', 'replace the runs of an earlier sweep in --out')
     .option(
       '--queue <url>',
-      'run the combinations on `tradebot worker` processes through Redis, e.g. redis://127.0.0.1:6379/0 (started again with the same --out, it resumes)',
+      'run the combinations on `tradebot worker` processes through Redis, e.g. redis://127.0.0.1:6379/0 ' +
+        '(started again with the same --out, it resumes)',
     )
     .option('--queue-timeout <seconds>', 'with --queue: fail when Redis stays unreachable this long', parseTimeout, 30)
     .option(
       '--walk-forward <train/test[/step]>',
-      'walk-forward validation: rank the grid on each training window, run the best on the test window after it, stitch those (e.g. 6h/2h, 0.5/0.25)',
+      'walk-forward validation: rank the grid on each training window, run the best on the test window after it, ' +
+        'stitch those (e.g. 6h/2h, 0.5/0.25)',
     )
     .addOption(new Option('--job-module <file>', 'module exporting runSweepJob(job), instead of the backtest (tests)').hideHelp())
     .action(async (options: SweepCommandOptions) => (await import('../actions/sweep.ts')).sweepCommand(options));

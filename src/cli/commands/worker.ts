@@ -34,7 +34,8 @@ export function registerWorkerCommand(program: Command): void {
     .option('--data-dir <dir>', "read each sweep's tape from this folder, by its file name, instead of the coordinator's path")
     .option(
       '--lock-seconds <s>',
-      'how long a job stays with a worker that stopped answering before another worker runs it (also how often this worker looks for such jobs)',
+      'how long a job stays with a worker that stopped answering before another worker runs it ' +
+        '(also how often this worker looks for such jobs)',
       parseLockSeconds,
       30,
     )

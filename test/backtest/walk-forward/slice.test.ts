@@ -35,10 +35,9 @@ describe('writeSlice', () => {
 
   it('refuses a recording, which has no trades to cut', async () => {
     const file = path.join(tempDir(), 'session.jsonl');
-    writeFileSync(
-      file,
-      '{"type":"header","version":2,"kind":"recording","source":"gateway","symbols":[],"from":"2026-11-30T14:00:00.000Z","to":"2026-11-30T14:00:00.000Z","instruments":[]}\n',
-    );
+    const header = { type: 'header', version: 2, kind: 'recording', source: 'gateway', symbols: [] };
+    const at = '2026-11-30T14:00:00.000Z';
+    writeFileSync(file, `${JSON.stringify({ ...header, from: at, to: at, instruments: [] })}\n`);
     await expect(readTradeHeader(file)).rejects.toMatchObject({ code: 'WALK_FORWARD_RECORDING' });
   });
 });

@@ -95,7 +95,8 @@ describe('tradebot sweep --walk-forward', () => {
     expect(Number(stitched.pnl.total)).toBeCloseTo(pnl, 9);
     expect(summary.outOfSample).toMatchObject({ 'pnl.total': stitched.pnl.total });
     expect(readFileSync(path.join(out, 'walk-forward.csv'), 'utf8').split('\r\n')[0]).toBe(
-      'window,train.from,train.to,test.from,test.to,best,params,in-sample sharpe,out-of-sample sharpe,gap,in-sample pnl,out-of-sample pnl,ranking,report,error',
+      'window,train.from,train.to,test.from,test.to,best,params,in-sample sharpe,out-of-sample sharpe,gap,' +
+        'in-sample pnl,out-of-sample pnl,ranking,report,error',
     );
 
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');

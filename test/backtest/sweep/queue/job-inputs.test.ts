@@ -82,7 +82,10 @@ describe('localJob', () => {
     await expect(localJob(job({ data: { ...job().data, path: '/shared/tapes/sample.jsonl' } }), ctx)).rejects.toMatchObject({
       code: 'SWEEP_DATA_UNREADABLE',
       message: expect.stringMatching(
-        /cannot read the sweep's tape \/shared\/tapes\/sample\.jsonl \(sha256 [0-9a-f]{64}\) at \/shared\/tapes\/sample\.jsonl: no such file; .*--data-dir/,
+        new RegExp(
+          `cannot read the sweep's tape /shared/tapes/sample\\.jsonl \\(sha256 ${sha256(SAMPLE)}\\) ` +
+            'at /shared/tapes/sample\\.jsonl: no such file; .*--data-dir',
+        ),
       ),
     });
   });
