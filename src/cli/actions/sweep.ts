@@ -19,7 +19,6 @@ import { jsonMetric } from '../../../backtest/walk-forward/stitch.ts';
 import { TradebotError } from '../../errors.ts';
 import { invalidOption } from '../options.ts';
 import { sweepInputs, type SweepInputs } from './sweep-inputs.ts';
-import { setUpQueue } from './sweep-queue.ts';
 
 export interface SweepCommandOptions {
   strategy: string;
@@ -66,6 +65,8 @@ function localExecutor(options: SweepCommandOptions, runs: number): Executor {
 }
 
 async function queueExecutor(options: SweepCommandOptions, inputs: SweepInputs, progress: SweepProgress): Promise<Executor> {
+  // BullMQ and the Redis client load only for a queued sweep
+  const { setUpQueue } = await import('./sweep-queue.ts');
   const setup = await setUpQueue({
     queue: options.queue as string,
     timeoutSeconds: options.queueTimeout,
