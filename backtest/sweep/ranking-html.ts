@@ -19,9 +19,9 @@ export interface RankingPage {
   readonly table: RankingTable;
 }
 
-const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'";
+export const RANKING_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'";
 
-const CSS = `
+export const RANKING_CSS = `
 *{box-sizing:border-box}
 body{margin:0;background:#f8fafc;color:#0f172a;font:13.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 main{padding:22px 20px 40px;max-width:1600px;margin:0 auto}
@@ -106,9 +106,9 @@ export function renderRankingHtml(page: RankingPage): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${RANKING_CSP}">
 <title>Sweep ranking — ${escapeHtml(page.strategy)}</title>
-<style>${CSS}</style>
+<style>${RANKING_CSS}</style>
 </head>
 <body>
 <main>

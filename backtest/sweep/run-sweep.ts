@@ -1,23 +1,23 @@
 /**
- * Runs a parameter sweep: expands the grid over the base params, runs every combination through the
- * injected runner with at most `concurrency` runs in flight, and writes the results under `out`:
- *   runs/<id>/report.json, run.json, report.html   (written by the runner as `tradebot backtest` does; error.txt for a failed run)
+ * Runs a parameter sweep: expands the grid over the base params, runs every combination through an
+ * executor (the injected runner with at most `concurrency` runs in flight on this machine, or a queue's
+ * workers), and writes the results under `out`:
+ *   runs/<id>/report.json, run.json, report.html   (written as `tradebot backtest` does; error.txt for a failed run)
  *   ranking.csv, ranking.html             (ranked by `rankBy`)
  *   sweep.json                            (what was swept and every run's status)
  * A run that throws is recorded as failed and the sweep goes on.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { inspect } from 'node:util';
-import { describeError, isTradebotError, TradebotError } from '../../src/errors.ts';
-import { toCsv } from './csv.ts';
-import { expandGrid, mergeParams } from './expand.ts';
+import { TradebotError } from '../../src/errors.ts';
 import type { Grid } from './grid.ts';
+import { sweepJobs } from './jobs.ts';
+import { createLocalExecutor } from './local-executor.ts';
 import { silentProgress, type SweepProgress } from './progress.ts';
-import { renderRankingHtml } from './ranking-html.ts';
-import { rankingTable, rankRuns, type RankedRun } from './ranking.ts';
-import type { ParamSet, RunFailure, RunOutcome, SweepJob, SweepRunner } from './types.ts';
+import type { RankedRun } from './ranking.ts';
+import { writeSweepFiles, type SweepFiles } from './sweep-files.ts';
+import type { ParamSet, SweepExecutor, SweepRunner } from './types.ts';
 
 export interface SweepOptions {
   readonly strategy: string;
@@ -26,18 +26,25 @@ export interface SweepOptions {
   readonly grid: Grid;
   readonly baseParams?: ParamSet;
   readonly out: string;
-  readonly runner: SweepRunner;
-  /** Runs in flight at once (the worker count). */
-  readonly concurrency: number;
+  /** Runs one job on this machine (ignored with `executor`). */
+  readonly runner?: SweepRunner;
+  /** Runs in flight at once (the worker count; ignored with `executor`). */
+  readonly concurrency?: number;
+  /** Who runs the jobs instead of `runner` on this machine (a queue's coordinator). */
+  readonly executor?: SweepExecutor;
   /** Dotted report.json path to rank by (default `sharpe`). */
   readonly rankBy?: string;
   readonly ascending?: boolean;
   /** Replace the runs of an earlier sweep in `out` instead of refusing. */
   readonly overwrite?: boolean;
+  /** Keep the runs already in `out` (a resumed queued sweep: its executor skips the finished ones). */
+  readonly keepRuns?: boolean;
   readonly maxRuns?: number;
   readonly progress?: SweepProgress;
   /** Milliseconds clock for run durations (default `performance.now`). */
   readonly now?: () => number;
+  /** Extra fields of sweep.json. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 export interface SweepSummary {
@@ -45,23 +52,14 @@ export interface SweepSummary {
   readonly ok: number;
   readonly failed: number;
   readonly ranking: readonly RankedRun[];
-  readonly files: { readonly csv: string; readonly html: string; readonly json: string };
+  readonly files: SweepFiles;
 }
 
-function failureOf(error: unknown): RunFailure {
-  if (isTradebotError(error)) return { code: error.code, message: error.message };
-  const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  if (error instanceof Error && typeof code === 'string') return { code, message: error.message };
-  return {
-    code: 'SWEEP_RUN_FAILED',
-    message: error instanceof Error ? describeError(error) : inspect(error, { depth: 4, breakLength: Infinity }),
-  };
-}
-
-async function prepareOut(out: string, overwrite: boolean): Promise<string> {
+/** `<out>/runs`, created; an earlier sweep's runs refused, replaced or kept. */
+export async function prepareOut(out: string, existing: 'refuse' | 'replace' | 'keep'): Promise<string> {
   const runsDir = path.join(out, 'runs');
-  if (existsSync(runsDir) && readdirSync(runsDir).length > 0) {
-    if (!overwrite)
+  if (existing !== 'keep' && existsSync(runsDir) && readdirSync(runsDir).length > 0) {
+    if (existing === 'refuse')
       throw new TradebotError(
         'SWEEP_OUT_NOT_EMPTY',
         `${runsDir} holds runs of an earlier sweep: choose another --out, delete it, or pass --force to replace them`,
@@ -73,118 +71,47 @@ async function prepareOut(out: string, overwrite: boolean): Promise<string> {
   return runsDir;
 }
 
-function jobsFor(options: SweepOptions, runsDir: string): SweepJob[] {
-  const combos = expandGrid(options.grid, options.maxRuns);
-  const width = String(combos.length).length;
-  return combos.map((combo, i) => {
-    const id = String(i + 1).padStart(Math.max(3, width), '0');
-    return {
-      run: i + 1,
-      id,
-      dir: path.join(runsDir, id),
-      strategy: options.strategy,
-      data: options.data,
-      ...(options.config === undefined ? {} : { config: options.config }),
-      combo,
-      params: mergeParams(options.baseParams ?? {}, combo),
-    };
+function executorOf(options: SweepOptions): { executor: SweepExecutor; close(): Promise<void> } {
+  if (options.executor !== undefined) return { executor: options.executor, close: async () => {} };
+  if (options.runner === undefined) throw new TradebotError('SWEEP_NO_RUNNER', 'runSweep needs a runner or an executor');
+  const local = createLocalExecutor({
+    runner: options.runner,
+    concurrency: options.concurrency ?? 1,
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
-}
-
-async function runOne(job: SweepJob, runner: SweepRunner, now: () => number): Promise<RunOutcome> {
-  const started = now();
-  await mkdir(job.dir, { recursive: true });
-  try {
-    const { report } = await runner(job);
-    if (typeof report !== 'object' || report === null) throw new TradebotError('SWEEP_NO_REPORT', 'the run returned no report object');
-    return { job, ok: true, report, durationMs: now() - started };
-  } catch (error) {
-    const failure = failureOf(error);
-    const detail = error instanceof Error && error.stack !== undefined ? `\n\n${error.stack}` : '';
-    await writeFile(path.join(job.dir, 'error.txt'), `${failure.code}: ${failure.message}${detail}\n`, 'utf8');
-    return { job, ok: false, error: failure, durationMs: now() - started };
-  }
-}
-
-/** Runs `jobs` with at most `concurrency` in flight; results in job order. */
-async function runAll(jobs: readonly SweepJob[], options: SweepOptions, progress: SweepProgress, now: () => number): Promise<RunOutcome[]> {
-  const outcomes: RunOutcome[] = new Array<RunOutcome>(jobs.length);
-  let next = 0;
-  let done = 0;
-  const lane = async (): Promise<void> => {
-    for (let i = next++; i < jobs.length; i = next++) {
-      const job = jobs[i];
-      if (job === undefined) continue;
-      const outcome = await runOne(job, options.runner, now);
-      outcomes[i] = outcome;
-      progress.runDone(outcome, ++done, jobs.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, jobs.length)) }, lane));
-  return outcomes;
-}
-
-function gridSummary(grid: Grid): string {
-  return Object.entries(grid)
-    .map(([name, values]) => `${name}: ${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`)
-    .join(' · ');
+  return { executor: local, close: () => local.close() };
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
   const rankBy = options.rankBy ?? 'sharpe';
-  const now = options.now ?? (() => performance.now());
   const progress = options.progress ?? silentProgress;
-  const runsDir = await prepareOut(options.out, options.overwrite === true);
-  const jobs = jobsFor(options, runsDir);
-
-  progress.start(jobs.length, Math.max(1, Math.min(options.concurrency, jobs.length)));
-  let outcomes: RunOutcome[];
+  const runsDir = await prepareOut(options.out, options.keepRuns === true ? 'keep' : options.overwrite === true ? 'replace' : 'refuse');
+  const jobs = sweepJobs(options, runsDir);
+  const { executor, close } = executorOf(options);
+  let outcomes;
   try {
-    outcomes = await runAll(jobs, options, progress, now);
+    progress.start(jobs.length, executor.where(jobs.length));
+    try {
+      outcomes = await executor.runJobs(jobs, progress);
+    } finally {
+      progress.stop();
+    }
   } finally {
-    progress.stop();
+    await close();
   }
-
-  const ranking = rankRuns(outcomes, { rankBy, ascending: options.ascending === true });
-  const table = rankingTable(ranking, Object.keys(options.grid), rankBy);
-  const failed = outcomes.filter((o) => !o.ok).length;
-  const files = {
-    csv: path.join(options.out, 'ranking.csv'),
-    html: path.join(options.out, 'ranking.html'),
-    json: path.join(options.out, 'sweep.json'),
-  };
-  await writeFile(files.csv, toCsv(table.columns, table.rows), 'utf8');
-  await writeFile(
-    files.html,
-    renderRankingHtml({
+  const { ranking, files, failed } = await writeSweepFiles(
+    {
+      out: options.out,
       strategy: options.strategy,
       data: options.data,
+      ...(options.config === undefined ? {} : { config: options.config }),
+      grid: options.grid,
+      ...(options.baseParams === undefined ? {} : { baseParams: options.baseParams }),
       rankBy,
       ascending: options.ascending === true,
-      runs: jobs.length,
-      failed,
-      gridSummary: gridSummary(options.grid),
-      table,
-    }),
-    'utf8',
+      ...(options.extra === undefined ? {} : { extra: options.extra }),
+    },
+    outcomes,
   );
-  const sweep = {
-    strategy: options.strategy,
-    data: options.data,
-    config: options.config ?? null,
-    grid: options.grid,
-    baseParams: options.baseParams ?? {},
-    rankBy,
-    ascending: options.ascending === true,
-    runs: ranking.map(({ rank, metric, outcome }) => ({
-      run: outcome.job.id,
-      rank,
-      status: outcome.ok ? 'ok' : 'error',
-      metric,
-      params: outcome.job.params,
-      ...(outcome.ok ? {} : { error: outcome.error }),
-    })),
-  };
-  await writeFile(files.json, `${JSON.stringify(sweep, null, 2)}\n`, 'utf8');
   return { runs: jobs.length, ok: jobs.length - failed, failed, ranking, files };
 }

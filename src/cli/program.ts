@@ -12,6 +12,7 @@ import { registerKeygenCommand } from './commands/keygen.ts';
 import { registerTokenCommand } from './commands/token.ts';
 import { registerKycCommand } from './commands/kyc.ts';
 import { registerSweepCommand } from './commands/sweep.ts';
+import { registerWorkerCommand } from './commands/worker.ts';
 import { registerHistoryCommand } from './commands/history.ts';
 import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerKycCommand(program);
   registerSweepCommand(program);
+  registerWorkerCommand(program);
   registerHistoryCommand(program);
   registerBacktestCommand(program);
   registerControlCommand(program);

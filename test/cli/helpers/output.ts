@@ -9,6 +9,8 @@ export interface Captured {
   err(): string;
   /** Resolves with the first stdout line matching `predicate` (already written or still to come). */
   waitForLine(predicate: (line: string) => boolean): Promise<string>;
+  /** The same for stderr. */
+  waitForErrLine(predicate: (line: string) => boolean): Promise<string>;
 }
 
 export function captureOutput(): Captured {
@@ -21,17 +23,22 @@ export function captureOutput(): Captured {
     wake();
     return true;
   });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0);
-  const lines = () => out.join('').split('\n');
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    wake();
+    return true;
+  });
+  const wait = async (text: () => string, predicate: (line: string) => boolean): Promise<string> => {
+    for (;;) {
+      const found = text().split('\n').find(predicate);
+      if (found !== undefined) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
   return {
     out: () => out.join(''),
     err: () => err.join(''),
-    async waitForLine(predicate) {
-      for (;;) {
-        const found = lines().find(predicate);
-        if (found !== undefined) return found;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
+    waitForLine: (predicate) => wait(() => out.join(''), predicate),
+    waitForErrLine: (predicate) => wait(() => err.join(''), predicate),
   };
 }
