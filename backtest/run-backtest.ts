@@ -11,7 +11,7 @@ import { Decimal } from '../src/domain/decimal.ts';
 import { scalesOf } from '../src/domain/index.ts';
 import { VirtualClock } from '../src/engine/clock.ts';
 import { startPipeline } from '../src/engine/pipeline/index.ts';
-import { Portfolio } from '../src/engine/portfolio/index.ts';
+import { moneyDigitsOf, Portfolio } from '../src/engine/portfolio/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
@@ -173,6 +173,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     fees: rates,
     feeSource: 'reported',
     startingCash: { [account]: startingCash },
+    moneyDigits: moneyDigitsOf(instruments),
     ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
   });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);

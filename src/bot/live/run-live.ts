@@ -17,7 +17,7 @@ import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
-import { Portfolio } from '../../engine/portfolio/index.ts';
+import { moneyDigitsOf, Portfolio } from '../../engine/portfolio/index.ts';
 import { portfolioPort } from '../../engine/portfolio-port.ts';
 import { connectVenue } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
@@ -101,7 +101,11 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
   const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
-  const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
+  const portfolio = new Portfolio({
+    clock,
+    fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps },
+    moneyDigits: moneyDigitsOf(connection.instruments),
+  });
   const venue = connection.venue;
   let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
   let metrics: RunMetrics | undefined;
