@@ -20,7 +20,7 @@ import { silentLogger } from '../src/logging/logger.ts';
 import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
 import { chooseParams, type ParamsChoice } from './strategy-params.ts';
-import { TurnoverCounter } from './metrics/index.ts';
+import { choosePeriod, TurnoverCounter } from './metrics/index.ts';
 import { FillEngine } from './replay/fill-engine.ts';
 import { engineDefinition } from './replay/instrument-defs.ts';
 import type { MarketModel } from './replay/market-model.ts';
@@ -177,7 +177,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
   });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
+  const ratioPeriod = choosePeriod(header.to - header.from, section.metricsIntervalMs);
   const sampler = new EquitySampler({
+    returnsPeriodMs: ratioPeriod.periodMs,
     portfolio,
     intervalMs: section.metricsIntervalMs,
     start: header.from,
@@ -302,6 +304,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     },
     startingCash,
     metricsIntervalMs: section.metricsIntervalMs,
+    ratioPeriod,
     portfolio: portfolio.snapshot(),
     counters: pipeline.counters,
     sampler,

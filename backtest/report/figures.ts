@@ -1,9 +1,11 @@
 /**
  * The report's header: key figures (PnL, fees, fills, orders, refusals by code, drawdown, ratios, turnover,
  * events) formatted for reading, and the run's details (strategy, data, params, config). Decimal strings
- * stay exact up to 6 fraction digits (report.json keeps every digit); ratios show 3.
+ * stay exact up to 6 fraction digits (report.json keeps every digit); ratios show 4, with the period of
+ * their returns and whether they are annualised.
  */
 import { Decimal } from '../../src/domain/decimal.ts';
+import { periodText } from '../metrics/ratio-period.ts';
 import type { BacktestReport, Figure } from './backtest-result.ts';
 import { figureAt, readPath } from './read-path.ts';
 
@@ -85,6 +87,16 @@ function eventRate(rate: Figure): string[] {
   return [`${formatNumber(rate, Math.abs(Number(rate)) < 10 ? 2 : 0)} events/s`];
 }
 
+/** Under sharpe and sortino: the period of the returns, whether annualised, and why the ratio is null when it is. */
+function ratioDetails(report: BacktestReport, ratio: 'sharpe' | 'sortino'): string[] {
+  const periodMs = readPath(report, 'returns.periodMs');
+  if (typeof periodMs !== 'number') return [];
+  const annualised = readPath(report, 'returns.annualised') === true ? 'annualised' : 'not annualised';
+  const lines = [`per ${periodText(periodMs)}, ${annualised}`, `${String(readPath(report, 'returns.count'))} returns`];
+  const why = readPath(report, `returns.whyNull.${ratio}`);
+  return typeof why === 'string' ? [...lines, why] : lines;
+}
+
 export function keyFigures(report: BacktestReport): KeyFigure[] {
   const at = (path: string) => figureAt(report, path);
   const counts = refusalCounts(report);
@@ -97,8 +109,8 @@ export function keyFigures(report: BacktestReport): KeyFigure[] {
     figure('Unrealized', formatNumber(at('pnl.unrealized')), toneOf(at('pnl.unrealized'))),
     figure('Fees', formatNumber(at('fees'))),
     figure('Max drawdown', formatNumber(at('maxDrawdown')), drawdownTone),
-    figure('Sharpe', formatNumber(at('sharpe'), 3), toneOf(at('sharpe'))),
-    figure('Sortino', formatNumber(at('sortino'), 3), toneOf(at('sortino'))),
+    figure('Sharpe', formatNumber(at('sharpe'), 4), toneOf(at('sharpe')), ratioDetails(report, 'sharpe')),
+    figure('Sortino', formatNumber(at('sortino'), 4), toneOf(at('sortino')), ratioDetails(report, 'sortino')),
     figure('Turnover', formatNumber(at('turnover'))),
     figure('Fills', formatNumber(at('fills'))),
     figure('Orders', formatNumber(at('orders'))),

@@ -8,7 +8,7 @@ import { formatTimestamp } from '../../src/domain/time.ts';
 import type { PortfolioSnapshot } from '../../src/engine/portfolio/index.ts';
 import type { RunCounters } from '../../src/engine/run-counters.ts';
 import type { HistoryHeader } from '../history/format.ts';
-import { periodsPerYear, sharpe, sortino, type TurnoverCounter } from '../metrics/index.ts';
+import { enough, MIN_RETURNS, ratioReasons, scaleOf, sharpe, sortino, type RatioPeriod, type TurnoverCounter } from '../metrics/index.ts';
 import type { EquitySampler } from './sampler.ts';
 
 export interface Settlement {
@@ -27,6 +27,8 @@ export interface ReportInputs {
   readonly config: Readonly<Record<string, unknown>>;
   readonly startingCash: Decimal;
   readonly metricsIntervalMs: number;
+  /** The period of the returns behind sharpe and sortino (metrics/ratio-period.ts). */
+  readonly ratioPeriod: RatioPeriod;
   readonly portfolio: PortfolioSnapshot;
   readonly counters: RunCounters;
   readonly sampler: EquitySampler;
@@ -43,7 +45,11 @@ const fixed = (d: Decimal | undefined, places = 6): string | null => (d === unde
 
 export function buildReport(i: ReportInputs): Record<string, unknown> {
   const totals = i.portfolio.totals;
-  const ppy = periodsPerYear(i.metricsIntervalMs);
+  const stats = i.sampler.returns;
+  const ratios = {
+    sharpe: enough(stats, sharpe(stats, scaleOf(i.ratioPeriod))),
+    sortino: enough(stats, sortino(stats, scaleOf(i.ratioPeriod))),
+  };
   const marketSeconds = i.firstEventTime === undefined || i.lastEventTime === undefined ? 0 : (i.lastEventTime - i.firstEventTime) / 1000;
   const positions: Record<string, string> = {};
   for (const account of i.portfolio.accounts) {
@@ -81,13 +87,18 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
     settlements: i.settlements.map((s) => ({ symbol: s.symbol, time: formatTimestamp(s.time), price: s.price, source: s.source })),
     maxDrawdown: i.sampler.drawdown.maxAmount.toString(),
     maxDrawdownFraction: fixed(i.sampler.drawdown.maxFraction),
-    sharpe: fixed(sharpe(i.sampler.returns, ppy), 4),
-    sortino: fixed(sortino(i.sampler.returns, ppy), 4),
+    sharpe: fixed(ratios.sharpe, 4),
+    sortino: fixed(ratios.sortino, 4),
     returns: {
+      period: i.ratioPeriod.period,
+      periodMs: i.ratioPeriod.periodMs,
+      annualised: i.ratioPeriod.annualised,
+      periodsPerYear: i.ratioPeriod.periodsPerYear,
+      count: stats.count,
+      losing: stats.losing,
+      minimum: MIN_RETURNS,
       intervalMs: i.metricsIntervalMs,
-      count: i.sampler.returns.count,
-      losing: i.sampler.returns.losing,
-      periodsPerYear: ppy.toDecimalPlaces(4).toString(),
+      whyNull: ratioReasons(stats, i.ratioPeriod, ratios),
     },
     events: i.events,
     bookEvents: i.bookEvents,

@@ -1,8 +1,9 @@
 /**
- * Samples the portfolio every `intervalMs` of market time (boundaries from the start of the data): the
- * equity feeds the returns (sharpe, sortino) and the drawdown tracker, and every sample goes to the
- * chart series with the positions and last prices. The valuation is taken only when the portfolio changed
- * since the previous sample, so long quiet stretches cost nothing.
+ * Samples the portfolio every `intervalMs` of market time (boundaries from the start of the data): every
+ * sample feeds the drawdown tracker and the chart series (with the positions and last prices); the returns
+ * behind sharpe and sortino are taken once per `returnsPeriodMs` (default the interval; an hour or a day for
+ * long data: metrics/ratio-period.ts), from the first sample at or after each period boundary. The valuation
+ * is taken only when the portfolio changed since the previous sample, so long quiet stretches cost nothing.
  */
 import type { Subscription } from 'rxjs';
 import { ZERO, type Decimal } from '../../src/domain/decimal.ts';
@@ -17,6 +18,8 @@ export interface SamplerOptions {
   readonly symbols: readonly string[];
   readonly series: SeriesCollector;
   readonly prices: () => ReadonlyMap<string, Decimal>;
+  /** The period of the returns (sharpe, sortino); default intervalMs. */
+  readonly returnsPeriodMs?: number;
 }
 
 export class EquitySampler {
@@ -26,12 +29,18 @@ export class EquitySampler {
   samples = 0;
   private changed = true;
   private lastSampleTime = Number.NEGATIVE_INFINITY;
+  /** When the last return period ended (undefined: no equity taken for returns yet), and the next boundary. */
+  private lastPeriodTime: number | undefined;
+  private nextPeriodTime: number;
+  private readonly periodMs: number;
   private equity: Decimal = ZERO;
   private positions = new Map<string, Decimal>();
   private readonly subscription: Subscription;
 
   constructor(private readonly options: SamplerOptions) {
     this.nextTime = options.start;
+    this.periodMs = options.returnsPeriodMs ?? options.intervalMs;
+    this.nextPeriodTime = options.start;
     this.subscription = options.portfolio.changes$.subscribe(() => {
       this.changed = true;
     });
@@ -44,17 +53,17 @@ export class EquitySampler {
   }
 
   /**
-   * A last sample at the end of the run (when it is not on a boundary already sampled). A closing part of an
-   * interval (the data ending between boundaries, the stop's cancels a latency after the end) is not a period
-   * of its own for sharpe and sortino: it stretches the last interval (ReturnStats.extendLastInterval).
+   * A last sample at the end of the run (when it is not on a boundary already sampled). A closing part of a
+   * period (the data ending between boundaries, the stop's cancels a latency after the end) is not a period
+   * of its own for sharpe and sortino: it stretches the last period (ReturnStats.extendLastInterval).
    */
   finish(time: number): void {
     this.changed = true;
-    if (time > this.lastSampleTime) this.sample(time, this.samples > 0 && time - this.lastSampleTime < this.options.intervalMs);
+    if (time > this.lastSampleTime) this.sample(time, true);
     this.subscription.unsubscribe();
   }
 
-  private sample(time: number, stretchLast = false): void {
+  private sample(time: number, final = false): void {
     if (this.changed) {
       // the snapshot's equity and positions without building the snapshot (same arithmetic, same order)
       const valuation = this.options.portfolio.valuation();
@@ -67,8 +76,14 @@ export class EquitySampler {
     }
     this.samples++;
     this.lastSampleTime = time;
-    if (stretchLast) this.returns.extendLastInterval(this.equity);
-    else this.returns.addEquity(this.equity);
+    const last = this.lastPeriodTime;
+    if (final && last !== undefined && time - last < this.periodMs) {
+      if (time > last) this.returns.extendLastInterval(this.equity);
+    } else if (final || time >= this.nextPeriodTime) {
+      this.returns.addEquity(this.equity);
+      this.lastPeriodTime = time;
+      while (this.nextPeriodTime <= time) this.nextPeriodTime += this.periodMs;
+    }
     this.drawdown.add(this.equity);
     this.options.series.sample(time, this.equity, this.drawdown.current(), this.positions, this.options.prices());
   }

@@ -4,6 +4,7 @@
  * events per wall-clock second (how fast this machine ran it: run.json `eventsPerSecondWall`) and events
  * per second of market time (how busy the data is: report.json `eventsPerSecond`, deterministic).
  */
+import { periodText } from '../metrics/ratio-period.ts';
 import type { WallStats } from '../run-backtest.ts';
 
 const text = (value: unknown): string =>
@@ -14,6 +15,16 @@ function get(report: Readonly<Record<string, unknown>>, path: string): unknown {
   for (const key of path.split('.'))
     value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return value;
+}
+
+/** `per 1 min, not annualised (45 returns, 15 losing)`, and why a ratio is null when one is. */
+function ratioBasis(report: Readonly<Record<string, unknown>>): string {
+  const periodMs = get(report, 'returns.periodMs');
+  const per = typeof periodMs === 'number' ? periodText(periodMs) : text(get(report, 'returns.intervalMs'));
+  const annualised = get(report, 'returns.annualised') === true ? 'annualised (sqrt 365)' : 'not annualised';
+  const why = (get(report, 'returns.whyNull') ?? {}) as Record<string, string>;
+  const reasons = Object.entries(why).map(([ratio, reason]) => `; ${ratio} null: ${reason}`);
+  return `per ${per}, ${annualised} (${text(get(report, 'returns.count'))} returns, ${text(get(report, 'returns.losing'))} losing${reasons.join('')})`;
 }
 
 export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
@@ -29,7 +40,7 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `backtest  ${r('strategy')} on ${r('data.file')} (${r('data.symbols')}) ${r('data.from')} .. ${r('data.to')}`,
     `  PnL        total ${r('pnl.total')}   realized ${r('pnl.realized')}   unrealized ${r('pnl.unrealized')}   fees ${r('fees')}`,
     `  equity     ${r('equity.start')} -> ${r('equity.end')}   max drawdown ${r('maxDrawdown')} (${r('maxDrawdownFraction')})`,
-    `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   (${r('returns.count')} returns of ${r('returns.intervalMs')} ms)`,
+    `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   ${ratioBasis(report)}`,
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
     get(report, 'data.kind') === 'recording'

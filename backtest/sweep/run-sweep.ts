@@ -29,7 +29,7 @@ export interface SweepOptions {
   readonly runner: SweepRunner;
   /** Runs in flight at once (the worker count). */
   readonly concurrency: number;
-  /** Dotted report.json path to rank by (default `sharpe`). */
+  /** Dotted report.json path to rank by (default `pnl.total`: PnL net of fees, meaningful for any length of data). */
   readonly rankBy?: string;
   readonly ascending?: boolean;
   /** Replace the runs of an earlier sweep in `out` instead of refusing. */
@@ -131,7 +131,7 @@ function gridSummary(grid: Grid): string {
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
-  const rankBy = options.rankBy ?? 'sharpe';
+  const rankBy = options.rankBy ?? 'pnl.total';
   const now = options.now ?? (() => performance.now());
   const progress = options.progress ?? silentProgress;
   const runsDir = await prepareOut(options.out, options.overwrite === true);

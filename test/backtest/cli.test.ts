@@ -50,6 +50,10 @@ describe('tradebot backtest', () => {
     expect(report['strategy']).toBe('market-maker');
     expect(report['data']).toMatchObject({ file: 'sample.jsonl', source: 'gateway' });
     expect(report['settlements']).toHaveLength(1);
+    // 45 minutes of data: ratios of one-minute returns, not annualised (#22; was sqrt(525,600) x that, 9.45)
+    expect(report['returns']).toMatchObject({ period: 'interval', periodMs: 60_000, annualised: false, periodsPerYear: null, count: 45 });
+    expect(Math.abs(Number(report['sharpe']))).toBeLessThan(1);
+    expect(io.out()).toMatch(/ratios {5}sharpe \S+ {3}sortino \S+ {3}per 1 min, not annualised \(45 returns, \d+ losing\)/);
     const run = JSON.parse(readFileSync(path.join(out, 'run.json'), 'utf8')) as Record<string, unknown>;
     expect(run['eventsPerSecondWall']).toBeGreaterThan(0);
     expect(existsSync(path.join(out, 'report.html'))).toBe(true);

@@ -34,7 +34,11 @@ export function registerSweepCommand(program: Command): void {
     )
     .option('-p, --params <yaml>', "base params (YAML mapping, as backtest --params); the grid's values are merged over them")
     .option('-w, --workers <n>', 'worker threads (default: one per core)', parseWorkers, cores)
-    .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')
+    .option(
+      '--rank-by <metric>',
+      'report.json field to rank by, dotted: pnl.total (PnL net of fees, meaningful for any length of data), sharpe, sortino, maxDrawdown, ...',
+      'pnl.total',
+    )
     .option('--ascending', 'rank the lowest value first (e.g. --rank-by maxDrawdown)')
     .option('--force', 'replace the runs of an earlier sweep in --out')
     .addOption(new Option('--job-module <file>', 'module exporting runSweepJob(job), instead of the backtest (tests)').hideHelp())
