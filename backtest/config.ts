@@ -9,7 +9,7 @@
  *     queueAheadModel: { model: volume, windowMs: 30000 }      # | { model: level, fraction: "0.5" } | { model: none }
  *     tradeThrough: full                    # | print: a print through an order's price fills it by at most the print's quantity
  *     book: { depth: 5, sizeWindowMs: 60000, levelTtlMs: 300000 }   # the synthetic book from the tape
- *     settlement: { SYMBOL: "1" }           # settlement price of contracts expiring in the data (default: last trade rounded)
+ *     settlement: { SYMBOL: "1" }           # settlement price of contracts expiring in the data (default: from the data, else none)
  *     metricsIntervalMs: 60000              # equity sampling for drawdown, the charts and (short data) sharpe/sortino
  *     supersedeWindow: 10000                # records a trade waits for a busting record
  *     maxSeriesPoints: 5000

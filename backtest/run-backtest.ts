@@ -30,7 +30,7 @@ import { SimulatedVenue } from './replay/simulated-venue.ts';
 import { TapeBook } from './replay/tape-book.ts';
 import { Timeline } from './replay/timeline.ts';
 import { VolumeWindow } from './replay/volume-window.ts';
-import { buildReport, type Settlement } from './results/report.ts';
+import { buildReport } from './results/report.ts';
 import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector, type BacktestSeries } from './results/series.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
@@ -193,23 +193,25 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         }),
       ),
   });
-  const schedule = new SettlementSchedule(expiriesOf(instruments, symbols, header.from, header.to), (expiry): Settlement | undefined => {
-    const instrument = instruments.find((i) => i.symbol === expiry.symbol);
-    const configured = section.settlement[expiry.symbol];
-    const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
-    const price = settlementPrice(
-      configured === undefined ? undefined : new Decimal(configured),
-      books.get(expiry.symbol)?.lastPrice,
-      scale,
-    );
-    if (price === undefined) {
-      log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
-      return undefined;
-    }
-    venue.settle(expiry.symbol, price.price * scale, expiry.time);
-    portfolio.settle(expiry.symbol, price.price);
-    return { symbol: expiry.symbol, time: expiry.time, price: String(price.price), source: price.source };
-  });
+  const schedule = new SettlementSchedule(
+    expiriesOf(instruments, symbols, header.from, header.to),
+    {
+      settle: (symbol, raw, time) => venue.settle(symbol, raw, time),
+      expire: (symbol) => {
+        venue.expire(symbol);
+        const last = books.get(symbol)?.lastPrice;
+        const price = last === undefined ? undefined : venue.feed(symbol)?.price(last);
+        if (price !== undefined) portfolio.mark(symbol, price);
+      },
+      settlePositions: (symbol, price) => portfolio.settle(symbol, price),
+      priceScale: (symbol) => scalesOf(instruments.find((i) => i.symbol === symbol) ?? { priceScale: 1, fractionalQtyScale: 1 }).priceScale,
+    },
+    (expiry) => {
+      const decision = settlementPrice(expiry.symbol, section.settlement[expiry.symbol], header.settlements);
+      if ('reason' in decision) log.warn({ symbol: expiry.symbol }, `${decision.reason}: positions stay open, marked at the last price`);
+      return decision;
+    },
+  );
   const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
   const timeline = new Timeline(clock, venue, [schedule, sampling]);
 
@@ -262,6 +264,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
           books: recordedBooks,
           own: new OwnOrders(new Map(instruments.map((i) => [i.symbol, scalesOf(i)]))),
           stats: recordingStats,
+          onSettlement: (symbol, price, time) => schedule.fromData(symbol, price, time),
         })
       : await replayTape({ ...common, books: tapeBooks });
     const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
@@ -314,13 +317,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     lastEventTime: counts.lastTime,
     bookEvents: venue.bookEvents,
     settlements: schedule.done,
+    unsettled: schedule.unsettled,
     tradingState: pipeline.risk.tradingState.state,
   });
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
   return {
-    report: { ...report, ...(schedule.unsettled.length > 0 ? { unsettled: schedule.unsettled } : {}) },
+    report,
     series: series.result(),
     wall: {
       wallSeconds,

@@ -107,6 +107,10 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
       { kind: 'config' },
     );
   }
+  // a new file: how the contracts expiring by the window's end settled, as the exchange shows it now (replay
+  // settles from it); asked before the file is opened, so a failure leaves no file behind
+  const expiring = instruments.filter((i) => i.expirationTime !== undefined && i.expirationTime <= options.to).map((i) => i.symbol);
+  const settlements = state === undefined ? await source.settlements(expiring) : [];
   const handle = await (async () => {
     if (state === undefined) return open(out, 'w');
     const h = await open(out, 'r+');
@@ -123,6 +127,7 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
         from: options.from,
         to: options.to,
         instruments,
+        settlements,
       });
       await handle.write(header, 0);
       await handle.datasync();

@@ -309,6 +309,14 @@ export class SimulatedVenue implements Venue {
     this.publish(feed.event([], [], time, 'INSTRUMENT_STATE_EXPIRED'));
   }
 
+  /**
+   * An expiring contract without a settlement price in the data: the bot's working orders expire. No book is
+   * published (an EXPIRED book without a settlement price would have the pipeline settle by reconciliation).
+   */
+  expire(symbol: string): void {
+    this.apply(this.options.fills.expire(symbol));
+  }
+
   private send<T>(latencyMs: number, run: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.requests.push(this.options.clock.now() + latencyMs, () => {

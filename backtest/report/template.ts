@@ -24,6 +24,7 @@ export interface ReportPage {
 /** Data the page script reads from `#report-data`. */
 export interface ClientData {
   readonly equity: LineData;
+  readonly equityMarkers: ChartData['equityMarkers'];
   readonly drawdown: LineData;
   readonly positions: readonly SymbolLine[];
   readonly prices: readonly PriceChart[];
@@ -46,7 +47,8 @@ function chartDiv(id: string, height: number, hasData: boolean): string {
 }
 
 function pricePanel(p: PriceChart, index: number): string {
-  const caption = `Last trade price · ▲ buys (green, below) · ▼ sells (red, above) · ${p.fills} fill${p.fills === 1 ? '' : 's'}`;
+  const settled = p.markers.some((m) => m.event !== undefined) ? ' · ● settlement (purple) or expiry without one (grey)' : '';
+  const caption = `Last trade price · ▲ buys (green, below) · ▼ sells (red, above)${settled} · ${p.fills} fill${p.fills === 1 ? '' : 's'}`;
   return panel(`Price and fills — ${p.symbol}`, caption, chartDiv(`chart-price-${index}`, 280, p.points.length > 0));
 }
 
@@ -60,6 +62,7 @@ export function renderReportPage(page: ReportPage): string {
   const { charts } = page;
   const client: ClientData = {
     equity: charts.equity,
+    equityMarkers: charts.equityMarkers,
     drawdown: charts.drawdown,
     positions: charts.positions,
     prices: charts.prices,

@@ -3,7 +3,7 @@
  * written), deterministic for the same inputs: it holds no wall-clock value. `eventsPerSecond` is events
  * per second of MARKET time (the wall-clock throughput goes to run.json and the console).
  */
-import type { Decimal } from '../../src/domain/decimal.ts';
+import { ZERO, type Decimal } from '../../src/domain/decimal.ts';
 import { formatTimestamp } from '../../src/domain/time.ts';
 import type { PortfolioSnapshot } from '../../src/engine/portfolio/index.ts';
 import type { RunCounters } from '../../src/engine/run-counters.ts';
@@ -11,11 +11,21 @@ import type { HistoryHeader } from '../history/format.ts';
 import { enough, MIN_RETURNS, ratioReasons, scaleOf, sharpe, sortino, type RatioPeriod, type TurnoverCounter } from '../metrics/index.ts';
 import type { EquitySampler } from './sampler.ts';
 
+/** Where a settlement price came from: the user's config, the exchange's data in the history, a recording. */
+export type SettlementSource = 'config' | 'exchange' | 'recording';
+
 export interface Settlement {
   readonly symbol: string;
   readonly time: number;
   readonly price: string;
-  readonly source: 'config' | 'lastTrade';
+  readonly source: SettlementSource;
+}
+
+/** A contract that expired in the data without a settlement price: its position stays open, marked at the last price. */
+export interface Unsettled {
+  readonly symbol: string;
+  readonly time: number;
+  readonly reason: string;
 }
 
 export interface ReportInputs {
@@ -38,10 +48,26 @@ export interface ReportInputs {
   readonly lastEventTime: number | undefined;
   readonly bookEvents: number;
   readonly settlements: readonly Settlement[];
+  readonly unsettled: readonly Unsettled[];
   readonly tradingState: string;
 }
 
 const fixed = (d: Decimal | undefined, places = 6): string | null => (d === undefined ? null : d.toDecimalPlaces(places).toString());
+
+/** Each contract that expired without a settlement price: its open position, the price it is marked at, why. */
+function unsettledOf(i: ReportInputs): Record<string, unknown>[] {
+  return i.unsettled.map((u) => {
+    const held = i.portfolio.accounts.flatMap((a) => a.positions.filter((p) => p.symbol === u.symbol));
+    const qty = held.reduce((sum, p) => sum.plus(p.qty), ZERO);
+    return {
+      symbol: u.symbol,
+      expired: formatTimestamp(u.time),
+      position: qty.toString(),
+      markedAt: held[0]?.mark?.toString() ?? null,
+      reason: u.reason,
+    };
+  });
+}
 
 export function buildReport(i: ReportInputs): Record<string, unknown> {
   const totals = i.portfolio.totals;
@@ -85,6 +111,7 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
     tradingState: i.tradingState,
     positions,
     settlements: i.settlements.map((s) => ({ symbol: s.symbol, time: formatTimestamp(s.time), price: s.price, source: s.source })),
+    ...(i.unsettled.length === 0 ? {} : { unsettled: unsettledOf(i) }),
     maxDrawdown: i.sampler.drawdown.maxAmount.toString(),
     maxDrawdownFraction: fixed(i.sampler.drawdown.maxFraction),
     sharpe: fixed(ratios.sharpe, 4),

@@ -27,6 +27,22 @@ function ratioBasis(report: Readonly<Record<string, unknown>>): string {
   return `per ${per}, ${annualised} (${text(get(report, 'returns.count'))} returns, ${text(get(report, 'returns.losing'))} losing${reasons.join('')})`;
 }
 
+/** One line per settlement (`FED-CUT-2026-12 at 1 on 2026-11-30T14:25:00.000Z (exchange)`), and per expiry without one. */
+function settlementLines(report: Readonly<Record<string, unknown>>): string[] {
+  const list = (path: string) => {
+    const value = get(report, path);
+    return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  };
+  const settled = list('settlements').map(
+    (s) => `  settled    ${text(s['symbol'])} at ${text(s['price'])} on ${text(s['time'])} (price from ${text(s['source'])})`,
+  );
+  const open = list('unsettled').map(
+    (u) =>
+      `  UNSETTLED  ${text(u['symbol'])} expired ${text(u['expired'])} with no settlement price: position ${text(u['position'])} left open, marked at ${text(u['markedAt'])} (last price); ${text(u['reason'])}`,
+  );
+  return [...settled, ...open];
+}
+
 export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
   const r = (path: string) => text(get(report, path));
   const refusals = (get(report, 'refusals') ?? {}) as Record<string, number>;
@@ -43,6 +59,7 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   ${ratioBasis(report)}`,
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
+    ...settlementLines(report),
     get(report, 'data.kind') === 'recording'
       ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`
       : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, over ${r('marketSeconds')} s of market time`,

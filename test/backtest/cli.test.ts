@@ -49,7 +49,11 @@ describe('tradebot backtest', () => {
       expect(report).toHaveProperty(key);
     expect(report['strategy']).toBe('market-maker');
     expect(report['data']).toMatchObject({ file: 'sample.jsonl', source: 'gateway' });
-    expect(report['settlements']).toHaveLength(1);
+    // settled from the exchange's data recorded in the sample (#22; was the last trade 0.65 rounded to 1)
+    expect(report['settlements']).toEqual([
+      { symbol: 'FED-CUT-2026-12', time: '2026-11-30T14:25:00.000Z', price: '1', source: 'exchange' },
+    ]);
+    expect(io.out()).toContain('settled    FED-CUT-2026-12 at 1 on 2026-11-30T14:25:00.000Z (price from exchange)');
     // 45 minutes of data: ratios of one-minute returns, not annualised (#22; was sqrt(525,600) x that, 9.45)
     expect(report['returns']).toMatchObject({ period: 'interval', periodMs: 60_000, annualised: false, periodsPerYear: null, count: 45 });
     expect(Math.abs(Number(report['sharpe']))).toBeLessThan(1);

@@ -161,9 +161,14 @@ describe('report.html in headless Chromium', () => {
     expect((await page.locator('.figures').innerText()).toUpperCase()).toContain('FILLS');
     // the fills drawn on the price charts: every fill of the run is in one of the markers
     const marked = await page.evaluate<number>(
-      "JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)",
+      "JSON.parse(document.getElementById('report-data').textContent).prices.reduce((n, p) => n + p.markers.filter((m) => !m.event).reduce((k, m) => k + m.count, 0), 0)",
     );
     expect(marked).toBe(report.fills);
+    // the settlement of FED-CUT-2026-12 (from the exchange's data in the sample) marked on its price chart and on the equity
+    const settlementMarks = await page.evaluate<string[]>(
+      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); return [...d.prices.flatMap((p) => p.markers.filter((m) => m.event).map((m) => p.symbol + ': ' + m.text)), ...d.equityMarkers.map((m) => 'equity: ' + m.text)]; })()",
+    );
+    expect(settlementMarks).toEqual(['FED-CUT-2026-12: settled 1 (exchange)', 'equity: FED-CUT-2026-12 settled 1 (exchange)']);
     expect((await page.locator('.legend-item').allInnerTexts()).sort()).toEqual([...report.params.symbols].sort());
     await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
     expect(network).toEqual([]);
