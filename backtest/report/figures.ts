@@ -6,6 +6,7 @@
  */
 import { Decimal } from '../../src/domain/decimal.ts';
 import { periodText } from '../metrics/ratio-period.ts';
+import { queueModelText } from '../results/summary.ts';
 import type { BacktestReport, Figure } from './backtest-result.ts';
 import { figureAt, readPath } from './read-path.ts';
 
@@ -97,6 +98,20 @@ function ratioDetails(report: BacktestReport, ratio: 'sharpe' | 'sortino'): stri
   return typeof why === 'string' ? [...lines, why] : lines;
 }
 
+/** The fill model and how often the book changed (report.json `realism`), when the report has them. */
+function fillModelFigure(report: BacktestReport): KeyFigure[] {
+  const trade = readPath(report, 'realism.fillModel.tradeThrough');
+  if (typeof trade !== 'string') return [];
+  const every = figureAt(report, 'realism.secondsBetweenBookUpdates');
+  return [
+    figure('Fill model', `trade-through ${trade}`, 'neutral', [
+      `queue ahead: ${queueModelText(readPath(report, 'realism.fillModel.queueAheadModel'))}`,
+      `${String(readPath(report, 'realism.book'))} book: ${formatNumber(figureAt(report, 'realism.bookUpdates'))} updates`,
+      every === null ? 'no book updates' : `one every ${formatNumber(every, 2)} s of market time`,
+    ]),
+  ];
+}
+
 export function keyFigures(report: BacktestReport): KeyFigure[] {
   const at = (path: string) => figureAt(report, path);
   const counts = refusalCounts(report);
@@ -116,6 +131,7 @@ export function keyFigures(report: BacktestReport): KeyFigure[] {
     figure('Orders', formatNumber(at('orders'))),
     figure('Refusals', formatNumber(refusalTotal), refusalTotal > 0 ? 'negative' : 'neutral', refusals.length > 0 ? refusals : ['none']),
     figure('Events', formatNumber(at('events')), 'neutral', eventRate(at('eventsPerSecond'))),
+    ...fillModelFigure(report),
   ];
 }
 

@@ -43,6 +43,28 @@ function settlementLines(report: Readonly<Record<string, unknown>>): string[] {
   return [...settled, ...open];
 }
 
+/** `volume over 30000 ms`, `level x 0.5`, `none`. */
+export function queueModelText(model: unknown): string {
+  if (typeof model !== 'object' || model === null) return '—';
+  const m = model as Record<string, unknown>;
+  if (m['model'] === 'volume') return `volume over ${text(m['windowMs'])} ms`;
+  if (m['model'] === 'level') return `level x ${text(m['fraction'])}`;
+  return text(m['model']);
+}
+
+/** The fill model and the book's update rate: how much of live the replay exercised. */
+function realismLines(report: Readonly<Record<string, unknown>>): string[] {
+  const r = (path: string) => text(get(report, path));
+  const queueText = queueModelText(get(report, 'realism.fillModel.queueAheadModel'));
+  const trade = get(report, 'realism.fillModel.tradeThrough');
+  const tradeText =
+    trade === 'print' ? 'print (fills never exceed the volume the tape traded)' : trade === 'full' ? 'full (optimistic)' : text(trade);
+  return [
+    `  fill model tradeThrough ${tradeText}, queue ahead ${queueText}`,
+    `  book       ${r('realism.book')}: ${r('realism.bookUpdates')} updates, one every ${r('realism.secondsBetweenBookUpdates')} s of market time (${r('realism.bookSource')})`,
+  ];
+}
+
 export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
   const r = (path: string) => text(get(report, path));
   const refusals = (get(report, 'refusals') ?? {}) as Record<string, number>;
@@ -60,6 +82,7 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
     ...settlementLines(report),
+    ...realismLines(report),
     get(report, 'data.kind') === 'recording'
       ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`
       : `  replay     ${r('events')} trades (${r('data.busted')} busted, ${r('data.duplicates')} duplicates), ${r('bookEvents')} book events, over ${r('marketSeconds')} s of market time`,

@@ -54,6 +54,17 @@ describe('tradebot backtest', () => {
       { symbol: 'FED-CUT-2026-12', time: '2026-11-30T14:25:00.000Z', price: '1', source: 'exchange' },
     ]);
     expect(io.out()).toContain('settled    FED-CUT-2026-12 at 1 on 2026-11-30T14:25:00.000Z (price from exchange)');
+    // the fill model (print by default since #22: fills never exceed the tape's volume) and how often the book changed
+    expect(report['config']).toMatchObject({ tradeThrough: 'print' });
+    expect(report['realism']).toMatchObject({
+      book: 'synthetic',
+      bookUpdates: 316,
+      fillModel: { tradeThrough: 'print', queueAheadModel: { model: 'volume', windowMs: 30_000 } },
+    });
+    expect(io.out()).toContain(
+      'fill model tradeThrough print (fills never exceed the volume the tape traded), queue ahead volume over 30000 ms',
+    );
+    expect(io.out()).toContain('book       synthetic: 316 updates, one every 8.494 s of market time');
     // 45 minutes of data: ratios of one-minute returns, not annualised (#22; was sqrt(525,600) x that, 9.45)
     expect(report['returns']).toMatchObject({ period: 'interval', periodMs: 60_000, annualised: false, periodsPerYear: null, count: 45 });
     expect(Math.abs(Number(report['sharpe']))).toBeLessThan(1);

@@ -60,7 +60,8 @@ describe('latency', () => {
       { at: 3000, price: 40, qty: 1, side: 'sell' }, // trade-through before the cancel arrives at 3100
       { at: 3200, price: 39, qty: 1, side: 'sell' },
     ]);
-    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' } });
+    // the optimistic trade-through (a 1-lot print through the bid fills what is left of it): this test is about the cancel's latency
+    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' }, tradeThrough: 'full' });
     const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41', { cancelOnFill: true }), params });
     expect(fillTimes(result.series)).toEqual([
       [2600, '3', '0.41'],
@@ -138,8 +139,9 @@ describe('timers of any period', () => {
 describe('busted trades', () => {
   const rows: Row[] = [...OPEN, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3 }, { at: 4000, price: 46, qty: 1, side: 'buy', n: 4 }];
 
+  // with the optimistic trade-through (a 1-lot print through the bid fills all 5): these tests are about busts
   it('replays a trade the tape later busts as if it never happened', async () => {
-    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' } });
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, tradeThrough: 'full' });
     const kept = await runBacktest({
       data: writeHistory(path.join(tempDir(), 'a.jsonl'), rows),
       config,
@@ -163,7 +165,12 @@ describe('busted trades', () => {
       { at: 4000, price: 46, qty: 1, side: 'buy', n: 5 },
       { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' },
     ]);
-    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, supersedeWindow: 1 });
+    const config = testConfig({
+      latency: { insertMs: 0, cancelMs: 0 },
+      queueAheadModel: { model: 'none' },
+      supersedeWindow: 1,
+      tradeThrough: 'full',
+    });
     const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41'), params });
     expect(fillTimes(result.series)).toEqual([[3000, '5', '0.41']]);
     expect(result.report['data']).toMatchObject({ busted: 0, lateBusts: 1 });

@@ -198,6 +198,20 @@ describe('header figures', () => {
       '4 returns',
       '4 returns of 1 min: too few',
     ]);
+    const modelled = keyFigures({
+      ...report,
+      realism: {
+        book: 'synthetic',
+        bookUpdates: 316,
+        secondsBetweenBookUpdates: 8.494,
+        fillModel: { tradeThrough: 'print', queueAheadModel: { model: 'volume', windowMs: 30000 } },
+      },
+    });
+    expect(modelled.find((f) => f.label === 'Fill model')).toMatchObject({
+      value: 'trade-through print',
+      details: ['queue ahead: volume over 30000 ms', 'synthetic book: 316 updates', 'one every 8.49 s of market time'],
+    });
+    expect(figures.find((f) => f.label === 'Fill model')).toBeUndefined();
     expect(figures.find((f) => f.label === 'Refusals')?.details).toEqual(['none']);
     expect(figures.find((f) => f.label === 'Events')?.details).toEqual([]);
     expect(runDetails(report).find((d) => d.label === 'Data')?.value).toBe('file = day.jsonl\nsymbols = ["A","B"]');
