@@ -235,7 +235,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   const turnover = new TurnoverCounter();
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
-    turnover.addFill(fill.qty, fill.price);
+    turnover.addFill(fill.qty, fill.price, fill.symbol);
     series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
   });
   let counts: ReplayCounts;
@@ -316,6 +316,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     firstEventTime: counts.firstTime,
     lastEventTime: counts.lastTime,
     bookEvents: venue.bookEvents,
+    symbols,
+    ordersBySymbol: venue.ordersBySymbol,
     settlements: schedule.done,
     unsettled: schedule.unsettled,
     tradingState: pipeline.risk.tradingState.state,

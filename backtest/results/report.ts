@@ -47,6 +47,10 @@ export interface ReportInputs {
   readonly firstEventTime: number | undefined;
   readonly lastEventTime: number | undefined;
   readonly bookEvents: number;
+  /** The replayed symbols (bySymbol lists each, traded or not). */
+  readonly symbols: readonly string[];
+  /** Orders that reached the exchange per symbol (inserts, cross legs). */
+  readonly ordersBySymbol: ReadonlyMap<string, number>;
   readonly settlements: readonly Settlement[];
   readonly unsettled: readonly Unsettled[];
   readonly tradingState: string;
@@ -94,6 +98,39 @@ function realismOf(i: ReportInputs, marketSeconds: number): Record<string, unkno
   };
 }
 
+/**
+ * PnL (realized, unrealized, fees, net), fills, orders, turnover and position per symbol, summed over the
+ * accounts: the parts of report.json's totals, adding up to them exactly (the same Decimals, summed).
+ */
+function bySymbolOf(i: ReportInputs): Record<string, unknown> {
+  const symbols = [...new Set([...i.symbols, ...i.portfolio.accounts.flatMap((a) => a.positions.map((p) => p.symbol))])];
+  return Object.fromEntries(
+    symbols.map((symbol) => {
+      const held = i.portfolio.accounts.flatMap((a) => a.positions.filter((p) => p.symbol === symbol));
+      const sum = (pick: (p: (typeof held)[number]) => Decimal) => held.reduce((acc, p) => acc.plus(pick(p)), ZERO);
+      const realized = sum((p) => p.realizedPnl);
+      const unrealized = sum((p) => p.unrealizedPnl);
+      const fees = sum((p) => p.fees);
+      const traded = i.turnover.bySymbol.get(symbol);
+      return [
+        symbol,
+        {
+          pnl: {
+            total: realized.plus(unrealized).minus(fees).toString(),
+            realized: realized.toString(),
+            unrealized: unrealized.toString(),
+          },
+          fees: fees.toString(),
+          fills: traded?.fills ?? 0,
+          orders: i.ordersBySymbol.get(symbol) ?? 0,
+          turnover: (traded?.turnover ?? ZERO).toString(),
+          position: sum((p) => p.qty).toString(),
+        },
+      ];
+    }),
+  );
+}
+
 export function buildReport(i: ReportInputs): Record<string, unknown> {
   const totals = i.portfolio.totals;
   const stats = i.sampler.returns;
@@ -135,6 +172,7 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
     strategyErrors: i.counters.strategyErrors,
     tradingState: i.tradingState,
     positions,
+    bySymbol: bySymbolOf(i),
     settlements: i.settlements.map((s) => ({ symbol: s.symbol, time: formatTimestamp(s.time), price: s.price, source: s.source })),
     ...(i.unsettled.length === 0 ? {} : { unsettled: unsettledOf(i) }),
     maxDrawdown: i.sampler.drawdown.maxAmount.toString(),

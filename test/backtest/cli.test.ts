@@ -8,6 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { captureOutput } from '../cli/helpers/output.ts';
+import { Decimal } from '../../src/domain/decimal.ts';
+import { expectBySymbolAddsUp } from './helpers/by-symbol.ts';
 import { tempDir } from './helpers/history-file.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -54,6 +56,9 @@ describe('tradebot backtest', () => {
       { symbol: 'FED-CUT-2026-12', time: '2026-11-30T14:25:00.000Z', price: '1', source: 'exchange' },
     ]);
     expect(io.out()).toContain('settled    FED-CUT-2026-12 at 1 on 2026-11-30T14:25:00.000Z (price from exchange)');
+    // bySymbol (#22): PnL, fees, fills, orders and turnover per symbol, adding up exactly to the totals
+    const parts = expectBySymbolAddsUp(report);
+    expect(Object.keys(parts).sort()).toEqual(['FED-CUT-2026-12', 'RAIN-NYC-2026-12-01']);
     // the fill model (print by default since #22: fills never exceed the tape's volume) and how often the book changed
     expect(report['config']).toMatchObject({ tradeThrough: 'print' });
     expect(report['realism']).toMatchObject({
@@ -106,6 +111,9 @@ describe('tradebot backtest', () => {
       commissions: { takerBps: '7.5', makerBps: '1' },
       queueAheadModel: { model: 'none' },
     });
+    // with fees on both sides, the parts still add up exactly
+    expect(new Decimal((report as unknown as { fees: string }).fees).gt(0)).toBe(true);
+    expectBySymbolAddsUp(report as unknown as Record<string, unknown>);
   });
 
   it("runs another strategy than the config's with that strategy's defaults (the config's params are not for it), or with --params", async () => {
