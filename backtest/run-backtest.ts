@@ -33,6 +33,7 @@ import { VolumeWindow } from './replay/volume-window.ts';
 import { buildReport } from './results/report.ts';
 import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector, type BacktestSeries } from './results/series.ts';
+import { TradeTables } from './results/trade-tables.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
 import { TapeReader } from './tape/tape-reader.ts';
 import { OwnOrders } from './recording/own-orders.ts';
@@ -65,6 +66,8 @@ export interface BacktestOptions {
   readonly fillIdMemory?: number;
   /** Execution ids the order tracker remembers against duplicates (default: the pipeline's, 100 000). */
   readonly executionDedupeCapacity?: number;
+  /** A folder to write fills.csv and orders.csv to while replaying (results/trade-tables.ts); none when absent. */
+  readonly tablesDir?: string;
 }
 
 export interface WallStats {
@@ -234,6 +237,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
   });
   const turnover = new TurnoverCounter();
+  const tables = options.tablesDir === undefined ? undefined : new TradeTables(options.tablesDir, pipeline.tracker, rates);
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
     turnover.addFill(fill.qty, fill.price, fill.symbol);
     series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
@@ -270,11 +274,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
     if (options.signal?.aborted !== true) await timeline.advance(end);
     await timeline.pumpUntil(pipeline.stop());
+  } catch (error) {
+    tables?.close();
+    throw error;
   } finally {
     fillSub.unsubscribe();
     await tape.close();
   }
   sampler.finish(clock.now());
+  tables?.close();
   await venue.close();
   const report = buildReport({
     strategy: strategy.name,

@@ -25,7 +25,13 @@ function configFor(file: string): BacktestConfig {
 export async function runSweepJob(job: SweepJob): Promise<SweepJobResult> {
   if (job.config === undefined)
     throw new TradebotError('SWEEP_NO_CONFIG', 'a sweep job needs a backtest config file (job.config)', { kind: 'config' });
-  const result = await runBacktest({ data: job.data, config: configFor(job.config), strategy: job.strategy, params: job.params });
+  const result = await runBacktest({
+    data: job.data,
+    config: configFor(job.config),
+    strategy: job.strategy,
+    params: job.params,
+    tablesDir: job.dir, // fills.csv and orders.csv, as tradebot backtest writes them
+  });
   // as `tradebot backtest`: without the HTML writer (a stripped install) report.html is skipped, the rest written
   await writeResults(job.dir, result, {
     command: 'sweep',

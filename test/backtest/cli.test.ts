@@ -10,6 +10,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { captureOutput } from '../cli/helpers/output.ts';
 import { Decimal } from '../../src/domain/decimal.ts';
 import { expectBySymbolAddsUp } from './helpers/by-symbol.ts';
+import { readCsvRecords } from './helpers/csv.ts';
 import { tempDir } from './helpers/history-file.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -59,6 +60,37 @@ describe('tradebot backtest', () => {
     // bySymbol (#22): PnL, fees, fills, orders and turnover per symbol, adding up exactly to the totals
     const parts = expectBySymbolAddsUp(report);
     expect(Object.keys(parts).sort()).toEqual(['FED-CUT-2026-12', 'RAIN-NYC-2026-12-01']);
+    // fills.csv, orders.csv, equity.csv beside report.json (#22): one row a fill / an order, exact decimals
+    const fills = readCsvRecords(path.join(out, 'fills.csv'));
+    const orders = readCsvRecords(path.join(out, 'orders.csv'));
+    expect(fills).toHaveLength(report['fills'] as number);
+    expect(orders).toHaveLength(report['orders'] as number);
+    const total = (rows: Record<string, string>[], pick: (r: Record<string, string>) => Decimal) =>
+      rows.reduce((sum, r) => sum.plus(pick(r)), new Decimal(0)).toString();
+    expect(total(fills, (r) => new Decimal(r['qty'] as string).times(r['price'] as string))).toBe(report['turnover']);
+    expect(total(fills, (r) => new Decimal(r['fee'] as string))).toBe(report['fees']);
+    expect(total(orders, (r) => new Decimal(r['filled'] as string))).toBe(total(fills, (r) => new Decimal(r['qty'] as string)));
+    expect(fills[0]).toMatchObject({ symbol: expect.any(String) as unknown, liquidity: 'maker', label: 'quote' });
+    const equity = readCsvRecords(path.join(out, 'equity.csv'));
+    expect(equity[0]).toEqual({ time: '2026-11-30T14:00:00.000Z', equity: '10000', drawdown: '0' });
+    expect(equity.at(-1)?.['equity']).toBe((report['equity'] as { end: string }).end);
+    // the tape's volume is conserved (tradeThrough print): at each time, the bot's resting orders never filled more
+    // than the tape traded in that symbol
+    const traded = new Map<string, Decimal>();
+    for (const line of readFileSync('backtest/data/sample.jsonl', 'utf8').trimEnd().split('\n').slice(1)) {
+      const t = JSON.parse(line) as { symbol: string; time: string; qty: string };
+      const key = `${t.symbol} ${t.time}`;
+      traded.set(key, (traded.get(key) ?? new Decimal(0)).plus(t.qty));
+    }
+    const passive = new Map<string, Decimal>();
+    for (const f of fills.filter((r) => r['liquidity'] === 'maker')) {
+      const key = `${f['symbol'] as string} ${f['time'] as string}`;
+      passive.set(key, (passive.get(key) ?? new Decimal(0)).plus(f['qty'] as string));
+    }
+    for (const [key, qty] of passive) expect(qty.lte(traded.get(key) ?? 0), `${key}: filled ${qty.toString()}`).toBe(true);
+    expect(io.out()).toContain(
+      `tables     ${path.join(out, 'fills.csv')}, ${path.join(out, 'orders.csv')}, ${path.join(out, 'equity.csv')}`,
+    );
     // the fill model (print by default since #22: fills never exceed the tape's volume) and how often the book changed
     expect(report['config']).toMatchObject({ tradeThrough: 'print' });
     expect(report['realism']).toMatchObject({

@@ -3,6 +3,7 @@
  * the config with the flags' overrides, the params file, the replay with its progress bar, the output folder
  * and the one-screen summary.
  */
+import path from 'node:path';
 import { loadBacktestConfig, type BacktestConfig } from '../../../backtest/config.ts';
 import { createProgress } from '../../../backtest/progress.ts';
 import { formatSummary } from '../../../backtest/results/summary.ts';
@@ -71,6 +72,7 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
     logger,
     ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
     configFile,
+    tablesDir: options.out,
     ...(params === undefined || options.params === undefined ? {} : { params, paramsFile: options.params }),
     onProgress: (p) => {
       progress ??= createProgress({ label: 'backtest', total: p.totalBytes, unit: mb });
@@ -89,4 +91,5 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
   process.stdout.write(
     `  output     ${written.reportJson}${written.reportHtml === undefined ? '' : `, ${written.reportHtml}`}, ${written.runJson}\n`,
   );
+  process.stdout.write(`  tables     ${['fills.csv', 'orders.csv', 'equity.csv'].map((f) => path.join(options.out, f)).join(', ')}\n`);
 }
