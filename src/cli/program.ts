@@ -16,6 +16,7 @@ import { registerHistoryCommand } from './commands/history.ts';
 import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
 import { registerInitCommand } from './commands/init.ts';
+import { registerReportCommand } from './commands/report.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
@@ -41,5 +42,6 @@ export function buildProgram(): Command {
   registerBacktestCommand(program);
   registerControlCommand(program);
   registerInitCommand(program);
+  registerReportCommand(program);
   return program;
 }
