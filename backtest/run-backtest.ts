@@ -33,7 +33,7 @@ import { VolumeWindow } from './replay/volume-window.ts';
 import { buildReport } from './results/report.ts';
 import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector, type BacktestSeries } from './results/series.ts';
-import { TradeTables } from './results/trade-tables.ts';
+import { bookedFee, liquidityOfFill, TradeTables } from './results/trade-tables.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
 import { TapeReader } from './tape/tape-reader.ts';
 import { OwnOrders } from './recording/own-orders.ts';
@@ -240,7 +240,16 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const tables = options.tablesDir === undefined ? undefined : new TradeTables(options.tablesDir, pipeline.tracker, rates);
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
     turnover.addFill(fill.qty, fill.price, fill.symbol);
-    series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
+    series.fill({
+      t: fill.time,
+      symbol: fill.symbol,
+      side: fill.side,
+      price: fill.price.toString(),
+      qty: fill.qty.toString(),
+      fee: bookedFee(fill, rates).toString(),
+      liquidity: liquidityOfFill(fill),
+      label: pipeline.tracker.get(fill.clordId)?.label ?? '',
+    });
   });
   let counts: ReplayCounts;
   let progressCalls = 0;

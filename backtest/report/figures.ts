@@ -1,7 +1,7 @@
 /**
  * The report's header: key figures (PnL, fees, fills, orders, refusals by code, drawdown, ratios, turnover,
- * events) formatted for reading, and the run's details (strategy, data, params, config). Decimal strings
- * stay exact up to 6 fraction digits (report.json keeps every digit); ratios show 4, with the period of
+ * events) formatted for reading, and the run's details (strategy, data, params, config). Money figures are
+ * shown exact, as report.json holds them (thousands grouped); ratios show 4 fraction digits, with the period of
  * their returns and whether they are annualised.
  */
 import { Decimal } from '../../src/domain/decimal.ts';
@@ -28,6 +28,8 @@ export interface RunDetail {
 }
 
 const MISSING = '—';
+/** Fraction digits that keep a money figure exact (report.json's are exact at the instruments' and fees' scales). */
+export const EXACT = 30;
 
 function groupThousands(integerPart: string): string {
   return integerPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -104,7 +106,12 @@ function fillModelFigure(report: BacktestReport): KeyFigure[] {
   if (typeof trade !== 'string') return [];
   const every = figureAt(report, 'realism.secondsBetweenBookUpdates');
   return [
-    figure('Fill model', `trade-through ${trade}`, 'neutral', [
+    figure('Fill model', trade, 'neutral', [
+      trade === 'print'
+        ? 'trade-through capped by the print'
+        : trade === 'full'
+          ? 'trade-through in full (optimistic)'
+          : `trade-through ${trade}`,
       `queue ahead: ${queueModelText(readPath(report, 'realism.fillModel.queueAheadModel'))}`,
       `${String(readPath(report, 'realism.book'))} book: ${formatNumber(figureAt(report, 'realism.bookUpdates'))} updates`,
       every === null ? 'no book updates' : `one every ${formatNumber(every, 2)} s of market time`,
@@ -119,14 +126,14 @@ export function keyFigures(report: BacktestReport): KeyFigure[] {
   const refusalTotal = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const drawdownTone: Tone = toneOf(at('maxDrawdown')) === 'neutral' ? 'neutral' : 'negative';
   return [
-    figure('PnL total', formatNumber(at('pnl.total')), toneOf(at('pnl.total'))),
-    figure('Realized', formatNumber(at('pnl.realized')), toneOf(at('pnl.realized'))),
-    figure('Unrealized', formatNumber(at('pnl.unrealized')), toneOf(at('pnl.unrealized'))),
-    figure('Fees', formatNumber(at('fees'))),
-    figure('Max drawdown', formatNumber(at('maxDrawdown')), drawdownTone),
+    figure('PnL total', formatNumber(at('pnl.total'), EXACT), toneOf(at('pnl.total'))),
+    figure('Realized', formatNumber(at('pnl.realized'), EXACT), toneOf(at('pnl.realized'))),
+    figure('Unrealized', formatNumber(at('pnl.unrealized'), EXACT), toneOf(at('pnl.unrealized'))),
+    figure('Fees', formatNumber(at('fees'), EXACT)),
+    figure('Max drawdown', formatNumber(at('maxDrawdown'), EXACT), drawdownTone),
     figure('Sharpe', formatNumber(at('sharpe'), 4), toneOf(at('sharpe')), ratioDetails(report, 'sharpe')),
     figure('Sortino', formatNumber(at('sortino'), 4), toneOf(at('sortino')), ratioDetails(report, 'sortino')),
-    figure('Turnover', formatNumber(at('turnover'))),
+    figure('Turnover', formatNumber(at('turnover'), EXACT)),
     figure('Fills', formatNumber(at('fills'))),
     figure('Orders', formatNumber(at('orders'))),
     figure('Refusals', formatNumber(refusalTotal), refusalTotal > 0 ? 'negative' : 'neutral', refusals.length > 0 ? refusals : ['none']),

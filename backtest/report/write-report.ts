@@ -12,6 +12,7 @@ import { keyFigures, runDetails, strategyName } from './figures.ts';
 import type { SettlementMark } from './markers.ts';
 import { formatPeriod } from './period.ts';
 import { readPath } from './read-path.ts';
+import { fillsTable, symbolTable, TABLE_SCRIPT } from './tables.ts';
 import { renderReportPage } from './template.ts';
 
 export const REPORT_HTML = 'report.html';
@@ -20,8 +21,13 @@ export function renderReport(result: BacktestResult, options: ChartDataOptions =
   // The header shows what report.json holds: values with a toJSON (Decimal) as their JSON text.
   const report = JSON.parse(JSON.stringify(result.report)) as BacktestResult['report'];
   const charts = chartData(result.series, { settlements: settlementMarks(report), ...options });
+  const currency = readPath(report, 'currency');
   return renderReportPage({
     strategy: strategyName(report),
+    currency: typeof currency === 'string' ? currency : '',
+    symbolTable: symbolTable(report),
+    fillsTable: fillsTable(report, result.series.firstFills ?? result.series.fills),
+    tableScript: TABLE_SCRIPT,
     period: formatPeriod(charts.span),
     figures: keyFigures(report),
     details: runDetails(report),

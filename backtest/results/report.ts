@@ -159,6 +159,7 @@ export function buildReport(i: ReportInputs): Record<string, unknown> {
       ...i.dataStats,
     },
     config: i.config,
+    currency: i.portfolio.currency,
     pnl: { total: totals.netPnl.toString(), realized: totals.realizedPnl.toString(), unrealized: totals.unrealizedPnl.toString() },
     equity: { start: i.startingCash.toString(), end: totals.equity.toString() },
     fees: totals.fees.toString(),

@@ -84,6 +84,16 @@ interface OrderTally {
   taker: boolean;
 }
 
+/** The fee the portfolio books for a fill: the venue's reported commission, else the rates. */
+export function bookedFee(fill: Fill, rates: FeeRates): Decimal {
+  return fill.fee ?? commission(fill.qty.times(fill.price), fill.aggressor, rates);
+}
+
+/** maker, taker, or '' when the fill does not say. */
+export function liquidityOfFill(fill: Fill): string {
+  return fill.aggressor === false ? 'maker' : fill.aggressor === true ? 'taker' : '';
+}
+
 const liquidityOf = (t: OrderTally | undefined): string =>
   t === undefined ? '' : t.maker && t.taker ? 'both' : t.maker ? 'maker' : t.taker ? 'taker' : '';
 
@@ -121,7 +131,7 @@ export class TradeTables {
   }
 
   private fill(fill: Fill): void {
-    const fee = fill.fee ?? commission(fill.qty.times(fill.price), fill.aggressor, this.rates);
+    const fee = bookedFee(fill, this.rates);
     const order = this.tracker.get(fill.clordId);
     const key = order?.clordIds[0] ?? fill.clordId;
     const tally = this.tallies.get(key) ?? { fee: ZERO, notional: ZERO, maker: false, taker: false };
@@ -137,7 +147,7 @@ export class TradeTables {
       fill.price.toString(),
       fill.qty.toString(),
       fee.toString(),
-      fill.aggressor === false ? 'maker' : fill.aggressor === true ? 'taker' : '',
+      liquidityOfFill(fill),
       fill.orderId ?? '',
       fill.clordId,
       order?.label ?? '',

@@ -52,7 +52,7 @@ export async function writeResults(dir: string, result: BacktestResult, run: Rea
 export const EQUITY_CSV = 'equity.csv';
 
 /** The equity series as CSV: time (ISO UTC), equity, drawdown (equity - running peak, <= 0) at the same times. */
-export function equityTable(series: BacktestSeries): string {
+export function equityTable(series: Pick<BacktestSeries, 'equity' | 'drawdown'>): string {
   const drawdown = new Map(series.drawdown.map((p) => [p.t, p.v]));
   return toCsv(
     ['time', 'equity', 'drawdown'],

@@ -65,9 +65,6 @@ describe('trade tables', () => {
         { t: T0, v: '0' },
         { t: T0 + 60_000, v: '-0.5' },
       ],
-      position: {},
-      price: {},
-      fills: [],
     });
     expect(parseCsv(text)).toEqual([
       ['time', 'equity', 'drawdown'],

@@ -208,8 +208,13 @@ describe('header figures', () => {
       },
     });
     expect(modelled.find((f) => f.label === 'Fill model')).toMatchObject({
-      value: 'trade-through print',
-      details: ['queue ahead: volume over 30000 ms', 'synthetic book: 316 updates', 'one every 8.49 s of market time'],
+      value: 'print',
+      details: [
+        'trade-through capped by the print',
+        'queue ahead: volume over 30000 ms',
+        'synthetic book: 316 updates',
+        'one every 8.49 s of market time',
+      ],
     });
     expect(figures.find((f) => f.label === 'Fill model')).toBeUndefined();
     expect(figures.find((f) => f.label === 'Refusals')?.details).toEqual(['none']);
