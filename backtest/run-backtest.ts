@@ -68,6 +68,8 @@ export interface BacktestOptions {
   readonly executionDedupeCapacity?: number;
   /** A folder to write fills.csv and orders.csv to while replaying (results/trade-tables.ts); none when absent. */
   readonly tablesDir?: string;
+  /** Called with the replay's virtual clock as soon as the data's start is known (log lines in market time). */
+  readonly onClock?: (clock: VirtualClock) => void;
 }
 
 export interface WallStats {
@@ -106,6 +108,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     ...(options.tapeThread ? { thread: options.tapeThread } : {}),
   });
   const header = tape.header;
+  const clock = new VirtualClock(header.from);
+  options.onClock?.(clock);
   let params: unknown;
   let symbols: readonly string[];
   try {
@@ -154,7 +158,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const accounts = [...new Set([account, ...(config.bot.accounts ?? [])])];
   const startingCash = new Decimal(section.startingCash);
 
-  const clock = new VirtualClock(header.from);
   const recording = header.kind === 'recording';
   const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
   const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);

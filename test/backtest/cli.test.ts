@@ -116,6 +116,30 @@ describe('tradebot backtest', () => {
     expect(report).not.toHaveProperty('eventsPerSecondWall');
   });
 
+  it('logs in the replayed market time, so a log line matches the tape and fills.csv', async () => {
+    const out = path.join(tempDir(), 'out');
+    const io = captureOutput();
+    const code = await runCli(['backtest', '--data', 'backtest/data/sample.jsonl', '--out', out, '--log-level', 'info']);
+    expect(code, io.err()).toBe(0);
+    const lines = io
+      .err()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { time: string; msg: string; symbol?: string; qty?: string; price?: string });
+    expect(lines.length).toBeGreaterThan(10);
+    // every line within the data's window (the stop's cancels a latency after its end), none at the wall clock's
+    for (const line of lines)
+      expect(line.time >= '2026-11-30T14:00:00.000Z' && line.time <= '2026-11-30T14:45:01.000Z', line.time).toBe(true);
+    const firstFill = readCsvRecords(path.join(out, 'fills.csv'))[0];
+    const logged = lines.find((l) => l.msg === 'filled');
+    expect(logged).toMatchObject({
+      time: firstFill?.['time'],
+      symbol: firstFill?.['symbol'],
+      qty: firstFill?.['qty'],
+      price: firstFill?.['price'],
+    });
+  });
+
   it('takes latency, commissions and the queue model from flags over the config', async () => {
     const out = path.join(tempDir(), 'out');
     const io = captureOutput();

@@ -62,7 +62,13 @@ function withOverrides(config: BacktestConfig, o: BacktestCommandOptions): Backt
 export async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
   const configFile = configFileOf(options.config);
   const config = withOverrides(loadBacktestConfig(configFile), options);
-  const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+  // log lines carry the replayed market time (the wall clock until the data's start is known), so a refusal matches the tape
+  let marketNow: (() => number) | undefined;
+  const logger = createLogger({
+    level: (options.logLevel ?? config.logging.level) as LogLevel,
+    pretty: config.logging.pretty,
+    now: () => (marketNow === undefined ? Date.now() : marketNow()),
+  });
   const params = options.params === undefined ? undefined : readParamsFile(options.params);
   const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
   let progress: ReturnType<typeof createProgress> | undefined;
@@ -73,6 +79,9 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
     ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
     configFile,
     tablesDir: options.out,
+    onClock: (clock) => {
+      marketNow = () => clock.now();
+    },
     ...(params === undefined || options.params === undefined ? {} : { params, paramsFile: options.params }),
     onProgress: (p) => {
       progress ??= createProgress({ label: 'backtest', total: p.totalBytes, unit: mb });
