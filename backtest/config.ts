@@ -7,10 +7,11 @@
  *     latency: { insertMs: 50, cancelMs: 50, replaceMs: 50 }   # virtual ms until a request reaches the exchange
  *     commissions: { takerBps: "10", makerBps: "0" }           # on each order; default: bot.fees
  *     queueAheadModel: { model: volume, windowMs: 30000 }      # | { model: level, fraction: "0.5" } | { model: none }
- *     tradeThrough: full                    # | print: a print through an order's price fills it by at most the print's quantity
+ *     tradeThrough: print                   # a print through an order's price fills it by at most the print's quantity
+ *                                           # (the tape's volume is conserved); full: in full (optimistic)
  *     book: { depth: 5, sizeWindowMs: 60000, levelTtlMs: 300000 }   # the synthetic book from the tape
- *     settlement: { SYMBOL: "1" }           # settlement price of contracts expiring in the data (default: last trade rounded)
- *     metricsIntervalMs: 60000              # equity sampling for sharpe/sortino and the charts
+ *     settlement: { SYMBOL: "1" }           # settlement price of contracts expiring in the data (default: from the data, else none)
+ *     metricsIntervalMs: 60000              # equity sampling for drawdown, the charts and (short data) sharpe/sortino
  *     supersedeWindow: 10000                # records a trade waits for a busting record
  *     maxSeriesPoints: 5000
  *
@@ -56,10 +57,13 @@ export function backtestSection() {
         .prefault({}),
       commissions: z.strictObject({ takerBps: decimal({ min: '0' }), makerBps: decimal({ min: '0' }) }).optional(),
       queueAheadModel: queueModelSection(),
-      /** An order the tape trades through: `full` fills it in full; `print`, by at most the print's quantity. */
+      /**
+       * An order the tape trades through: `print` (default, since #22) fills it by at most the print's quantity,
+       * so the bot never fills more than the tape traded at or through its prices; `full` fills it in full (optimistic).
+       */
       tradeThrough: z
-        .enum(['full', 'print'], { error: 'must be full (an order traded through fills in full) or print (by at most the print quantity)' })
-        .default('full'),
+        .enum(['full', 'print'], { error: 'must be print (by at most the print quantity) or full (an order traded through fills in full)' })
+        .default('print'),
       book: z
         .strictObject({
           depth: positiveInt('a number of levels').default(5),

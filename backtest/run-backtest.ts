@@ -11,12 +11,14 @@ import { scalesOf } from '../src/domain/index.ts';
 import { startPipeline } from '../src/engine/pipeline/index.ts';
 import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
+import type { VirtualClock } from '../src/engine/clock.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import type { BacktestConfig } from './config.ts';
 import { TurnoverCounter } from './metrics/index.ts';
 import { replayTape, type ReplayCounts, type ReplayProgress } from './replay/replay-tape.ts';
 import { buildReport } from './results/report.ts';
 import type { BacktestSeries } from './results/series.ts';
+import { bookedFee, liquidityOfFill, TradeTables } from './results/trade-tables.ts';
 import type { LineReader, LineReaderOptions } from './tape/line-reader.ts';
 import { OwnOrders } from './recording/own-orders.ts';
 import type { RecordingStats } from './recording/recording-reader.ts';
@@ -57,6 +59,10 @@ export interface BacktestOptions {
   readonly fillIdMemory?: number;
   /** Execution ids the order tracker remembers against duplicates (default: the pipeline's, 100 000). */
   readonly executionDedupeCapacity?: number;
+  /** A folder to write fills.csv and orders.csv to while replaying (results/trade-tables.ts); none when absent. */
+  readonly tablesDir?: string;
+  /** Called with the replay's virtual clock as soon as the data's start is known (log lines in market time). */
+  readonly onClock?: (clock: VirtualClock) => void;
 }
 
 export interface WallStats {
@@ -116,6 +122,7 @@ async function replay(
         books: recordedBooks,
         own: new OwnOrders(new Map(settings.instruments.map((i) => [i.symbol, scalesOf(i)]))),
         stats: recordingStats,
+        onSettlement: (symbol, price, time) => schedule.fromData(symbol, price, time),
       })
     : await replayTape({ ...common, books: tapeBooks });
   const end = Math.max(header.to, counts.endTime ?? counts.lastTime ?? header.from);
@@ -190,19 +197,34 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
   });
   const turnover = new TurnoverCounter();
+  const { rates } = settings;
+  const tables = options.tablesDir === undefined ? undefined : new TradeTables(options.tablesDir, pipeline.tracker, rates);
   const fillSub = pipeline.tracker.fills$.subscribe((fill) => {
-    turnover.addFill(fill.qty, fill.price);
-    series.fill({ t: fill.time, symbol: fill.symbol, side: fill.side, price: fill.price.toString(), qty: fill.qty.toString() });
+    turnover.addFill(fill.qty, fill.price, fill.symbol);
+    series.fill({
+      t: fill.time,
+      symbol: fill.symbol,
+      side: fill.side,
+      price: fill.price.toString(),
+      qty: fill.qty.toString(),
+      fee: bookedFee(fill, rates).toString(),
+      liquidity: liquidityOfFill(fill),
+      label: pipeline.tracker.get(fill.clordId)?.label ?? '',
+    });
   });
   let replayed: Awaited<ReturnType<typeof replay>>;
   try {
     replayed = await replay(options, run, settings, market, records, pipeline, peak);
+  } catch (error) {
+    tables?.close();
+    throw error;
   } finally {
     fillSub.unsubscribe();
     await tape.close();
   }
   const { counts, recordingStats } = replayed;
   sampler.finish(clock.now());
+  tables?.close();
   await venue.close();
   const report = buildReport({
     strategy: strategy.name,
@@ -213,6 +235,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     config: reportConfigOf(section, settings),
     startingCash: settings.startingCash,
     metricsIntervalMs: section.metricsIntervalMs,
+    ratioPeriod: records.ratioPeriod,
     portfolio: portfolio.snapshot(),
     counters: pipeline.counters,
     sampler,
@@ -221,14 +244,17 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     firstEventTime: counts.firstTime,
     lastEventTime: counts.lastTime,
     bookEvents: venue.bookEvents,
+    symbols,
+    ordersBySymbol: venue.ordersBySymbol,
     settlements: schedule.done,
+    unsettled: schedule.unsettled,
     tradingState: pipeline.risk.tradingState.state,
   });
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
   peak.sample();
   return {
-    report: { ...report, ...(schedule.unsettled.length > 0 ? { unsettled: schedule.unsettled } : {}) },
+    report,
     series: series.result(),
     wall: {
       wallSeconds,

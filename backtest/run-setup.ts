@@ -8,12 +8,13 @@ import type { Logger } from 'pino';
 import { Decimal } from '../src/domain/decimal.ts';
 import { scalesOf } from '../src/domain/index.ts';
 import { VirtualClock } from '../src/engine/clock.ts';
-import { Portfolio } from '../src/engine/portfolio/index.ts';
+import { moneyDigitsOf, Portfolio } from '../src/engine/portfolio/index.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
 import { loadStrategy } from '../src/engine/strategy/loader.ts';
 import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
 import { chooseParams, type ParamsChoice } from './strategy-params.ts';
+import { choosePeriod } from './metrics/index.ts';
 import { FillEngine } from './replay/fill-engine.ts';
 import { engineDefinition } from './replay/instrument-defs.ts';
 import type { MarketModel } from './replay/market-model.ts';
@@ -22,7 +23,6 @@ import { SimulatedVenue } from './replay/simulated-venue.ts';
 import { TapeBook } from './replay/tape-book.ts';
 import { Timeline } from './replay/timeline.ts';
 import { VolumeWindow } from './replay/volume-window.ts';
-import type { Settlement } from './results/report.ts';
 import { EquitySampler } from './results/sampler.ts';
 import { SeriesCollector } from './results/series.ts';
 import { TapeReader } from './tape/tape-reader.ts';
@@ -51,6 +51,8 @@ export async function openRun(options: BacktestOptions, log: Logger) {
     ...(options.tapeThread ? { thread: options.tapeThread } : {}),
   });
   const header = tape.header;
+  const clock = new VirtualClock(header.from);
+  options.onClock?.(clock);
   try {
     const params = chooseParams({
       requested: options.strategy,
@@ -63,7 +65,7 @@ export async function openRun(options: BacktestOptions, log: Logger) {
     });
     const symbols = symbolsOf(strategy, params);
     checkRunOptions(options, strategy.name, symbols, header.symbols, header.instruments);
-    return { strategy, tape, header, params, symbols };
+    return { strategy, tape, header, clock, params, symbols };
   } catch (error) {
     await tape.close();
     throw error;
@@ -125,9 +127,8 @@ export type RunSettings = ReturnType<typeof runSettings>;
 /** The simulated market: virtual clock, books (from the tape or a recording), fill engine, venue, portfolio. */
 export function simulatedMarket(config: BacktestConfig, run: OpenRun, settings: RunSettings) {
   const section = config.backtest;
-  const { header, symbols } = run;
+  const { header, symbols, clock } = run;
   const { instruments, queueModel, latency, rates } = settings;
-  const clock = new VirtualClock(header.from);
   const recording = header.kind === 'recording';
   const tapeBooks = new Map<string, TapeBook>(recording ? [] : symbols.map((s) => [s, new TapeBook(section.book)]));
   const recordedBooks = new Map<string, RecordedBook>(recording ? instruments.map((i) => [i.symbol, new RecordedBook(scalesOf(i))]) : []);
@@ -149,31 +150,39 @@ export function simulatedMarket(config: BacktestConfig, run: OpenRun, settings: 
 
 export type SimulatedMarket = ReturnType<typeof simulatedMarket>;
 
-/** The settlement of an expiry: the configured price, else the last trade's; the venue and portfolio settle it. */
-function settleExpiry(
+/**
+ * The settlement schedule's hooks into the venue and the portfolio, and its decision per expiry: a price from the
+ * data (or backtest.settlement), else the contract expires with positions open, marked at the last price.
+ */
+function settlementSchedule(
   section: BacktestConfig['backtest'],
+  run: OpenRun,
   instruments: RunSettings['instruments'],
   market: SimulatedMarket,
   portfolio: Portfolio,
   log: Logger,
-) {
-  return (expiry: { readonly symbol: string; readonly time: number }): Settlement | undefined => {
-    const instrument = instruments.find((i) => i.symbol === expiry.symbol);
-    const configured = section.settlement[expiry.symbol];
-    const scale = instrument === undefined ? 1 : scalesOf(instrument).priceScale;
-    const price = settlementPrice(
-      configured === undefined ? undefined : new Decimal(configured),
-      market.books.get(expiry.symbol)?.lastPrice,
-      scale,
-    );
-    if (price === undefined) {
-      log.warn({ symbol: expiry.symbol }, 'no settlement price (no trade and none in backtest.settlement): positions stay open');
-      return undefined;
-    }
-    market.venue.settle(expiry.symbol, price.price * scale, expiry.time);
-    portfolio.settle(expiry.symbol, price.price);
-    return { symbol: expiry.symbol, time: expiry.time, price: String(price.price), source: price.source };
-  };
+): SettlementSchedule {
+  const { header, symbols } = run;
+  const { venue, books } = market;
+  return new SettlementSchedule(
+    expiriesOf(instruments, symbols, header.from, header.to),
+    {
+      settle: (symbol, raw, time) => venue.settle(symbol, raw, time),
+      expire: (symbol) => {
+        venue.expire(symbol);
+        const last = books.get(symbol)?.lastPrice;
+        const price = last === undefined ? undefined : venue.feed(symbol)?.price(last);
+        if (price !== undefined) portfolio.mark(symbol, price);
+      },
+      settlePositions: (symbol, price) => portfolio.settle(symbol, price),
+      priceScale: (symbol) => scalesOf(instruments.find((i) => i.symbol === symbol) ?? { priceScale: 1, fractionalQtyScale: 1 }).priceScale,
+    },
+    (expiry) => {
+      const decision = settlementPrice(expiry.symbol, section.settlement[expiry.symbol], header.settlements);
+      if ('reason' in decision) log.warn({ symbol: expiry.symbol }, `${decision.reason}: positions stay open, marked at the last price`);
+      return decision;
+    },
+  );
 }
 
 /** What the run records beside the pipeline: portfolio, chart series, equity sampler, settlements, timeline. */
@@ -194,10 +203,13 @@ export function runRecords(
     fees: rates,
     feeSource: 'reported',
     startingCash: { [account]: startingCash },
+    moneyDigits: moneyDigitsOf(instruments),
     ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
   });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
+  const ratioPeriod = choosePeriod(header.to - header.from, section.metricsIntervalMs);
   const sampler = new EquitySampler({
+    returnsPeriodMs: ratioPeriod.periodMs,
     portfolio,
     intervalMs: section.metricsIntervalMs,
     start: header.from,
@@ -211,13 +223,10 @@ export function runRecords(
         }),
       ),
   });
-  const schedule = new SettlementSchedule(
-    expiriesOf(instruments, symbols, header.from, header.to),
-    settleExpiry(section, instruments, market, portfolio, log),
-  );
+  const schedule = settlementSchedule(section, run, instruments, market, portfolio, log);
   const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
   const timeline = new Timeline(clock, venue, [schedule, sampling]);
-  return { portfolio, series, sampler, schedule, timeline };
+  return { portfolio, series, sampler, schedule, timeline, ratioPeriod };
 }
 
 export type RunRecords = ReturnType<typeof runRecords>;

@@ -102,6 +102,7 @@ async function startFile(
   options: FetchHistoryOptions,
   plan: Awaited<ReturnType<typeof fetchPlan>>,
   instruments: Awaited<ReturnType<TradePageSource['instruments']>>,
+  settlements: Awaited<ReturnType<TradePageSource['settlements']>>,
 ): Promise<FetchState> {
   const { request, format, stateFile } = plan;
   const header = encodeHeader({
@@ -112,6 +113,7 @@ async function startFile(
     from: options.from,
     to: options.to,
     instruments,
+    settlements,
   });
   await handle.write(header, 0);
   await handle.datasync();
@@ -202,6 +204,10 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
       { kind: 'config' },
     );
   }
+  // a new file: how the contracts expiring by the window's end settled, as the exchange shows it now (replay
+  // settles from it); asked before the file is opened, so a failure leaves no file behind
+  const expiring = instruments.filter((i) => i.expirationTime !== undefined && i.expirationTime <= options.to).map((i) => i.symbol);
+  const settlements = state === undefined ? await source.settlements(expiring) : [];
   const handle = await (async () => {
     if (state === undefined) return open(out, 'w');
     const h = await open(out, 'r+');
@@ -209,7 +215,7 @@ export async function fetchHistory(options: FetchHistoryOptions): Promise<FetchH
     return h;
   })();
   try {
-    const first = state ?? (await startFile(handle, options, plan, instruments));
+    const first = state ?? (await startFile(handle, options, plan, instruments, settlements));
     return { state: await fetchPages(handle, options, plan, first), resumed };
   } finally {
     await handle.close();

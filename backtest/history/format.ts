@@ -3,7 +3,13 @@
  *
  *   line 1   {"type":"header","version":2,"format":"compact"|"full","source":"familyA"|"gateway",
  *            "symbols":[...],"from":"<iso>","to":"<iso>","instruments":[<family A camelCase Instrument,
- *            familyA.instrument.encode>]}
+ *            familyA.instrument.encode>],
+ *            "settlements":[{"symbol","state","settlementPx"}]}     (optional: see below)
+ *
+ * `settlements` (written by `history fetch` since #22) is what the exchange's market data showed, when the
+ * file was fetched, for each symbol whose instrument was EXPIRED or TERMINATED: its state and
+ * `stats.settlementPx` as a decimal string. Replay settles such a contract at its expiry from it
+ * (settlementPx > 0; a 0 is not a settlement: the wire cannot tell it from "not settled yet").
  *
  * Trade lines, one per trade record, in the exchange's order, in the header's `format`:
  *
@@ -27,7 +33,8 @@
  * Recordings are at version 2 (a closing `{"type":"end","time":<epoch ms>}` line; replay takes the live bot's
  * own orders out of the recorded market); version 1 recordings (no end line) still load.
  */
-import { familyA, type Instrument } from '../../src/domain/index.ts';
+import { Decimal } from '../../src/domain/decimal.ts';
+import { familyA, INSTRUMENT_STATES, type Instrument, type InstrumentState } from '../../src/domain/index.ts';
 import { formatTimestamp, tryParseTimestamp } from '../../src/domain/time.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
 
@@ -56,6 +63,21 @@ export interface HistoryHeader {
   readonly from: number;
   readonly to: number;
   readonly instruments: readonly Instrument[];
+  /** What the exchange showed for the symbols that were over (EXPIRED / TERMINATED) when the file was fetched. */
+  readonly settlements?: readonly RecordedSettlement[];
+}
+
+/** An instrument's state and settlement price as the exchange's market data showed them (header `settlements`). */
+export interface RecordedSettlement {
+  readonly symbol: string;
+  readonly state: InstrumentState;
+  /** stats.settlementPx: 1 for a contract settled at 1.00; 0 also means "not settled yet" on the wire. */
+  readonly settlementPx: Decimal;
+}
+
+/** Over: an instrument that no longer trades (its settlement, when known, is in its market data stats). */
+export function isOver(state: InstrumentState | undefined): boolean {
+  return state === 'INSTRUMENT_STATE_EXPIRED' || state === 'INSTRUMENT_STATE_TERMINATED';
 }
 
 /** The header as one JSON line (with its newline). Keys in the documented order. */
@@ -70,6 +92,8 @@ export function encodeHeader(header: HistoryHeader): string {
     to: formatTimestamp(header.to),
     instruments: header.instruments.map((i) => familyA.instrument.encode(i)),
   });
+  if (header.settlements !== undefined && header.settlements.length > 0)
+    json['settlements'] = header.settlements.map((s) => ({ symbol: s.symbol, state: s.state, settlementPx: s.settlementPx.toString() }));
   return `${JSON.stringify(json)}\n`;
 }
 
@@ -144,5 +168,30 @@ export function parseHeader(line: string, file: string): HistoryHeader {
     }
   });
   for (const symbol of symbols) if (!instruments.some((i) => i.symbol === symbol)) bad(file, `no instrument for symbol ${symbol}`);
-  return { kind, ...(format === undefined ? {} : { format }), source, symbols, from, to, instruments };
+  const settlements = o['settlements'] === undefined ? undefined : parseSettlements(o['settlements'], symbols, file);
+  return {
+    kind,
+    ...(format === undefined ? {} : { format }),
+    source,
+    symbols,
+    from,
+    to,
+    instruments,
+    ...(settlements ? { settlements } : {}),
+  };
+}
+
+function parseSettlements(raw: unknown, symbols: readonly string[], file: string): RecordedSettlement[] {
+  if (!Array.isArray(raw)) bad(file, 'settlements must be a list');
+  return raw.map((entry: unknown, i) => {
+    const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const where = `settlements[${i}]`;
+    if (typeof e['symbol'] !== 'string' || !symbols.includes(e['symbol'])) bad(file, `${where}.symbol must be one of the header's symbols`);
+    if (typeof e['state'] !== 'string' || !(INSTRUMENT_STATES as readonly string[]).includes(e['state']))
+      bad(file, `${where}.state must be an instrument state such as INSTRUMENT_STATE_EXPIRED`);
+    const px = e['settlementPx'];
+    if (typeof px !== 'string' || !/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(px) || new Decimal(px).gt(1))
+      bad(file, `${where}.settlementPx must be a decimal string from 0 to 1, got ${JSON.stringify(px)}`);
+    return { symbol: e['symbol'], state: e['state'] as InstrumentState, settlementPx: new Decimal(px) };
+  });
 }

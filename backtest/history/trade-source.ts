@@ -5,13 +5,16 @@
  * same codec the client decoded it with (the canonical form of what the exchange sent: full-format lines).
  * Paging is by the exchange's own tokens, which is what makes a fetch resumable.
  * Trade search takes one symbol: several symbols are searched together (no symbol filter) and the others
- * dropped here.
+ * dropped here. `settlements` reads the instrument state and `stats.settlementPx` of the contracts that expire
+ * by the window's end from the exchange's market data (gateway: a snapshot-only market data subscription;
+ * family A: GET /v1/orderbook/{symbol}), for the header (format.ts).
  */
-import { familyA, gateway, scalesOf, type Instrument, type InstrumentScales, type Trade } from '../../src/domain/index.ts';
+import { ZERO } from '../../src/domain/decimal.ts';
+import { familyA, gateway, scalesOf, type Instrument, type InstrumentScales, type OrderBook, type Trade } from '../../src/domain/index.ts';
 import type { FamilyAClient } from '../../src/exchange/familya/index.ts';
 import type { GatewayClient } from '../../src/exchange/gateway/index.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
-import type { HistorySource } from './format.ts';
+import { isOver, type HistorySource, type RecordedSettlement } from './format.ts';
 
 export interface PageRequest {
   readonly symbols: readonly string[];
@@ -45,6 +48,8 @@ export interface TradePageSource {
   /** Reference data of the requested symbols (for the header); loads their scales for `page`, so it comes first. */
   instruments(symbols: readonly string[]): Promise<readonly Instrument[]>;
   page(request: PageRequest): Promise<TradePage>;
+  /** The state and settlement price the exchange's market data shows for `symbols` (only those that are over). */
+  settlements(symbols: readonly string[]): Promise<readonly RecordedSettlement[]>;
   /** A trade's wire JSON in this source's family naming (what a full-format line carries). */
   wire(trade: Trade, scales: InstrumentScales): Record<string, unknown>;
   close(): Promise<void>;
@@ -75,6 +80,15 @@ function toPage(trades: readonly Trade[], next: string, request: PageRequest, sc
   return { trades: out, skipped, busted, nextPageToken: next, lastTime };
 }
 
+/** The books of instruments that are over, as header settlements, in the order of `symbols`. */
+function settlementsOf(symbols: readonly string[], books: ReadonlyMap<string, OrderBook>): RecordedSettlement[] {
+  return symbols.flatMap((symbol) => {
+    const book = books.get(symbol);
+    if (book === undefined || book.state === undefined || !isOver(book.state)) return [];
+    return [{ symbol, state: book.state, settlementPx: book.stats?.settlementPx ?? ZERO }];
+  });
+}
+
 const searchInput = (r: PageRequest) => ({
   startTime: r.from,
   endTime: r.to,
@@ -93,6 +107,8 @@ export function gatewaySource(client: GatewayClient, instruments: readonly Instr
       const response = await client.searchTrades(searchInput(request));
       return toPage(response.trades, response.nextPageToken, request, scales);
     },
+    settlements: async (symbols) =>
+      symbols.length === 0 ? [] : settlementsOf(symbols, await client.marketDataSnapshot({ symbols: [...symbols], depth: 1 })),
     wire: (trade, s) => gateway.trade.encode(trade, s),
     close,
   };
@@ -111,6 +127,11 @@ export function familyASource(client: FamilyAClient, close: () => Promise<void>)
     page: async (request) => {
       const response = await client.searchTrades(searchInput(request));
       return toPage(response.trades, response.nextPageToken, request, scales);
+    },
+    settlements: async (symbols) => {
+      const books = new Map<string, OrderBook>();
+      for (const symbol of symbols) books.set(symbol, await client.orderbook(symbol, 1));
+      return settlementsOf(symbols, books);
     },
     wire: (trade, s) => familyA.trade.encode(trade, s),
     close,

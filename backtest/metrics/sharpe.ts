@@ -1,6 +1,7 @@
 /**
- * Sharpe ratio of per-interval equity returns, annualised: mean / sample standard deviation x
- * sqrt(periods per year), risk-free rate 0. Undefined with fewer than two returns or no variation.
+ * Sharpe ratio of per-period equity returns: mean / sample standard deviation x sqrt(periods per year) when
+ * annualised (pass 1 for a ratio per period, not annualised: ratio-period.ts), risk-free rate 0. Undefined with
+ * fewer than two returns or no variation.
  */
 import type { Decimal } from '../../src/domain/decimal.ts';
 import type { ReturnStats } from './returns.ts';

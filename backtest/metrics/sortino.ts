@@ -1,7 +1,7 @@
 /**
- * Sortino ratio of per-interval equity returns, annualised: mean / downside deviation x
- * sqrt(periods per year), where the downside deviation is sqrt(sum(min(r, 0)^2) / n) (target 0).
- * Undefined with fewer than two returns or no losing interval.
+ * Sortino ratio of per-period equity returns: mean / downside deviation, x sqrt(periods per year) when
+ * annualised (pass 1 otherwise: ratio-period.ts), where the downside deviation is sqrt(sum(min(r, 0)^2) / n)
+ * (target 0). Undefined with fewer than two returns or no losing period.
  */
 import type { Decimal } from '../../src/domain/decimal.ts';
 import type { ReturnStats } from './returns.ts';

@@ -11,9 +11,13 @@
  *    (what aggressive orders can take; queue estimates are capped by what it shows), and the recorded
  *    BookEvent itself is published to the pipeline as it was received live;
  *  - the feed's connected / disconnected are published as received (books go stale as live);
+ *  - a book update of an EXPIRED or TERMINATED instrument with a settlement price (> 0) settles the contract
+ *    then (`onSettlement`; replay/settlement.ts), if it has not settled yet;
  *  - the `end` line of a version 2 recording gives the session's end (timers run up to it).
  */
+import type { Decimal } from '../../src/domain/decimal.ts';
 import { BacktestErrorCode, backtestError } from '../errors.ts';
+import { isOver } from '../history/format.ts';
 import type { ReplayCounts, ReplayProgress } from '../replay/replay-tape.ts';
 import type { SimulatedVenue } from '../replay/simulated-venue.ts';
 import type { Timeline } from '../replay/timeline.ts';
@@ -32,6 +36,8 @@ export interface RecordingReplayOptions {
   readonly volumes: ReadonlyMap<string, VolumeWindow>;
   readonly settled: ReadonlySet<string>;
   readonly stats: RecordingStats;
+  /** A recorded settlement (an instrument over, settlementPx > 0) of `symbol` at `time`. */
+  readonly onSettlement?: (symbol: string, price: Decimal, time: number) => void;
   readonly onProgress?: (progress: ReplayProgress) => void;
   readonly signal?: AbortSignal;
 }
@@ -70,6 +76,11 @@ export async function replayRecording(o: RecordingReplayOptions): Promise<Replay
         continue;
       }
       await timeline.advance(item.time);
+      const settlementPx = event.stats?.settlementPx;
+      if (isOver(event.state) && settlementPx !== undefined && settlementPx.gt(0)) {
+        o.onSettlement?.(event.symbol, settlementPx, item.time);
+        await timeline.drain();
+      }
       if (o.settled.has(event.symbol)) {
         counts.afterSettlement++;
         continue;

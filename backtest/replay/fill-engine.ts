@@ -143,6 +143,11 @@ export class FillEngine {
     return this.outcome(this.engine.settle(symbol, rawPrice));
   }
 
+  /** The instrument expires without a settlement price: the bot's working orders expire. */
+  expire(symbol: string): BotOutcome {
+    return this.outcome(this.engine.setInstrumentState(symbol, 'INSTRUMENT_STATE_EXPIRED'));
+  }
+
   private bestOwn(symbol: string, buy: boolean): number | undefined {
     let best: number | undefined;
     for (const o of this.resting.get(symbol)?.all() ?? []) {

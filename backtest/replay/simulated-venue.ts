@@ -123,8 +123,17 @@ export class SimulatedVenue implements Venue {
   insertOrders(requests: readonly VenueOrderRequest[]): Promise<readonly string[]> {
     return this.send(this.options.latency.insertMs, () => {
       const engineRequests = requests.map((r) => this.toEngineOrder(r));
-      return engineRequests.map((r) => this.apply(this.options.fills.submit(r)).executions[0]?.order.orderId ?? '');
+      const ids = engineRequests.map((r) => this.apply(this.options.fills.submit(r)).executions[0]?.order.orderId ?? '');
+      for (const r of requests) this.countOrders(r.symbol, 1);
+      return ids;
     });
+  }
+
+  /** Orders that reached the exchange (inserts, and both legs of a cross) per symbol: the report's bySymbol. */
+  readonly ordersBySymbol = new Map<string, number>();
+
+  private countOrders(symbol: string, n: number): void {
+    this.ordersBySymbol.set(symbol, (this.ordersBySymbol.get(symbol) ?? 0) + n);
   }
 
   cancelOrders(requests: readonly VenueCancelRequest[]): Promise<void> {
@@ -163,6 +172,8 @@ export class SimulatedVenue implements Venue {
       const ids = new Map<string, string>();
       for (const e of outcome.executions)
         if (e.order.clordId !== undefined && !ids.has(e.order.clordId)) ids.set(e.order.clordId, e.order.orderId);
+      this.countOrders(request.buy.symbol, 1);
+      this.countOrders(request.sell.symbol, 1);
       return legs.map((l) => ids.get(l.clordId ?? '') ?? '');
     });
   }
@@ -307,6 +318,14 @@ export class SimulatedVenue implements Venue {
     if (feed === undefined) return;
     feed.settled(rawPrice);
     this.publish(feed.event([], [], time, 'INSTRUMENT_STATE_EXPIRED'));
+  }
+
+  /**
+   * An expiring contract without a settlement price in the data: the bot's working orders expire. No book is
+   * published (an EXPIRED book without a settlement price would have the pipeline settle by reconciliation).
+   */
+  expire(symbol: string): void {
+    this.apply(this.options.fills.expire(symbol));
   }
 
   private send<T>(latencyMs: number, run: () => T): Promise<T> {

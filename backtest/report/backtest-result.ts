@@ -18,6 +18,12 @@ export interface FillPoint {
   readonly side: Side;
   readonly price: string;
   readonly qty: string;
+  /** The fee booked for the fill (decimal string), when known. */
+  readonly fee?: string;
+  /** maker, taker, or '' when unknown. */
+  readonly liquidity?: string;
+  /** The order's label, when it has one. */
+  readonly label?: string;
 }
 
 export interface BacktestSeries {
@@ -28,6 +34,8 @@ export interface BacktestSeries {
   /** Market price (last trade) per symbol. */
   readonly price: Readonly<Record<string, readonly SeriesPoint[]>>;
   readonly fills: readonly FillPoint[];
+  /** The run's first fills in time order, undecimated (the report's fills table); absent: `fills` stands in. */
+  readonly firstFills?: readonly FillPoint[];
 }
 
 /** A key figure as report.json holds it: a decimal string, a number, or null when undefined (sharpe of one point). */

@@ -6,7 +6,7 @@
  */
 import type { BacktestSeries, FillPoint, SeriesPoint } from './backtest-result.ts';
 import { bucketize, bucketWidth, downsample, toChartPoints, type ChartPoint } from './downsample.ts';
-import { fillMarkers, type ChartMarker } from './markers.ts';
+import { byTime, fillMarkers, settlementMarkers, type ChartMarker, type SettlementMark } from './markers.ts';
 
 export interface LineData {
   readonly points: readonly ChartPoint[];
@@ -25,6 +25,8 @@ export interface PriceChart extends SymbolLine {
 
 export interface ChartData {
   readonly equity: LineData;
+  /** Settlements and expiries on the equity line. */
+  readonly equityMarkers: readonly ChartMarker[];
   readonly drawdown: LineData;
   readonly positions: readonly SymbolLine[];
   readonly prices: readonly PriceChart[];
@@ -39,6 +41,8 @@ export interface ChartDataOptions {
   readonly maxMarkers?: number;
   /** Label each marker when a symbol has at most this many fills (default 12). */
   readonly labelMarkersUpTo?: number;
+  /** Settlements and expiries without a settlement price (report.json), marked on the price and equity charts. */
+  readonly settlements?: readonly SettlementMark[];
 }
 
 /** Largest number of fraction digits among the decimal strings, clamped to `[min, max]`. */
@@ -140,12 +144,18 @@ function priceChart(
           ),
           options.maxPoints,
         );
-  const markers = fillMarkers(fills, points, { maxMarkers: options.maxMarkers, labelUpTo: options.labelMarkersUpTo });
+  const markers = byTime([
+    ...fillMarkers(fills, points, { maxMarkers: options.maxMarkers, labelUpTo: options.labelMarkersUpTo }),
+    ...settlementMarkers(
+      options.settlements.filter((m) => m.symbol === symbol),
+      points,
+    ),
+  ]);
   return { symbol, points, precision: sampled.precision, markers, fills: fills.length };
 }
 
 export function chartData(series: BacktestSeries, options: ChartDataOptions = {}): ChartData {
-  const o: Required<ChartDataOptions> = { maxPoints: 4000, maxMarkers: 200, labelMarkersUpTo: 12, ...options };
+  const o: Required<ChartDataOptions> = { maxPoints: 4000, maxMarkers: 200, labelMarkersUpTo: 12, settlements: [], ...options };
   const drawdown = series.drawdown.map((p) => ({ t: p.t, v: p.v.trim().replace(/^[-+]/, '') }));
   const drawdownLine: LineData = {
     points: downsample(drawdown, o.maxPoints, 'extreme').map((p) => ({ time: p.time, value: p.value === 0 ? 0 : -p.value })),
@@ -167,6 +177,12 @@ export function chartData(series: BacktestSeries, options: ChartDataOptions = {}
   ];
   return {
     equity,
+    equityMarkers: byTime(
+      settlementMarkers(
+        o.settlements.map((m) => ({ ...m, text: `${m.symbol} ${m.text}` })),
+        equity.points,
+      ),
+    ),
     drawdown: drawdownLine,
     positions: positionSymbols.map((symbol) => positionLine(symbol, series.position[symbol] ?? [], grid, o.maxPoints)),
     prices: priceSymbols.map((symbol) => priceChart(symbol, series.price[symbol] ?? [], fillsBySymbol.get(symbol) ?? [], o)),

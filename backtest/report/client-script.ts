@@ -27,6 +27,14 @@ export const CLIENT_SCRIPT =
     console.error(error);
   }
 
+  var PURPLE = '#7c3aed';
+  var GREY = '#64748b';
+
+  /** A settlement (purple) or an expiry without one (grey): a labelled circle in the bar. */
+  function eventMarker(m) {
+    return { time: m.time, position: 'inBar', color: m.event === 'settlement' ? PURPLE : GREY, shape: 'circle', text: m.text, size: 1 };
+  }
+
   function priceFormat(precision) {
     var nf = new Intl.NumberFormat('en-US', { minimumFractionDigits: precision, maximumFractionDigits: precision });
     return { type: 'custom', minMove: Math.pow(10, -precision), formatter: function (v) { return nf.format(v); } };
@@ -83,6 +91,7 @@ export const CLIENT_SCRIPT =
         lineWidth: 2, priceFormat: priceFormat(data.equity.precision), title: 'equity',
       });
       equity.setData(data.equity.points);
+      if (data.equityMarkers.length > 0) LC.createSeriesMarkers(equity, data.equityMarkers.map(eventMarker));
     }
 
     var drawdownChart = makeChart('chart-drawdown');
@@ -129,6 +138,7 @@ export const CLIENT_SCRIPT =
       });
       series.setData(p.points);
       LC.createSeriesMarkers(series, p.markers.map(function (m) {
+        if (m.event) return eventMarker(m);
         var buy = m.side === 'BUY';
         // A grouped marker grows slowly with its fill count (1 fill: size 1, 16 fills: size 2).
         var size = Math.min(2, 1 + Math.log2(Math.max(1, m.count)) / 4);

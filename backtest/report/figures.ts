@@ -1,9 +1,12 @@
 /**
  * The report's header: key figures (PnL, fees, fills, orders, refusals by code, drawdown, ratios, turnover,
- * events) formatted for reading, and the run's details (strategy, data, params, config). Decimal strings
- * stay exact up to 6 fraction digits (report.json keeps every digit); ratios show 3.
+ * events) formatted for reading, and the run's details (strategy, data, params, config). Money figures are
+ * shown exact, as report.json holds them (thousands grouped); ratios show 4 fraction digits, with the period of
+ * their returns and whether they are annualised.
  */
 import { Decimal } from '../../src/domain/decimal.ts';
+import { periodText } from '../metrics/ratio-period.ts';
+import { queueModelText } from '../results/summary.ts';
 import type { BacktestReport, Figure } from './backtest-result.ts';
 import { figureAt, readPath } from './read-path.ts';
 
@@ -25,6 +28,8 @@ export interface RunDetail {
 }
 
 const MISSING = '—';
+/** Fraction digits that keep a money figure exact (report.json's are exact at the instruments' and fees' scales). */
+export const EXACT = 30;
 
 function groupThousands(integerPart: string): string {
   return integerPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -85,6 +90,35 @@ function eventRate(rate: Figure): string[] {
   return [`${formatNumber(rate, Math.abs(Number(rate)) < 10 ? 2 : 0)} events/s`];
 }
 
+/** Under sharpe and sortino: the period of the returns, whether annualised, and why the ratio is null when it is. */
+function ratioDetails(report: BacktestReport, ratio: 'sharpe' | 'sortino'): string[] {
+  const periodMs = readPath(report, 'returns.periodMs');
+  if (typeof periodMs !== 'number') return [];
+  const annualised = readPath(report, 'returns.annualised') === true ? 'annualised' : 'not annualised';
+  const lines = [`per ${periodText(periodMs)}, ${annualised}`, `${String(readPath(report, 'returns.count'))} returns`];
+  const why = readPath(report, `returns.whyNull.${ratio}`);
+  return typeof why === 'string' ? [...lines, why] : lines;
+}
+
+/** The fill model and how often the book changed (report.json `realism`), when the report has them. */
+function fillModelFigure(report: BacktestReport): KeyFigure[] {
+  const trade = readPath(report, 'realism.fillModel.tradeThrough');
+  if (typeof trade !== 'string') return [];
+  const every = figureAt(report, 'realism.secondsBetweenBookUpdates');
+  return [
+    figure('Fill model', trade, 'neutral', [
+      trade === 'print'
+        ? 'trade-through capped by the print'
+        : trade === 'full'
+          ? 'trade-through in full (optimistic)'
+          : `trade-through ${trade}`,
+      `queue ahead: ${queueModelText(readPath(report, 'realism.fillModel.queueAheadModel'))}`,
+      `${String(readPath(report, 'realism.book'))} book: ${formatNumber(figureAt(report, 'realism.bookUpdates'))} updates`,
+      every === null ? 'no book updates' : `one every ${formatNumber(every, 2)} s of market time`,
+    ]),
+  ];
+}
+
 export function keyFigures(report: BacktestReport): KeyFigure[] {
   const at = (path: string) => figureAt(report, path);
   const counts = refusalCounts(report);
@@ -92,18 +126,19 @@ export function keyFigures(report: BacktestReport): KeyFigure[] {
   const refusalTotal = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const drawdownTone: Tone = toneOf(at('maxDrawdown')) === 'neutral' ? 'neutral' : 'negative';
   return [
-    figure('PnL total', formatNumber(at('pnl.total')), toneOf(at('pnl.total'))),
-    figure('Realized', formatNumber(at('pnl.realized')), toneOf(at('pnl.realized'))),
-    figure('Unrealized', formatNumber(at('pnl.unrealized')), toneOf(at('pnl.unrealized'))),
-    figure('Fees', formatNumber(at('fees'))),
-    figure('Max drawdown', formatNumber(at('maxDrawdown')), drawdownTone),
-    figure('Sharpe', formatNumber(at('sharpe'), 3), toneOf(at('sharpe'))),
-    figure('Sortino', formatNumber(at('sortino'), 3), toneOf(at('sortino'))),
-    figure('Turnover', formatNumber(at('turnover'))),
+    figure('PnL total', formatNumber(at('pnl.total'), EXACT), toneOf(at('pnl.total'))),
+    figure('Realized', formatNumber(at('pnl.realized'), EXACT), toneOf(at('pnl.realized'))),
+    figure('Unrealized', formatNumber(at('pnl.unrealized'), EXACT), toneOf(at('pnl.unrealized'))),
+    figure('Fees', formatNumber(at('fees'), EXACT)),
+    figure('Max drawdown', formatNumber(at('maxDrawdown'), EXACT), drawdownTone),
+    figure('Sharpe', formatNumber(at('sharpe'), 4), toneOf(at('sharpe')), ratioDetails(report, 'sharpe')),
+    figure('Sortino', formatNumber(at('sortino'), 4), toneOf(at('sortino')), ratioDetails(report, 'sortino')),
+    figure('Turnover', formatNumber(at('turnover'), EXACT)),
     figure('Fills', formatNumber(at('fills'))),
     figure('Orders', formatNumber(at('orders'))),
     figure('Refusals', formatNumber(refusalTotal), refusalTotal > 0 ? 'negative' : 'neutral', refusals.length > 0 ? refusals : ['none']),
     figure('Events', formatNumber(at('events')), 'neutral', eventRate(at('eventsPerSecond'))),
+    ...fillModelFigure(report),
   ];
 }
 

@@ -3,6 +3,7 @@
  * point at or before the fill), so lightweight-charts draws it on the line. Few fills get one marker each,
  * labelled `B 5 @ 0.55` when there are few enough to read; many fills are grouped per time bucket and side
  * into one unlabelled marker sized by its count, so a busy day still draws a bounded, readable number.
+ * Settlements (and expiries without a settlement price) are marked on the price and equity charts too.
  */
 import type { FillPoint, Side } from './backtest-result.ts';
 import { bucketWidth, type ChartPoint } from './downsample.ts';
@@ -14,6 +15,31 @@ export interface ChartMarker {
   readonly text: string;
   /** Fills behind the marker (1 unless grouped). */
   readonly count: number;
+  /** A contract's settlement (or its expiry without one) rather than fills: drawn as a circle in the bar. */
+  readonly event?: 'settlement' | 'expiry';
+}
+
+/** A settlement, or an expiry without a settlement price, to mark on the charts (from report.json). */
+export interface SettlementMark {
+  readonly symbol: string;
+  /** Epoch ms. */
+  readonly t: number;
+  readonly text: string;
+  readonly kind: 'settlement' | 'expiry';
+}
+
+/** Settlement markers on a series' points (snapped to the last point at or before each). */
+export function settlementMarkers(marks: readonly SettlementMark[], points: readonly ChartPoint[]): ChartMarker[] {
+  const times = points.map((p) => p.time);
+  if (times.length === 0) return [];
+  return marks
+    .filter((m) => Number.isFinite(m.t))
+    .map((m) => ({ time: snapTime(times, Math.floor(m.t / 1000)), side: 'BUY' as const, text: m.text, count: 1, event: m.kind }));
+}
+
+/** Markers in time order (what the charts library expects). */
+export function byTime(markers: readonly ChartMarker[]): ChartMarker[] {
+  return [...markers].sort((a, b) => a.time - b.time);
 }
 
 export interface MarkerOptions {

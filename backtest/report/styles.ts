@@ -11,7 +11,7 @@ header .period{margin:4px 0 0;color:#64748b}
 .card .label{font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:#64748b}
 .card .value{font-size:19px;font-weight:650;font-variant-numeric:tabular-nums;margin-top:2px;word-break:break-all}
 .card .details{margin-top:4px;font-size:11.5px;color:#475569;font-variant-numeric:tabular-nums}
-.card .details div{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.card .details div{white-space:normal;overflow-wrap:anywhere}
 .positive .value{color:#15803d}
 .negative .value{color:#dc2626}
 .error{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;border-radius:8px;padding:10px 12px;margin:12px 0}
@@ -27,4 +27,16 @@ dl.details{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margi
 dl.details dt{color:#64748b}
 dl.details dd{margin:0;white-space:pre-wrap;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 footer{margin-top:18px;color:#94a3b8;font-size:12px}
+.axis-title{font-size:11.5px;color:#64748b}
+.axis-title.y{text-align:right;margin:0 2px 2px}
+.axis-title.x{text-align:center;margin-top:2px}
+.table-scroll{max-height:420px;overflow:auto}
+table.data{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:12.5px}
+table.data th,table.data td{padding:4px 10px;border-bottom:1px solid #eef2f7;text-align:left;white-space:nowrap}
+table.data td.num{text-align:right}
+table.data thead th{position:sticky;top:0;background:#f1f5f9;cursor:pointer;user-select:none}
+table.data tfoot td{font-weight:650;border-top:2px solid #e2e8f0}
+table.data th.sorted::after{content:" ▾"}
+table.data th.sorted.asc::after{content:" ▴"}
+p.note{margin:0 0 6px;color:#92400e;font-size:12.5px}
 `;

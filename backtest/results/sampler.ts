@@ -1,13 +1,14 @@
 /**
- * Samples the portfolio every `intervalMs` of market time (boundaries from the start of the data): the
- * equity feeds the returns (sharpe, sortino) and the drawdown tracker, and every sample goes to the
- * chart series with the positions and last prices. The valuation is taken only when the portfolio changed
- * since the previous sample, so long quiet stretches cost nothing.
+ * Samples the portfolio every `intervalMs` of market time (boundaries from the start of the data): every
+ * sample feeds the drawdown tracker and the chart series (with the positions and last prices); the returns
+ * behind sharpe and sortino are taken once per `returnsPeriodMs` (default the interval; an hour or a day for
+ * long data: metrics/ratio-period.ts), from the first sample at or after each period boundary. The valuation
+ * is taken only when the portfolio changed since the previous sample, so long quiet stretches cost nothing.
  */
 import type { Subscription } from 'rxjs';
 import { ZERO, type Decimal } from '../../src/domain/decimal.ts';
 import type { Portfolio } from '../../src/engine/portfolio/index.ts';
-import { DrawdownTracker, ReturnStats } from '../metrics/index.ts';
+import { DrawdownTracker, PeriodReturns, type ReturnStats } from '../metrics/index.ts';
 import type { SeriesCollector } from './series.ts';
 
 export interface SamplerOptions {
@@ -17,10 +18,12 @@ export interface SamplerOptions {
   readonly symbols: readonly string[];
   readonly series: SeriesCollector;
   readonly prices: () => ReadonlyMap<string, Decimal>;
+  /** The period of the returns (sharpe, sortino); default intervalMs. */
+  readonly returnsPeriodMs?: number;
 }
 
 export class EquitySampler {
-  readonly returns = new ReturnStats();
+  private readonly periodReturns: PeriodReturns;
   readonly drawdown = new DrawdownTracker();
   nextTime: number;
   samples = 0;
@@ -32,9 +35,15 @@ export class EquitySampler {
 
   constructor(private readonly options: SamplerOptions) {
     this.nextTime = options.start;
+    this.periodReturns = new PeriodReturns(options.start, options.returnsPeriodMs ?? options.intervalMs);
     this.subscription = options.portfolio.changes$.subscribe(() => {
       this.changed = true;
     });
+  }
+
+  /** The returns behind sharpe and sortino (metrics/period-returns.ts). */
+  get returns(): ReturnStats {
+    return this.periodReturns.stats;
   }
 
   /** Takes the sample due at `nextTime` and moves to the next boundary. */
@@ -44,17 +53,17 @@ export class EquitySampler {
   }
 
   /**
-   * A last sample at the end of the run (when it is not on a boundary already sampled). A closing part of an
-   * interval (the data ending between boundaries, the stop's cancels a latency after the end) is not a period
-   * of its own for sharpe and sortino: it stretches the last interval (ReturnStats.extendLastInterval).
+   * A last sample at the end of the run (when it is not on a boundary already sampled). A closing part of a
+   * period (the data ending between boundaries, the stop's cancels a latency after the end) is not a period
+   * of its own for sharpe and sortino: it stretches the last period (ReturnStats.extendLastInterval).
    */
   finish(time: number): void {
     this.changed = true;
-    if (time > this.lastSampleTime) this.sample(time, this.samples > 0 && time - this.lastSampleTime < this.options.intervalMs);
+    if (time > this.lastSampleTime) this.sample(time, true);
     this.subscription.unsubscribe();
   }
 
-  private sample(time: number, stretchLast = false): void {
+  private sample(time: number, final = false): void {
     if (this.changed) {
       // the snapshot's equity and positions without building the snapshot (same arithmetic, same order)
       const valuation = this.options.portfolio.valuation();
@@ -67,8 +76,7 @@ export class EquitySampler {
     }
     this.samples++;
     this.lastSampleTime = time;
-    if (stretchLast) this.returns.extendLastInterval(this.equity);
-    else this.returns.addEquity(this.equity);
+    this.periodReturns.add(time, this.equity, final);
     this.drawdown.add(this.equity);
     this.options.series.sample(time, this.equity, this.drawdown.current(), this.positions, this.options.prices());
   }

@@ -2,7 +2,7 @@
  * The chart series of a backtest (BacktestResult.series, shared with the report writer): equity and
  * drawdown (equity - running peak, <= 0), position and price per symbol, sampled every metrics interval
  * of market time, and every fill; each series decimated to at most ~maxPoints points. t = epoch ms,
- * v = decimal string.
+ * v = decimal string. Besides, the first FILL_TABLE_ROWS fills undecimated, for the report's fills table.
  */
 import type { Decimal } from '../../src/domain/decimal.ts';
 import { Decimator } from './decimator.ts';
@@ -18,7 +18,13 @@ export interface FillPoint {
   readonly side: 'BUY' | 'SELL';
   readonly price: string;
   readonly qty: string;
+  readonly fee?: string;
+  readonly liquidity?: string;
+  readonly label?: string;
 }
+
+/** Fills the report's table shows (the rest are in fills.csv). */
+export const FILL_TABLE_ROWS = 500;
 
 export interface BacktestSeries {
   readonly equity: SeriesPoint[];
@@ -26,6 +32,7 @@ export interface BacktestSeries {
   readonly position: Record<string, SeriesPoint[]>;
   readonly price: Record<string, SeriesPoint[]>;
   readonly fills: FillPoint[];
+  readonly firstFills: FillPoint[];
 }
 
 export class SeriesCollector {
@@ -34,6 +41,7 @@ export class SeriesCollector {
   private readonly position = new Map<string, Decimator<SeriesPoint>>();
   private readonly price = new Map<string, Decimator<SeriesPoint>>();
   private readonly fills: Decimator<FillPoint>;
+  private readonly firstFills: FillPoint[] = [];
 
   constructor(
     private readonly symbols: readonly string[],
@@ -67,6 +75,7 @@ export class SeriesCollector {
 
   fill(point: FillPoint): void {
     this.fills.add(point);
+    if (this.firstFills.length < FILL_TABLE_ROWS) this.firstFills.push(point);
   }
 
   result(): BacktestSeries {
@@ -77,6 +86,7 @@ export class SeriesCollector {
       position: record(this.position),
       price: record(this.price),
       fills: this.fills.values(),
+      firstFills: [...this.firstFills],
     };
   }
 }

@@ -4,6 +4,7 @@
  * events per wall-clock second (how fast this machine ran it: run.json `eventsPerSecondWall`) and events
  * per second of market time (how busy the data is: report.json `eventsPerSecond`, deterministic).
  */
+import { periodText } from '../metrics/ratio-period.ts';
 import type { WallStats } from '../run-backtest.ts';
 
 const text = (value: unknown): string =>
@@ -14,6 +15,57 @@ function get(report: Readonly<Record<string, unknown>>, path: string): unknown {
   for (const key of path.split('.'))
     value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return value;
+}
+
+/** `per 1 min, not annualised (45 returns, 15 losing)`, and why a ratio is null when one is. */
+function ratioBasis(report: Readonly<Record<string, unknown>>): string {
+  const periodMs = get(report, 'returns.periodMs');
+  const per = typeof periodMs === 'number' ? periodText(periodMs) : text(get(report, 'returns.intervalMs'));
+  const annualised = get(report, 'returns.annualised') === true ? 'annualised (sqrt 365)' : 'not annualised';
+  const why = (get(report, 'returns.whyNull') ?? {}) as Record<string, string>;
+  const reasons = Object.entries(why).map(([ratio, reason]) => `; ${ratio} null: ${reason}`);
+  const count = `${text(get(report, 'returns.count'))} returns, ${text(get(report, 'returns.losing'))} losing`;
+  return `per ${per}, ${annualised} (${count}${reasons.join('')})`;
+}
+
+/** One line per settlement (`FED-CUT-2026-12 at 1 on 2026-11-30T14:25:00.000Z (exchange)`), and per expiry without one. */
+function settlementLines(report: Readonly<Record<string, unknown>>): string[] {
+  const list = (path: string) => {
+    const value = get(report, path);
+    return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  };
+  const settled = list('settlements').map(
+    (s) => `  settled    ${text(s['symbol'])} at ${text(s['price'])} on ${text(s['time'])} (price from ${text(s['source'])})`,
+  );
+  const open = list('unsettled').map(
+    (u) =>
+      `  UNSETTLED  ${text(u['symbol'])} expired ${text(u['expired'])} with no settlement price: ` +
+      `position ${text(u['position'])} left open, marked at ${text(u['markedAt'])} (last price); ${text(u['reason'])}`,
+  );
+  return [...settled, ...open];
+}
+
+/** `volume over 30000 ms`, `level x 0.5`, `none`. */
+export function queueModelText(model: unknown): string {
+  if (typeof model !== 'object' || model === null) return '—';
+  const m = model as Record<string, unknown>;
+  if (m['model'] === 'volume') return `volume over ${text(m['windowMs'])} ms`;
+  if (m['model'] === 'level') return `level x ${text(m['fraction'])}`;
+  return text(m['model']);
+}
+
+/** The fill model and the book's update rate: how much of live the replay exercised. */
+function realismLines(report: Readonly<Record<string, unknown>>): string[] {
+  const r = (path: string) => text(get(report, path));
+  const queueText = queueModelText(get(report, 'realism.fillModel.queueAheadModel'));
+  const trade = get(report, 'realism.fillModel.tradeThrough');
+  const tradeText =
+    trade === 'print' ? 'print (fills never exceed the volume the tape traded)' : trade === 'full' ? 'full (optimistic)' : text(trade);
+  return [
+    `  fill model tradeThrough ${tradeText}, queue ahead ${queueText}`,
+    `  book       ${r('realism.book')}: ${r('realism.bookUpdates')} updates, ` +
+      `one every ${r('realism.secondsBetweenBookUpdates')} s of market time (${r('realism.bookSource')})`,
+  ];
 }
 
 export function formatSummary(report: Readonly<Record<string, unknown>>, wall: WallStats): string {
@@ -29,9 +81,11 @@ export function formatSummary(report: Readonly<Record<string, unknown>>, wall: W
     `backtest  ${r('strategy')} on ${r('data.file')} (${r('data.symbols')}) ${r('data.from')} .. ${r('data.to')}`,
     `  PnL        total ${r('pnl.total')}   realized ${r('pnl.realized')}   unrealized ${r('pnl.unrealized')}   fees ${r('fees')}`,
     `  equity     ${r('equity.start')} -> ${r('equity.end')}   max drawdown ${r('maxDrawdown')} (${r('maxDrawdownFraction')})`,
-    `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   (${r('returns.count')} returns of ${r('returns.intervalMs')} ms)`,
+    `  ratios     sharpe ${r('sharpe')}   sortino ${r('sortino')}   ${ratioBasis(report)}`,
     `  trading    fills ${r('fills')}   orders ${r('orders')}   turnover ${r('turnover')}   positions ${r('positions')}`,
     `  refusals   ${refusalText}`,
+    ...settlementLines(report),
+    ...realismLines(report),
     get(report, 'data.kind') === 'recording'
       ? `  replay     ${r('events')} recorded book updates (${r('data.orderEvents')} order events of the live bot, ` +
         `${r('data.skippedEvents')} lines skipped) over ${r('marketSeconds')} s of market time`

@@ -44,6 +44,7 @@ export async function runSweepJob(job: SweepJob): Promise<SweepJobResult> {
     config: job.series === true ? undecimated(config) : config,
     strategy: job.strategy,
     params: job.params,
+    tablesDir: job.dir, // fills.csv and orders.csv, as tradebot backtest writes them
   });
   // as `tradebot backtest`: without the HTML writer (a stripped install) report.html is skipped, the rest written
   await writeResults(job.dir, result, {

@@ -6,8 +6,9 @@ import { readPath } from '../report/read-path.ts';
 
 /**
  * The metric as a number, or null when the report has none there. Sortino, which report.json leaves null
- * when no interval lost money, is +Infinity for a run that made money without a losing interval (the best
- * a sortino can be), so ranking by it puts that run first, not among the runs without a value.
+ * when no period lost money, is +Infinity for a run that made money without a losing period over enough
+ * returns (`returns.minimum`; the best a sortino can be), so ranking by it puts that run first, not among the
+ * runs without a value.
  */
 export function metricValue(report: unknown, path: string): number | null {
   const raw = readPath(report, path);
@@ -15,7 +16,7 @@ export function metricValue(report: unknown, path: string): number | null {
     path === 'sortino' &&
     raw === null &&
     readPath(report, 'returns.losing') === 0 &&
-    Number(readPath(report, 'returns.count')) >= 2 &&
+    Number(readPath(report, 'returns.count')) >= Number(readPath(report, 'returns.minimum') ?? 2) &&
     Number(readPath(report, 'pnl.total')) > 0
   )
     return Number.POSITIVE_INFINITY;

@@ -32,7 +32,7 @@ export interface SweepOptions {
   readonly concurrency?: number;
   /** Who runs the jobs instead of `runner` on this machine (a queue's coordinator). */
   readonly executor?: SweepExecutor;
-  /** Dotted report.json path to rank by (default `sharpe`). */
+  /** Dotted report.json path to rank by (default `pnl.total`: PnL net of fees, meaningful for any length of data). */
   readonly rankBy?: string;
   readonly ascending?: boolean;
   /** Replace the runs of an earlier sweep in `out` instead of refusing. */
@@ -83,7 +83,7 @@ function executorOf(options: SweepOptions): { executor: SweepExecutor; close(): 
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepSummary> {
-  const rankBy = options.rankBy ?? 'sharpe';
+  const rankBy = options.rankBy ?? 'pnl.total';
   const progress = options.progress ?? silentProgress;
   const runsDir = await prepareOut(options.out, options.keepRuns === true ? 'keep' : options.overwrite === true ? 'replace' : 'refuse');
   const jobs = sweepJobs(options, runsDir);

@@ -223,7 +223,7 @@ const STITCHED_FIGURES = ['pnl.total', 'sharpe', 'sortino', 'maxDrawdown', 'fill
 export async function runWalkForward(options: WalkForwardOptions): Promise<WalkForwardSummary> {
   const ctx: Context = {
     options,
-    rankBy: options.rankBy ?? 'sharpe',
+    rankBy: options.rankBy ?? 'pnl.total',
     ascending: options.ascending === true,
     progress: options.progress ?? silentProgress,
     common: {

@@ -1,15 +1,15 @@
 /**
  * The out-of-sample windows' equity curves joined into one: each window started from the same starting cash
  * (its positions opened flat), so window k's curve is lifted by what the windows before it made, and its first
- * sample (its start, which repeats the previous window's end) is dropped. Returns (sharpe, sortino) and the
- * drawdown are taken over the joined samples with the sampler's own rule: every sample closes an interval,
- * and a window's last sample, when it comes less than an interval after the one before (a run's closing part
- * of an interval), stretches that interval instead of counting as one. With one window this gives the window's
+ * sample (its start, which repeats the previous window's end) is dropped. The drawdown is taken over every
+ * joined sample; returns (sharpe, sortino) once per `periodMs` from the first window's start, with the
+ * sampler's own rule (metrics/period-returns.ts): a window's last sample, when it comes less than an interval
+ * after the one before, is that run's closing sample. With one window this gives the window's
  * own figures. Position, price and fill series are joined as they are; every series is then decimated to
  * `maxPoints` for the charts, as a backtest's are.
  */
 import { Decimal, ZERO } from '../../src/domain/decimal.ts';
-import { DrawdownTracker, ReturnStats } from '../metrics/index.ts';
+import { DrawdownTracker, PeriodReturns, type ReturnStats } from '../metrics/index.ts';
 import type { BacktestSeries, FillPoint, SeriesPoint } from '../report/backtest-result.ts';
 import { Decimator } from '../results/decimator.ts';
 
@@ -53,10 +53,11 @@ function joinBySymbol(
 export function stitchCurves(
   segments: readonly SeriesSegment[],
   startingCash: Decimal,
-  intervalMs: number,
+  periods: { readonly intervalMs: number; readonly periodMs: number },
   maxPoints: number,
 ): StitchedCurve {
-  const returns = new ReturnStats();
+  const { intervalMs, periodMs } = periods;
+  const periodReturns = new PeriodReturns(segments[0]?.from ?? 0, periodMs);
   const drawdown = new DrawdownTracker();
   const equity: SeriesPoint[] = [];
   const underwater: SeriesPoint[] = [];
@@ -71,8 +72,7 @@ export function stitchCurves(
       const value = last.plus(offset);
       const previous = points[i - 1];
       const closing = i === points.length - 1 && i > 0 && previous !== undefined && point.t - previous.t < intervalMs;
-      if (closing) returns.extendLastInterval(value);
-      else returns.addEquity(value);
+      periodReturns.add(point.t, value, closing);
       drawdown.add(value);
       equity.push({ t: point.t, v: value.toString() });
       underwater.push({ t: point.t, v: drawdown.current().toString() });
@@ -82,7 +82,7 @@ export function stitchCurves(
   });
   const fills: FillPoint[] = segments.flatMap((s) => [...s.series.fills]);
   return {
-    returns,
+    returns: periodReturns.stats,
     drawdown,
     start: startingCash,
     end,

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Decimal, ZERO } from '../../src/domain/decimal.ts';
-import { periodsPerYear, sharpe, sortino } from '../metrics/index.ts';
+import { choosePeriod, enough, MIN_RETURNS, ratioReasons, scaleOf, sharpe, sortino } from '../metrics/index.ts';
 import { readPath } from '../report/read-path.ts';
 import type { BacktestReport, BacktestSeries } from '../report/backtest-result.ts';
 import { writeHtmlReport } from '../report/write-report.ts';
@@ -72,13 +72,18 @@ export function stitchOutOfSample(
   if (first === undefined || last === undefined) throw new Error('stitchOutOfSample needs at least one window');
   const startingCash = decimalAt(first.report, 'equity.start');
   const intervalMs = numberAt(first.report, 'returns.intervalMs');
+  // ratios over a period fitted to the joined span, as a backtest of that span would choose (ratio-period.ts)
+  const period = choosePeriod(last.test.to - first.test.from, intervalMs);
   const curve = stitchCurves(
     segments.map((s) => ({ from: s.test.from, series: s.series })),
     startingCash,
-    intervalMs,
+    { intervalMs, periodMs: period.periodMs },
     options.maxPoints ?? 5000,
   );
-  const ppy = periodsPerYear(intervalMs);
+  const ratios = {
+    sharpe: enough(curve.returns, sharpe(curve.returns, scaleOf(period))),
+    sortino: enough(curve.returns, sortino(curve.returns, scaleOf(period))),
+  };
   const turnover = sum(segments, 'turnover');
   const events = count(segments, 'events');
   const marketSeconds = count(segments, 'marketSeconds');
@@ -124,9 +129,19 @@ export function stitchOutOfSample(
     settlements: segments.flatMap((s) => (Array.isArray(s.report['settlements']) ? (s.report['settlements'] as unknown[]) : [])),
     maxDrawdown: curve.drawdown.maxAmount.toString(),
     maxDrawdownFraction: fixed(curve.drawdown.maxFraction, 6),
-    sharpe: fixed(sharpe(curve.returns, ppy), 4),
-    sortino: fixed(sortino(curve.returns, ppy), 4),
-    returns: { intervalMs, count: curve.returns.count, losing: curve.returns.losing, periodsPerYear: ppy.toDecimalPlaces(4).toString() },
+    sharpe: fixed(ratios.sharpe, 4),
+    sortino: fixed(ratios.sortino, 4),
+    returns: {
+      period: period.period,
+      periodMs: period.periodMs,
+      annualised: period.annualised,
+      periodsPerYear: period.periodsPerYear,
+      count: curve.returns.count,
+      losing: curve.returns.losing,
+      minimum: MIN_RETURNS,
+      intervalMs,
+      whyNull: ratioReasons(curve.returns, period, ratios),
+    },
     events,
     bookEvents: count(segments, 'bookEvents'),
     marketSeconds,

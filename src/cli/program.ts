@@ -18,6 +18,7 @@ import { registerBacktestCommand } from './commands/backtest.ts';
 import { registerControlCommand } from './commands/control.ts';
 import { registerInitCommand } from './commands/init.ts';
 import { registerExchangeCommand } from './commands/exchange.ts';
+import { registerReportCommand } from './commands/report.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
@@ -45,5 +46,6 @@ export function buildProgram(): Command {
   registerControlCommand(program);
   registerExchangeCommand(program);
   registerInitCommand(program);
+  registerReportCommand(program);
   return program;
 }

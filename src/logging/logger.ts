@@ -21,6 +21,11 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where records go; default is stderr, so stdout stays free for machine-readable lines. */
   destination?: DestinationStream | NodeJS.WritableStream;
+  /**
+   * The clock of each record's `time` (epoch ms), default the wall clock. A backtest passes its replayed
+   * market time, so a log line matches the tape; pretty lines then show it in UTC, as the tape is.
+   */
+  now?: () => number;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -31,7 +36,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     ? PinoPretty({
         destination: destination as NodeJS.WritableStream,
         colorize: isTty,
-        translateTime: 'SYS:HH:MM:ss.l',
+        translateTime: options.now === undefined ? 'SYS:HH:MM:ss.l' : 'UTC:yyyy-mm-dd HH:MM:ss.l',
         ignore: 'pid,hostname',
         sync: true,
       })
@@ -41,7 +46,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       name: options.name ?? 'tradebot',
       level: options.level ?? 'info',
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: options.now === undefined ? pino.stdTimeFunctions.isoTime : clockTime(options.now),
       formatters: {
         level: (label) => ({ level: label }),
         log: (record) => redactSecrets(record) as Record<string, unknown>,
@@ -56,6 +61,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     stream as DestinationStream,
   );
+}
+
+/** pino's timestamp from `now`: `,"time":"<ISO 8601 UTC>"`, as isoTime writes the wall clock. */
+function clockTime(now: () => number): () => string {
+  return () => `,"time":"${new Date(now()).toISOString()}"`;
 }
 
 /** `('message', { fields })` (no placeholder in the message) as pino's `({ fields }, 'message')`; anything else as given. */

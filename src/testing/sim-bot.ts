@@ -18,7 +18,7 @@ import { toDomainInstrument } from '../sim/exchange/instruments.ts';
 import { GatewayClient, instrumentCatalog } from '../exchange/gateway/index.ts';
 import { liveClock } from '../engine/clock.ts';
 import { startPipeline, type RunningPipeline } from '../engine/pipeline/index.ts';
-import { Portfolio } from '../engine/portfolio/index.ts';
+import { moneyDigitsOf, Portfolio } from '../engine/portfolio/index.ts';
 import { portfolioPort, type PortfolioPort } from '../engine/portfolio-port.ts';
 import { GatewayVenue } from '../bot/venues/gateway-venue.ts';
 import { symbolsOf, type AnyStrategy } from '../engine/strategy/define-strategy.ts';
@@ -232,7 +232,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     client = alice.client;
     await client.login();
     const clock = liveClock();
-    const portfolio = new Portfolio({ clock });
+    const portfolio = new Portfolio({ clock, moneyDigits: moneyDigitsOf(alice.instruments) });
     const port = portfolioPort(portfolio);
     const venue = new ObservedVenue(new GatewayVenue({ client, instruments: alice.instruments }));
     options.beforeStart?.(sim, venue);

@@ -9,6 +9,7 @@ import { parseConfig } from '../../src/config/index.ts';
 import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import type { VenueView } from '../../src/engine/strategy/views.ts';
 import crossDemo from '../../strategies/cross-demo.ts';
+import { expectBySymbolAddsUp } from './helpers/by-symbol.ts';
 
 const SAMPLE = 'backtest/data/sample.jsonl';
 const SYMBOL = 'RAIN-NYC-2026-12-01';
@@ -50,6 +51,8 @@ describe('backtest accounts', () => {
     // net across the two accounts: flat
     expect(report.positions[SYMBOL]).toBe('0');
     expect(result.series.fills.map((f) => `${f.side} ${f.qty}`).sort()).toEqual(['BUY 2', 'BUY 2', 'SELL 2', 'SELL 2']);
+    // bySymbol counts both legs of each cross, and adds up to the totals
+    expect(expectBySymbolAddsUp(result.report)[SYMBOL]).toMatchObject({ fills: 4, orders: 4, position: '0' });
   });
 
   it('a bot.accounts that leaves bot.account out still follows the default account (listed first)', async () => {

@@ -13,6 +13,7 @@ import { encodeHeader, parseHeader, type HistoryHeader } from '../../backtest/hi
 import { stableStringify } from '../../backtest/results/stable-json.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { syntheticInstrument, writeSyntheticHistory, type SyntheticOptions } from '../../backtest/tape/synthetic-history.ts';
+import { Decimal } from '../../src/domain/decimal.ts';
 import { familyA, scalesOf } from '../../src/domain/index.ts';
 import { loadStrategy } from '../../src/engine/strategy/loader.ts';
 import { isTradebotError } from '../../src/errors.ts';
@@ -60,6 +61,23 @@ describe('history headers', () => {
     }
     // a recording has none
     expect(encodeHeader({ ...header, kind: 'recording', format: undefined })).not.toContain('format');
+  });
+
+  it('carry the settlements the exchange showed (history fetch, #22), and refuse bad ones', () => {
+    const settlements = [{ symbol: 'SYN-A', state: 'INSTRUMENT_STATE_EXPIRED' as const, settlementPx: new Decimal(1) }];
+    const line = encodeHeader({ ...header, settlements });
+    expect(line).toContain('"settlements":[{"symbol":"SYN-A","state":"INSTRUMENT_STATE_EXPIRED","settlementPx":"1"}]');
+    expect(parseHeader(line, 'h.jsonl')).toEqual({ ...header, settlements });
+    const json = JSON.parse(line) as Record<string, unknown>;
+    expect(headerError({ ...json, settlements: [{ symbol: 'OTHER', state: 'INSTRUMENT_STATE_EXPIRED', settlementPx: '1' }] })).toContain(
+      "settlements[0].symbol must be one of the header's symbols",
+    );
+    expect(headerError({ ...json, settlements: [{ symbol: 'SYN-A', state: 'INSTRUMENT_STATE_EXPIRED', settlementPx: 1 }] })).toContain(
+      'settlements[0].settlementPx must be a decimal string from 0 to 1, got 1',
+    );
+    expect(headerError({ ...json, settlements: [{ symbol: 'SYN-A', state: 'GONE', settlementPx: '1' }] })).toContain(
+      'settlements[0].state must be an instrument state',
+    );
   });
 
   it('read version 1 files as the full format', () => {

@@ -102,6 +102,32 @@ describe('history fetch sources against the embedded exchange', () => {
     );
   }, 180_000);
 
+  it("records in the header how a contract expiring in the window settled, from each family's market data", async () => {
+    const dir = tempDir();
+    const window = ['--symbol', 'FED-CUT-2026-12', '--from', '2026-11-30T14:20:00Z', '--to', '2026-11-30T14:30:00Z', '--pause-ms', '0'];
+    const settlementsVia = async (source: string) => {
+      const out = path.join(dir, `${source}.jsonl`);
+      const io = captureOutput();
+      const code = await runCli([
+        'history',
+        'fetch',
+        ...window,
+        '--config',
+        'backtest/data/sample-sim.yaml',
+        '--source',
+        source,
+        '--out',
+        out,
+      ]);
+      expect(code, io.err()).toBe(0);
+      vi.restoreAllMocks();
+      return (JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string) as { settlements?: unknown }).settlements;
+    };
+    const expected = [{ symbol: 'FED-CUT-2026-12', state: 'INSTRUMENT_STATE_EXPIRED', settlementPx: '1' }];
+    expect(await settlementsVia('familyA')).toEqual(expected);
+    expect(await settlementsVia('gateway')).toEqual(expected);
+  });
+
   it("takes the family from the config's bot.venue, the flag overriding it", async () => {
     const dir = tempDir();
     const config = path.join(dir, 'history-a.yaml');

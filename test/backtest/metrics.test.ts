@@ -1,11 +1,33 @@
 /**
- * Backtest metrics on known inputs: sharpe and sortino (per-interval returns, annualised), maximum
- * drawdown as money and fraction, turnover; and the series decimation the charts get.
+ * Backtest metrics on known inputs: sharpe and sortino (per-period returns; annualised only for daily
+ * returns), the period chosen from the data's span, the reasons a ratio is null, the sampler's returns per
+ * period, maximum drawdown as money and fraction, turnover; and the series decimation the charts get.
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/domain/decimal.ts';
-import { DrawdownTracker, maxDrawdown, periodsPerYear, ReturnStats, sharpe, sortino, turnover } from '../../backtest/metrics/index.ts';
+import {
+  choosePeriod,
+  DrawdownTracker,
+  enough,
+  maxDrawdown,
+  MIN_RETURNS,
+  periodsPerYear,
+  periodText,
+  ratioReasons,
+  ReturnStats,
+  sharpe,
+  sortino,
+  turnover,
+} from '../../backtest/metrics/index.ts';
 import { Decimator } from '../../backtest/results/decimator.ts';
+import { EquitySampler } from '../../backtest/results/sampler.ts';
+import { SeriesCollector } from '../../backtest/results/series.ts';
+import { VirtualClock } from '../../src/engine/clock.ts';
+import { Portfolio } from '../../src/engine/portfolio/index.ts';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
 
 const d = (values: readonly (string | number)[]) => values.map((v) => new Decimal(v));
 
@@ -52,6 +74,57 @@ describe('metrics', () => {
     first.extendLastInterval(new Decimal(90)); // one short run: its only return
     expect(first.count).toBe(1);
     expect(first.downsideSquares.toString()).toBe('0.01');
+  });
+
+  it('picks the period of the returns from the span of the data: days (annualised) for long data, else hours, else the interval', () => {
+    expect(choosePeriod(45 * MIN, MIN)).toEqual({ period: 'interval', periodMs: MIN, annualised: false, periodsPerYear: null });
+    expect(choosePeriod(3 * DAY, MIN)).toEqual({ period: 'hour', periodMs: HOUR, annualised: false, periodsPerYear: null });
+    expect(choosePeriod(19 * HOUR, MIN).period).toBe('interval');
+    expect(choosePeriod(30 * DAY, MIN)).toEqual({ period: 'day', periodMs: DAY, annualised: true, periodsPerYear: 365 });
+    // an interval of an hour or more is never cut into hours
+    expect(choosePeriod(3 * DAY, 2 * HOUR)).toEqual({ period: 'interval', periodMs: 2 * HOUR, annualised: false, periodsPerYear: null });
+    expect([periodText(MIN), periodText(HOUR), periodText(DAY), periodText(1500)]).toEqual(['1 min', '1 h', '1 day', '1500 ms']);
+  });
+
+  it('gives no ratio from fewer than MIN_RETURNS returns, and says why a ratio is null', () => {
+    const few = ReturnStats.of(d(['0.01', '-0.02', '0.03', '0']));
+    const period = choosePeriod(4 * MIN, MIN);
+    expect(enough(few, sharpe(few, new Decimal(1)))).toBeUndefined();
+    expect(ratioReasons(few, period, { sharpe: undefined, sortino: undefined })).toEqual({
+      sharpe: `4 returns of 1 min: fewer than ${MIN_RETURNS}, too few to mean anything`,
+      sortino: `4 returns of 1 min: fewer than ${MIN_RETURNS}, too few to mean anything`,
+    });
+    const winning = ReturnStats.of(d(Array.from({ length: MIN_RETURNS }, (_, i) => (i % 2 === 0 ? '0.01' : '0.02'))));
+    const ratios = { sharpe: enough(winning, sharpe(winning, new Decimal(1))), sortino: enough(winning, sortino(winning, new Decimal(1))) };
+    expect(ratios.sharpe?.toDecimalPlaces(4).toString()).toBe('2.924');
+    expect(ratioReasons(winning, period, ratios)).toEqual({ sortino: `none of the ${MIN_RETURNS} returns of 1 min lost money` });
+  });
+
+  it('takes the returns once per period from the equity samples, stretching the last period over the closing part', () => {
+    const clock = new VirtualClock(0);
+    const portfolio = new Portfolio({ clock, startingCash: { acct: new Decimal(100) } });
+    const sampler = new EquitySampler({
+      portfolio,
+      intervalMs: MIN,
+      start: 0,
+      symbols: ['S'],
+      series: new SeriesCollector(['S'], 100),
+      prices: () => new Map(),
+      returnsPeriodMs: HOUR,
+    });
+    portfolio.applyFill({ account: 'acct', symbol: 'S', side: 'BUY', qty: new Decimal(10), price: new Decimal('0.5'), time: 0 });
+    // equity 100 at 0; the mark moves every minute, but only the hour boundaries make returns
+    for (let minute = 0; minute <= 3 * 60; minute++) {
+      portfolio.mark('S', new Decimal(minute % 60 === 0 ? '0.5' : '0.9').plus(new Decimal(minute).div(1000)));
+      sampler.sampleNext();
+    }
+    sampler.finish(3 * HOUR + 30 * MIN);
+    // boundaries 0, 1 h, 2 h, 3 h (equity 100 + 0.6 per hour there); the closing 30 min stretches the last hour
+    expect(sampler.returns.count).toBe(3);
+    const e = d(['100', '100.6', '101.2', '101.8']);
+    const expected = e.slice(1).reduce((sum, x, i) => sum.plus(x.div(e[i] as Decimal).minus(1)), new Decimal(0));
+    expect(sampler.returns.sum.toString()).toBe(expected.toString());
+    expect(sampler.samples).toBe(3 * 60 + 2);
   });
 
   it('measures the maximum drawdown as money and as a fraction of the peak', () => {

@@ -114,11 +114,12 @@ async function replay(
   recording: string,
   config: TradebotConfig,
   queueAheadModel: Record<string, unknown>,
+  tradeThrough: 'print' | 'full',
 ): Promise<Capture & { reportFills: unknown }> {
   const { strategy, capture } = capturing(tradeFollower());
   const backtest: BacktestConfig = {
     ...config,
-    backtest: backtestSection().parse({ latency: { insertMs: 1, cancelMs: 1, replaceMs: 1 }, queueAheadModel }),
+    backtest: backtestSection().parse({ latency: { insertMs: 1, cancelMs: 1, replaceMs: 1 }, queueAheadModel, tradeThrough }),
   };
   const result = await runBacktest({ data: recording, config: backtest, strategy, params: PARAMS });
   return { ...capture, reportFills: result.report['fills'] };
@@ -138,8 +139,9 @@ describe('parity: live with recording, then the recording replayed', () => {
     session = await startLiveSession({ strategy: live.strategy, params: PARAMS, recording, seed: 23, stepMs: 500 });
     for (let i = 0; i < STEPS; i++) await session.step();
     await session.stop();
-    const pessimistic = await replay(recording, session.config, { model: 'level', fraction: '1' });
-    const optimistic = await replay(recording, session.config, { model: 'none' });
+    // the bounds: the whole level ahead and trade-through capped by the print (the default), nothing ahead and trade-through in full
+    const pessimistic = await replay(recording, session.config, { model: 'level', fraction: '1' }, 'print');
+    const optimistic = await replay(recording, session.config, { model: 'none' }, 'full');
     const books = recordedBooks(recording, SESSION_SYMBOL);
 
     // the session did trade: decisions on both sides, fills

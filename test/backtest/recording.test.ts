@@ -156,12 +156,49 @@ describe('recordings', () => {
       strategy,
       params: { symbols: ['SYN-A'] },
     });
-    // only the 2 of others at 0.45 can be taken; the live bot's own sale at 0.40 is not a trade through our bid, the later one is
+    // only the 2 of others at 0.45 can be taken; the live bot's own sale at 0.40 is not a trade through our bid, the later one is,
+    // for the 3 it traded (tradeThrough print, the default since #22; in full it filled all 5 of the bid)
     expect(result.series.fills.map((f) => [f.t - T0, f.side, f.qty, f.price])).toEqual([
       [1010, 'BUY', '2', '0.45'],
-      [4000, 'BUY', '5', '0.41'],
+      [4000, 'BUY', '3', '0.41'],
     ]);
     expect(result.report['data']).toMatchObject({ books: 4, orderEvents: 5 });
+  });
+
+  it('settles a contract when a recorded book shows it settled, after its expiry left it open', async () => {
+    const file = path.join(tempDir(), 'settle.jsonl');
+    const expiring = syntheticInstrument('SYN-A', T0 + 2500);
+    const recorder = openRecorder(file, { instruments: [expiring], symbols: ['SYN-A'], startTime: T0, now: () => T0 + 5000 });
+    recorder.record({ stream: 'market', time: T0, event: { type: 'connected', attempt: 1 } });
+    const settled: BookEvent = {
+      ...book([40, 10], [45, 7], 45, 100, 3000),
+      bids: [],
+      offers: [],
+      state: 'INSTRUMENT_STATE_EXPIRED',
+      stats: { ...stats(45, 100), settlementPx: new Decimal(1) },
+    };
+    for (const e of [book([40, 10], [45, 7], 42, 100, 1000), settled])
+      recorder.record({ stream: 'market', time: e.transactTime ?? T0, event: e });
+    await recorder.close();
+    let placed = false;
+    const strategy = scripted({
+      onBook(ctx) {
+        if (placed) return;
+        placed = true;
+        ctx.place({ symbol: 'SYN-A', side: 'BUY', qty: 5, price: '0.46', timeInForce: 'IMMEDIATE_OR_CANCEL' });
+      },
+    });
+    const result = await runBacktest({
+      data: file,
+      config: testConfig({ latency: { insertMs: 10, cancelMs: 10 } }),
+      strategy,
+      params: { symbols: ['SYN-A'] },
+    });
+    expect(result.report['settlements']).toEqual([
+      { symbol: 'SYN-A', time: new Date(T0 + 3000).toISOString(), price: '1', source: 'recording' },
+    ]);
+    expect(result.report['unsettled']).toBeUndefined();
+    expect(result.report['pnl']).toEqual({ total: '2.75', realized: '2.75', unrealized: '0' });
   });
 
   it('runs to the end line of the recording and still reads version 1 recordings (no end line)', async () => {

@@ -6,10 +6,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Decimal } from '../../src/domain/decimal.ts';
 import { defineStrategy } from '../../src/engine/strategy/define-strategy.ts';
 import { runBacktest } from '../../backtest/run-backtest.ts';
 import { loadBacktestConfig } from '../../backtest/config.ts';
 import { stableStringify } from '../../backtest/results/stable-json.ts';
+import { formatSummary } from '../../backtest/results/summary.ts';
 import { scripted, T0, tempDir, testConfig, writeHistory, type Row } from './helpers/history-file.ts';
 
 const params = { symbols: ['SYN-A'] };
@@ -58,7 +60,8 @@ describe('latency', () => {
       { at: 3000, price: 40, qty: 1, side: 'sell' }, // trade-through before the cancel arrives at 3100
       { at: 3200, price: 39, qty: 1, side: 'sell' },
     ]);
-    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' } });
+    // the optimistic trade-through (a 1-lot print through the bid fills what is left of it): this test is about the cancel's latency
+    const config = testConfig({ latency: { insertMs: 500, cancelMs: 500 }, queueAheadModel: { model: 'none' }, tradeThrough: 'full' });
     const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41', { cancelOnFill: true }), params });
     expect(fillTimes(result.series)).toEqual([
       [2600, '3', '0.41'],
@@ -136,8 +139,9 @@ describe('timers of any period', () => {
 describe('busted trades', () => {
   const rows: Row[] = [...OPEN, { at: 3000, price: 39, qty: 1, side: 'sell', n: 3 }, { at: 4000, price: 46, qty: 1, side: 'buy', n: 4 }];
 
+  // with the optimistic trade-through (a 1-lot print through the bid fills all 5): these tests are about busts
   it('replays a trade the tape later busts as if it never happened', async () => {
-    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' } });
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, tradeThrough: 'full' });
     const kept = await runBacktest({
       data: writeHistory(path.join(tempDir(), 'a.jsonl'), rows),
       config,
@@ -161,7 +165,12 @@ describe('busted trades', () => {
       { at: 4000, price: 46, qty: 1, side: 'buy', n: 5 },
       { at: 3000, price: 39, qty: 1, side: 'sell', n: 3, state: 'TRADE_STATE_BUSTED' },
     ]);
-    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 }, queueAheadModel: { model: 'none' }, supersedeWindow: 1 });
+    const config = testConfig({
+      latency: { insertMs: 0, cancelMs: 0 },
+      queueAheadModel: { model: 'none' },
+      supersedeWindow: 1,
+      tradeThrough: 'full',
+    });
     const result = await runBacktest({ data: file, config, strategy: bidOnce('0.41'), params });
     expect(fillTimes(result.series)).toEqual([[3000, '5', '0.41']]);
     expect(result.report['data']).toMatchObject({ busted: 0, lateBusts: 1 });
@@ -202,14 +211,45 @@ describe('settlement', () => {
     expect(result.report['events']).toBe(3);
   });
 
-  it('settles at the last trade price rounded to 0 or 1 when none is configured', async () => {
-    const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
+  it("settles at the price the exchange's data shows (the header's settlements, as history fetch records them)", async () => {
+    const settlements = [{ symbol: 'SYN-A', state: 'INSTRUMENT_STATE_EXPIRED' as const, settlementPx: new Decimal(1) }];
+    const file = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000, settlements });
     const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 } });
     const result = await runBacktest({ data: file, config, strategy: buyer(), params });
     expect(result.report['settlements']).toEqual([
-      { symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '0', source: 'lastTrade' },
+      { symbol: 'SYN-A', time: new Date(T0 + 8000).toISOString(), price: '1', source: 'exchange' },
     ]);
-    expect((result.report['pnl'] as { realized: string }).realized).toBe('-2.25');
+    expect(result.report['unsettled']).toBeUndefined();
+    expect((result.report['pnl'] as { realized: string }).realized).toBe('2.75');
+  });
+
+  // #22: a contract used to settle at its last trade rounded (0.44 -> 0): an outcome invented by rounding
+  it('leaves the position open, marked at the last price, when the data has no settlement price, and says why', async () => {
+    const unknown = writeHistory(path.join(tempDir(), 's.jsonl'), rows, { expiration: T0 + 8000 });
+    const zero = writeHistory(path.join(tempDir(), 'z.jsonl'), rows, {
+      expiration: T0 + 8000,
+      settlements: [{ symbol: 'SYN-A', state: 'INSTRUMENT_STATE_EXPIRED', settlementPx: new Decimal(0) }],
+    });
+    const config = testConfig({ latency: { insertMs: 0, cancelMs: 0 } });
+    for (const [file, why] of [
+      [unknown, 'the data has no settlement price for SYN-A (set backtest.settlement.SYN-A if you know the outcome)'],
+      [zero, 'settlementPx 0, which the wire cannot tell from not settled yet'],
+    ] as const) {
+      const result = await runBacktest({ data: file, config, strategy: buyer(), params });
+      expect(result.report['settlements']).toEqual([]);
+      const [entry] = result.report['unsettled'] as { reason: string }[];
+      expect(entry).toMatchObject({ symbol: 'SYN-A', expired: new Date(T0 + 8000).toISOString(), position: '5', markedAt: '0.44' });
+      expect(entry?.reason).toContain(why);
+      expect(formatSummary(result.report, result.wall)).toContain(
+        `UNSETTLED  SYN-A expired ${new Date(T0 + 8000).toISOString()} with no settlement price: ` +
+          'position 5 left open, marked at 0.44 (last price)',
+      );
+      expect(result.report['positions']).toEqual({ 'SYN-A': '5' });
+      // bought 5 at 0.45, marked at the last trade 0.44; the resting bid expired with the instrument
+      expect(result.report['pnl']).toEqual({ total: '-0.05', realized: '0', unrealized: '-0.05' });
+      expect(result.report['data']).toMatchObject({ afterSettlement: 1 });
+      expect(result.report['orders']).toBe(2);
+    }
   });
 });
 

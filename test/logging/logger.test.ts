@@ -38,6 +38,16 @@ describe('logger', () => {
     expect(String(line?.['time'])).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
+  it("takes each record's time from the clock it is given (a backtest's market time)", () => {
+    const out = capture();
+    let now = Date.UTC(2026, 10, 30, 14, 25, 0);
+    const log = createLogger({ destination: out.stream, pretty: false, now: () => now });
+    log.warn('first');
+    now += 1500;
+    log.warn('second');
+    expect(out.lines().map((l) => l['time'])).toEqual(['2026-11-30T14:25:00.000Z', '2026-11-30T14:25:01.500Z']);
+  });
+
   it('masks secrets under secret-named keys at any depth', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream, pretty: false, level: 'debug' });

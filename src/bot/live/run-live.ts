@@ -17,7 +17,7 @@ import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
-import { Portfolio } from '../../engine/portfolio/index.ts';
+import { moneyDigitsOf, Portfolio } from '../../engine/portfolio/index.ts';
 import { portfolioPort } from '../../engine/portfolio-port.ts';
 import { connectVenue, type VenueConnection } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
@@ -263,7 +263,11 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
   const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
-  const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
+  const portfolio = new Portfolio({
+    clock,
+    fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps },
+    moneyDigits: moneyDigitsOf(connection.instruments),
+  });
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols: run.symbols, startTime: started });
   // the console answers 503 until the pipeline runs
   const startedRun: { pipeline?: RunningPipeline } = {};

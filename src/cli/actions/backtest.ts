@@ -3,6 +3,7 @@
  * the config with the flags' overrides, the params file, the replay with its progress bar, the output folder
  * and the one-screen summary.
  */
+import path from 'node:path';
 import { loadBacktestConfig, type BacktestConfig } from '../../../backtest/config.ts';
 import { createProgress } from '../../../backtest/progress.ts';
 import { formatSummary } from '../../../backtest/results/summary.ts';
@@ -61,7 +62,13 @@ function withOverrides(config: BacktestConfig, o: BacktestCommandOptions): Backt
 export async function backtestCommand(options: BacktestCommandOptions): Promise<void> {
   const configFile = configFileOf(options.config);
   const config = withOverrides(loadBacktestConfig(configFile), options);
-  const logger = createLogger({ level: (options.logLevel ?? config.logging.level) as LogLevel, pretty: config.logging.pretty });
+  // log lines carry the replayed market time (the wall clock until the data's start is known), so a refusal matches the tape
+  let marketNow: (() => number) | undefined;
+  const logger = createLogger({
+    level: (options.logLevel ?? config.logging.level) as LogLevel,
+    pretty: config.logging.pretty,
+    now: () => (marketNow === undefined ? Date.now() : marketNow()),
+  });
   const params = options.params === undefined ? undefined : readParamsFile(options.params);
   const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
   let progress: ReturnType<typeof createProgress> | undefined;
@@ -71,6 +78,10 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
     logger,
     ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
     configFile,
+    tablesDir: options.out,
+    onClock: (clock) => {
+      marketNow = () => clock.now();
+    },
     ...(params === undefined || options.params === undefined ? {} : { params, paramsFile: options.params }),
     onProgress: (p) => {
       progress ??= createProgress({ label: 'backtest', total: p.totalBytes, unit: mb });
@@ -89,4 +100,5 @@ export async function backtestCommand(options: BacktestCommandOptions): Promise<
   process.stdout.write(
     `  output     ${written.reportJson}${written.reportHtml === undefined ? '' : `, ${written.reportHtml}`}, ${written.runJson}\n`,
   );
+  process.stdout.write(`  tables     ${['fills.csv', 'orders.csv', 'equity.csv'].map((f) => path.join(options.out, f)).join(', ')}\n`);
 }

@@ -46,7 +46,12 @@ export function registerSweepCommand(program: Command): void {
     )
     .option('-p, --params <yaml>', "base params (YAML mapping, as backtest --params); the grid's values are merged over them")
     .option('-w, --workers <n>', 'worker threads on this machine (default: one per core)', parseWorkers)
-    .option('--rank-by <metric>', 'report.json field to rank by, dotted: sharpe, sortino, pnl.total, maxDrawdown, ...', 'sharpe')
+    .option(
+      '--rank-by <metric>',
+      'report.json field to rank by, dotted: pnl.total (PnL net of fees, meaningful for any length of data), ' +
+        'sharpe, sortino, maxDrawdown, ...',
+      'pnl.total',
+    )
     .option('--ascending', 'rank the lowest value first (e.g. --rank-by maxDrawdown)')
     .option('--force', 'replace the runs of an earlier sweep in --out')
     .option(

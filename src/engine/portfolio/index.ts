@@ -5,6 +5,7 @@
 export { Portfolio } from './portfolio.ts';
 export { PortfolioErrorCode } from './errors.ts';
 export { commission } from './fees.ts';
+export { moneyDigitsOf } from './money-digits.ts';
 export { FLAT, type PositionState, type TradeEffect, averagePrice, settle, trade } from './position.ts';
 export type {
   AccountSnapshot,

@@ -25,7 +25,7 @@ import type { Clock } from '../clock.ts';
 import { PortfolioErrorCode, portfolioError } from './errors.ts';
 import { NO_FEES, feeOf } from './fees.ts';
 import { Ledger } from './ledger.ts';
-import { marketValue, settle as settlePosition, trade, withFields, type PositionState } from './position.ts';
+import { marketValue, RELEASE_DECIMALS, settle as settlePosition, trade, withFields, type PositionState } from './position.ts';
 import { planReconcile } from './reconcile.ts';
 import { accountSnapshot, portfolioSnapshot, positionSnapshot, positionSnapshotAt, valuationOf, type Valuation } from './snapshot.ts';
 import type {
@@ -72,6 +72,7 @@ export class Portfolio {
   private readonly feeSource: 'rates' | 'reported';
   private readonly currency: string;
   private readonly ledger: Ledger;
+  private readonly moneyDigits: Readonly<Record<string, number>>;
   /** Fill ids booked and reversed, the most recent ones (a long run must not grow with its fills). */
   private readonly booked: LruSet;
   private readonly reversed: LruSet;
@@ -100,6 +101,7 @@ export class Portfolio {
     this.feeSource = options.feeSource ?? 'rates';
     this.currency = options.currency ?? 'USD';
     this.ledger = new Ledger(options.startingCash);
+    this.moneyDigits = options.moneyDigits ?? {};
     this.booked = new LruSet(options.fillIdMemory ?? DEFAULT_FILL_ID_MEMORY);
     this.reversed = new LruSet(options.fillIdMemory ?? DEFAULT_FILL_ID_MEMORY);
   }
@@ -293,7 +295,7 @@ export class Portfolio {
     const position = this.ledger.position(fill.account, fill.symbol);
     const signed = (fill.side === 'BUY' ? fill.qty : fill.qty.neg()).times(direction);
     const fee = feeOf(fill, this.rates, this.feeSource).times(direction);
-    const effect = trade(position, signed, fill.price);
+    const effect = trade(position, signed, fill.price, this.moneyDigits[fill.symbol] ?? RELEASE_DECIMALS);
     this.ledger.setPosition(
       fill.account,
       fill.symbol,

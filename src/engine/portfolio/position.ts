@@ -8,13 +8,17 @@
  * quantity opens a new position at the trade price (a flip through zero). Closing the whole position
  * releases the whole cost, so a flat position has exactly zero cost.
  *
- * Rounding: a partial close releases cost x closed / open, rounded half-even to 18 decimal places. That
- * keeps every later sum within the 40 significant digits of the project's Decimal, so the accounting
- * identity cash + qty x mark = start + realized + unrealized - fees (+ adjustments) holds exactly; the
- * remaining average price is off by less than 1e-18 per contract at worst.
+ * Rounding: a partial close releases cost x closed / open, the only division, rounded half-even to the
+ * symbol's money places (its price places plus its quantity places: 2 for cents and whole contracts; the
+ * Portfolio's `moneyDigits`), or to 18 places for a symbol whose scales the portfolio was not given. The cost
+ * kept, the realized PnL and every sum of them are then exact at the instrument's scales (a 1M-fill run shows
+ * `48.68`, never `48.680000000000000001`), and the accounting identity
+ * cash + qty x mark = start + realized + unrealized - fees (+ adjustments) holds exactly: the rounding only
+ * moves less than one money unit per partial close between realized and unrealized PnL.
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 
+/** Places a released cost is rounded to when the symbol's money places are not known. */
 export const RELEASE_DECIMALS = 18;
 
 export interface PositionState {
@@ -60,8 +64,11 @@ export interface TradeEffect {
   readonly realizedDelta: Decimal;
 }
 
-/** Books `signedQty` (> 0 buys, < 0 sells) at `price`, without fees or counters. */
-export function trade(position: PositionState, signedQty: Decimal, price: Decimal): TradeEffect {
+/**
+ * Books `signedQty` (> 0 buys, < 0 sells) at `price`, without fees or counters; a partial close releases its
+ * share of the cost rounded half-even to `releaseDigits` decimal places (see the header).
+ */
+export function trade(position: PositionState, signedQty: Decimal, price: Decimal, releaseDigits = RELEASE_DECIMALS): TradeEffect {
   const cashDelta = signedQty.times(price).neg();
   const open = position.qty;
   if (open.isZero() || open.isNegative() === signedQty.isNegative()) {
@@ -76,7 +83,7 @@ export function trade(position: PositionState, signedQty: Decimal, price: Decima
   const closed = Decimal.min(size, openSize);
   const released = closed.eq(openSize)
     ? position.cost
-    : position.cost.times(closed).div(openSize).toDecimalPlaces(RELEASE_DECIMALS, Decimal.ROUND_HALF_EVEN);
+    : position.cost.times(closed).div(openSize).toDecimalPlaces(releaseDigits, Decimal.ROUND_HALF_EVEN);
   const direction = open.isNegative() ? -1 : 1;
   const realizedDelta = price.times(closed).times(direction).minus(released);
   const opened = size.minus(closed);

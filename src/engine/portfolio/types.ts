@@ -46,6 +46,12 @@ export interface PortfolioOptions {
   readonly currency?: string | undefined;
   /** How many recent fill ids to remember for duplicates and reversals (default 100000). */
   readonly fillIdMemory?: number | undefined;
+  /**
+   * Decimal places of money per symbol: its price places plus its quantity places (`moneyDigitsOf(instruments)`).
+   * A partial close's released cost is rounded to them, so costs and PnL stay exact at the instrument's scales;
+   * a symbol not listed rounds to 18 places (position.ts).
+   */
+  readonly moneyDigits?: Readonly<Record<string, number>> | undefined;
 }
 
 export interface PositionSnapshot {

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { encodeHeader } from '../../../backtest/history/format.ts';
+import { encodeHeader, type RecordedSettlement } from '../../../backtest/history/format.ts';
 import { syntheticInstrument, syntheticTradeLine } from '../../../backtest/tape/synthetic-history.ts';
 import { parseConfig } from '../../../src/config/index.ts';
 import type { BacktestConfig } from '../../../backtest/config.ts';
@@ -35,7 +35,7 @@ export function tempDir(): string {
 export function writeHistory(
   file: string,
   rows: readonly Row[],
-  options: { symbols?: string[]; expiration?: number; toMs?: number } = {},
+  options: { symbols?: string[]; expiration?: number; toMs?: number; settlements?: readonly RecordedSettlement[] } = {},
 ): string {
   const symbols = options.symbols ?? ['SYN-A'];
   const header = encodeHeader({
@@ -45,6 +45,7 @@ export function writeHistory(
     from: T0,
     to: T0 + (options.toMs ?? 600_000),
     instruments: symbols.map((s, i) => syntheticInstrument(s, i === 0 ? options.expiration : undefined)),
+    ...(options.settlements === undefined ? {} : { settlements: options.settlements }),
   });
   const lines = rows.map((r, i) =>
     syntheticTradeLine(

@@ -189,6 +189,34 @@ describe('header figures', () => {
     expect(figures.find((f) => f.label === 'PnL total')?.value).toBe('3.5');
     expect(figures.find((f) => f.label === 'Realized')?.value).toBe('—');
     expect(figures.find((f) => f.label === 'Sharpe')?.value).toBe('—');
+    const withPeriod = keyFigures({
+      ...report,
+      returns: { period: 'interval', periodMs: 60_000, annualised: false, count: 4, whyNull: { sharpe: '4 returns of 1 min: too few' } },
+    });
+    expect(withPeriod.find((f) => f.label === 'Sharpe')?.details).toEqual([
+      'per 1 min, not annualised',
+      '4 returns',
+      '4 returns of 1 min: too few',
+    ]);
+    const modelled = keyFigures({
+      ...report,
+      realism: {
+        book: 'synthetic',
+        bookUpdates: 316,
+        secondsBetweenBookUpdates: 8.494,
+        fillModel: { tradeThrough: 'print', queueAheadModel: { model: 'volume', windowMs: 30000 } },
+      },
+    });
+    expect(modelled.find((f) => f.label === 'Fill model')).toMatchObject({
+      value: 'print',
+      details: [
+        'trade-through capped by the print',
+        'queue ahead: volume over 30000 ms',
+        'synthetic book: 316 updates',
+        'one every 8.49 s of market time',
+      ],
+    });
+    expect(figures.find((f) => f.label === 'Fill model')).toBeUndefined();
     expect(figures.find((f) => f.label === 'Refusals')?.details).toEqual(['none']);
     expect(figures.find((f) => f.label === 'Events')?.details).toEqual([]);
     expect(runDetails(report).find((d) => d.label === 'Data')?.value).toBe('file = day.jsonl\nsymbols = ["A","B"]');

@@ -107,6 +107,85 @@ describe('report.html in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows axis titles, the per-symbol and fills tables (sortable, cut with a note), settlements, and whole refusal codes', async () => {
+    if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-report-tables-'));
+    const base = fixtureResult();
+    const first = base.series.fills
+      .slice(0, 5)
+      .map((f, i) => ({ ...f, fee: '0.0001', liquidity: i % 2 === 0 ? 'maker' : 'taker', label: 'q<1>' }));
+    const file = await writeHtmlReport(dir, {
+      report: {
+        ...base.report,
+        currency: 'USD',
+        refusals: { EXECUTION_SELF_MATCH_CANCEL_FAILED: 12, RISK_MAX_EVENT_POSITION_EXCEEDED_BY_PENDING: 3 },
+        bySymbol: {
+          'RAIN-NYC-2026-12-01': {
+            pnl: { total: '1.25', realized: '1', unrealized: '0.25' },
+            fees: '0.5',
+            fills: 3,
+            orders: 4,
+            turnover: '10',
+            position: '2',
+          },
+          'FED-CUT-2026-12': {
+            pnl: { total: '-0.5', realized: '-0.5', unrealized: '0' },
+            fees: '0',
+            fills: 2,
+            orders: 2,
+            turnover: '4.5',
+            position: '0',
+          },
+        },
+        settlements: [
+          { symbol: 'FED-CUT-2026-12', time: new Date(Date.UTC(2026, 10, 2, 15, 0, 0)).toISOString(), price: '1', source: 'exchange' },
+        ],
+      },
+      series: { ...base.series, firstFills: first },
+    });
+    const { page, errors, network } = await openFile(browser, file);
+    await waitForExpression(page, READY_OR_FAILED, 15_000);
+    expect(await page.evaluate<string | undefined>('window.__reportError')).toBeUndefined();
+    // axis titles with units
+    const titles = await page.locator('.axis-title').allInnerTexts();
+    for (const title of ['equity (USD)', 'drawdown (USD below the peak)', 'position (contracts)', 'price (USD per contract)', 'time (UTC)'])
+      expect(titles).toContain(title);
+    // refusal codes whole: each line fits its card (wraps instead of being cut off)
+    const refusalLines = await page.evaluate<{ text: string; cut: boolean }[]>(
+      "[...document.querySelectorAll('.card .details div')].map((d) => ({ text: d.textContent, cut: d.scrollWidth > d.clientWidth + 1 }))",
+    );
+    expect(refusalLines).toContainEqual({ text: 'EXECUTION_SELF_MATCH_CANCEL_FAILED: 12', cut: false });
+    expect(refusalLines).toContainEqual({ text: 'RISK_MAX_EVENT_POSITION_EXCEEDED_BY_PENDING: 3', cut: false });
+    // per-symbol table with the totals row
+    expect(await page.locator('#symbols tbody tr').count()).toBe(2);
+    expect(await page.locator('#symbols tfoot td').first().innerText()).toBe('total');
+    const symbolColumn = async () => page.locator('#symbols tbody td:first-child').allInnerTexts();
+    expect(await symbolColumn()).toEqual(['FED-CUT-2026-12', 'RAIN-NYC-2026-12-01']);
+    await page.locator('#symbols thead th', { hasText: /^PnL total$/ }).click();
+    expect(await symbolColumn()).toEqual(['FED-CUT-2026-12', 'RAIN-NYC-2026-12-01']);
+    await page.locator('#symbols thead th', { hasText: /^PnL total/ }).click();
+    expect(await symbolColumn()).toEqual(['RAIN-NYC-2026-12-01', 'FED-CUT-2026-12']);
+    // fills table: the first 5 of the run's fills, with a note that it is cut; labels stay text
+    expect(await page.locator('#fills tbody tr').count()).toBe(5);
+    expect(await page.locator('#fills-cut').innerText()).toBe(
+      `The first 5 of ${base.report.fills as number} fills (time order); fills.csv has them all.`,
+    );
+    expect(await page.locator('#fills tbody td', { hasText: 'q<1>' }).count()).toBe(5);
+    await page.locator('#fills thead th', { hasText: /^qty$/ }).click();
+    const qtys = (await page.locator('#fills tbody td:nth-child(5)').allInnerTexts()).map(Number);
+    expect(qtys).toEqual([...qtys].sort((a, b) => a - b));
+    // the settlement marked on its price chart and on the equity chart
+    const marks = await page.evaluate<string[]>(
+      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); " +
+        "return [...d.prices.flatMap((p) => p.markers.filter((m) => m.event).map((m) => p.symbol + ': ' + m.text)), " +
+        '...d.equityMarkers.map((m) => m.text)]; })()',
+    );
+    expect(marks).toEqual(['FED-CUT-2026-12: settled 1 (exchange)', 'FED-CUT-2026-12 settled 1 (exchange)']);
+    await page.screenshot({ path: path.join(dir, 'report.png'), fullPage: true });
+    expect(network).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('renders a run with empty series as "no data" panels, without errors', async () => {
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
     const dir = mkdtempSync(path.join(tmpdir(), 'tradebot-report-empty-'));
@@ -163,10 +242,21 @@ describe('report.html in headless Chromium', () => {
     // the fills drawn on the price charts: every fill of the run is in one of the markers
     const marked = await page.evaluate<number>(
       "JSON.parse(document.getElementById('report-data').textContent)" +
-        '.prices.reduce((n, p) => n + p.markers.reduce((k, m) => k + m.count, 0), 0)',
+        '.prices.reduce((n, p) => n + p.markers.filter((m) => !m.event).reduce((k, m) => k + m.count, 0), 0)',
     );
     expect(marked).toBe(report.fills);
+    // the settlement of FED-CUT-2026-12 (from the exchange's data in the sample) marked on its price chart and on the equity
+    const settlementMarks = await page.evaluate<string[]>(
+      "(() => { const d = JSON.parse(document.getElementById('report-data').textContent); " +
+        "return [...d.prices.flatMap((p) => p.markers.filter((m) => m.event).map((m) => p.symbol + ': ' + m.text)), " +
+        "...d.equityMarkers.map((m) => 'equity: ' + m.text)]; })()",
+    );
+    expect(settlementMarks).toEqual(['FED-CUT-2026-12: settled 1 (exchange)', 'equity: FED-CUT-2026-12 settled 1 (exchange)']);
     expect((await page.locator('.legend-item').allInnerTexts()).sort()).toEqual([...report.params.symbols].sort());
+    // the per-symbol table and every fill of the run in the fills table (fewer than the table's limit)
+    expect(await page.locator('#symbols tbody tr').count()).toBe(report.params.symbols.length);
+    expect(await page.locator('#fills tbody tr').count()).toBe(report.fills);
+    expect(await page.locator('#fills-cut').count()).toBe(0);
     await page.screenshot({ path: path.join(out, 'report.png'), fullPage: true });
     expect(network).toEqual([]);
     expect(errors).toEqual([]);

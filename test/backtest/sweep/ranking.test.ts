@@ -78,6 +78,9 @@ describe('rankRuns', () => {
     expect(rankRuns(runs, { rankBy: 'sortino', ascending: true }).map((r) => r.outcome.job.run)).toEqual([4, 1, 2, 3]);
     const table = rankingTable(rankRuns(runs, { rankBy: 'sortino' }), ['k'], 'sortino');
     expect(table.rows.map((row) => row[table.columns.indexOf('sortino')])).toEqual(['Infinity', '3', '-1', '']);
+    // too few returns for a ratio (fewer than returns.minimum): no value, not +Infinity
+    const fewReport = { ...base, sortino: null, pnl: { total: '4' }, returns: { period: 'interval', count: 10, losing: 0, minimum: 20 } };
+    expect(metricValue(fewReport, 'sortino')).toBeNull();
   });
 
   it('ranks by any dotted field', () => {

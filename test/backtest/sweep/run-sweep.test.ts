@@ -78,19 +78,20 @@ describe('runSweep', () => {
     }
     const csv = readCsv(summary.files.csv);
     const header = csv[0] ?? [];
-    expect(header.slice(0, 4)).toEqual(['rank', 'run', 'status', 'sharpe']);
+    // ranked by default by PnL net of fees (#22: meaningful for any length of data; sharpe was the default)
+    expect(header.slice(0, 4)).toEqual(['rank', 'run', 'status', 'pnl.total']);
     const col = (name: string) => header.indexOf(name);
-    // sharpe = halfSpread*100 - quoteQty/10: 0.03/5 best (2.5), 0.01/10 worst (0).
-    expect(csv.slice(1).map((r) => [r[col('rank')], r[col('param.halfSpread')], r[col('param.quoteQty')], r[col('sharpe')]])).toEqual([
-      ['1', '0.03', '5', '2.5'],
-      ['2', '0.03', '10', '2'],
-      ['3', '0.02', '5', '1.5'],
-      ['4', '0.02', '10', '1'],
-      ['5', '0.01', '5', '0.5'],
-      ['6', '0.01', '10', '0'],
+    // pnl.total = 10 x (halfSpread*100 - quoteQty/10): 0.03/5 best (25.00), 0.01/10 worst (0.00).
+    expect(csv.slice(1).map((r) => [r[col('rank')], r[col('param.halfSpread')], r[col('param.quoteQty')], r[col('pnl.total')]])).toEqual([
+      ['1', '0.03', '5', '25.00'],
+      ['2', '0.03', '10', '20.00'],
+      ['3', '0.02', '5', '15.00'],
+      ['4', '0.02', '10', '10.00'],
+      ['5', '0.01', '5', '5.00'],
+      ['6', '0.01', '10', '0.00'],
     ]);
     const sweep = JSON.parse(readFileSync(summary.files.json, 'utf8')) as { runs: { run: string; rank: number }[]; rankBy: string };
-    expect(sweep.rankBy).toBe('sharpe');
+    expect(sweep.rankBy).toBe('pnl.total');
     expect(sweep.runs[0]).toMatchObject({ run: '003', rank: 1 });
     expect(readFileSync(summary.files.html, 'utf8')).toContain('href="runs/003/report.html"');
   });

@@ -29,7 +29,8 @@ beforeAll(async () => {
     await writeSlice(SAMPLE, window, file);
     const result = await runBacktest({
       data: file,
-      config: { ...config, backtest: { ...config.backtest, maxSeriesPoints: Number.MAX_SAFE_INTEGER } },
+      // 15 s samples: 40 returns per 10-minute window, enough for sharpe and sortino (ratio-period.ts)
+      config: { ...config, backtest: { ...config.backtest, maxSeriesPoints: Number.MAX_SAFE_INTEGER, metricsIntervalMs: 15_000 } },
       strategy: 'market-maker',
       params: { ...config.bot.params, halfSpread: i === 0 ? '0.02' : '0.01' },
     });

@@ -41,7 +41,31 @@ describe('positions and realized PnL', () => {
     expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({ qty: d(3), avgPx: d('0.45'), realizedPnl: d('-1.05') });
   });
 
-  it('a partial close of a position with a repeating average price rounds the released cost and stays consistent', () => {
+  it('a partial close with a repeating average price releases its cost rounded to the money places: every figure stays exact', () => {
+    // cents x whole contracts: 2 places. 3 bought for 0.32 in all; selling 1 releases 0.32 / 3 = 0.10666.. -> 0.11
+    const { portfolio: p } = portfolio({ moneyDigits: { [SYMBOL]: 2 } });
+    p.applyFill(fill('BUY', 1, '0.10'));
+    p.applyFill(fill('BUY', 2, '0.11'));
+    p.applyFill(fill('SELL', 1, '0.50'));
+    p.mark(SYMBOL, d('0.47'));
+    expect(p.position(ACCOUNT, SYMBOL)).toMatchObject({
+      qty: d(2),
+      costBasis: d('0.21'),
+      realizedPnl: d('0.39'),
+      unrealizedPnl: d('0.73'),
+    });
+    expect(identityGap(p, ACCOUNT)).toEqual(d(0));
+    for (let i = 0; i < 200; i++) {
+      p.applyFill(fill('BUY', 3, '0.33'));
+      p.applyFill(fill('SELL', 2, '0.34'));
+    }
+    const pos = p.position(ACCOUNT, SYMBOL);
+    for (const money of [pos.costBasis, pos.realizedPnl, pos.unrealizedPnl, p.snapshot().totals.netPnl, p.netPnl()])
+      expect(money.decimalPlaces(), money.toString()).toBeLessThanOrEqual(2);
+    expect(identityGap(p, ACCOUNT)).toEqual(d(0));
+  });
+
+  it('without the money places of a symbol, rounds a released cost to 18 places and stays consistent', () => {
     const { portfolio: p } = portfolio();
     p.applyFill(fill('BUY', 1, '0.10'));
     p.applyFill(fill('BUY', 2, '0.11'));

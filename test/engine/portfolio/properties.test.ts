@@ -72,6 +72,29 @@ describe('Portfolio properties', () => {
     );
   });
 
+  it("with the symbols' money places, every cost and PnL figure stays exact at them and the identity holds", () => {
+    // prices in cents, quantities in hundredths: 4 money places
+    const moneyDigits = Object.fromEntries(SYMBOLS.map((s) => [s, 4]));
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 60 }), fc.array(cents, { minLength: 3, maxLength: 3 }), (ops, finalMarks) => {
+        const { portfolio: p } = portfolio({ moneyDigits, startingCash: { [ACCOUNT]: d(1000), [OTHER]: d(0) } });
+        ops.forEach((op, t) => {
+          if (op.kind === 'fill') p.applyFill({ ...op, fillId: `F${t}`, time: t });
+          else if (op.kind === 'mark') p.mark(op.symbol, op.price);
+          else p.settle(op.symbol, op.price);
+        });
+        SYMBOLS.forEach((symbol, i) => p.mark(symbol, finalMarks[i] ?? ZERO));
+        for (const account of [ACCOUNT, OTHER]) {
+          expect(identityGap(p, account).toFixed()).toBe('0');
+          for (const pos of p.account(account)?.positions ?? [])
+            for (const money of [pos.costBasis, pos.realizedPnl, pos.unrealizedPnl]) expect(money.decimalPlaces()).toBeLessThanOrEqual(4);
+        }
+        expect(p.snapshot().totals.netPnl.decimalPlaces()).toBeLessThanOrEqual(4);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('a position that ends flat has realized its sell notional minus its buy notional', () => {
     fc.assert(
       fc.property(fc.array(fillArb, { minLength: 1, maxLength: 30 }), (fills) => {

@@ -97,7 +97,7 @@ describe('tradebot sweep --queue', () => {
     expect(eventsOf(a, 'worker.job').filter((e) => e['state'] === 'done')).toEqual([]);
     expect(eventsOf(b, 'worker.job').filter((e) => e['state'] === 'done' && e['job'] === lost.job)).toHaveLength(1);
     expect(eventsOf(b, 'worker.job').filter((e) => e['state'] === 'done')).toHaveLength(24);
-    expect(io.err()).toMatch(/sweep: \[\d+\/24\] run \d{3} ok sharpe=\S+ in \S+ \(.*\) on \S+:\d+, \d running/);
+    expect(io.err()).toMatch(/sweep: \[\d+\/24\] run \d{3} ok pnl\.total=\S+ in \S+ \(.*\) on \S+:\d+, \d running/);
 
     expectSameReports(path.join(dir, 'queued'), await localSweep());
     b.child.kill('SIGTERM');
