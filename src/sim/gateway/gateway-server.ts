@@ -39,7 +39,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const { config, core, users, tokens, clock } = options;
   const router = new Router();
   const limiter = new FirmRateLimiter(clock, () => config.gateway.rateLimitPerSecond);
-  const streams = new StreamRegistry();
+  const streams = new StreamRegistry(() => config.gateway.maxStreamsPerFirm);
   const callers = new WeakMap<RequestContext, Promise<Caller>>();
   const callerOf = (context: RequestContext): Promise<Caller> => {
     let caller = callers.get(context);
@@ -71,6 +71,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     router,
     port: config.ports.gateway,
     logger: options.logger,
+    maxStreamBufferBytes: config.gateway.maxStreamBufferBytes,
     renderError: (error) => ({ status: error.httpStatus, body: gatewayErrorBody(error), headers: error.headers }),
     before: (context) => {
       if (context.path.startsWith('/auth/')) limiter.take(`address:${context.remoteAddress}`);
