@@ -11,6 +11,7 @@ import type { OrderRequest as DomainOrderRequest, ReplaceOrderRequest, CrossOrde
 import type { CrossRequest, OrderRequest, ReplaceRequest } from '../matching/types.ts';
 import type { EngineResult } from '../matching/index.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
+import { MAX_TEXT_LENGTH } from '../../domain/limits.ts';
 import type { ExchangeCore } from './exchange-core.ts';
 import type { OrderExtras, SnapshotLike } from './to-domain.ts';
 
@@ -36,6 +37,19 @@ function toRaw(value: Decimal, scales: InstrumentScales, kind: 'price' | 'qty', 
   }
 }
 
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * INVALID_ARGUMENT naming the field and the limit when a string field of `request` (its own fields, not nested
+ * ones) is longer than MAX_TEXT_LENGTH characters: a client cannot make the exchange keep megabytes of clord_id.
+ */
+export function checkTextFields(request: object, path = ''): void {
+  for (const [name, value] of Object.entries(request)) {
+    if (typeof value === 'string' && value.length > MAX_TEXT_LENGTH)
+      throw invalidArgument(`${path}${snakeCase(name)} has ${value.length} characters; the limit is ${MAX_TEXT_LENGTH} characters`);
+  }
+}
+
 export function checkAccount(caller: Caller, account: string): void {
   if (account === '') throw invalidArgument('account is required (firms/<firm>/accounts/<account>)');
   if (!caller.accounts.includes(account))
@@ -43,6 +57,7 @@ export function checkAccount(caller: Caller, account: string): void {
 }
 
 export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, caller: Caller, now: number): OrderRequest {
+  checkTextFields(request);
   const scales = scalesFor(core, request.symbol);
   checkAccount(caller, request.account);
   if (request.side === 'SIDE_UNDEFINED') throw invalidArgument('side is required (SIDE_BUY or SIDE_SELL)');
@@ -83,6 +98,7 @@ export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, c
 }
 
 export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest, caller: Caller): ReplaceRequest {
+  checkTextFields(request);
   const record = request.orderId === '' ? undefined : core.order(request.orderId);
   if (request.orderId === '') throw invalidArgument('order_id is required');
   if (record === undefined) throw new SimHttpError('NOT_FOUND', `unknown order ${request.orderId}`);
@@ -104,6 +120,8 @@ export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest
 }
 
 export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, caller: Caller, now: number): CrossRequest {
+  checkTextFields(request);
+  request.requests.forEach((leg, i) => checkTextFields(leg, `requests[${i}].`));
   if (request.crossId === '') throw invalidArgument('cross_id is required');
   if (request.requests.length !== 2) throw invalidArgument(`a cross takes exactly 2 requests, got ${request.requests.length}`);
   const [a, b] = request.requests as [DomainOrderRequest, DomainOrderRequest];
@@ -121,8 +139,10 @@ export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, ca
   };
 }
 
-/** Owner check for cancels: the order must exist and belong to one of the caller's accounts. */
-export function checkOrderOwner(core: ExchangeCore, orderId: string, caller: Caller): void {
+/** Checks of a cancel: text fields within the limit, and the order must belong to one of the caller's accounts. */
+export function checkCancel(core: ExchangeCore, request: { readonly orderId: string }, caller: Caller): void {
+  checkTextFields(request);
+  const orderId = request.orderId;
   if (orderId === '') throw invalidArgument('order_id is required');
   const record = core.order(orderId);
   if (record === undefined) return;

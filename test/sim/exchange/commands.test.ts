@@ -9,7 +9,7 @@ import type { OrderRequest as DomainOrderRequest } from '../../../src/domain/typ
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import {
   checkAccount,
-  checkOrderOwner,
+  checkCancel,
   insertOrder,
   insertOutcome,
   toEngineCross,
@@ -192,10 +192,10 @@ describe('toEngineReplace, toEngineCross and ownership checks', () => {
     );
   });
 
-  it('checkAccount and checkOrderOwner', () => {
+  it('checkAccount and checkCancel', () => {
     expect(statusOf(() => checkAccount(CALLER, MAIN))).toBe('no error');
     expect(statusOf(() => checkAccount(CALLER, OTHER))).toMatch(/^PERMISSION_DENIED/);
-    expect(statusOf(() => checkOrderOwner(core, '', CALLER))).toMatch(/^INVALID_ARGUMENT/);
-    expect(statusOf(() => checkOrderOwner(core, 'O-unknown', CALLER))).toBe('no error');
+    expect(statusOf(() => checkCancel(core, { orderId: '' }, CALLER))).toMatch(/^INVALID_ARGUMENT/);
+    expect(statusOf(() => checkCancel(core, { orderId: 'O-unknown' }, CALLER))).toBe('no error');
   });
 });

@@ -13,7 +13,7 @@ import { MAX_LIST_REQUESTS } from '../../../domain/limits.ts';
 import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument, SimHttpError } from '../../http/errors.ts';
 import type { ExchangeCore } from '../../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, previewOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
+import { checkCancel, insertOrder, previewOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
 import { toDomainOrder } from '../../exchange/to-domain.ts';
 import type { CancelReject } from '../../matching/index.ts';
 import { scaleLookup } from '../../gateway/wire.ts';
@@ -74,7 +74,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
 
   routes.add('POST /v1/trading/orders/cancel', 'required', async (context, caller) => {
     const request = await decodeA(context, familyA.cancelOrderRequest, core);
-    checkOrderOwner(core, request.orderId, caller.trading);
+    checkCancel(core, request, caller.trading);
     const result = core.cancel({
       orderId: request.orderId,
       symbol: request.symbol === '' ? undefined : request.symbol,
@@ -88,7 +88,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   routes.add('POST /v1/trading/orders/cancel/list', 'required', async (context, caller) => {
     const list = await decodeA(context, familyA.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
-    for (const request of list.requests) checkOrderOwner(core, request.orderId, caller.trading);
+    for (const request of list.requests) checkCancel(core, request, caller.trading);
     for (const request of list.requests)
       core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
