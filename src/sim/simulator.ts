@@ -23,6 +23,7 @@ import { Directory, directoryAccountOpener } from './familya/directory.ts';
 import { startFamilyAApi } from './familya/api-server.ts';
 import { startTokenServer } from './familya/token-server.ts';
 import { KycService } from './kyc/kyc-service.ts';
+import { FirmRateLimiter } from './gateway/guard.ts';
 import type { DeliveryStats } from './kyc/delivery-queue.ts';
 import { TradebotError } from '../errors.ts';
 import { FaultController, type SimFaults } from './faults/index.ts';
@@ -122,6 +123,9 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
     logger: logger.child({ component: 'kyc' }),
   });
   const faults = new FaultController(config.faults, logger.child({ component: 'faults' }));
+  // one budget per firm across the doors: every gateway API call, /v1 and gRPC order entry
+  const limiter = new FirmRateLimiter(clock, () => config.gateway.rateLimitPerSecond);
+  const orderBudget = (firm: string) => limiter.take(firm);
   const closers: (() => Promise<void>)[] = [() => kyc.close(), async () => faults.stop()];
   let persister: StatePersister | undefined;
   try {
@@ -133,6 +137,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       clock,
       logger: logger.child({ server: 'gateway' }),
       faults: faults.httpHooks,
+      limiter,
     });
     closers.push(gateway.close);
     const api = await startFamilyAApi({
@@ -143,6 +148,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       directory,
       kyc,
       logger: logger.child({ server: 'api' }),
+      orderBudget,
     });
     closers.push(api.close);
     const auth = await startTokenServer({
@@ -164,6 +170,7 @@ export async function startSim(config: SimConfig, options: StartSimOptions): Pro
       logger: logger.child({ server: 'grpc' }),
       limits: grpcLimits(config),
       wrapStream: faults.wrapGrpcStream,
+      orderBudget,
     });
     closers.push(grpc.close);
     faults.start(() => {

@@ -5,6 +5,8 @@
  * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. A replace may omit `symbol`
  * (its prices are then scaled by the order's instrument). The translation and ownership
  * checks are the ones the gateway uses, on the same ExchangeCore, so both doors see one exchange.
+ * Every POST spends one unit of the firm's order-entry budget, shared with the gateway and gRPC
+ * (`sim.gateway.rateLimitPerSecond`): an empty budget is 429 RESOURCE_EXHAUSTED with `retry-after`.
  * An insert the exchange rejects for a market reason (closed instrument, no liquidity) is 400
  * FAILED_PRECONDITION with reason ORDER_REJECTED and the order id in the details.
  */
@@ -42,11 +44,16 @@ function withOrderSymbol(core: ExchangeCore, request: unknown): unknown {
   return symbol === undefined ? request : { ...fields, symbol };
 }
 
-export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): void {
+/**
+ * `budget(firm)` spends one unit of the firm's order-entry budget (the one the gateway and gRPC share) or throws
+ * RESOURCE_EXHAUSTED: every POST below starts with it.
+ */
+export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore, budget: (firm: string) => void = () => undefined): void {
   const now = () => core.clock.now();
   const scales = scaleLookup(core);
 
   routes.add('POST /v1/trading/orders', 'required', async (context, caller) => {
+    budget(caller.firm);
     const request = await decodeA(context, familyA.orderRequest, core);
     const outcome = insertOrder(core, toEngineOrder(core, request, caller.trading, now()));
     if (outcome.status === 'REJECTED') {
@@ -58,6 +65,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/preview', 'required', async (context, caller) => {
+    budget(caller.firm);
     const body = await context.body();
     let preview;
     try {
@@ -73,6 +81,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/cancel', 'required', async (context, caller) => {
+    budget(caller.firm);
     const request = await decodeA(context, familyA.cancelOrderRequest, core);
     checkCancel(core, request, caller.trading);
     const result = core.cancel({
@@ -86,6 +95,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/cancel/list', 'required', async (context, caller) => {
+    budget(caller.firm);
     const list = await decodeA(context, familyA.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
     for (const request of list.requests) checkCancel(core, request, caller.trading);
@@ -95,6 +105,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/replace', 'required', async (context, caller) => {
+    budget(caller.firm);
     const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body));
     const result = core.replace(toEngineReplace(core, request, caller.trading));
     const reject = result.cancelRejects[0];
@@ -104,6 +115,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/replace/list', 'required', async (context, caller) => {
+    budget(caller.firm);
     const list = await decodeA(context, familyA.replaceOrderListRequest, core, (body) =>
       Array.isArray(body['requests']) ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r)) } : body,
     );
