@@ -4,7 +4,8 @@
  * confirm_mfa, change_password and logout. Request bodies are validated; failures are 400/401 in the
  * gateway's `{code, message, details}` shape and never reveal whether a username exists. A one-time code
  * is accepted once per user (RFC 6238 5.2): login, enroll_mfa and confirm_mfa refuse a code whose time step
- * is not after the user's last accepted one.
+ * is not after the user's last accepted one. Guessing is limited per username (login-throttle.ts): from the
+ * fifth failed password or code in a row, the username is locked out with a doubling back-off (429).
  */
 import { z } from 'zod';
 import type { Router, RequestContext } from '../http/router.ts';
@@ -12,6 +13,7 @@ import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.t
 import { checkPassword } from './password-policy.ts';
 import type { TokenService } from './token-service.ts';
 import type { UserStore, SimUser } from './user-store.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { acceptTotp, enrollmentUrl, newTotpSecret } from '../../exchange/auth/totp.ts';
 
 export interface GatewayAuthSettings {
@@ -53,6 +55,7 @@ const BAD_LOGIN = 'invalid username, password or one-time code';
 
 export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps): void {
   const base = '/auth/v1beta1';
+  const throttle = new LoginThrottle(deps.clock);
 
   const issuePair = async (user: SimUser) => {
     const settings = deps.settings();
@@ -77,10 +80,22 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     return true;
   };
 
+  /** The user, when not locked out and the password is right; a wrong one counts as a failure. */
   const authenticate = async (username: string, password: string): Promise<SimUser> => {
+    throttle.check(username);
     const user = await deps.users.verifyPassword(username, password);
-    if (user === undefined) throw unauthenticated(BAD_LOGIN);
+    if (user === undefined) {
+      throttle.failure(username);
+      throw unauthenticated(BAD_LOGIN);
+    }
     return user;
+  };
+
+  /** A one-time code that did not match counts as a failure of the user, like a wrong password. */
+  const requireOtp = (user: SimUser, secret: string, code: string | undefined, refusal: () => SimHttpError): void => {
+    if (useOtp(user, secret, code)) return;
+    throttle.failure(user.username);
+    throw refusal();
   };
 
   router.post(`${base}/register`, async (context) => {
@@ -106,7 +121,8 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
   router.post(`${base}/login`, async (context) => {
     const body = await parse(context, schemas.login);
     const user = await authenticate(body.username, body.password);
-    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined) requireOtp(user, user.mfaSecret, body.otp, () => unauthenticated(BAD_LOGIN));
+    throttle.success(user.username);
     return { body: await issuePair(user) };
   });
 
@@ -132,7 +148,8 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     const body = await parse(context, schemas.enrollMfa);
     const user = await authenticate(body.username, body.password);
     // Replacing an active secret needs a code from it, so the password alone cannot take over MFA.
-    if (user.mfaSecret !== undefined && !useOtp(user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined) requireOtp(user, user.mfaSecret, body.otp, () => unauthenticated(BAD_LOGIN));
+    throttle.success(user.username);
     user.pendingMfaSecret = newTotpSecret();
     return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
   });
@@ -141,9 +158,10 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     const body = await parse(context, schemas.confirmMfa);
     const user = await authenticate(body.username, body.password);
     if (user.pendingMfaSecret === undefined) throw new SimHttpError('FAILED_PRECONDITION', 'call enroll_mfa first');
-    if (!useOtp(user, user.pendingMfaSecret, body.otp)) {
-      throw invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code');
-    }
+    requireOtp(user, user.pendingMfaSecret, body.otp, () =>
+      invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code'),
+    );
+    throttle.success(user.username);
     user.mfaSecret = user.pendingMfaSecret;
     user.pendingMfaSecret = undefined;
     return { body: { mfaEnabled: true } };
@@ -152,6 +170,7 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
   router.post(`${base}/change_password`, async (context) => {
     const body = await parse(context, schemas.changePassword);
     const user = await authenticate(body.username, body.oldPassword);
+    throttle.success(user.username);
     const check = checkPassword(body.newPassword, user.username);
     if (!check.valid) throw invalidArgument(`password too weak: ${check.messages.join('; ')}`);
     await deps.users.setPassword(user, body.newPassword);
