@@ -1,12 +1,13 @@
 /**
  * The gateway's authentication endpoints (`/auth/v1beta1/*`) in the simulator: register (one-time, with a
- * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token, enroll_mfa,
- * confirm_mfa, change_password and logout. Request bodies are validated; failures are 400/401 in the
+ * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token (rotating the
+ * refresh token), enroll_mfa, confirm_mfa, change_password and logout (of the caller's whole session). Request bodies are validated; failures are 400/401 in the
  * gateway's `{code, message, details}` shape and never reveal whether a username exists. A one-time code
  * is accepted once per user (RFC 6238 5.2): login, enroll_mfa and confirm_mfa refuse a code whose time step
  * is not after the user's last accepted one. Guessing is limited per username (login-throttle.ts): from the
  * fifth failed password or code in a row, the username is locked out with a doubling back-off (429).
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.ts';
@@ -57,10 +58,12 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
   const base = '/auth/v1beta1';
   const throttle = new LoginThrottle(deps.clock);
 
+  /** A new login session: its access and refresh tokens share a `sid`, so logout can revoke them all. */
   const issuePair = async (user: SimUser) => {
     const settings = deps.settings();
-    const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant });
-    const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds);
+    const sid = randomUUID();
+    const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant, sid });
+    const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds, { sid });
     return {
       accessToken: access.token,
       refreshToken: refresh.token,
@@ -126,20 +129,31 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     return { body: await issuePair(user) };
   });
 
+  // Rotation: the refresh token presented is spent and a new one (same session, same end) is answered with the
+  // access token; a spent one presented again revokes the session (token-service.ts).
   router.post(`${base}/refresh_access_token`, async (context) => {
     const body = await parse(context, schemas.refresh);
-    const verified = await deps.tokens.verify(body.refreshToken, 'refresh');
+    const verified = await deps.tokens.redeemRefresh(body.refreshToken);
+    if (verified === 'reused')
+      throw unauthenticated('refresh token already used: its session is revoked (a copy may be in other hands); log in again');
     if (typeof verified === 'string') throw unauthenticated(`refresh token is ${verified}; log in again`);
     const user = deps.users.get(verified.username);
     if (user === undefined) throw unauthenticated('refresh token names no user');
+    const session: Record<string, string> = verified.sid === '' ? {} : { sid: verified.sid };
     const access = await deps.tokens.issue('access', user.username, deps.settings().accessTokenTtlSeconds, {
       participant: user.participant,
+      ...session,
     });
+    const remainingSeconds = (verified.expiresAt.getTime() - deps.clock.now()) / 1000;
+    const refresh = await deps.tokens.issue('refresh', user.username, remainingSeconds, session);
     return {
       body: {
         accessToken: access.token,
         accessIssueTime: access.issuedAt.toISOString(),
         accessExpirationTime: access.expiresAt.toISOString(),
+        refreshToken: refresh.token,
+        refreshIssueTime: refresh.issuedAt.toISOString(),
+        refreshExpirationTime: refresh.expiresAt.toISOString(),
       },
     };
   });
@@ -184,6 +198,9 @@ export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps)
     if (typeof caller === 'string') throw unauthenticated(`access token is ${caller}`);
     const body = await parse(context, schemas.logout);
     deps.tokens.revoke(caller.jti, caller.expiresAt);
+    // the whole session: every access token it issued and its (latest) refresh token
+    if (caller.sid !== '')
+      deps.tokens.revokeSession(caller.sid, new Date(deps.clock.now() + deps.settings().refreshTokenTtlSeconds * 1000));
     if (body.accessToken !== undefined && body.accessToken !== '') {
       const access = await deps.tokens.verify(body.accessToken, 'access');
       if (typeof access !== 'string' && access.username === caller.username) deps.tokens.revoke(access.jti, access.expiresAt);
