@@ -7,7 +7,7 @@
  * retries the delivery; nothing changed); 200 `{"received": true, "test": true}` for a validation request
  * without `externalId` (what registration sends; nothing is emitted), 400 `{"error": "..."}` naming what is
  * wrong for a bad body, 404 / 405 / 413 for a wrong path, method or size. A bad request never stops the server.
- * TLS: 1.2 or later.
+ * TLS: 1.3, or 1.2 with forward-secret (ECDHE) AEAD suites only (TLS12_CIPHERS).
  */
 import https from 'node:https';
 import type { BlockList } from 'node:net';
@@ -19,6 +19,20 @@ import type { KycNotification } from '../domain/index.ts';
 import { KycError, KycErrorCode } from './errors.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * TLS 1.2 suites the receiver offers: ECDHE key exchange with AEAD ciphers only (forward secrecy; no static RSA
+ * key exchange, no CBC). TLS 1.3 suites are all forward-secret and stay Node's defaults.
+ */
+export const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+] as const;
+const TLS13_CIPHERS = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
 
 export interface WebhookServerOptions {
   readonly host: string;
@@ -122,13 +136,17 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 
   let server: https.Server;
   try {
-    server = https.createServer({ cert: options.cert, key: options.key }, (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        logger.error({ err: error }, 'KYC webhook request failed');
-        if (!res.headersSent) send(res, 500, { error: 'internal error' });
-        else res.destroy();
-      });
-    });
+    const ciphers = [...TLS13_CIPHERS, ...TLS12_CIPHERS].join(':');
+    server = https.createServer(
+      { cert: options.cert, key: options.key, minVersion: 'TLSv1.2', ciphers, honorCipherOrder: true },
+      (req, res) => {
+        handle(req, res).catch((error: unknown) => {
+          logger.error({ err: error }, 'KYC webhook request failed');
+          if (!res.headersSent) send(res, 500, { error: 'internal error' });
+          else res.destroy();
+        });
+      },
+    );
   } catch (error) {
     throw new KycError(
       KycErrorCode.TlsInvalid,
