@@ -123,6 +123,9 @@ export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, ca
   checkTextFields(request);
   request.requests.forEach((leg, i) => checkTextFields(leg, `requests[${i}].`));
   if (request.crossId === '') throw invalidArgument('cross_id is required');
+  if (request.crossType === 'CROSS_TYPE_UNDEFINED') {
+    throw invalidArgument('cross_type must be set: send CROSS_TYPE_ALL_OR_NONE (missing or CROSS_TYPE_UNDEFINED is refused)');
+  }
   if (request.requests.length !== 2) throw invalidArgument(`a cross takes exactly 2 requests, got ${request.requests.length}`);
   const [a, b] = request.requests as [DomainOrderRequest, DomainOrderRequest];
   if (a.symbol !== b.symbol) throw invalidArgument(`both legs of a cross trade one symbol, got ${a.symbol} and ${b.symbol}`);

@@ -5,6 +5,7 @@
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { InstrumentScales } from '../../domain/scales.ts';
+import { protoDateOf } from '../../domain/time.ts';
 import type { Order } from '../../domain/types/order.ts';
 import type { Execution as DomainExecution } from '../../domain/types/execution.ts';
 import type { ManualOrderIndicator, OrderCapacity, SelfMatchPreventionInstruction } from '../../domain/enums.ts';
@@ -197,7 +198,7 @@ export function toDomainExecution(
     orderRejectReason: execution.orderRejectReason,
     unsolicitedCancelReason: 'UNSOLICITED_CXL_REASON_UNDEFINED',
     transactTime: execution.transactTime,
-    transactTradeDate: undefined,
+    transactTradeDate: protoDateOf(execution.transactTime),
     legPrices: [],
   };
 }

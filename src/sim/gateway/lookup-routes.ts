@@ -85,7 +85,8 @@ export function domainBalance(core: ExchangeCore, account: string): Balance {
 
 /**
  * A page of the trade search (tokens are tape positions: searches.ts), as domain trades as the caller's firm
- * sees them (its own sides in full, the other firms' anonymised: trade-view.ts).
+ * sees them (its own sides in full, the other firms' anonymised: trade-view.ts). Shared by the gateway,
+ * `/v1/report/trades/search` and gRPC SearchTrades, so all three take the same filters.
  */
 export function searchTradesPage(
   core: ExchangeCore,
@@ -94,6 +95,10 @@ export function searchTradesPage(
   filter: TradeFilter & { pageSize: number; pageToken: string },
   maxPageSize: number,
 ): { items: DomainTrade[]; next: string } {
+  // one rule for every door (the /v1 spec lists the states "except UNDEFINED"): no trade is ever in it
+  if (filter.states.includes('TRADE_STATE_UNDEFINED')) {
+    throw invalidArgument('states: TRADE_STATE_UNDEFINED is not a searchable state; name real states, or send none for all');
+  }
   const firm = firmOf(caller.participant);
   const { items, next } = pageByPosition(tradeMatches(core, accounts, filter, firm), filter.pageSize, filter.pageToken, maxPageSize);
   const trades: DomainTrade[] = [];

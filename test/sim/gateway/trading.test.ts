@@ -494,6 +494,7 @@ describe('insert_order_cross', () => {
     await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
     const cross = {
       cross_id: 'x-tt',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
     };
     const response = await h.api('insert_order_cross', alice, cross);
@@ -515,6 +516,7 @@ describe('insert_order_cross', () => {
     const smp = { self_match_prevention_instruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' };
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x-smp',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40', smp), limitOrder(ALICE_MAIN, 'SIDE_SELL', '5', '40')],
     });
     expectInvalidArgument(response);
@@ -530,6 +532,7 @@ describe('insert_order_cross', () => {
     expect(insert.body['status']).toBe('REJECTED');
     const cross = await h.api('insert_order_cross', alice, {
       cross_id: 'x-halt',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
     });
     expect(cross.status).toBe(200);
@@ -548,6 +551,7 @@ describe('insert_order_cross', () => {
   it('answers a repeated cross (same cross_id, or the same leg clord_ids) with the earlier legs and executes nothing', async () => {
     const body = {
       cross_id: 'x-rep',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [
         limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
         limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'leg-s' }),
@@ -564,6 +568,7 @@ describe('insert_order_cross', () => {
     // the same cross_id with new clord_ids: the earlier cross too
     const fourth = await h.api('insert_order_cross', alice, {
       cross_id: 'x-rep',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')],
     });
     expect(fourth.body).toEqual(first.body);
@@ -572,6 +577,7 @@ describe('insert_order_cross', () => {
     // one leg's clord_id reused in a new cross: refused, nothing created
     const mixed = await h.api('insert_order_cross', alice, {
       cross_id: 'x-new',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [
         limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
         limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'fresh' }),
@@ -597,14 +603,17 @@ describe('insert_order_cross', () => {
 
   it('refuses a cross without cross_id or with one leg (400)', async () => {
     const legs = [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')];
-    expectInvalidArgument(await h.api('insert_order_cross', alice, { requests: legs }));
-    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_id: 'x', requests: legs.slice(0, 1) }));
+    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: legs }));
+    expectInvalidArgument(
+      await h.api('insert_order_cross', alice, { cross_id: 'x', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: legs.slice(0, 1) }),
+    );
     expect(await searchOrders(alice)).toEqual([]);
   });
 
   it("refuses a cross with a leg on bob's account (403)", async () => {
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(BOB_MAIN, 'SIDE_SELL', '5', '50')],
     });
     expect(response.status).toBe(403);
