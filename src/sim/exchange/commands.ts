@@ -12,7 +12,7 @@ import type { CrossRequest, OrderRequest, ReplaceRequest } from '../matching/typ
 import type { EngineResult } from '../matching/index.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import { MAX_TEXT_LENGTH } from '../../domain/limits.ts';
-import type { ExchangeCore } from './exchange-core.ts';
+import type { ExchangeCore, OrderRecord } from './exchange-core.ts';
 import type { OrderExtras, SnapshotLike } from './to-domain.ts';
 
 export interface Caller {
@@ -99,10 +99,9 @@ export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, c
 
 export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest, caller: Caller): ReplaceRequest {
   checkTextFields(request);
-  const record = request.orderId === '' ? undefined : core.order(request.orderId);
   if (request.orderId === '') throw invalidArgument('order_id is required');
+  const record = callerOrder(core, request.orderId, caller);
   if (record === undefined) throw new SimHttpError('NOT_FOUND', `unknown order ${request.orderId}`);
-  checkAccount(caller, record.latest.order.account);
   const scales = scalesFor(core, record.latest.order.symbol);
   if (request.price.isNegative()) throw invalidArgument(`price must be positive, got ${request.price.toString()}`);
   if (request.orderQty.isNegative()) throw invalidArgument(`order_qty must be positive, got ${request.orderQty.toString()}`);
@@ -142,14 +141,28 @@ export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, ca
   };
 }
 
-/** Checks of a cancel: text fields within the limit, and the order must belong to one of the caller's accounts. */
-export function checkCancel(core: ExchangeCore, request: { readonly orderId: string }, caller: Caller): void {
+/**
+ * The caller's order `orderId`, or undefined when it is unknown OR of an account the caller does not hold:
+ * every door answers both alike (the same status and text), so order ids of other firms cannot be probed.
+ */
+export function callerOrder(core: ExchangeCore, orderId: string, caller: Caller): OrderRecord | undefined {
+  const record = core.order(orderId);
+  return record !== undefined && caller.accounts.includes(record.latest.order.account) ? record : undefined;
+}
+
+/**
+ * Checks of a cancel: text fields within the limit and an order id of the caller's. Answers whether the cancel
+ * goes to the engine. An order id the caller does not hold (unknown, or another firm's) is answered one way
+ * whatever it is: a single cancel is 404 NOT_FOUND "unknown order" (thrown), a list leaves it out (as the
+ * engine's reject for an unknown order reaches nobody's stream).
+ */
+export function checkCancel(core: ExchangeCore, request: { readonly orderId: string }, caller: Caller, inList = false): boolean {
   checkTextFields(request);
   const orderId = request.orderId;
   if (orderId === '') throw invalidArgument('order_id is required');
-  const record = core.order(orderId);
-  if (record === undefined) return;
-  checkAccount(caller, record.latest.order.account);
+  if (callerOrder(core, orderId, caller) !== undefined) return true;
+  if (inList) return false;
+  throw new SimHttpError('NOT_FOUND', `CXL_REJ_REASON_UNKNOWN_ORDER: unknown order ${orderId}`);
 }
 
 /** Reject reasons that mean the request itself was wrong (answered 400), not a market condition. */

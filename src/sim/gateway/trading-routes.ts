@@ -98,8 +98,8 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const caller = await callerOf(context);
     const list = await decodeBody(context, gateway.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
-    for (const request of list.requests) checkCancel(core, request, caller);
-    for (const request of list.requests)
+    const own = list.requests.filter((request) => checkCancel(core, request, caller, true));
+    for (const request of own)
       core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });

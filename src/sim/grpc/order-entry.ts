@@ -80,8 +80,8 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
     CancelOrderList(raw, caller) {
       const list = grpcCodecs.cancelOrderListRequest.decode(raw);
       checkListSize(list.requests.length);
-      for (const request of list.requests) checkCancel(core, request, caller);
-      for (const request of list.requests) cancel(core, request);
+      const own = list.requests.filter((request) => checkCancel(core, request, caller, true));
+      for (const request of own) cancel(core, request);
       return grpcCodecs.cancelOrderResponse.encode({});
     },
     CancelReplaceOrder(raw, caller) {

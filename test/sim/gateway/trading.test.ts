@@ -216,11 +216,15 @@ describe('cancel_order and cancel_replace_order', () => {
     expectInvalidArgument(await h.api('cancel_order', alice, { symbol: SYMBOL }));
   });
 
-  it("refuses to cancel another user's order (403) and the order stays", async () => {
+  it("answers a cancel of another user's order as of an unknown one (404) and the order stays", async () => {
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'));
     const response = await h.api('cancel_order', bob, { order_id: inserted.body['order_id'], symbol: SYMBOL });
-    expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ code: 7, message: 'PERMISSION_DENIED' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
+      code: 5,
+      message: 'NOT_FOUND',
+      details: `CXL_REJ_REASON_UNKNOWN_ORDER: unknown order ${String(inserted.body['order_id'])}`,
+    });
     expect(await openOrders(alice)).toHaveLength(1);
   });
 
@@ -252,14 +256,14 @@ describe('cancel_order and cancel_replace_order', () => {
     expect(await openOrders(alice)).toEqual([]);
   });
 
-  it("cancel_replace of an unknown order is 404 and of bob's order is 403", async () => {
+  it("cancel_replace of an unknown order and of bob's order are both 404 (ids cannot be probed)", async () => {
     const unknown = await h.api('cancel_replace_order', alice, { order_id: 'O9999999999999999', symbol: SYMBOL, price: '31' });
     expect(unknown.status).toBe(404);
     expect(unknown.body['code']).toBe(5);
     const bobs = await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '20'));
     const foreign = await h.api('cancel_replace_order', alice, { order_id: bobs.body['order_id'], symbol: SYMBOL, price: '21' });
-    expect(foreign.status).toBe(403);
-    expect(foreign.body['code']).toBe(7);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body['code']).toBe(5);
     expect((await openOrders(bob))[0]?.['price']).toBe('20');
   });
 });
@@ -332,7 +336,7 @@ describe('list calls', () => {
     expect((await openOrders(alice)).map((o) => o['id'])).toEqual([ids[2]]);
   });
 
-  it('cancel_order_list refuses 21 requests and a foreign order (403), cancelling nothing', async () => {
+  it("cancel_order_list refuses 21 requests; another user's order in a list is left out, as an unknown one", async () => {
     const mine = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'));
     const theirs = await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '10'));
     const many = Array.from({ length: 21 }, () => ({ order_id: mine.body['order_id'], symbol: SYMBOL }));
@@ -343,8 +347,9 @@ describe('list calls', () => {
         { order_id: theirs.body['order_id'], symbol: SYMBOL },
       ],
     });
-    expect(mixed.status).toBe(403);
-    expect(await openOrders(alice)).toHaveLength(1);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body).toEqual({});
+    expect(await openOrders(alice)).toHaveLength(0);
     expect(await openOrders(bob)).toHaveLength(1);
   });
 

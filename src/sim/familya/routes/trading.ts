@@ -15,7 +15,15 @@ import { MAX_LIST_REQUESTS } from '../../../domain/limits.ts';
 import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument, SimHttpError } from '../../http/errors.ts';
 import type { ExchangeCore } from '../../exchange/exchange-core.ts';
-import { checkCancel, insertOrder, previewOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
+import {
+  callerOrder,
+  checkCancel,
+  insertOrder,
+  previewOrder,
+  toEngineOrder,
+  toEngineReplace,
+  type Caller,
+} from '../../exchange/commands.ts';
 import { toDomainOrder } from '../../exchange/to-domain.ts';
 import type { CancelReject } from '../../matching/index.ts';
 import { scaleLookup } from '../../gateway/wire.ts';
@@ -34,13 +42,16 @@ function cancelRejectError(reject: CancelReject): SimHttpError {
   return new SimHttpError(status, `${reject.reason}: ${reject.text}`);
 }
 
-/** A replace's prices are scaled by its order's symbol: fill `symbol` in from the order when absent. */
-function withOrderSymbol(core: ExchangeCore, request: unknown): unknown {
+/**
+ * A replace's prices are scaled by its order's symbol: fill `symbol` in from the order when absent, only from
+ * an order of the caller's (another firm's order is treated as unknown, so the answer tells nothing of it).
+ */
+function withOrderSymbol(core: ExchangeCore, request: unknown, caller: Caller): unknown {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return request;
   const fields = request as Record<string, unknown>;
   if (typeof fields['symbol'] === 'string' && fields['symbol'] !== '') return request;
   const orderId = fields['orderId'];
-  const symbol = typeof orderId === 'string' ? core.order(orderId)?.latest.order.symbol : undefined;
+  const symbol = typeof orderId === 'string' ? callerOrder(core, orderId, caller)?.latest.order.symbol : undefined;
   return symbol === undefined ? request : { ...fields, symbol };
 }
 
@@ -98,15 +109,15 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore, bud
     budget(caller.firm);
     const list = await decodeA(context, familyA.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
-    for (const request of list.requests) checkCancel(core, request, caller.trading);
-    for (const request of list.requests)
+    const own = list.requests.filter((request) => checkCancel(core, request, caller.trading, true));
+    for (const request of own)
       core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });
 
   routes.add('POST /v1/trading/orders/replace', 'required', async (context, caller) => {
     budget(caller.firm);
-    const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body));
+    const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body, caller.trading));
     const result = core.replace(toEngineReplace(core, request, caller.trading));
     const reject = result.cancelRejects[0];
     if (reject !== undefined) throw cancelRejectError(reject);
@@ -117,7 +128,9 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore, bud
   routes.add('POST /v1/trading/orders/replace/list', 'required', async (context, caller) => {
     budget(caller.firm);
     const list = await decodeA(context, familyA.replaceOrderListRequest, core, (body) =>
-      Array.isArray(body['requests']) ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r)) } : body,
+      Array.isArray(body['requests'])
+        ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r, caller.trading)) }
+        : body,
     );
     checkListSize(list.requests.length);
     const commands = list.requests.map((r) => toEngineReplace(core, r, caller.trading));
