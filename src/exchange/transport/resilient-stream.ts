@@ -10,9 +10,14 @@
  * - `message` for every message not dropped as a duplicate;
  * - `disconnected` with the reason ('error' | 'completed' | 'silence' | 'unauthenticated'), the error, and
  *   whether and when it reconnects.
- * Errors of kind authentication await `onUnauthenticated` (token refresh) before the next attempt; without
+ * Errors of kind authentication await `onUnauthenticated` (token refresh) before the next attempt (after a
+ * first-failure delay when it returned a promise that resolved: the renewal reached the venue); without
  * the hook, or after `maxConsecutiveAuthFailures`, they are fatal. `isFatal` errors (default: rejection,
  * permission, config) stop the stream: a `disconnected` event with willReconnect false, then the error.
+ * `wake` (e.g. a successful login: the venue is reachable again) cuts a backoff being waited out: the next
+ * attempt comes after a first-failure delay (`baseDelayMs` ceiling) and the failure count restarts, so a stream
+ * that climbed to the 30 s ceiling while the venue was down does not keep waiting once it is back; `onWake`
+ * says when the next try now is.
  * All timing goes through the injected scheduler (virtual time in tests).
  */
 import { Observable, asyncScheduler, from } from 'rxjs';
@@ -64,6 +69,10 @@ export interface ResilientStreamOptions<T> {
   dedupeKey?: (message: T) => string | undefined;
   /** Keys remembered for deduplication. Default 10 000. */
   dedupeCapacity?: number;
+  /** Emits when the venue is known reachable again (a successful login): a pending backoff is cut short. */
+  wake?: Observable<unknown>;
+  /** Called when `wake` rescheduled the next attempt: the attempt that failed and the new delay, ms. */
+  onWake?: (event: { readonly attempt: number; readonly retryInMs: number }) => void;
 }
 
 export function defaultIsFatal(error: unknown): boolean {
@@ -107,6 +116,7 @@ export function resilientStream<T>(
     let authFailures = 0;
     let current: Attempt | undefined;
     let pending: Subscription | undefined; // the backoff timer or the onUnauthenticated wait
+    let backingOff: Attempt | undefined; // set while `pending` is a plain backoff timer (what `wake` may cut)
 
     const start = (): void => {
       pending = undefined;
@@ -214,7 +224,25 @@ export function resilientStream<T>(
       });
       if (subscriber.closed) return;
       if (unauthenticated) refreshThen(attempt, error, delay);
-      else pending = scheduler.schedule(start, delay);
+      else backOff(attempt, delay);
+    };
+
+    const backOff = (attempt: Attempt, delay: number): void => {
+      backingOff = attempt;
+      pending = scheduler.schedule(() => {
+        backingOff = undefined;
+        start();
+      }, delay);
+    };
+
+    const onWake = (): void => {
+      const attempt = backingOff;
+      if (attempt === undefined || subscriber.closed) return;
+      pending?.unsubscribe();
+      failures = 0;
+      const delay = fullJitterDelay(1, backoff, random);
+      options.onWake?.({ attempt: attempt.n, retryInMs: delay });
+      backOff(attempt, delay);
     };
 
     /**
@@ -230,19 +258,25 @@ export function resilientStream<T>(
         return;
       }
       if (result === undefined || typeof (result as { then?: unknown }).then !== 'function') {
-        pending = scheduler.schedule(start, delay);
+        backOff(attempt, delay);
         return;
       }
+      // a renewal that went through reached the venue: the next attempt gets a first-failure delay
       pending = from(result).subscribe({
         error: (hookError: unknown) => subscriber.error(hookError),
         complete: () => {
-          pending = scheduler.schedule(start, delay);
+          failures = 0;
+          const sooner = Math.min(delay, fullJitterDelay(1, backoff, random));
+          if (sooner < delay) options.onWake?.({ attempt: attempt.n, retryInMs: sooner });
+          backOff(attempt, sooner);
         },
       });
     };
 
+    const wakeSub = options.wake?.subscribe(onWake);
     start();
     return () => {
+      wakeSub?.unsubscribe();
       pending?.unsubscribe();
       if (current !== undefined) {
         current.done = true;
