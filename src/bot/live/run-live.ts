@@ -6,7 +6,8 @@
  * endpoint on loopback sets active / reducing / halted (`tradebot control`). With `bot.metrics` set, a
  * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs. The order journal
  * (bot.journal; see src/engine/journal/open.ts for the default) is opened before the pipeline starts, so
- * the orders a killed run left in flight are resumed, and closed after it stopped.
+ * the orders a killed run left in flight are resumed, and closed after it stopped. The summary's positions and
+ * PnL are reconciled with the exchange after the stop (final-reconcile.ts), or flagged `reconciled: false`.
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
@@ -25,6 +26,7 @@ import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
+import { reconcileSummary } from './final-reconcile.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -45,6 +47,14 @@ export interface RunSummary {
   openOrders: number;
   /** The order journal: where, how many orders it brought back, entries written and fsync figures. */
   journal: { file: string; restored: number; appended: number; syncs: number; syncMicros: number };
+  /**
+   * True when positions and PnL were set from the exchange's view after the stop (fills the streams missed are
+   * in them); false when the exchange could not be read, with `reconcileReason`: the local view is shown.
+   */
+  reconciled: boolean;
+  reconcileReason?: string;
+  /** Differences the final reconciliation found between the local view and the exchange's (it booked them). */
+  reconcileDifferences: number;
 }
 
 /** Records what the pipeline receives (`tradebot run --record`; see backtest/recording/). */
@@ -102,6 +112,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
   const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
   const portfolio = new Portfolio({ clock, fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps } });
+  const port = portfolioPort(portfolio);
   const venue = connection.venue;
   let pipeline: Awaited<ReturnType<typeof startPipeline>> | undefined;
   let metrics: RunMetrics | undefined;
@@ -131,7 +142,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       strategy,
       params,
       risk: config.risk,
-      portfolio: portfolioPort(portfolio),
+      portfolio: port,
       account,
       accounts,
       symbols,
@@ -209,6 +220,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   } catch (error) {
     logger.error({ err: error }, 'stopping the pipeline failed; closing the connection anyway');
   }
+  const final = await reconcileSummary({ venue, portfolio: port, accounts, log: logger });
   const summary: RunSummary = {
     event: 'run.summary',
     fills: running.counters.fills,
@@ -230,6 +242,9 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
       syncs: openJournal.stats.syncs,
       syncMicros: openJournal.stats.syncMicros,
     },
+    reconciled: final.reconciled,
+    ...(final.reconciled ? {} : { reconcileReason: final.reason }),
+    reconcileDifferences: final.reconciled ? final.differences.length : 0,
   };
   await metrics?.close();
   await recorder?.close();
