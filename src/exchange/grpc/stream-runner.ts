@@ -50,6 +50,8 @@ export interface GrpcStreamDeps {
   readonly random: RandomSource;
   readonly options: GrpcStreamOptions;
   readonly logger: Logger | undefined;
+  /** Emits when a token was obtained (the venue is reachable): a stream waiting out a backoff reconnects sooner. */
+  readonly wake?: Observable<unknown>;
 }
 
 export type Decoded<I> = I | InvalidMessageEvent;
@@ -118,10 +120,11 @@ export function runGrpcStream<I>(deps: GrpcStreamDeps, spec: GrpcStreamSpec<I>):
         await deps.getToken(true, used);
       },
       ...(dedupeKey === undefined ? {} : { dedupeKey: (item: Decoded<I>) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
+      ...(deps.wake === undefined ? {} : { wake: deps.wake }),
       onWake: ({ attempt: n, retryInMs }) =>
         deps.logger?.info(
           { stream: spec.name, attempt: n, retryInMs, nextTryAt: new Date(deps.scheduler.now() + retryInMs).toISOString() },
-          'grpc stream: token renewed, reconnecting sooner',
+          'grpc stream: a token was obtained, reconnecting sooner',
         ),
     }).pipe(map((event) => toOutput(spec.name, event, deps.logger, deps.scheduler)));
   });
