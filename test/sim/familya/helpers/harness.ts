@@ -71,6 +71,8 @@ export interface HarnessOptions {
   familyA?: string;
   /** Wall clock and the KYC timer on, as in `tradebot sim` (default: a manual clock, timer off). */
   realTime?: boolean;
+  /** YAML for `sim.gateway` (a flow mapping body); default `rateLimitPerSecond: 10000`. */
+  gateway?: string;
 }
 
 export interface AssertionOptions {
@@ -122,7 +124,7 @@ logging:
 sim:
   ports: { api: 0, auth: 0, gateway: 0, grpc: 0 }
   startingBalance: "100000"
-  gateway: { rateLimitPerSecond: 10000 }
+  gateway: { ${options.gateway ?? 'rateLimitPerSecond: 10000'} }
   familyA: { ${options.familyA ?? ''} }
   kyc: { ${options.kyc ?? ''} }
   users:
