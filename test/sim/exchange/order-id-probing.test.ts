@@ -9,29 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
 import { GrpcExchangeClient } from '../../../src/exchange/grpc/index.ts';
 import { instrumentCatalog } from '../../../src/exchange/gateway/index.ts';
-import { ALICE, CAROL_MAIN, CLIENT, SYMBOL, startFamilyA, type FamilyAHarness, type Json } from '../familya/helpers/harness.ts';
+import {
+  ALICE,
+  CAROL_MAIN,
+  CLIENT,
+  SYMBOL,
+  gatewayCaller,
+  startFamilyA,
+  type FamilyAHarness,
+  type Json,
+} from '../familya/helpers/harness.ts';
 
 let h: FamilyAHarness;
 let carolOrder = '';
 let unknownOrder = '';
 let token = '';
-const gatewayTokens = new Map<string, string>();
-
-async function gateway(username: string, path: string, body: unknown): Promise<{ status: number; body: Json }> {
-  let access = gatewayTokens.get(username);
-  if (access === undefined) {
-    const user = h.sim.users.get(username);
-    if (user === undefined) throw new Error(`no user ${username}`);
-    access = (await h.sim.gatewayTokens.issue('access', username, 900, { participant: user.participant })).token;
-    gatewayTokens.set(username, access);
-  }
-  const response = await fetch(`${h.sim.ready.gateway}/api/v1beta1/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: access },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const gateway = gatewayCaller(() => h);
 
 function grpcClient(clientId: string): GrpcExchangeClient {
   const catalog = instrumentCatalog(

@@ -19,6 +19,7 @@ import {
   SYMBOL,
   SYMBOL2,
   at,
+  gatewayCaller,
   startFamilyA,
   type FamilyAHarness,
   type Json,
@@ -26,23 +27,7 @@ import {
 
 let h: FamilyAHarness;
 let token = '';
-const gatewayTokens = new Map<string, string>();
-
-async function gateway(username: string, path: string, body: unknown): Promise<{ status: number; body: Json }> {
-  let access = gatewayTokens.get(username);
-  if (access === undefined) {
-    const user = h.sim.users.get(username);
-    if (user === undefined) throw new Error(`no user ${username}`);
-    access = (await h.sim.gatewayTokens.issue('access', username, 900, { participant: user.participant })).token;
-    gatewayTokens.set(username, access);
-  }
-  const response = await fetch(`${h.sim.ready.gateway}/api/v1beta1/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: access },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const gateway = gatewayCaller(() => h);
 
 const leg = (account: string, side: 'SIDE_BUY' | 'SIDE_SELL', qty: string, price: string, symbol = SYMBOL) => ({
   account,
