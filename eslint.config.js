@@ -14,6 +14,8 @@ export default tseslint.config(
           allowDefaultProject: [
             'backtest/sweep/worker.mjs',
             'backtest/tape/tape-worker.mjs',
+            'bench/bare-loop.mjs',
+            'bench/process-usage.mjs',
             'tools/build.mjs',
             'tools/check-line-length.mjs',
             'tools/long-functions.mjs',

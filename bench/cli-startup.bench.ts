@@ -9,12 +9,11 @@
  * (`npx tradebot` adds npm's, 1.5-2 s on the reference machine, whatever the command).
  * The issue's goal: value under 500 ms.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import type { BenchResult } from './bench-result.ts';
+import { ROOT, ensureCompiledCli } from './compiled-cli.ts';
 
 const RUNS = 5;
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function medianMs(args: readonly string[]): number {
   const times: number[] = [];
@@ -40,8 +39,7 @@ process.argv.splice(1, process.argv.length, 'tradebot', '--help');
 await import('./dist/src/cli/main.js');`;
 
 export default async function cliStartup(): Promise<BenchResult> {
-  process.stderr.write('bench cli-startup: npm run build\n');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  ensureCompiledCli();
   const baselineValue = medianMs(['-e', '0']);
   const value = medianMs(['dist/src/cli/main.js', '--help']);
   const sourcesMs = medianMs(['bin/tradebot.js', '--help']);

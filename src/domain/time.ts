@@ -106,7 +106,8 @@ export function isValidProtoDate(date: ProtoDate): boolean {
 
 /** The UTC calendar day of an instant. */
 export function protoDateOf(ms: EpochMs): ProtoDate {
-  const d = new Date(formatTimestamp(ms));
+  if (!isValidEpochMs(ms)) formatTimestamp(ms); // throws TIME_INVALID
+  const d = new Date(ms);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
