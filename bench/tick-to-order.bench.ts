@@ -12,8 +12,13 @@
  * and cpuUsPerUpdate: the process's CPU time per update over the timed loop (everything an update costs,
  * executions and acknowledgements included), which a busy machine disturbs much less than the percentiles;
  * p50FirstTenth / p50LastTenth show that an update costs the same at the end of the run as at its start.
+ * Garbage collection during the timed loop (a PerformanceObserver on 'gc' entries): gcPauses (how many),
+ * gcPauseMsTotal, gcPauseMsMax, gcByKind (minor = scavenges, major = mark-compact, ...), and
+ * slowestWithGc: of the updates at or above p999, how many overlapped a GC pause (where the tail comes from).
  * No baseline: baseline, baselineValue and ratio are null.
  */
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import type { PerformanceEntry } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
 import type { BenchResult } from './bench-result.ts';
 import { Decimal, ZERO } from '../src/domain/decimal.ts';
@@ -307,17 +312,25 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
 
   const books = [book(40), book(41)];
   const samples = new Float64Array(UPDATES);
+  /** performance.now() when each timed update was stamped, to place it against the GC pauses. */
+  const startedAt = new Float64Array(UPDATES);
+  const gcPauses: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcPauses.push(...list.getEntries()));
   let timed = 0;
   let missed = 0;
   let now = T0;
   const total = WARMUP + UPDATES;
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   for (let i = 0; i < total; i++) {
-    if (i === WARMUP) cpuAtStart = process.cpuUsage();
+    if (i === WARMUP) {
+      cpuAtStart = process.cpuUsage();
+      gcObserver.observe({ entryTypes: ['gc'] });
+    }
     now += STEP_MS;
     clock.advanceTo(now);
     const update = books[i % 2] as BookEvent;
     venue.lastSample = undefined;
+    if (i >= WARMUP) startedAt[timed] = performance.now();
     venue.stampedAt = process.hrtime.bigint();
     venue.market.next(update);
     venue.stampedAt = undefined;
@@ -331,6 +344,10 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
     await Promise.resolve();
   }
   const cpu = process.cpuUsage(cpuAtStart);
+  // the observer's entries are delivered on a timer turn of the event loop (not by setImmediate)
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+  gcObserver.disconnect();
+  const gc = gcSummary(gcPauses, samples.subarray(0, timed), startedAt.subarray(0, timed));
   const refusals = pipeline.counters.refusalCount;
   const working = venue.working;
   await pipeline.stop();
@@ -338,7 +355,7 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
   const tenth = Math.floor(timed / 10);
   const p50First = percentile(samples.slice(0, tenth).sort(), 50);
   const p50Last = percentile(samples.slice(timed - tenth, timed).sort(), 50);
-  const sorted = samples.subarray(0, timed).sort();
+  const sorted = samples.slice(0, timed).sort();
   if (timed < UPDATES * 0.99)
     throw new Error(
       `only ${timed} of ${UPDATES} updates caused a venue call (refusals ${refusals}): the bench no longer measures what it says`,
@@ -366,6 +383,41 @@ export default async function tickToOrderBench(): Promise<BenchResult> {
     venueCalls: venue.calls,
     refusals,
     workingAtEnd: working,
+    ...gc,
     strategy: 'market-maker',
   };
+}
+
+/** GC pauses seen during the timed loop, and how many of the slowest updates (>= p999) overlapped one. */
+function gcSummary(pauses: readonly PerformanceEntry[], samplesUs: Float64Array, startedAt: Float64Array): Record<string, unknown> {
+  const byKind: Record<string, number> = {};
+  for (const p of pauses) {
+    const kind = gcKind((p as unknown as { detail?: { kind?: number } }).detail?.kind);
+    byKind[kind] = (byKind[kind] ?? 0) + 1;
+  }
+  const threshold = percentile(Float64Array.from(samplesUs).sort(), 99.9);
+  let slowest = 0;
+  let slowestWithGc = 0;
+  for (let i = 0; i < samplesUs.length; i++) {
+    const us = samplesUs[i] as number;
+    if (us < threshold) continue;
+    slowest += 1;
+    const start = startedAt[i] as number;
+    const end = start + us / 1000;
+    if (pauses.some((p) => p.startTime < end && p.startTime + p.duration > start)) slowestWithGc += 1;
+  }
+  const durations = pauses.map((p) => p.duration);
+  return {
+    gcPauses: pauses.length,
+    gcPauseMsTotal: round(durations.reduce((a, b) => a + b, 0)),
+    gcPauseMsMax: round(durations.reduce((a, b) => Math.max(a, b), 0)),
+    gcByKind: byKind,
+    slowest,
+    slowestWithGc,
+  };
+}
+
+function gcKind(kind: number | undefined): string {
+  // perf_hooks.constants: NODE_PERFORMANCE_GC_MAJOR 4, MINOR 1, INCREMENTAL 8, WEAKCB 16
+  return kind === 1 ? 'minor' : kind === 4 ? 'major' : kind === 8 ? 'incremental' : kind === 16 ? 'weakcb' : `kind${String(kind)}`;
 }
