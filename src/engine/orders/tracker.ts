@@ -74,6 +74,9 @@ export class OrderTracker {
   private readonly clock: Clock;
   private readonly index: OrderIndex;
   private readonly seenExecutions: LruSet;
+  /** open()'s lists, taken afresh after any order changes (commit). */
+  private openViews: readonly TrackedOrder[] | undefined = undefined;
+  private readonly openViewsBySymbol = new Map<string, readonly TrackedOrder[]>();
   private readonly out = new Outbox();
   private streamStale = true;
 
@@ -283,11 +286,24 @@ export class OrderTracker {
     return this.index.byOrderId(orderId)?.view();
   }
 
-  /** Working orders, pending and UNKNOWN ones included, oldest first; of one symbol when given. */
-  open(symbol?: string): TrackedOrder[] {
-    const views: TrackedOrder[] = [];
-    for (const record of this.index.open()) if (symbol === undefined || record.symbol === symbol) views.push(record.view());
-    return views;
+  /**
+   * Working orders, pending and UNKNOWN ones included, oldest first; of one symbol when given. A frozen list,
+   * the same one until an order changes: risk and the strategy ask on every event, orders change far less often.
+   */
+  open(symbol?: string): readonly TrackedOrder[] {
+    let all = this.openViews;
+    if (all === undefined) {
+      const views: TrackedOrder[] = [];
+      for (const record of this.index.open()) views.push(record.view());
+      this.openViews = all = Object.freeze(views);
+    }
+    if (symbol === undefined) return all;
+    let mine = this.openViewsBySymbol.get(symbol);
+    if (mine === undefined) {
+      mine = Object.freeze(all.filter((order) => order.symbol === symbol));
+      this.openViewsBySymbol.set(symbol, mine);
+    }
+    return mine;
   }
 
   /** Orders in UNKNOWN: look them up at the exchange and feed the answer to `lookupResult`. */
@@ -346,6 +362,8 @@ export class OrderTracker {
     const now = this.clock.now();
     record.changed();
     this.index.refresh(record);
+    this.openViews = undefined;
+    if (this.openViewsBySymbol.size > 0) this.openViewsBySymbol.clear();
     // compared with the record itself, so the view is taken once, after the stamp
     const changed = before === undefined || changedSince(before, record);
     if (changed && before !== undefined) record.updatedAt = now;

@@ -44,9 +44,16 @@ function priceProblem(price: Decimal | undefined): string | undefined {
   return undefined;
 }
 
+/** The open order using `clordId` (as its own or as its pending replace's), if any (a loop: checked on every intent). */
+function openOrderWith(clordId: string, context: RiskContext): RiskOpenOrder | undefined {
+  const orders = context.openOrders();
+  for (let i = 0; i < orders.length; i++) if (isOpenOrder(orders[i] as RiskOpenOrder, clordId)) return orders[i];
+  return undefined;
+}
+
 function clordIdProblem(clordIds: readonly string[], context: RiskContext): string | undefined {
-  const used = clordIds.find((id) => context.openOrders().some((o) => isOpenOrder(o, id)));
-  return used === undefined ? undefined : `client order id ${used} is already used by an open order`;
+  for (const id of clordIds) if (openOrderWith(id, context) !== undefined) return `client order id ${id} is already used by an open order`;
+  return undefined;
 }
 
 function accountProblem(account: string, context: RiskContext): string | undefined {
@@ -76,11 +83,11 @@ function ofReplace(intent: ReplaceIntent, context: RiskContext): CandidatesResul
   if (intent.qty === undefined && intent.price === undefined) return invalid('a replace must change the price or the quantity');
   const problem = (intent.qty === undefined ? undefined : quantityProblem(intent.qty)) ?? priceProblem(intent.price);
   if (problem !== undefined) return invalid(problem);
-  const order = context.openOrders().find((o) => isOpenOrder(o, intent.clordId));
+  const order = openOrderWith(intent.clordId, context);
   if (order === undefined)
     return { ok: false, breach: { code: 'RISK_UNKNOWN_ORDER', message: `no open order ${intent.clordId} to replace` } };
-  const reused = clordIdProblem([intent.newClordId], context);
-  if (reused !== undefined) return invalid(reused);
+  if (openOrderWith(intent.newClordId, context) !== undefined)
+    return invalid(`client order id ${intent.newClordId} is already used by an open order`);
   const candidate: OrderCandidate = {
     // a replace in flight is superseded by this one: unchanged terms are the ones it was moving the order to
     symbol: order.symbol,

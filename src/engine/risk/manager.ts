@@ -178,7 +178,7 @@ export class RiskManager {
     const symbol = candidates[0]?.symbol ?? '';
     const instrument = context.instrument(symbol);
     if (instrument === undefined) return [refuse(intent, 'RISK_UNKNOWN_SYMBOL', `no reference data for symbol ${symbol}`)];
-    const exposure = new ExposureView(context);
+    const exposure = this.exposureOf(context);
 
     const gate = this.stateBreach(candidates, exposure, context);
     if (gate !== undefined) return [refuse(intent, gate.code, gate.message)];
@@ -203,6 +203,25 @@ export class RiskManager {
   }
 
   /** Daily loss (switching the state when breached), then the trading-state gate. */
+  /**
+   * The exposure view of the context's positions and open orders, kept while both lists are the same objects:
+   * the engine's lists are taken afresh only when an order or a position changes, while intents come on every
+   * book event (a context that builds new lists on each call just gets a new view each time).
+   */
+  private exposureOf(context: RiskContext): ExposureView {
+    const positions = context.positions();
+    const orders = context.openOrders();
+    const cached = this.exposureCache;
+    if (cached !== undefined && cached.positions === positions && cached.orders === orders) return cached.view;
+    const view = new ExposureView(context);
+    this.exposureCache = { positions, orders, view };
+    return view;
+  }
+
+  private exposureCache:
+    { readonly positions: readonly RiskPosition[]; readonly orders: readonly RiskOpenOrder[]; readonly view: ExposureView } | undefined =
+    undefined;
+
   private stateBreach(candidates: readonly OrderCandidate[], exposure: ExposureView, context: RiskContext): RuleBreach | undefined {
     if (this.maxDailyLoss !== undefined) {
       const loss = dailyLossBreach(context, this.maxDailyLoss);
