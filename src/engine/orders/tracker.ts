@@ -74,7 +74,7 @@ export class OrderTracker {
   private readonly clock: Clock;
   private readonly index: OrderIndex;
   private readonly seenExecutions: LruSet;
-  /** open()'s lists, taken afresh after any order changes (commit). */
+  /** open()'s lists, taken afresh after any order changes (commit); shared with every caller, never mutated. */
   private openViews: readonly TrackedOrder[] | undefined = undefined;
   private readonly openViewsBySymbol = new Map<string, readonly TrackedOrder[]>();
   private readonly out = new Outbox();
@@ -287,20 +287,21 @@ export class OrderTracker {
   }
 
   /**
-   * Working orders, pending and UNKNOWN ones included, oldest first; of one symbol when given. A frozen list,
-   * the same one until an order changes: risk and the strategy ask on every event, orders change far less often.
+   * Working orders, pending and UNKNOWN ones included, oldest first; of one symbol when given. The same list
+   * until an order changes (risk and the strategy ask on every event, orders change far less often): read it,
+   * never mutate it (not frozen: frozen arrays made every reader slower).
    */
   open(symbol?: string): readonly TrackedOrder[] {
     let all = this.openViews;
     if (all === undefined) {
       const views: TrackedOrder[] = [];
       for (const record of this.index.open()) views.push(record.view());
-      this.openViews = all = Object.freeze(views);
+      this.openViews = all = views;
     }
     if (symbol === undefined) return all;
     let mine = this.openViewsBySymbol.get(symbol);
     if (mine === undefined) {
-      mine = Object.freeze(all.filter((order) => order.symbol === symbol));
+      mine = all.filter((order) => order.symbol === symbol);
       this.openViewsBySymbol.set(symbol, mine);
     }
     return mine;
