@@ -44,7 +44,7 @@ interface ServerProcess {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-async function startServer(): Promise<ServerProcess> {
+export async function startServer(): Promise<ServerProcess> {
   const child = fork(join(here, 'md-ingest-server.ts'), [String(UPDATES), String(SEED)], {
     execArgv: ['--import', 'tsx'],
     cwd: join(here, '..'),
@@ -99,7 +99,7 @@ function clientFor(server: Ready, transport: Transport): { source: Pick<GatewayC
 }
 
 /** One timed run: `count` updates written by the server, decoded and applied here. */
-async function timedRun(server: ServerProcess, transport: Transport, count: number): Promise<RunFigures> {
+export async function timedRun(server: ServerProcess, transport: Transport, count: number): Promise<RunFigures> {
   const client = clientFor(server.ready, transport);
   const watch = followRun(client.source.marketData$({ symbols: [server.ready.symbol] }), {
     bench: 'md-ingest',

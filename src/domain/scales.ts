@@ -150,12 +150,16 @@ function shiftPoint(raw: string, digits: number): string {
  */
 const CACHE_LIMIT = 4096;
 const CACHEABLE_LENGTH = 8;
-const cacheByDigits = new Map<number, Map<string, Decimal>>();
+/** By number of digits; a cache only ever holds canonical int64 strings (checked before they go in). */
+const cacheByDigits: (Map<string, Decimal> | undefined)[] = [];
 
 /** Raw int64 (canonical string or safe-integer number) at `digits` decimal places; undefined if invalid. */
 export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undefined {
   let text: string;
   if (typeof raw === 'string') {
+    // A cached text was checked when it went in: a hit needs no second check.
+    const hit = raw.length <= CACHEABLE_LENGTH ? cacheByDigits[digits]?.get(raw) : undefined;
+    if (hit !== undefined) return hit;
     if (!isInt64String(raw)) return undefined;
     text = raw;
   } else if (typeof raw === 'number' && Number.isSafeInteger(raw)) {
@@ -165,10 +169,10 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   }
   if (text === '0') return ZERO;
   if (text.length > CACHEABLE_LENGTH) return new Decimal(shiftPoint(text, digits));
-  let cache = cacheByDigits.get(digits);
+  let cache = cacheByDigits[digits];
   if (cache === undefined) {
     cache = new Map();
-    cacheByDigits.set(digits, cache);
+    cacheByDigits[digits] = cache;
   }
   let value = cache.get(text);
   if (value === undefined) {
