@@ -183,6 +183,23 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   return value;
 }
 
+const SMALL_RAW = 1 << 14;
+const smallByDigits: (Decimal[] | undefined)[] = [];
+
+/**
+ * `tryDecimalFromRaw(String(raw), digits)` for a raw integer already read as a number (a non-negative safe
+ * integer): the same Decimal, from an array cache when it is small (book levels' prices and sizes).
+ */
+export function decimalFromRawInt(raw: number, digits: number): Decimal {
+  if (raw >= SMALL_RAW) return tryDecimalFromRaw(String(raw), digits) as Decimal;
+  let small = smallByDigits[digits];
+  if (small === undefined) {
+    small = [];
+    smallByDigits[digits] = small;
+  }
+  return (small[raw] ??= tryDecimalFromRaw(String(raw), digits) as Decimal);
+}
+
 /** Why a decimal could not become a raw integer. */
 export type RawFailure = 'inexact' | 'range';
 

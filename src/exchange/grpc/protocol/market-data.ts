@@ -1,11 +1,10 @@
 /**
  * The client's decoding of market data stream responses, from their bytes: a book update through the fast
- * path (market-data-reader.ts reads the bytes, the domain's fast-book.ts converts them), anything else, and
+ * path (market-data-reader.ts reads the bytes straight into the typed message), anything else, and
  * anything the fast path has a doubt about, through the proto-loader deserializer and the table codec
  * (`grpcCodecs.marketDataStream`), which gives the same value or the validation error (GRPC_UNDECODABLE_MESSAGE
  * for bytes that are not a message). A response that is already deserialized goes to the codec.
  */
-import { fastMarketUpdate } from '../../../domain/index.ts';
 import type { MarketDataMessage, ScaleLookup, ScaleSource } from '../../../domain/index.ts';
 import { type Payload, grpcCodecs } from './codecs.ts';
 import { exchangeProtocol } from './loader.ts';
@@ -17,7 +16,8 @@ const MARKET_DATA = methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubs
 /** A market data response (its bytes, or the deserialized message) as a typed message; throws like the codec. */
 export function decodeMarketDataResponse(raw: unknown, scales: ScaleSource, lookup: ScaleLookup): Payload<MarketDataMessage> {
   if (!Buffer.isBuffer(raw)) return grpcCodecs.marketDataStream.decode(raw, scales);
-  const loaded = readMarketDataUpdate(raw);
-  const fast = loaded === undefined ? undefined : fastMarketUpdate(loaded, lookup);
-  return fast ?? grpcCodecs.marketDataStream.decode(exchangeProtocol().method(MARKET_DATA).deserializeResponse(raw), scales);
+  return (
+    readMarketDataUpdate(raw, lookup) ??
+    grpcCodecs.marketDataStream.decode(exchangeProtocol().method(MARKET_DATA).deserializeResponse(raw), scales)
+  );
 }
