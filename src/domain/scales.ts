@@ -185,13 +185,31 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
 
 const SMALL_RAW = 1 << 14;
 const smallByDigits: (Decimal[] | undefined)[] = [];
+const largeByDigits: (Map<number, Decimal> | undefined)[] = [];
+
+/** Larger raw integers (statistics: volume, notional), whose values repeat from one update to the next. */
+function largeDecimal(raw: number, digits: number): Decimal {
+  let large = largeByDigits[digits];
+  if (large === undefined) {
+    large = new Map();
+    largeByDigits[digits] = large;
+  }
+  let value = large.get(raw);
+  if (value === undefined) {
+    if (large.size >= CACHE_LIMIT) large.clear();
+    value = tryDecimalFromRaw(String(raw), digits) as Decimal;
+    large.set(raw, value);
+  }
+  return value;
+}
 
 /**
  * `tryDecimalFromRaw(String(raw), digits)` for a raw integer already read as a number (a non-negative safe
- * integer): the same Decimal, from an array cache when it is small (book levels' prices and sizes).
+ * integer): the same Decimal, from an array cache when it is small (book levels' prices and sizes), from a
+ * bounded map otherwise.
  */
 export function decimalFromRawInt(raw: number, digits: number): Decimal {
-  if (raw >= SMALL_RAW) return tryDecimalFromRaw(String(raw), digits) as Decimal;
+  if (raw >= SMALL_RAW) return largeDecimal(raw, digits);
   let small = smallByDigits[digits];
   if (small === undefined) {
     small = [];
