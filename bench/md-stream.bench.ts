@@ -14,7 +14,6 @@
  * progress for STALL_MS fails with an error saying so; the runner prints it and exits non-zero.
  */
 import { SignJWT, jwtVerify } from 'jose';
-import type { Observable } from 'rxjs';
 import type { BenchResult } from './bench-result.ts';
 import { configSchema, parseConfigText } from '../src/config/index.ts';
 import type { SimConfig } from '../src/sim/config.ts';
@@ -29,8 +28,7 @@ import { silentLogger } from '../src/logging/logger.ts';
 import { GatewayClient, instrumentCatalog } from '../src/exchange/gateway/index.ts';
 import type { InstrumentCatalog } from '../src/exchange/gateway/index.ts';
 import { GrpcExchangeClient } from '../src/exchange/grpc/index.ts';
-import type { MarketDataEvent } from '../src/domain/stream-events.ts';
-import { BookStore } from '../src/engine/books.ts';
+import { followRun } from './book-follower.ts';
 
 const UPDATES = 20_000;
 const WARMUP_UPDATES = 4_000;
@@ -147,79 +145,6 @@ export async function gatewayRig(core: ExchangeCore): Promise<Rig> {
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : error === undefined ? 'it completed' : String(error));
-
-/**
- * Follows a run: the market data stream feeds the engine's BookStore as the pipeline's market handler does
- * (an update older than one already applied is not applied). `until(n)` resolves once n updates were
- * applied; the run fails (the pending `until` rejects, `check()` throws) when the stream drops (a
- * `disconnected`: updates were lost, the run is void), delivers an update out of order, ends for good, or
- * applies nothing for STALL_MS. Failures never throw inside the stream's subscriber, where they would escape
- * as an uncaught error.
- */
-function followRun(events$: Observable<MarketDataEvent>, transport: string) {
-  const books = new BookStore();
-  let applied = 0;
-  let failure: Error | undefined;
-  let waiter: { target: number; resolve: () => void; reject: (error: Error) => void } | undefined;
-  let progressAt = applied;
-  const fail = (message: string): void => {
-    failure ??= new Error(`md-stream over ${transport}: ${message}`);
-    settle();
-  };
-  const settle = (): void => {
-    if (waiter === undefined) return;
-    const { target, resolve, reject } = waiter;
-    if (failure !== undefined) reject(failure);
-    else if (applied >= target) resolve();
-    else return;
-    waiter = undefined;
-  };
-  const symbols = (): string =>
-    books
-      .all()
-      .map((view) => view.symbol)
-      .join(', ');
-  const subscription = events$.subscribe({
-    next: (event) => {
-      if (event.type === 'book' && books.isOutOfOrder(event)) {
-        fail(`an update arrived out of order after ${applied} updates; the run is void`);
-      } else if (event.type === 'book') {
-        books.apply(event, clock.now());
-        applied += 1;
-        settle();
-      } else if (event.type === 'disconnected') {
-        books.markAllStale();
-        fail(`the market data stream dropped during the run (${symbols()} went stale after ${applied} updates); the run is void`);
-      }
-    },
-    error: (error: unknown) => fail(`the market data stream ended during the run (${reason(error)}) after ${applied} updates`),
-    complete: () => fail(`the market data stream ended during the run (${reason(undefined)}) after ${applied} updates`),
-  });
-  const stallTimer = setInterval(() => {
-    if (waiter !== undefined && applied === progressAt) fail(`no update for ${STALL_MS / 1000} s (${applied} of ${waiter.target} applied)`);
-    progressAt = applied;
-  }, STALL_MS);
-  return {
-    get applied(): number {
-      return applied;
-    },
-    until(target: number): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
-        waiter = { target, resolve, reject };
-        settle();
-      });
-    },
-    check(): void {
-      if (failure !== undefined) throw failure;
-    },
-    stop(): void {
-      clearInterval(stallTimer);
-      subscription.unsubscribe();
-    },
-  };
-}
-
 /**
  * One timed run: seconds from the first order to the last update applied by the client's book store.
  * `midRun` (checks of the failure path) is called with the rig after the first chunk.
@@ -238,7 +163,11 @@ export async function timedRun(
   const rig = await makeRig(core);
   let watch: ReturnType<typeof followRun> | undefined;
   try {
-    watch = followRun(rig.source.marketData$({ symbols: [SYMBOL] }), makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream');
+    watch = followRun(rig.source.marketData$({ symbols: [SYMBOL] }), {
+      bench: 'md-stream',
+      transport: makeRig === grpcRig ? 'gRPC' : 'the gateway NDJSON stream',
+      stallMs: STALL_MS,
+    });
     await watch.until(1);
     const start = process.hrtime.bigint();
     for (let i = 0; i < flow.length; i += CHUNK) {

@@ -53,5 +53,7 @@ export {
   fixedResources,
   gateway,
   parseJsonText,
+  scaleLookup,
 } from './wire/families.ts';
+export { type BookUpdateMessage, type ScaleLookup, fastMarketDataLine, fastMarketUpdate, fastOrderBook } from './wire/fast-book.ts';
 export { type Naming, camelToSnake } from './wire/codec.ts';

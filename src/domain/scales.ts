@@ -150,12 +150,16 @@ function shiftPoint(raw: string, digits: number): string {
  */
 const CACHE_LIMIT = 4096;
 const CACHEABLE_LENGTH = 8;
-const cacheByDigits = new Map<number, Map<string, Decimal>>();
+/** By number of digits; a cache only ever holds canonical int64 strings (checked before they go in). */
+const cacheByDigits: (Map<string, Decimal> | undefined)[] = [];
 
 /** Raw int64 (canonical string or safe-integer number) at `digits` decimal places; undefined if invalid. */
 export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undefined {
   let text: string;
   if (typeof raw === 'string') {
+    // A cached text was checked when it went in: a hit needs no second check.
+    const hit = raw.length <= CACHEABLE_LENGTH ? cacheByDigits[digits]?.get(raw) : undefined;
+    if (hit !== undefined) return hit;
     if (!isInt64String(raw)) return undefined;
     text = raw;
   } else if (typeof raw === 'number' && Number.isSafeInteger(raw)) {
@@ -165,10 +169,10 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   }
   if (text === '0') return ZERO;
   if (text.length > CACHEABLE_LENGTH) return new Decimal(shiftPoint(text, digits));
-  let cache = cacheByDigits.get(digits);
+  let cache = cacheByDigits[digits];
   if (cache === undefined) {
     cache = new Map();
-    cacheByDigits.set(digits, cache);
+    cacheByDigits[digits] = cache;
   }
   let value = cache.get(text);
   if (value === undefined) {
@@ -177,6 +181,41 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
     cache.set(text, value);
   }
   return value;
+}
+
+const SMALL_RAW = 1 << 14;
+const smallByDigits: (Decimal[] | undefined)[] = [];
+const largeByDigits: (Map<number, Decimal> | undefined)[] = [];
+
+/** Larger raw integers (statistics: volume, notional), whose values repeat from one update to the next. */
+function largeDecimal(raw: number, digits: number): Decimal {
+  let large = largeByDigits[digits];
+  if (large === undefined) {
+    large = new Map();
+    largeByDigits[digits] = large;
+  }
+  let value = large.get(raw);
+  if (value === undefined) {
+    if (large.size >= CACHE_LIMIT) large.clear();
+    value = tryDecimalFromRaw(String(raw), digits) as Decimal;
+    large.set(raw, value);
+  }
+  return value;
+}
+
+/**
+ * `tryDecimalFromRaw(String(raw), digits)` for a raw integer already read as a number (a non-negative safe
+ * integer): the same Decimal, from an array cache when it is small (book levels' prices and sizes), from a
+ * bounded map otherwise.
+ */
+export function decimalFromRawInt(raw: number, digits: number): Decimal {
+  if (raw >= SMALL_RAW) return largeDecimal(raw, digits);
+  let small = smallByDigits[digits];
+  if (small === undefined) {
+    small = [];
+    smallByDigits[digits] = small;
+  }
+  return (small[raw] ??= tryDecimalFromRaw(String(raw), digits) as Decimal);
 }
 
 /** Why a decimal could not become a raw integer. */

@@ -69,6 +69,11 @@ function contextOf(naming: Naming, source: ScaleSource | undefined, emitDefaults
   return [{ naming, lookup: (symbol) => map.get(symbol), emitDefaults }, ''];
 }
 
+/** The symbol -> scales lookup the codecs use for `source` (the same as `decode` would use). */
+export function scaleLookup(source: ScaleSource | undefined): (symbol: string) => InstrumentScales | undefined {
+  return contextOf('snake', source, false)[0].lookup;
+}
+
 export function bindCodec<T>(codec: RootCodec<T>, naming: Naming): WireCodec<T> {
   const decode = (json: unknown, scales?: ScaleSource): T => {
     const [ctx, scope] = contextOf(naming, scales, false);

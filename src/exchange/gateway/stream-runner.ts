@@ -8,11 +8,11 @@
  * Fatal (the stream ends with the error): rejections, permission and config problems (the transport's
  * default), a closed session or transport, and missing MFA configuration. Everything else reconnects.
  */
-import { defer, from, map, mergeMap, switchMap, catchError, throwError } from 'rxjs';
+import { defer, from, map, switchMap, catchError, throwError } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
-import { TransportErrorCode, defaultIsFatal, resilientStream, streamNdjson } from '../transport/index.ts';
+import { TransportErrorCode, defaultIsFatal, flatMapSync, resilientStream, streamNdjson } from '../transport/index.ts';
 import type { RandomSource, StreamEvent, StreamOpener } from '../transport/index.ts';
 import type { TokenProvider } from './authed-caller.ts';
 import { gatewayPath } from './call.ts';
@@ -97,7 +97,7 @@ export function runGatewayStream<I>(deps: StreamRunnerDeps, spec: StreamSpec<I>)
             ...(deps.options.openTimeoutMs === undefined ? {} : { timeoutMs: deps.options.openTimeoutMs }),
           });
         }),
-        mergeMap((line) => decodeLine(spec.name, line, spec.decode)),
+        flatMapSync((line: unknown) => decodeLine(spec.name, line, spec.decode)),
       );
     const dedupeKey = spec.dedupeKey;
     return resilientStream<I | InvalidMessageEvent>(attempt, {

@@ -14,8 +14,8 @@
  */
 import type { Observable } from 'rxjs';
 import { filter } from 'rxjs';
-import { MARKET_DATA_MAX_SYMBOLS, gateway } from '../../domain/index.ts';
-import type { ScaleSource } from '../../domain/index.ts';
+import { MARKET_DATA_MAX_SYMBOLS, fastMarketDataLine, gateway } from '../../domain/index.ts';
+import type { InstrumentScales, MarketDataMessage, ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from './catalog.ts';
 import { GatewayError, GatewayErrorCode, badResponse } from './errors.ts';
 import type {
@@ -105,7 +105,7 @@ export class GatewayStreams extends OrderAndMarketStreams {
     return runGatewayStream<MarketDataItem>(this.deps, {
       name: 'create_market_data_subscription',
       body: gateway.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
-      decode: (line) => bookItems(gateway.marketDataStream.decode(line, this.scales())),
+      decode: (line) => bookItems(this.marketMessage(line)),
       expectCompletion: snapshotOnly,
       ...(snapshotOnly ? { maxConsecutiveFailures: SNAPSHOT_ATTEMPTS } : {}),
     });
@@ -114,6 +114,13 @@ export class GatewayStreams extends OrderAndMarketStreams {
   private scales(): ScaleSource {
     return scaleSourceOf(this.catalog);
   }
+
+  /** A market data line: a book update through the fast path, anything else (and any doubt) through the codec. */
+  private marketMessage(line: unknown): MarketDataMessage {
+    return fastMarketDataLine(line, this.lookup) ?? gateway.marketDataStream.decode(line, this.scales());
+  }
+
+  private readonly lookup = (symbol: string): InstrumentScales | undefined => this.catalog.scalesOf(symbol);
 }
 
 /** Keeps the events of the given types: `orderUpdates$().pipe(ofType('execution'))`. */

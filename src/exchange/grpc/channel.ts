@@ -27,6 +27,8 @@ export function bearerMetadata(token: string): Metadata {
   return metadata;
 }
 
+const asBytes = (bytes: Buffer): Buffer => bytes;
+
 const label = (ref: MethodRef): string => `${ref.service}.${ref.method}`;
 
 export class GrpcChannel {
@@ -43,8 +45,11 @@ export class GrpcChannel {
     });
   }
 
-  /** The method's responses; the Observable errors with a GrpcError on a non-OK status. */
-  serverStream(ref: MethodRef, request: object, metadata: Metadata): Observable<unknown> {
+  /**
+   * The method's responses; the Observable errors with a GrpcError on a non-OK status. `rawResponses`: each
+   * response as its bytes (a Buffer), for a caller that reads them itself (see protocol/market-data.ts).
+   */
+  serverStream(ref: MethodRef, request: object, metadata: Metadata, rawResponses = false): Observable<unknown> {
     return new Observable<unknown>((subscriber) => {
       if (this.closed) {
         subscriber.error(this.closedError(ref));
@@ -54,7 +59,7 @@ export class GrpcChannel {
       const call = this.client.makeServerStreamRequest<object, unknown>(
         wire.path,
         wire.serializeRequest,
-        wire.deserializeResponse,
+        rawResponses ? asBytes : wire.deserializeResponse,
         request,
         metadata,
       );

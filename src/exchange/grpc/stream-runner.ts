@@ -12,11 +12,11 @@
  * PERMISSION_DENIED, config problems, a closed client, and UNAUTHENTICATED after the refreshes ran out.
  * Everything else (UNAVAILABLE, CANCELLED, RESOURCE_EXHAUSTED, silence, a clean end) reconnects.
  */
-import { catchError, defer, from, map, mergeMap, switchMap, throwError } from 'rxjs';
+import { catchError, defer, from, map, switchMap, throwError } from 'rxjs';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
-import { defaultIsFatal, resilientStream } from '../transport/index.ts';
+import { defaultIsFatal, flatMapSync, resilientStream } from '../transport/index.ts';
 import type { RandomSource, StreamEvent } from '../transport/index.ts';
 import type { DisconnectedEvent, InvalidMessageEvent, LifecycleEvent } from '../../domain/stream-events.ts';
 import { type GrpcChannel, bearerMetadata } from './channel.ts';
@@ -65,6 +65,8 @@ export interface GrpcStreamSpec<I> {
   readonly request: () => object;
   /** One message -> items (an order update with two executions gives two items). */
   readonly decode: (message: unknown) => readonly I[];
+  /** True: `decode` gets each message's bytes (a Buffer) instead of the deserialized message. */
+  readonly rawMessages?: boolean;
   /** Dedupe key of an item (undefined: never dropped). */
   readonly dedupeKey?: (item: I) => string | undefined;
   /** True for snapshot-only requests: the server ends the stream after the snapshot. */
@@ -98,9 +100,9 @@ export function runGrpcStream<I>(deps: GrpcStreamDeps, spec: GrpcStreamSpec<I>):
       from(deps.getToken(false)).pipe(
         switchMap((token) => {
           used = token;
-          return deps.channel.serverStream(spec.method, spec.request(), bearerMetadata(token));
+          return deps.channel.serverStream(spec.method, spec.request(), bearerMetadata(token), spec.rawMessages ?? false);
         }),
-        mergeMap((message) => decodeMessage(spec.name, message, spec.decode)),
+        flatMapSync((message: unknown) => decodeMessage(spec.name, message, spec.decode)),
       );
     const recover = spec.recover;
     const attempt = (): Observable<Decoded<I>> =>

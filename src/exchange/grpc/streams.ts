@@ -14,7 +14,7 @@
  * becomes, and the snapshot reductions, are the gateway client's (../stream-items.ts).
  */
 import type { Observable } from 'rxjs';
-import type { ScaleSource } from '../../domain/index.ts';
+import type { InstrumentScales, ScaleSource } from '../../domain/index.ts';
 import { type InstrumentCatalog, scaleSourceOf } from '../gateway/catalog.ts';
 import type { InstrumentStateFilter, MarketDataFilter, OrderStreamFilter } from '../gateway/streams.ts';
 import type {
@@ -27,7 +27,7 @@ import type {
 } from '../../domain/stream-events.ts';
 import type { PositionStreamEvent, PositionStreamItem } from './stream-types.ts';
 import { GrpcClientErrorCode, GrpcError, badResponse } from './errors.ts';
-import { grpcCodecs, methodRef } from './protocol/index.ts';
+import { decodeMarketDataResponse, grpcCodecs, methodRef } from './protocol/index.ts';
 import { type GrpcStreamDeps, runGrpcStream } from './stream-runner.ts';
 import { OrderAndMarketStreams, bookItems, instrumentStateItems, orderStreamItems } from '../stream-items.ts';
 
@@ -106,7 +106,8 @@ export class GrpcStreams extends OrderAndMarketStreams {
       name: 'MarketDataSubscriptionAPI.CreateMarketDataSubscription',
       method: methodRef('MarketDataSubscriptionAPI', 'CreateMarketDataSubscription'),
       request: () => grpcCodecs.marketDataSubscriptionRequest.encode({ symbols: filter.symbols, depth: filter.depth ?? 0, snapshotOnly }),
-      decode: (raw) => bookItems(grpcCodecs.marketDataStream.decode(raw, this.scales())),
+      decode: (raw) => bookItems(decodeMarketDataResponse(raw, this.scales(), this.lookup)),
+      rawMessages: true,
       expectCompletion: snapshotOnly,
     });
   }
@@ -114,4 +115,6 @@ export class GrpcStreams extends OrderAndMarketStreams {
   private scales(): ScaleSource {
     return scaleSourceOf(this.catalog);
   }
+
+  private readonly lookup = (symbol: string): InstrumentScales | undefined => this.catalog.scalesOf(symbol);
 }

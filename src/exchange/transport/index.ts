@@ -18,6 +18,7 @@
  * - ndjson-splitter.ts incremental NDJSON line splitting
  * - ndjson-stream.ts   streamNdjson: an NDJSON HTTP response as an Observable
  * - resilient-stream.ts resilientStream: reconnect, silence watchdog, lifecycle events, dedupe, auth hook
+ * - flat-map-sync.ts   flatMapSync: an array per value flattened in order (the streams' decode step)
  * - scheduling.ts      sleep() and option checks over an injected RxJS scheduler
  */
 export { TransportError, TransportErrorCode, isTransportError, kindOfCode, truncate } from './errors.ts';
@@ -42,4 +43,5 @@ export type { NdjsonStreamRequest, StreamOpener, StreamOpenRequest, StreamRespon
 export { resilientStream, defaultIsFatal } from './resilient-stream.ts';
 export type { DisconnectReason, ResilientStreamOptions, StreamEvent } from './resilient-stream.ts';
 export { sleep } from './scheduling.ts';
+export { flatMapSync } from './flat-map-sync.ts';
 export type { ReadableBody } from './body-reader.ts';

@@ -10,6 +10,8 @@
  * - messages.ts  the gRPC-only messages (position snapshot, drop copy, trade capture, resume tokens)
  * - struct.ts    google.protobuf.Struct <-> JSON at the paths that carry opaque objects
  * - undecodable.ts UndecodableMessage: what the deserializers return for bytes that are not a message
+ * - market-data.ts, market-data-reader.ts  the market data stream's responses decoded from their bytes (a
+ *                fast path for book updates, the codec for the rest)
  */
 export { PROTO_DIR, PROTO_FILE, SERVICES, methodRef } from './package.ts';
 export type { MethodKind, MethodName, MethodRef, ServiceName } from './package.ts';
@@ -29,4 +31,6 @@ export type {
   TradeCaptureMessage,
 } from './messages.ts';
 export { fromStruct, toStruct } from './struct.ts';
+export { decodeMarketDataResponse } from './market-data.ts';
+export { readMarketDataUpdate } from './market-data-reader.ts';
 export { UNDECODABLE_MESSAGE, UndecodableMessage, tolerantDeserializer } from './undecodable.ts';
