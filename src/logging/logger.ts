@@ -7,7 +7,8 @@
  * alone drops an object after a message without a %o placeholder).
  */
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
-import PinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPrettyModule from 'pino-pretty';
 import { redactSecrets, redactString } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -28,12 +29,19 @@ export interface LoggerOptions {
   now?: () => number;
 }
 
+/** pino-pretty, loaded only when a logger writes pretty lines (a terminal): ~50 ms of start-up spared otherwise. */
+let prettyFactory: typeof PinoPrettyModule | undefined;
+function pinoPretty(): typeof PinoPrettyModule {
+  prettyFactory ??= createRequire(import.meta.url)('pino-pretty') as typeof PinoPrettyModule;
+  return prettyFactory;
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? process.stderr;
   const isTty = (destination as { isTTY?: boolean }).isTTY === true;
   const pretty = options.pretty ?? isTty;
   const stream = pretty
-    ? PinoPretty({
+    ? pinoPretty()({
         destination: destination as NodeJS.WritableStream,
         colorize: isTty,
         translateTime: options.now === undefined ? 'SYS:HH:MM:ss.l' : 'UTC:yyyy-mm-dd HH:MM:ss.l',
