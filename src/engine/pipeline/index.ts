@@ -22,14 +22,15 @@ import { Subject, Subscription, type Observer } from 'rxjs';
 import type { Instrument } from '../../domain/index.ts';
 import { describeError } from '../../errors.ts';
 import { BookStore } from '../books.ts';
-import { ExecutionAdapter } from '../execution/adapter.ts';
+import { ExecutionAdapter, type AdapterThrottle, type ThrottleOutcome } from '../execution/adapter.ts';
 import { idFactory, newRunId } from '../execution/ids.ts';
 import { OrderTracker } from '../orders/index.ts';
 import { RiskManager, type Approved, type RiskContext } from '../risk/index.ts';
 import { engineRiskContext } from '../risk-context.ts';
 import { RunCounters } from '../run-counters.ts';
 import { SettlementWatch } from '../settlements.ts';
-import type { RefusedView } from '../strategy/views.ts';
+import type { RefusedView, ThrottledView } from '../strategy/views.ts';
+import type { Intent } from '../intents.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { Venue } from '../venue.ts';
 import { IntentGate, engineCancelIntent } from './intent-gate.ts';
@@ -54,7 +55,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const books = new BookStore();
   const { finishedOrderHistory: finishedHistory, executionDedupeCapacity: dedupeCapacity } = options;
   const tracker = new OrderTracker({ clock, finishedHistory, dedupeCapacity });
-  const risk = new RiskManager(options.risk, { clock });
+  // over the message budget intents wait in the adapter's send queue (risk.maxQueuedMessages > 0), or are refused
+  const queueing = options.risk.maxQueuedMessages > 0;
+  const risk = new RiskManager(options.risk, { clock, messageRate: queueing ? 'queue' : 'refuse' });
   const writer = startJournal(options.journal, recovered, { clock, runId, tracker, risk, log });
   const context = riskContext(options, { instruments, tracker, books, risk });
   const adapter = new ExecutionAdapter({
@@ -65,6 +68,15 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     onSent: (kind, count) => counters.sent(kind, count),
     ledger: trackerLedger(tracker),
     ...(writer === undefined ? {} : { journal: writer.recorder }),
+    ...(queueing
+      ? {
+          throttle: throttleOf(
+            options,
+            () => step(() => undefined),
+            (outcome) => gate.throttled(outcome, deliver),
+          ),
+        }
+      : {}),
   });
   const step = engineStep(adapter, log);
   const strategy: StrategySlot = { runtime: undefined };
@@ -77,7 +89,9 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     refusals$.next(view);
     strategy.runtime?.orderUpdate(view);
   };
-  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused });
+  const deliver = (view: ThrottledView) => strategy.runtime?.orderUpdate(view);
+  const queueFull = (intent: Intent) => adapter.queueFull(intent);
+  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused, queueFull });
   const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
   const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
@@ -140,6 +154,12 @@ async function referenceData(venue: Venue, symbols: readonly string[], log: Logg
     if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
   }
   return instruments;
+}
+
+/** The adapter's message throttle from the risk config: drains run as engine steps on the pipeline's clock. */
+function throttleOf(options: PipelineOptions, drain: () => void, onOutcome: (outcome: ThrottleOutcome) => void): AdapterThrottle {
+  const { maxMessagesPerSecond: maxPerSecond, maxQueuedMessages: maxQueued, maxQueueAgeMs: maxAgeMs } = options.risk;
+  return { limits: { maxPerSecond, maxQueued, maxAgeMs }, clock: options.clock, drain, onOutcome };
 }
 
 /** An engine step (see Step): the work, an error in it logged, then the adapter's flush. */

@@ -1,0 +1,182 @@
+/**
+ * The message throttle of the execution adapter (`risk.maxMessagesPerSecond` with `risk.maxQueuedMessages` >
+ * 0): requests the adapter would send beyond the budget wait here instead of being refused, as NautilusTrader's
+ * risk engine throttles order submits. One queue of entries, each a request of one kind (cancel, replace, place,
+ * cross) for one key (the order, or the cross). A newer entry of the same kind and key supersedes the queued one
+ * (it takes the older one's place in line); the adapter removes entries a cancel makes pointless (`remove`).
+ *
+ * `take(now)` hands out what the budget allows, cancels first, then replaces, places and crosses, each kind
+ * oldest first; entries that waited longer than `maxAgeMs` are handed back as expired instead (never cancels:
+ * refusing a cancel would keep risk on the book). Every request handed out counts one message in a sliding
+ * window of `windowMs` (the last second of engine time, (t - 1000, t]): in no window are more than
+ * `maxPerSecond` sent, unless `take` is forced (the stop's cancels). `nextDrainAt` says when the budget frees
+ * the next slot. Times are the engine clock's, so a backtest throttles like a live run. `offer` refuses an
+ * entry (not a cancel) when `maxQueued` entries already wait: the only refusal besides the age.
+ *
+ * Without limits (`undefined`) the queue only orders: `take` hands out everything.
+ */
+
+export type ThrottleKind = 'cancel' | 'replace' | 'place' | 'cross';
+
+export interface ThrottleLimits {
+  /** Messages per window (the venue counts about 100 per second per firm). */
+  readonly maxPerSecond: number;
+  /** Entries that may wait at once (cancels are never refused). */
+  readonly maxQueued: number;
+  /** The longest an entry (not a cancel) may wait before it is refused. */
+  readonly maxAgeMs: number;
+}
+
+export const THROTTLE_WINDOW_MS = 1000;
+
+const RANK: Record<ThrottleKind, number> = { cancel: 0, replace: 1, place: 2, cross: 3 };
+
+export interface ThrottleEntry<T> {
+  readonly kind: ThrottleKind;
+  readonly key: string;
+  readonly item: T;
+  /** When this entry (not the one it superseded) was queued. */
+  readonly queuedAt: number;
+  /** Its place in line (a superseding entry keeps the superseded one's). */
+  readonly seq: number;
+  /** True once a `take` left it waiting. */
+  readonly waited: boolean;
+}
+
+export type OfferResult<T> =
+  { readonly accepted: true; readonly superseded: ThrottleEntry<T> | undefined } | { readonly accepted: false; readonly reason: string };
+
+export interface TakeResult<T> {
+  /** To send now, cancels first. */
+  readonly send: readonly ThrottleEntry<T>[];
+  /** Waited longer than maxAgeMs: refused. */
+  readonly expired: readonly ThrottleEntry<T>[];
+  /** Left waiting by this take for the first time (the strategy hears they are pending). */
+  readonly nowWaiting: readonly ThrottleEntry<T>[];
+}
+
+interface MutableEntry<T> {
+  kind: ThrottleKind;
+  key: string;
+  item: T;
+  queuedAt: number;
+  seq: number;
+  waited: boolean;
+}
+
+const slot = (kind: ThrottleKind, key: string): string => `${kind}\u0000${key}`;
+
+export class ThrottleQueue<T> {
+  private readonly entries = new Map<string, MutableEntry<T>>();
+  /** Send times of the messages in the current window, oldest first. */
+  private readonly sentTimes: number[] = [];
+  private latest = Number.NEGATIVE_INFINITY;
+  private seq = 0;
+
+  constructor(
+    readonly limits: ThrottleLimits | undefined,
+    private readonly windowMs = THROTTLE_WINDOW_MS,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Queues an entry; one of the same kind and key already waiting is superseded by it. */
+  offer(kind: ThrottleKind, key: string, item: T, now: number): OfferResult<T> {
+    const id = slot(kind, key);
+    const earlier = this.entries.get(id);
+    if (earlier === undefined && kind !== 'cancel' && this.limits !== undefined && this.entries.size >= this.limits.maxQueued) {
+      return {
+        accepted: false,
+        reason: `${this.entries.size} requests already wait for the message budget (maxQueuedMessages ${this.limits.maxQueued})`,
+      };
+    }
+    const entry: MutableEntry<T> = { kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
+    this.entries.set(id, entry);
+    return { accepted: true, superseded: earlier };
+  }
+
+  /** The item queued for this kind and key. */
+  find(kind: ThrottleKind, key: string): T | undefined {
+    return this.entries.get(slot(kind, key))?.item;
+  }
+
+  /** Takes one entry out (made pointless by a later decision: superseded). */
+  remove(kind: ThrottleKind, key: string): ThrottleEntry<T> | undefined {
+    const id = slot(kind, key);
+    const entry = this.entries.get(id);
+    if (entry !== undefined) this.entries.delete(id);
+    return entry;
+  }
+
+  /** Takes out every entry of a kind whose item matches. */
+  removeWhere(kind: ThrottleKind, matches: (item: T) => boolean): ThrottleEntry<T>[] {
+    const removed: ThrottleEntry<T>[] = [];
+    for (const [id, entry] of this.entries) {
+      if (entry.kind === kind && matches(entry.item)) {
+        this.entries.delete(id);
+        removed.push(entry);
+      }
+    }
+    return removed;
+  }
+
+  /** Messages sent in the window ending at `now`. */
+  sentInWindow(now: number): number {
+    this.forget(Math.max(now, this.latest));
+    return this.sentTimes.length;
+  }
+
+  /** What to send now (within the budget unless `force`), what expired, and what waits for the first time. */
+  take(now: number, force = false): TakeResult<T> {
+    if (this.entries.size === 0) return { send: [], expired: [], nowWaiting: [] };
+    const limits = this.limits;
+    const ordered = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
+    const expired: ThrottleEntry<T>[] = [];
+    const send: ThrottleEntry<T>[] = [];
+    const nowWaiting: ThrottleEntry<T>[] = [];
+    let budget = limits === undefined || force ? Number.POSITIVE_INFINITY : limits.maxPerSecond - this.sentInWindow(now);
+    for (const entry of ordered) {
+      if (limits !== undefined && entry.kind !== 'cancel' && now - entry.queuedAt > limits.maxAgeMs) {
+        this.entries.delete(slot(entry.kind, entry.key));
+        expired.push({ ...entry });
+      } else if (budget > 0) {
+        budget -= 1;
+        this.entries.delete(slot(entry.kind, entry.key));
+        send.push({ ...entry });
+      } else if (!entry.waited) {
+        entry.waited = true;
+        nowWaiting.push({ ...entry });
+      }
+    }
+    if (limits !== undefined) this.record(now, send.length);
+    return { send, expired, nowWaiting };
+  }
+
+  /** When the budget frees the next slot for what waits (undefined: nothing waits). */
+  nextDrainAt(now: number): number | undefined {
+    if (this.entries.size === 0) return undefined;
+    if (this.limits === undefined) return now;
+    const inWindow = this.sentInWindow(now);
+    if (inWindow < this.limits.maxPerSecond) return now;
+    // the oldest message that must leave the window for a slot to free
+    const oldest = this.sentTimes[inWindow - this.limits.maxPerSecond] ?? now;
+    return Math.max(now, oldest + this.windowMs);
+  }
+
+  private record(now: number, messages: number): void {
+    if (messages === 0) return;
+    this.latest = Math.max(now, this.latest);
+    for (let i = 0; i < messages; i += 1) this.sentTimes.push(this.latest);
+    this.forget(this.latest);
+  }
+
+  /** Drops send times that left the window ending at `end`. */
+  private forget(end: number): void {
+    const start = end - this.windowMs;
+    let drop = 0;
+    while (drop < this.sentTimes.length && (this.sentTimes[drop] ?? start) <= start) drop += 1;
+    if (drop > 0) this.sentTimes.splice(0, drop);
+  }
+}
