@@ -395,7 +395,8 @@ export class ExecutionAdapter {
       };
       const error = notSent(
         ExecutionErrorCode.REPLACE_MERGED,
-        `replace ${earlier.request.clordId} of ${earlier.origClordId} merged into the later replace ${replace.newClordId} before it was sent`,
+        `replace ${earlier.request.clordId} of ${earlier.origClordId} merged into the later replace ${replace.newClordId} ` +
+          'before it was sent',
         { clordId: earlier.origClordId, newClordId: earlier.request.clordId, mergedInto: replace.newClordId },
       );
       this.queue.removeReplace(orderId);

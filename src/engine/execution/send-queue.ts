@@ -216,9 +216,11 @@ export class SendQueue {
     return this.options.clock?.now() ?? 0;
   }
 
+  /** Reported whether or not it waited: a later call of the same callback can supersede an intent before any flush. */
   private superseded(item: SendItem): void {
     const intent = item.intent;
-    if (intent === undefined || !this.waiting.delete(intent.intentId)) return;
+    if (intent === undefined) return;
+    this.waiting.delete(intent.intentId);
     this.options.onOutcome?.({ status: 'superseded', intent, time: this.now() });
   }
 }

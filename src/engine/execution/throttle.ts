@@ -72,6 +72,8 @@ export class ThrottleQueue<T> {
   private readonly sentTimes: number[] = [];
   private latest = Number.NEGATIVE_INFINITY;
   private seq = 0;
+  /** Entries offered since the last take (what a take with no budget left only has to mark as waiting). */
+  private fresh: MutableEntry<T>[] = [];
 
   constructor(
     readonly limits: ThrottleLimits | undefined,
@@ -94,6 +96,7 @@ export class ThrottleQueue<T> {
     }
     const entry: MutableEntry<T> = { kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
     this.entries.set(id, entry);
+    if (this.limits !== undefined) this.fresh.push(entry);
     return { accepted: true, superseded: earlier };
   }
 
@@ -130,13 +133,20 @@ export class ThrottleQueue<T> {
 
   /** What to send now (within the budget unless `force`), what expired, and what waits for the first time. */
   take(now: number, force = false): TakeResult<T> {
-    if (this.entries.size === 0) return { send: [], expired: [], nowWaiting: [] };
+    if (this.entries.size === 0) {
+      this.fresh = [];
+      return { send: [], expired: [], nowWaiting: [] };
+    }
     const limits = this.limits;
+    let budget = limits === undefined || force ? Number.POSITIVE_INFINITY : limits.maxPerSecond - this.sentInWindow(now);
+    // every engine step ends in a take: with no budget left only what came since the last one is looked at (the
+    // ages are checked at the next take with budget, at most a window later)
+    if (budget <= 0) return { send: [], expired: [], nowWaiting: this.markFresh() };
+    this.fresh = [];
     const ordered = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
     const expired: ThrottleEntry<T>[] = [];
     const send: ThrottleEntry<T>[] = [];
     const nowWaiting: ThrottleEntry<T>[] = [];
-    let budget = limits === undefined || force ? Number.POSITIVE_INFINITY : limits.maxPerSecond - this.sentInWindow(now);
     for (const entry of ordered) {
       if (limits !== undefined && entry.kind !== 'cancel' && now - entry.queuedAt > limits.maxAgeMs) {
         this.entries.delete(slot(entry.kind, entry.key));
@@ -163,6 +173,18 @@ export class ThrottleQueue<T> {
     // the oldest message that must leave the window for a slot to free
     const oldest = this.sentTimes[inWindow - this.limits.maxPerSecond] ?? now;
     return Math.max(now, oldest + this.windowMs);
+  }
+
+  /** The entries offered since the last take that still wait, marked as waiting. */
+  private markFresh(): ThrottleEntry<T>[] {
+    const marked: ThrottleEntry<T>[] = [];
+    for (const entry of this.fresh) {
+      if (entry.waited || this.entries.get(slot(entry.kind, entry.key)) !== entry) continue;
+      entry.waited = true;
+      marked.push({ ...entry });
+    }
+    this.fresh = [];
+    return marked;
   }
 
   private record(now: number, messages: number): void {

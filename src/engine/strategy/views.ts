@@ -110,8 +110,9 @@ export interface RefusedView {
  * refused. `pending`: it waits (the order already shows as PENDING_NEW, PENDING_REPLACE or PENDING_CANCEL);
  * then exactly one of `sent` (it left for the exchange), `superseded` (a later replace or cancel of the same
  * order took its place: nothing of it was sent) or a `refused` update with RISK_ORDER_RATE (it waited longer
- * than `risk.maxQueueAgeMs`). An intent sent at once gets no `throttled` update. `id`, `symbol` and `clordId`
- * as in RefusedView.
+ * than `risk.maxQueueAgeMs`). An intent sent at once gets no `throttled` update; one superseded before it was
+ * due to leave (a second replace of an order in the same callback) gets only `superseded`. `id`, `symbol`
+ * and `clordId` as in RefusedView.
  */
 export interface ThrottledView {
   readonly type: 'throttled';
