@@ -13,6 +13,10 @@
  * the next slot. Times are the engine clock's, so a backtest throttles like a live run. `offer` refuses an
  * entry (not a cancel) when `maxQueued` entries already wait: the only refusal besides the age.
  *
+ * Requests leave in batches: while others wait, a take sends nothing until `batch` slots are free (a tenth of
+ * the budget, 1 to 20: the adapter's list calls), so a full queue does not turn into one venue call per freed
+ * slot; `nextDrainAt` is when that many are free.
+ *
  * Without limits (`undefined`) the queue only orders: `take` hands out everything.
  */
 
@@ -28,6 +32,11 @@ export interface ThrottleLimits {
 }
 
 export const THROTTLE_WINDOW_MS = 1000;
+
+/** Slots a drain waits for while requests queue: a tenth of the budget, at least 1, at most a list call's 20. */
+export function drainBatch(maxPerSecond: number): number {
+  return Math.max(1, Math.min(20, Math.ceil(maxPerSecond / 10)));
+}
 
 const RANK: Record<ThrottleKind, number> = { cancel: 0, replace: 1, place: 2, cross: 3 };
 
@@ -74,11 +83,14 @@ export class ThrottleQueue<T> {
   private seq = 0;
   /** Entries offered since the last take (what a take with no budget left only has to mark as waiting). */
   private fresh: MutableEntry<T>[] = [];
+  private readonly batch: number;
 
   constructor(
     readonly limits: ThrottleLimits | undefined,
     private readonly windowMs = THROTTLE_WINDOW_MS,
-  ) {}
+  ) {
+    this.batch = limits === undefined ? 1 : drainBatch(limits.maxPerSecond);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -139,9 +151,9 @@ export class ThrottleQueue<T> {
     }
     const limits = this.limits;
     let budget = limits === undefined || force ? Number.POSITIVE_INFINITY : limits.maxPerSecond - this.sentInWindow(now);
-    // every engine step ends in a take: with no budget left only what came since the last one is looked at (the
-    // ages are checked at the next take with budget, at most a window later)
-    if (budget <= 0) return { send: [], expired: [], nowWaiting: this.markFresh() };
+    // every engine step ends in a take: with less budget than a batch only what came since the last one is looked
+    // at (the ages are checked at the next take that sends, at most a window later)
+    if (budget < Math.min(this.entries.size, this.batch)) return { send: [], expired: [], nowWaiting: this.markFresh() };
     this.fresh = [];
     const ordered = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
     const expired: ThrottleEntry<T>[] = [];
@@ -169,10 +181,12 @@ export class ThrottleQueue<T> {
     if (this.entries.size === 0) return undefined;
     if (this.limits === undefined) return now;
     const inWindow = this.sentInWindow(now);
-    if (inWindow < this.limits.maxPerSecond) return now;
-    // the oldest message that must leave the window for a slot to free
-    const oldest = this.sentTimes[inWindow - this.limits.maxPerSecond] ?? now;
-    return Math.max(now, oldest + this.windowMs);
+    const need = Math.min(this.entries.size, this.batch);
+    const free = this.limits.maxPerSecond - inWindow;
+    if (free >= need) return now;
+    // the newest of the messages that must leave the window for `need` slots to be free
+    const last = this.sentTimes[need - free - 1] ?? now;
+    return Math.max(now, last + this.windowMs);
   }
 
   /** The entries offered since the last take that still wait, marked as waiting. */

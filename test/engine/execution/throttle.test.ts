@@ -68,6 +68,19 @@ describe('ThrottleQueue', () => {
     expect(q.size).toBe(0);
   });
 
+  it('while requests wait, sends in batches of a tenth of the budget, not one venue call per freed slot', () => {
+    const q = new ThrottleQueue<string>(limits(100));
+    for (let t = 0; t < 1000; t += 10) {
+      q.offer('place', `s${t}`, `s${t}`, t);
+      expect(q.take(t).send).toHaveLength(1);
+    }
+    for (let i = 0; i < 30; i++) q.offer('place', `w${i}`, `w${i}`, 995);
+    expect(q.take(995).send).toEqual([]);
+    expect(q.take(1000).send).toEqual([]); // one slot is free: not a batch
+    expect(q.nextDrainAt(1000)).toBe(1090); // ten slots are free once the message sent at 90 left the window
+    expect(items(q.take(1090))).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7', 'w8', 'w9']);
+  });
+
   it('without limits hands out everything in order, and a forced take ignores the budget', () => {
     const free = new ThrottleQueue<string>(undefined);
     for (let i = 0; i < 50; i++) free.offer('place', `p${i}`, `p${i}`, 0);
