@@ -14,6 +14,7 @@ import type { Decimal } from '../../domain/decimal.ts';
 import { ZERO } from '../../domain/decimal.ts';
 import { liveClock, type Clock } from '../../engine/clock.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
+import { assertSingleStrategy } from '../strategy-specs.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
@@ -77,6 +78,7 @@ export interface LiveRunOptions {
 /** The strategy, its params (bot.params, or the --params file) and the symbols it trades (RUN_NO_SYMBOLS when none). */
 async function strategyOf(options: LiveRunOptions) {
   const { config } = options;
+  assertSingleStrategy(config.bot, options.configFile);
   const strategy = await loadStrategy(options.strategy ?? config.bot.strategy);
   const params = validateParams(
     strategy,
