@@ -59,6 +59,7 @@ export async function loadStrategySpecs(config: Pick<TradebotConfig, 'bot' | 'ri
   const many = bot.strategies !== undefined;
   const entries: Entry[] = bot.strategies ?? [{ id: undefined, strategy: bot.strategy, params: bot.params }];
   const problems: ConfigProblem[] = [];
+  const paramsErrors: ConfigError[] = [];
   const specs: StrategySpec[] = [];
   for (const [i, entry] of entries.entries()) {
     const base = many ? `bot.strategies[${i}]` : 'bot';
@@ -66,6 +67,7 @@ export async function loadStrategySpecs(config: Pick<TradebotConfig, 'bot' | 'ri
     try {
       definition = await loadStrategy(entry.strategy);
     } catch (error) {
+      if (!many) throw error; // the single form fails as `tradebot run` does (STRATEGY_NOT_FOUND, ...)
       problems.push({ path: `${base}.strategy`, message: describeError(error) });
       continue;
     }
@@ -74,12 +76,16 @@ export async function loadStrategySpecs(config: Pick<TradebotConfig, 'bot' | 'ri
       params = validateParams(definition, entry.params, { ...(file === undefined ? {} : { file }), path: `${base}.params` });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
+      paramsErrors.push(error);
       problems.push(...error.problems);
     }
     const risk = entry.risk ?? {};
     problems.push(...looserLimits(risk, config.risk, `${base}.risk`));
     specs.push({ id: entry.id ?? definition.name, definition, params, account: entry.account, risk });
   }
+  // one strategy's params alone: its own error (its heading names the strategy)
+  const only = paramsErrors[0];
+  if (only !== undefined && paramsErrors.length === 1 && only.problems.length === problems.length) throw only;
   if (problems.length > 0) throw new ConfigError(problems, file);
   return specs;
 }
