@@ -22,6 +22,7 @@ import type {
   VenueSnapshot,
 } from '../../src/engine/venue.ts';
 import { WIRE_ORDER_TYPE, WIRE_SIDE, WIRE_TIME_IN_FORCE } from '../../src/bot/venues/order-input.ts';
+import { crossTypeOf } from '../../src/bot/venues/cross-type.ts';
 import type { OrderRequest } from '../../src/sim/matching/types.ts';
 import { toDomainOrder } from '../../src/sim/exchange/to-domain.ts';
 import { SymbolFeed } from './book-events.ts';
@@ -165,7 +166,7 @@ export class SimulatedVenue implements Venue {
       const outcome = this.apply(
         this.options.fills.cross({
           crossId: request.crossId,
-          crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED',
+          crossType: crossTypeOf(request),
           requests: legs,
         }),
       );

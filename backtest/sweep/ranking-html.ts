@@ -3,6 +3,7 @@
  * script to re-sort by any column; no network). The best run is highlighted, failed runs are shown in red
  * with their error, and each ok run links to its own report.html.
  */
+import { TABLE_SCRIPT } from '../report/tables.ts';
 import { escapeHtml, inlineScript } from '../report/escape.ts';
 import { formatNumber } from '../report/figures.ts';
 import type { RankingTable } from './ranking.ts';
@@ -41,30 +42,6 @@ tr.best td.metric{background:#d1fae5}
 tr.failed td{color:#991b1b;background:#fef2f2}
 td.error{white-space:normal;min-width:260px;max-width:520px}
 a{color:#2563eb}
-`;
-
-const SORT_SCRIPT = `
-(function () {
-  var table = document.getElementById('ranking');
-  var body = table.tBodies[0];
-  var NUM = /^-?\\d+(\\.\\d+)?$/;
-  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
-    th.addEventListener('click', function () {
-      var asc = !(th.classList.contains('sorted') && th.classList.contains('asc'));
-      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.classList.remove('sorted', 'asc'); });
-      th.classList.add('sorted');
-      if (asc) th.classList.add('asc');
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = a.cells[col].textContent, y = b.cells[col].textContent;
-        if (x === '' || y === '') return (x === '') - (y === '');
-        var d = NUM.test(x) && NUM.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
-        return asc ? d : -d;
-      });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
-})();
 `;
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
@@ -115,14 +92,14 @@ export function renderRankingHtml(page: RankingPage): string {
 <h1>Sweep ranking · <span>${escapeHtml(page.strategy)}</span></h1>
 <p class="meta">${escapeHtml(`${page.runs} runs (${failed}) on ${page.data} · ranked by ${page.rankBy}, ${order} · \
 grid ${page.gridSummary}`)} · click a column to re-sort</p>
-<div class="wrap"><table id="ranking">
+<div class="wrap"><table id="ranking" class="sortable">
 <thead><tr>${head}</tr></thead>
 <tbody>
 ${body}
 </tbody>
 </table></div>
 </main>
-<script>${inlineScript(SORT_SCRIPT)}</script>
+<script>${inlineScript(TABLE_SCRIPT)}</script>
 </body>
 </html>
 `;

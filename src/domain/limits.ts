@@ -21,3 +21,10 @@ export const ASSERTION_MAX_LIFETIME_S = 300;
 export const TOKEN_REFRESH_MARGIN_S = 30;
 /** KYC webhook acknowledgement deadline. */
 export const KYC_WEBHOOK_ACK_MS = 5000;
+/**
+ * Characters a free-text field of an order, cancel, replace or cross request may hold (clord_id, cross_id,
+ * client ids, self_match_prevention_id, symbol_sub_type, ...): the simulator refuses longer ones (400).
+ */
+export const MAX_TEXT_LENGTH = 128;
+/** Characters of a KYC webhook URL the simulator registers. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;

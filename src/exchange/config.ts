@@ -10,13 +10,14 @@
  *     privateLinkUrl: https://10.1.2.3             # optional: connect the gateway here, Host = gatewayUrl's host
  *     familyA: { clientId, privateKeyFile, participant, refreshMarginSeconds: 30 }
  *     gateway: { username, password: ${TRADEBOT_GATEWAY_PASSWORD}, mfaSecret: ${TRADEBOT_GATEWAY_MFA_SECRET} }
- *     kyc: { webhook: { host, port, path, certFile, keyFile, stateFile } }
+ *     kyc: { webhook: { host, port, path, certFile, keyFile, stateFile, allowFrom } }
  *
  * Secrets never sit in the file: the family A private key is a PEM file path, the gateway password and
  * TOTP secret are `${ENV_VAR}` references (the loader substitutes them; the schema cannot tell a literal
  * from a substituted value, so this is a rule for config authors, stated in every example). URLs must be
  * https, except loopback addresses (the embedded simulator serves plain http on 127.0.0.1).
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ConfigContext } from '../config/fields.ts';
 import { filePath, nonEmptyString, port, seconds } from '../config/fields.ts';
@@ -75,10 +76,27 @@ function gatewaySection() {
   });
 }
 
+/** An IPv4 / IPv6 address, or one with a `/prefix` within its family's bits. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32);
+}
+
 function kycWebhookSection(context: ConfigContext) {
   return z.strictObject({
-    /** Interface to listen on: 0.0.0.0 behind a load balancer, 127.0.0.1 for local tests. */
-    host: z.string({ error: 'expected a host or address such as "0.0.0.0"' }).min(1).default('0.0.0.0'),
+    /** Interface to listen on: loopback unless set (0.0.0.0 exposes it, e.g. behind a load balancer). */
+    host: z.string({ error: 'expected a host or address such as "127.0.0.1"' }).min(1).default('127.0.0.1'),
+    /** Source addresses or CIDR ranges allowed to post notifications (the exchange's egress); default any. */
+    allowFrom: z
+      .array(
+        z.string().refine((entry) => isAddressOrCidr(entry), {
+          error: 'expected an IP address or a CIDR range such as "10.0.0.0/8"',
+        }),
+      )
+      .optional(),
     /** 0 picks a free port (tests). */
     port: port(),
     /** Path the notifications are POSTed to (the registered URL's path). */

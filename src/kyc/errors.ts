@@ -18,7 +18,9 @@ export const KycErrorCode = {
   StateWriteFailed: 'KYC_STATE_WRITE_FAILED',
   /** The server could not listen (port in use, permission). */
   ListenFailed: 'KYC_LISTEN_FAILED',
-  /** `exchange.kyc.webhook` is missing from the config. */
+  /** An `allowFrom` entry is neither an address nor a CIDR range. */
+  AllowFromInvalid: 'KYC_ALLOW_FROM_INVALID',
+  /** `exchange.kyc.webhook` is missing from the config, or `exchange.familyA` (needed to confirm notifications). */
   NotConfigured: 'KYC_NOT_CONFIGURED',
 } as const;
 
@@ -32,6 +34,7 @@ const KIND: Record<KycErrorCode, ErrorKind> = {
   KYC_STATE_WRITE_FAILED: 'internal',
   KYC_LISTEN_FAILED: 'config',
   KYC_NOT_CONFIGURED: 'config',
+  KYC_ALLOW_FROM_INVALID: 'config',
 };
 
 export class KycError extends TradebotError {

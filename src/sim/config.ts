@@ -147,6 +147,10 @@ function simGateway() {
       rateLimitPerSecond: positiveInt().default(100),
       heartbeatSeconds: seconds().default(10),
       maxPageSize: positiveInt().default(1000),
+      /** Concurrent NDJSON streams per firm (as gRPC's `maxStreamsPerFirm`); one more is 429 RESOURCE_EXHAUSTED. */
+      maxStreamsPerFirm: positiveInt().default(20),
+      /** Bytes a stream may have waiting for a client that does not read before it is cut (RESOURCE_EXHAUSTED). */
+      maxStreamBufferBytes: positiveInt().default(8 * 1024 * 1024),
     })
     .prefault({});
 }

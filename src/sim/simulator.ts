@@ -23,6 +23,7 @@ import { Directory, directoryAccountOpener } from './familya/directory.ts';
 import { startFamilyAApi } from './familya/api-server.ts';
 import { startTokenServer } from './familya/token-server.ts';
 import { KycService } from './kyc/kyc-service.ts';
+import { FirmRateLimiter } from './gateway/guard.ts';
 import type { DeliveryStats } from './kyc/delivery-queue.ts';
 import { TradebotError } from '../errors.ts';
 import { FaultController, type SimFaults } from './faults/index.ts';
@@ -136,6 +137,9 @@ async function startServers(
 ) {
   const { logger } = options;
   const { core, users, gatewayTokens, clients, directory, accessTokens, kyc, faults } = services;
+  // one budget per firm across the doors: every gateway API call, /v1 and gRPC order entry
+  const limiter = new FirmRateLimiter(clock, () => config.gateway.rateLimitPerSecond);
+  const orderBudget = (firm: string) => limiter.take(firm);
   const gateway = await startGatewayServer({
     config,
     core,
@@ -144,6 +148,7 @@ async function startServers(
     clock,
     logger: logger.child({ server: 'gateway' }),
     faults: faults.httpHooks,
+    limiter,
   });
   closers.push(gateway.close);
   const api = await startFamilyAApi({
@@ -154,6 +159,7 @@ async function startServers(
     directory,
     kyc,
     logger: logger.child({ server: 'api' }),
+    orderBudget,
   });
   closers.push(api.close);
   const auth = await startTokenServer({
@@ -175,6 +181,7 @@ async function startServers(
     logger: logger.child({ server: 'grpc' }),
     limits: grpcLimits(config),
     wrapStream: faults.wrapGrpcStream,
+    orderBudget,
   });
   closers.push(grpc.close);
   return { gateway, api, auth, grpc };

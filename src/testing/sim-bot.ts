@@ -34,7 +34,7 @@ export const SIM_OTHER_SYMBOL = 'FED-CUT-2026-12';
 /** Alice's two accounts: the bot trades the first by default and follows both. */
 export const SIM_ACCOUNT = 'firms/demo/accounts/alice-main';
 export const SIM_HEDGE_ACCOUNT = 'firms/demo/accounts/alice-hedge';
-const ALICE_PASSWORD = 'Test-Alice-Pass-2026';
+const ALICE_PASSWORD = 'Test-Trader-A-Pass-2026';
 
 export interface SimBotOptions {
   /** The plugin's definition (the default export of a strategy module). */

@@ -94,7 +94,8 @@ describe('tradebot kyc webhook', () => {
     expect(await runCli(['kyc', 'webhook', 'register', ready.url, '--config', config])).toBe(0);
     expect(io.out()).toContain(`KYC webhook registered: ${ready.url}`);
 
-    const body = {
+    // a forged notification for a user the exchange does not know prints nothing
+    const forged = {
       externalId: 'u-7',
       status: 'CLOSED',
       decision: 'ACCEPT',
@@ -102,10 +103,20 @@ describe('tradebot kyc webhook', () => {
       participantId: 'firms/demo/users/u7',
       account: 'firms/demo/accounts/u7',
     };
-    expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
-    expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
-    const line = JSON.parse(await io.waitForLine((l) => l.includes('kyc.notification'))) as Record<string, unknown>;
-    expect(line).toMatchObject({ externalId: 'u-7', status: 'CLOSED', decision: 'ACCEPT', knownStatus: true });
+    expect((await postHttps(ready.url, forged, tls?.cert ?? '')).status).toBe(200);
+    // a genuine one (the exchange's status of a verification it started), delivered twice, prints one line
+    const client = h.clientFor(h.exchange.familyA?.participant, { now: () => Date.now() }).client;
+    try {
+      await client.kycVerify({ externalId: 'u-8', email: 'u8@example.com', firstName: 'U', lastName: 'Eight' });
+      const status = await client.kycStatus('u-8');
+      const { updateTime: _, ...body } = status;
+      expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
+      expect((await postHttps(ready.url, body, tls?.cert ?? '')).status).toBe(200);
+      const line = JSON.parse(await io.waitForLine((l) => l.includes('kyc.notification'))) as Record<string, unknown>;
+      expect(line).toMatchObject({ externalId: 'u-8', status: status.status, knownStatus: true });
+    } finally {
+      await client.close();
+    }
 
     process.emit('SIGINT');
     expect(await serving).toBe(0);
@@ -115,6 +126,7 @@ describe('tradebot kyc webhook', () => {
         .split('\n')
         .filter((l) => l.includes('kyc.notification')),
     ).toHaveLength(1);
+    expect(io.out()).not.toContain('"externalId":"u-7"');
   });
 
   it('register refuses a non-https URL (exit 2) and reports an unreachable one (exit 1)', async () => {

@@ -1,6 +1,9 @@
 // KYC webhook receiver over real HTTPS (self-signed cert from the selfsigned package): immediate 2xx, dedupe
 // by user, state persisted across restarts, unknown statuses passed on, bad bodies refused with 400 while
-// serving on; a TLS key file that group or others can read refused before anything listens.
+// serving on; a TLS key file that group or others can read refused before anything listens. The receiver
+// confirms every notification with the exchange; here the exchange's side is a map of the facts it last
+// notified per user (what GET /v1/kyc/status would answer: `notify` sets it, then posts). The confirmation
+// against the real embedded exchange, and forged notifications, are in authenticity.test.ts.
 import {
   chmodSync,
   copyFileSync,
@@ -17,10 +20,11 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KycErrorCode, startKycReceiver } from '../../src/kyc/index.ts';
 import type { KycEvent, KycReceiver } from '../../src/kyc/index.ts';
+import type { KycNotification } from '../../src/domain/index.ts';
 import { makeSelfSignedCert, postHttps } from './helpers/tls.ts';
 import type { TestCert } from './helpers/tls.ts';
 
-const notification = (over: Record<string, string> = {}) => ({
+const notification = (over: Record<string, string> = {}): KycNotification => ({
   externalId: 'user-1',
   decision: '',
   status: 'OPEN',
@@ -30,10 +34,29 @@ const notification = (over: Record<string, string> = {}) => ({
   ...over,
 });
 
+/** The last line recording `externalId` as latest in a version 3 state file. */
+function latestIn(file: string, externalId: string): Record<string, unknown> | undefined {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return lines.filter((l) => l['externalId'] === externalId && l['latest'] === true).at(-1);
+}
+
+/** The exchange's facts per user: what the receiver's confirmation reads. */
+const exchange = new Map<string, KycNotification>();
+const confirm = async (externalId: string): Promise<KycNotification | undefined> => exchange.get(externalId);
+
 describe('KYC webhook receiver', () => {
   let tls: TestCert;
   let dir: string;
   const running: KycReceiver[] = [];
+  /** The exchange's facts become `body`'s, then it is delivered to `url`. */
+  const notify = (url: string, body: KycNotification) => {
+    exchange.set(body.externalId, body);
+    return postHttps(url, body, tls.cert);
+  };
 
   beforeAll(async () => {
     tls = await makeSelfSignedCert();
@@ -46,7 +69,15 @@ describe('KYC webhook receiver', () => {
     stateFile = path.join(dir, 'state.json'),
     now = () => 1_767_225_600_000,
   ): Promise<{ receiver: KycReceiver; events: KycEvent[] }> {
-    const receiver = await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: tls.keyFile, stateFile, now });
+    const receiver = await startKycReceiver({
+      host: '127.0.0.1',
+      port: 0,
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+      stateFile,
+      now,
+      confirm,
+    });
     running.push(receiver);
     const events: KycEvent[] = [];
     receiver.notifications$.subscribe((event) => events.push(event));
@@ -54,6 +85,7 @@ describe('KYC webhook receiver', () => {
   }
 
   const freshDir = () => {
+    exchange.clear();
     dir = mkdtempSync(path.join(tmpdir(), 'tradebot-kyc-'));
     return dir;
   };
@@ -62,10 +94,9 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const { receiver, events } = await start();
     expect(receiver.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/kyc\/webhook$/);
-    const res = await postHttps(
+    const res = await notify(
       receiver.url,
       notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }),
-      tls.cert,
     );
     expect(res).toEqual({ status: 200, body: { received: true } });
     await receiver.idle();
@@ -88,9 +119,9 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const { receiver, events } = await start();
     const body = notification({ status: 'ON_HOLD', decision: 'REVIEW' });
-    const answers = await Promise.all([postHttps(receiver.url, body, tls.cert), postHttps(receiver.url, body, tls.cert)]);
+    const answers = await Promise.all([notify(receiver.url, body), notify(receiver.url, body)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    await postHttps(receiver.url, body, tls.cert);
+    await notify(receiver.url, body);
     await receiver.idle();
     expect(events).toHaveLength(1);
     expect(receiver.stats).toMatchObject({ received: 3, duplicates: 2, emitted: 1 });
@@ -99,9 +130,9 @@ describe('KYC webhook receiver', () => {
   it('emits a change of status or decision for the same user, with the previous notification', async () => {
     freshDir();
     const { receiver, events } = await start();
-    await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
-    await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'REJECT' }), tls.cert);
-    await postHttps(receiver.url, notification({ externalId: 'user-2', status: 'OPEN' }), tls.cert);
+    await notify(receiver.url, notification({ status: 'OPEN' }));
+    await notify(receiver.url, notification({ status: 'CLOSED', decision: 'REJECT' }));
+    await notify(receiver.url, notification({ externalId: 'user-2', status: 'OPEN' }));
     await receiver.idle();
     expect(events.map((e) => [e.notification.externalId, e.notification.status, e.notification.decision])).toEqual([
       ['user-1', 'OPEN', ''],
@@ -111,26 +142,22 @@ describe('KYC webhook receiver', () => {
     expect(events[1]?.previous).toMatchObject({ status: 'OPEN', decision: '' });
   });
 
-  it('remembers what it handled across a restart (state file written atomically)', async () => {
+  it('remembers what it handled across a restart (append-only state file)', async () => {
     freshDir();
     const stateFile = path.join(dir, 'nested', 'kyc-state.json');
     const first = await start(stateFile);
-    await postHttps(first.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
+    await notify(first.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }));
     await first.receiver.close();
     expect(first.events).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as {
-      version: number;
-      users: Record<string, { status: string; decision: string }>;
-    };
-    expect(saved.version).toBe(2);
-    expect(saved.users['user-1']).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT', receivedAt: '2026-01-01T00:00:00.000Z' });
+    expect(readFileSync(stateFile, 'utf8').split('\n')[0]).toBe('{"version":3}');
+    expect(latestIn(stateFile, 'user-1')).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT', receivedAt: '2026-01-01T00:00:00.000Z' });
     expect(readdirSync(path.dirname(stateFile))).toEqual(['kyc-state.json']);
 
     const second = await start(stateFile);
-    await postHttps(second.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
+    await notify(second.receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }));
     await second.receiver.idle();
     expect(second.events).toHaveLength(0);
-    await postHttps(second.receiver.url, notification({ status: 'CLOSED', decision: 'REVIEW' }), tls.cert);
+    await notify(second.receiver.url, notification({ status: 'CLOSED', decision: 'REVIEW' }));
     await second.receiver.idle();
     expect(second.events.map((e) => e.notification.decision)).toEqual(['REVIEW']);
   });
@@ -139,40 +166,40 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const stateFile = path.join(dir, 'state.json');
     const first = await start(stateFile);
-    for (const status of ['OPEN', 'ON_HOLD', 'OPEN', 'ON_HOLD']) await postHttps(first.receiver.url, notification({ status }), tls.cert);
+    for (const status of ['OPEN', 'ON_HOLD', 'OPEN', 'ON_HOLD']) await notify(first.receiver.url, notification({ status }));
     await first.receiver.close();
     expect(first.events.map((e) => e.notification.status)).toEqual(['OPEN', 'ON_HOLD']);
     expect(first.receiver.stats).toMatchObject({ received: 4, duplicates: 2, emitted: 2 });
 
     const second = await start(stateFile);
-    await postHttps(second.receiver.url, notification({ status: 'OPEN' }), tls.cert);
-    await postHttps(second.receiver.url, notification({ status: 'ON_HOLD' }), tls.cert);
+    await notify(second.receiver.url, notification({ status: 'OPEN' }));
+    await notify(second.receiver.url, notification({ status: 'ON_HOLD' }));
     await second.receiver.idle();
     expect(second.events).toHaveLength(0);
     expect(second.receiver.stats.duplicates).toBe(2);
   });
 
-  it('never moves a user back: a late retry of an earlier step after CLOSED is stale, logged and not emitted', async () => {
+  it('never moves a user back: a late retry of an earlier step after CLOSED, or a lagging answer, is not emitted', async () => {
     freshDir();
     const stateFile = path.join(dir, 'state.json');
     const { receiver, events } = await start(stateFile);
-    // the OPEN delivery failed at first; the exchange retries it after the verification closed
-    await postHttps(receiver.url, notification({ status: 'ON_HOLD', subStatus: 'documents' }), tls.cert);
-    await postHttps(
+    await notify(receiver.url, notification({ status: 'ON_HOLD', subStatus: 'documents' }));
+    await notify(
       receiver.url,
       notification({ status: 'CLOSED', decision: 'ACCEPT', participantId: 'firms/f/users/u', account: 'firms/f/accounts/a' }),
-      tls.cert,
     );
+    // the OPEN delivery failed at first; the exchange retries it after the verification closed: the exchange
+    // confirms CLOSED, already handled
     await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
-    await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
+    // an exchange answer about an earlier step than recorded (a lagging answer) is stale: logged, not emitted
+    await notify(receiver.url, notification({ status: 'OPEN' }));
     await receiver.idle();
     expect(events.map((e) => e.notification.status)).toEqual(['ON_HOLD', 'CLOSED']);
-    expect(receiver.stats).toMatchObject({ received: 4, stale: 1, duplicates: 1, emitted: 2 });
-    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as { users: Record<string, { status: string; decision: string }> };
-    expect(saved.users['user-1']).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT' });
+    expect(receiver.stats).toMatchObject({ received: 4, stale: 1, duplicates: 1, emitted: 2, unconfirmed: 1 });
+    expect(latestIn(stateFile, 'user-1')).toMatchObject({ status: 'CLOSED', decision: 'ACCEPT' });
     // a decision revised after closing is news; an unknown status always is
-    await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'REVIEW' }), tls.cert);
-    await postHttps(receiver.url, notification({ status: 'REOPENED_BY_COMPLIANCE' }), tls.cert);
+    await notify(receiver.url, notification({ status: 'CLOSED', decision: 'REVIEW' }));
+    await notify(receiver.url, notification({ status: 'REOPENED_BY_COMPLIANCE' }));
     await receiver.idle();
     expect(events.map((e) => [e.notification.status, e.notification.decision])).toEqual([
       ['ON_HOLD', ''],
@@ -202,17 +229,42 @@ describe('KYC webhook receiver', () => {
       }),
     );
     const { receiver, events } = await start(stateFile);
-    await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }), tls.cert);
-    await postHttps(receiver.url, notification({ status: 'OPEN' }), tls.cert);
+    await notify(receiver.url, notification({ status: 'CLOSED', decision: 'ACCEPT' }));
+    await notify(receiver.url, notification({ status: 'OPEN' }));
     await receiver.idle();
     expect(events).toHaveLength(0);
     expect(receiver.stats).toMatchObject({ duplicates: 1, stale: 1 });
+    // rewritten as version 3 at open
+    expect(readFileSync(stateFile, 'utf8').split('\n')[0]).toBe('{"version":3}');
+  });
+
+  it('cuts a torn last line (a crash in the middle of an append) and keeps the lines before it', async () => {
+    freshDir();
+    const stateFile = path.join(dir, 'state.jsonl');
+    const line = {
+      externalId: 'user-1',
+      status: 'OPEN',
+      decision: '',
+      subStatus: '',
+      participantId: '',
+      account: '',
+      receivedAt: '',
+      latest: true,
+    };
+    writeFileSync(stateFile, `{"version":3}\n${JSON.stringify(line)}\n{"externalId":"user-2","sta`);
+    const { receiver, events } = await start(stateFile);
+    expect(readFileSync(stateFile, 'utf8')).toBe(`{"version":3}\n${JSON.stringify(line)}\n`);
+    await notify(receiver.url, notification({ status: 'OPEN' }));
+    await receiver.idle();
+    expect(events).toHaveLength(0);
+    writeFileSync(stateFile, `{"version":3}\nnot json\n${JSON.stringify(line)}\n`);
+    await expect(start(stateFile)).rejects.toMatchObject({ code: KycErrorCode.StateCorrupt, message: expect.stringContaining('line 2') });
   });
 
   it('passes an unknown decision on like an unknown status (never refused and lost)', async () => {
     freshDir();
     const { receiver, events } = await start();
-    const res = await postHttps(receiver.url, notification({ status: 'CLOSED', decision: 'ESCALATE' }), tls.cert);
+    const res = await notify(receiver.url, notification({ status: 'CLOSED', decision: 'ESCALATE' }));
     expect(res.status).toBe(200);
     await receiver.idle();
     expect(events.map((e) => e.notification.decision)).toEqual(['ESCALATE']);
@@ -221,7 +273,7 @@ describe('KYC webhook receiver', () => {
   it('passes an unknown status on, flagged', async () => {
     freshDir();
     const { receiver, events } = await start();
-    const res = await postHttps(receiver.url, notification({ status: 'ESCALATED_TO_COMPLIANCE', subStatus: 'manual' }), tls.cert);
+    const res = await notify(receiver.url, notification({ status: 'ESCALATED_TO_COMPLIANCE', subStatus: 'manual' }));
     expect(res.status).toBe(200);
     await receiver.idle();
     expect(events).toHaveLength(1);
@@ -241,7 +293,7 @@ describe('KYC webhook receiver', () => {
     const array = await postHttps(receiver.url, '[1,2]', tls.cert);
     expect(array.status).toBe(400);
 
-    const ok = await postHttps(receiver.url, notification(), tls.cert);
+    const ok = await notify(receiver.url, notification());
     expect(ok.status).toBe(200);
     await receiver.idle();
     expect(events).toHaveLength(1);
@@ -271,7 +323,7 @@ describe('KYC webhook receiver', () => {
     const { receiver, events } = await start(stateFile);
     mkdirSync(stateFile);
     writeFileSync(path.join(stateFile, 'occupied'), 'x');
-    expect((await postHttps(receiver.url, notification(), tls.cert)).status).toBe(200);
+    expect((await notify(receiver.url, notification())).status).toBe(200);
     await receiver.idle();
     expect(events).toHaveLength(1);
     expect(receiver.stats.persistFailures).toBe(1);
@@ -288,7 +340,14 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const missing = path.join(dir, 'missing.pem');
     await expect(
-      startKycReceiver({ port: 0, host: '127.0.0.1', certFile: missing, keyFile: tls.keyFile, stateFile: path.join(dir, 's.json') }),
+      startKycReceiver({
+        port: 0,
+        host: '127.0.0.1',
+        certFile: missing,
+        keyFile: tls.keyFile,
+        stateFile: path.join(dir, 's.json'),
+        confirm,
+      }),
     ).rejects.toMatchObject({
       code: KycErrorCode.TlsInvalid,
     });
@@ -299,7 +358,14 @@ describe('KYC webhook receiver', () => {
     freshDir();
     const missing = path.join(dir, 'missing-key.pem');
     await expect(
-      startKycReceiver({ port: 0, host: '127.0.0.1', certFile: tls.certFile, keyFile: missing, stateFile: path.join(dir, 's.json') }),
+      startKycReceiver({
+        port: 0,
+        host: '127.0.0.1',
+        certFile: tls.certFile,
+        keyFile: missing,
+        stateFile: path.join(dir, 's.json'),
+        confirm,
+      }),
     ).rejects.toMatchObject({
       code: KycErrorCode.TlsInvalid,
       message: expect.stringContaining(missing),
@@ -323,9 +389,10 @@ describe('KYC webhook receiver', () => {
         certFile: tls.certFile,
         keyFile: keyWithMode('ok.pem', mode),
         stateFile: path.join(dir, 'state.json'),
+        confirm,
       });
       running.push(receiver);
-      expect((await postHttps(receiver.url, notification(), tls.cert)).status).toBe(200);
+      expect((await notify(receiver.url, notification())).status).toBe(200);
     });
 
     it.each([0o644, 0o640, 0o604, 0o660, 0o606, 0o620])(
@@ -334,7 +401,7 @@ describe('KYC webhook receiver', () => {
         freshDir();
         const keyFile = keyWithMode(`bad-${mode.toString(8)}.pem`, mode);
         const stateFile = path.join(dir, 'state.json');
-        const error = (await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile, stateFile }).then(
+        const error = (await startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile, stateFile, confirm }).then(
           () => undefined,
           (e: unknown) => e,
         )) as Error | undefined;
@@ -351,7 +418,14 @@ describe('KYC webhook receiver', () => {
       const link = path.join(dir, 'link.pem');
       symlinkSync(keyWithMode('target.pem', 0o644), link);
       await expect(
-        startKycReceiver({ host: '127.0.0.1', port: 0, certFile: tls.certFile, keyFile: link, stateFile: path.join(dir, 'state.json') }),
+        startKycReceiver({
+          host: '127.0.0.1',
+          port: 0,
+          certFile: tls.certFile,
+          keyFile: link,
+          stateFile: path.join(dir, 'state.json'),
+          confirm,
+        }),
       ).rejects.toMatchObject({
         code: KycErrorCode.TlsKeyPermissions,
       });

@@ -3,7 +3,7 @@
 // emitted once, in order, and the registration's test request emits nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { startKycReceiver } from '../../src/kyc/index.ts';
+import { familyAConfirmation, startKycReceiver } from '../../src/kyc/index.ts';
 import type { KycEvent, KycReceiver } from '../../src/kyc/index.ts';
 import { ALICE, startSimHarness } from '../exchange/familya/helpers/sim.ts';
 import type { SimHarness } from '../exchange/familya/helpers/sim.ts';
@@ -25,6 +25,7 @@ describe('KYC receiver with the simulator', () => {
       certFile: tls.certFile,
       keyFile: tls.keyFile,
       stateFile: path.join(tls.dir, 'kyc-state.json'),
+      confirm: familyAConfirmation(h.clientFor(ALICE).client),
     });
     receiver.notifications$.subscribe((event) => events.push(event));
   });

@@ -5,7 +5,8 @@
  * mode. The client factory and `tradebot run` refuse to start with such a key (exit 2, nothing contacted).
  * The KYC webhook's TLS key, by the same check (src/exchange/auth/secret-file.ts): `tradebot kyc webhook
  * serve` refuses to start on a 0644 key with KYC_TLS_KEY_PERMISSIONS (exit 2, no ready line, nothing
- * listening) and starts once the key is chmod 600. POSIX only: Windows has no group/other mode bits.
+ * listening) and starts once the key is chmod 600 (its config has the family A section `serve` confirms
+ * notifications with). POSIX only: Windows has no group/other mode bits.
  */
 import { chmodSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -118,6 +119,7 @@ exchange:
   apiUrl: http://127.0.0.1:9
   authUrl: http://127.0.0.1:9
   gatewayUrl: http://127.0.0.1:9
+  familyA: { clientId: kyc-client, privateKeyFile: ${keyWithMode('kyc-family-a.pem', 0o600)}, participant: firms/demo/users/alice }
   kyc:
     webhook: { host: 127.0.0.1, port: 0, certFile: ${tls.certFile}, keyFile: ${tls.keyFile}, stateFile: ${stateFile} }
 `,

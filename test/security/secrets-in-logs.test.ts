@@ -22,7 +22,7 @@ import { runLive, type RunSummary } from '../../src/bot/live/run-live.ts';
 import { startSim, type RunningSim } from '../../src/sim/simulator.ts';
 import { createFamilyAClient } from '../../src/exchange/familya/index.ts';
 import { generateTotp } from '../../src/exchange/auth/totp.ts';
-import { startKycReceiver, type KycReceiver } from '../../src/kyc/index.ts';
+import { familyAConfirmation, startKycReceiver, type KycConfirm, type KycReceiver } from '../../src/kyc/index.ts';
 import { makeKeys, type TestKeys } from '../exchange/familya/helpers/keys.ts';
 import { makeSelfSignedCert } from '../kyc/helpers/tls.ts';
 
@@ -104,6 +104,10 @@ describe('secrets in a debug-level session', () => {
   const journalFile = path.join(keys.dir, 'journal.jsonl');
   let sim: RunningSim;
   let receiver: KycReceiver;
+  /** The receiver confirms notifications through the family A client made after the run. */
+  let confirmWith: KycConfirm = async () => {
+    throw new Error('no family A client yet');
+  };
   let summary: RunSummary;
   let started = 0;
 
@@ -125,6 +129,7 @@ describe('secrets in a debug-level session', () => {
       keyFile: tls.keyFile,
       stateFile: path.join(tls.dir, 'state.json'),
       logger: logger.child({ component: 'kyc-receiver' }),
+      confirm: (externalId) => confirmWith(externalId),
     });
     // the order journal in the test's temp folder (against an environment it would default to .tradebot/ in the working directory)
     const config = parseConfig(botYaml(sim, keys, journalFile), { env: { SECRET_GATEWAY_PASSWORD: PASSWORD, SECRET_MFA: MFA_SECRET } });
@@ -147,6 +152,7 @@ describe('secrets in a debug-level session', () => {
 
     // KYC: register the receiver and have one verification delivered to it.
     const familyA = createFamilyAClient(config.exchange ?? (undefined as never), { logger });
+    confirmWith = familyAConfirmation(familyA.client);
     try {
       const registered = await familyA.client.registerKycWebhook(receiver.url);
       expect(registered.validated, registered.message).toBe(true);

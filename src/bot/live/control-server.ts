@@ -16,8 +16,9 @@ import { TRADING_STATES, isTradingState, type TradingState } from '../../engine/
 import type { ConsoleRoutes } from '../console/console-routes.ts';
 
 export const CONTROL_PATH = '/control/state';
-/** Host names and addresses the endpoint may bind to and accepts in a Host header. */
-export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
+import { LOOPBACK_HOSTS, isLoopbackHost, loopbackHostHeader } from '../loopback-host.ts';
+
+export { LOOPBACK_HOSTS, isLoopbackHost };
 const MAX_BODY_BYTES = 4096;
 const MAX_REASON_CHARS = 200;
 
@@ -57,10 +58,6 @@ export interface ControlStateBody {
   readonly reason: string;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.includes(host);
-}
-
 function send(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   response.end(`${JSON.stringify(body)}\n`);
@@ -68,13 +65,6 @@ function send(response: ServerResponse, status: number, body: object, headers: R
 
 function refuse(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   send(response, status, { error: { code, message } }, headers);
-}
-
-/** The host part of a Host header ("127.0.0.1:9465", "[::1]:9465", "localhost"). */
-function hostOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::[0-9]+)?$/.exec(header.trim());
-  return match?.[1] ?? match?.[2];
 }
 
 /** The body as text, or undefined when it is too large (read to the end and dropped, so the answer is seen). */
@@ -135,8 +125,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const [path = '/', queryText = ''] = (request.url ?? '/').split('?');
-    const requestHost = hostOf(request.headers.host);
-    if (requestHost === undefined || !isLoopbackHost(requestHost)) {
+    if (!loopbackHostHeader(request.headers.host)) {
       return refuse(response, 403, 'CONTROL_FORBIDDEN_HOST', `the Host header must name a loopback address (${LOOPBACK_HOSTS.join(', ')})`);
     }
     if (

@@ -6,7 +6,8 @@
  * endpoint on loopback sets active / reducing / halted (`tradebot control`). With `bot.metrics` set, a
  * Prometheus endpoint serves the run's metrics on 127.0.0.1:<port>/metrics while it runs. The order journal
  * (bot.journal; see src/engine/journal/open.ts for the default) is opened before the pipeline starts, so
- * the orders a killed run left in flight are resumed, and closed after it stopped.
+ * the orders a killed run left in flight are resumed, and closed after it stopped. The summary's positions and
+ * PnL are reconciled with the exchange after the stop (final-reconcile.ts), or flagged `reconciled: false`.
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
@@ -19,7 +20,7 @@ import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
 import { moneyDigitsOf, Portfolio } from '../../engine/portfolio/index.ts';
-import { portfolioPort } from '../../engine/portfolio-port.ts';
+import { portfolioPort, type PortfolioPort } from '../../engine/portfolio-port.ts';
 import { connectVenue, type VenueConnection } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
@@ -27,6 +28,7 @@ import { startControlServer, type ControlServer } from './control-server.ts';
 import { LiveConsole } from '../console/live-console.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
+import { reconcileSummary, type SummaryReconciliation } from './final-reconcile.ts';
 
 export interface RunSummary {
   event: 'run.summary';
@@ -47,6 +49,14 @@ export interface RunSummary {
   openOrders: number;
   /** The order journal: where, how many orders it brought back, entries written and fsync figures. */
   journal: { file: string; restored: number; appended: number; syncs: number; syncMicros: number };
+  /**
+   * True when positions and PnL were set from the exchange's view after the stop (fills the streams missed are
+   * in them); false when the exchange could not be read, with `reconcileReason`: the local view is shown.
+   */
+  reconciled: boolean;
+  reconcileReason?: string;
+  /** Differences the final reconciliation found between the local view and the exchange's (it booked them). */
+  reconcileDifferences: number;
 }
 
 /** Records what the pipeline receives (`tradebot run --record`; see backtest/recording/). */
@@ -103,6 +113,8 @@ interface RunStart {
   readonly account: string;
   readonly accounts: readonly string[];
   readonly portfolio: Portfolio;
+  /** The pipeline's view of `portfolio` (the final reconciliation books through it too). */
+  readonly port: PortfolioPort;
   readonly recorder: RunRecorder | undefined;
   /** The web console (bot.control.console); undefined: none. */
   readonly liveConsole: LiveConsole | undefined;
@@ -114,7 +126,7 @@ interface RunStart {
  */
 async function startServices(options: LiveRunOptions, start: RunStart) {
   const { config, logger } = options;
-  const { run, connection, clock, account, accounts, portfolio, recorder, liveConsole } = start;
+  const { run, connection, clock, account, accounts, port, recorder, liveConsole } = start;
   let pipeline: RunningPipeline | undefined;
   let metrics: RunMetrics | undefined;
   let control: ControlServer | undefined;
@@ -143,7 +155,7 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
       strategy: run.strategy,
       params: run.params,
       risk: config.risk,
-      portfolio: portfolioPort(portfolio),
+      portfolio: port,
       account,
       accounts,
       symbols: run.symbols,
@@ -222,6 +234,7 @@ function summaryOf(
   journal: Journal,
   control: ControlServer | undefined,
   durationMs: number,
+  final: SummaryReconciliation,
 ): RunSummary {
   return {
     event: 'run.summary',
@@ -244,6 +257,9 @@ function summaryOf(
       syncs: journal.stats.syncs,
       syncMicros: journal.stats.syncMicros,
     },
+    reconciled: final.reconciled,
+    ...(final.reconciled ? {} : { reconcileReason: final.reason }),
+    reconcileDifferences: final.reconciled ? final.differences.length : 0,
   };
 }
 
@@ -282,7 +298,8 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
           log: logger,
         })
       : undefined;
-  const services = { run, connection, clock, account, accounts, portfolio, recorder, liveConsole };
+  const port = portfolioPort(portfolio);
+  const services = { run, connection, clock, account, accounts, portfolio, port, recorder, liveConsole };
   const { running, metrics, control, journal } = await startServices(options, services);
   startedRun.pipeline = running;
   if (control !== undefined && liveConsole !== undefined) {
@@ -318,7 +335,8 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   } catch (error) {
     logger.error({ err: error }, 'stopping the pipeline failed; closing the connection anyway');
   }
-  const summary = summaryOf(running, portfolio, journal, control, clock.now() - started);
+  const final = await reconcileSummary({ venue: connection.venue, portfolio: port, accounts, log: logger });
+  const summary = summaryOf(running, portfolio, journal, control, clock.now() - started, final);
   await metrics?.close();
   await recorder?.close();
   try {

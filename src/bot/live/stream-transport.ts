@@ -77,6 +77,7 @@ export function grpcStreamsOf(
   const client = new GrpcExchangeClient({
     address,
     getToken: tokenSourceOf(familyA.tokens),
+    wake: familyA.tokens.tokens$,
     instruments: instrumentCatalog(instruments),
     ...(isLoopbackAddress(address) ? {} : { credentials: grpcCredentials.createSsl() }),
     logger: logger.child({ component: 'grpc' }),

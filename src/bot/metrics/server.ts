@@ -2,12 +2,15 @@
  * The metrics endpoint: a node:http server on a loopback address that answers `GET /metrics` with the
  * Prometheus exposition text of one BotMetrics (HEAD too), 404 for other paths and 405 for other
  * methods. Loopback only by default: scrape it from the same host or through a sidecar / SSH tunnel; the
- * metrics carry no secrets, but PnL and positions are nobody else's business.
+ * metrics carry no secrets, but PnL and positions are nobody else's business. As the control endpoint, it
+ * answers only a Host header naming a loopback address (403 otherwise), so a web page that rebinds its DNS
+ * name to 127.0.0.1 cannot read them (src/bot/loopback-host.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TradebotError, describeError } from '../../errors.ts';
 import type { BotMetrics } from './bot-metrics.ts';
+import { LOOPBACK_HOSTS, loopbackHostHeader } from '../loopback-host.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -33,6 +36,8 @@ function answer(response: ServerResponse, status: number, body: string, headers:
 
 async function handle(metrics: BotMetrics, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = (request.url ?? '/').split('?')[0];
+  if (!loopbackHostHeader(request.headers.host))
+    return answer(response, 403, `forbidden: the Host header must name a loopback address (${LOOPBACK_HOSTS.join(', ')})\n`);
   if (path !== METRICS_PATH) return answer(response, 404, `not found: metrics are at ${METRICS_PATH}\n`);
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return answer(response, 405, 'method not allowed: use GET\n', { allow: 'GET, HEAD' });

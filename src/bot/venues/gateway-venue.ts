@@ -20,6 +20,7 @@ import type {
 } from '../../engine/venue.ts';
 import { lookupOrderBySearch } from './order-search-lookup.ts';
 import { toOrderInput, toReplaceInput } from './order-input.ts';
+import { crossTypeOf } from './cross-type.ts';
 
 export interface GatewayVenueOptions {
   client: GatewayClient;
@@ -76,7 +77,7 @@ export class GatewayVenue implements Venue {
   async cross(request: VenueCrossRequest): Promise<readonly string[]> {
     const result = await this.options.client.insertOrderCross({
       crossId: request.crossId,
-      crossType: request.allOrNone ? 'CROSS_TYPE_ALL_OR_NONE' : 'CROSS_TYPE_UNDEFINED',
+      crossType: crossTypeOf(request),
       requests: [toOrderInput(request.buy), toOrderInput(request.sell)],
     });
     return result.responses.map((r) => r.orderId);

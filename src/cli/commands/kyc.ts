@@ -2,7 +2,8 @@
  * `tradebot kyc webhook register <https-url> --config <file>`: registers the KYC webhook URL with the
  * exchange (which tests it first; a refusal exits 1 with the exchange's reason).
  * `tradebot kyc webhook serve --config <file>`: runs the KYC webhook receiver from `exchange.kyc.webhook`
- * until SIGINT/SIGTERM. Its first stdout line is `{"event":"kyc.webhook.ready","url":...}`, then one JSON
+ * until SIGINT/SIGTERM, confirming every notification with `GET /v1/kyc/status` through the family A client of
+ * `exchange.familyA` (required). Its first stdout line is `{"event":"kyc.webhook.ready","url":...}`, then one JSON
  * line per new notification (`"event":"kyc.notification"`); logs go to stderr.
  */
 import type { Command } from 'commander';
@@ -63,21 +64,39 @@ export function registerKycCommand(program: Command): void {
     .description(
       'Run the KYC webhook receiver (exchange.kyc.webhook) until SIGINT/SIGTERM; prints a ready line, then one line per notification',
     )
-    .requiredOption('-c, --config <file>', 'config file with exchange.kyc.webhook (port, certFile, keyFile, stateFile)')
+    .requiredOption(
+      '-c, --config <file>',
+      'config file with exchange.kyc.webhook (port, certFile, keyFile, stateFile) and exchange.familyA',
+    )
     .action(async (options: { config: string }) => {
       const { loadConfig } = await import('../../config/index.ts');
-      const { KycError, KycErrorCode, startKycReceiver } = await import('../../kyc/index.ts');
+      const { KycError, KycErrorCode, familyAConfirmation, startKycReceiver } = await import('../../kyc/index.ts');
+      const { createFamilyAClient } = await import('../../exchange/familya/index.ts');
       const config = loadConfig(options.config);
-      const settings = exchangeOf(config, options.config).kyc?.webhook;
+      const exchange = exchangeOf(config, options.config);
+      const settings = exchange.kyc?.webhook;
       if (settings === undefined) {
         throw new KycError(
           KycErrorCode.NotConfigured,
           `${options.config} has no exchange.kyc.webhook section (host, port, certFile, keyFile, stateFile)`,
         );
       }
+      if (exchange.familyA === undefined) {
+        throw new KycError(
+          KycErrorCode.NotConfigured,
+          `${options.config} has no exchange.familyA section: the receiver confirms every notification with GET /v1/kyc/status ` +
+            '(the exchange does not sign them), so it needs the family A client (clientId, privateKeyFile, participant)',
+        );
+      }
       const logger = await cliLogger(config, 'tradebot-kyc');
       const stopped = untilSignal();
-      const receiver = await startKycReceiver({ ...settings, logger });
+      const { client } = createFamilyAClient(exchange, { logger });
+      const receiver = await startKycReceiver({ ...settings, confirm: familyAConfirmation(client), logger }).catch(
+        async (error: unknown) => {
+          await client.close();
+          throw error;
+        },
+      );
       const subscription = receiver.notifications$.subscribe((event) => {
         const { externalId, status, decision, subStatus } = event.notification;
         logger.info({ externalId, status, decision, subStatus, knownStatus: event.knownStatus }, 'KYC notification');
@@ -87,6 +106,7 @@ export function registerKycCommand(program: Command): void {
       const signal = await stopped;
       logger.info({ signal, ...receiver.stats }, 'stopping the KYC webhook receiver');
       await receiver.close();
+      await client.close();
       subscription.unsubscribe();
     });
 }

@@ -53,6 +53,13 @@ export interface RefreshResponse {
   readonly accessToken: string;
   readonly accessIssueTime: EpochMs | undefined;
   readonly accessExpirationTime: EpochMs | undefined;
+  /**
+   * A rotated refresh token, when the exchange rotates them (the simulator does; the spec shows none): the one
+   * sent is then spent and this one replaces it. '' when the exchange keeps the old one.
+   */
+  readonly refreshToken: string;
+  readonly refreshIssueTime: EpochMs | undefined;
+  readonly refreshExpirationTime: EpochMs | undefined;
 }
 
 export interface LogoutRequest {

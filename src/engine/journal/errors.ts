@@ -10,6 +10,8 @@ export const JournalErrorCode = {
   LOCKED: 'JOURNAL_LOCKED',
   /** A line other than the last one is not a valid entry: the file was damaged or edited. */
   CORRUPT: 'JOURNAL_CORRUPT',
+  /** The journal is shorter than what was synced to it: whole entries were lost (cut or overwritten, not a crash). */
+  TRUNCATED: 'JOURNAL_TRUNCATED',
   /** Opening, reading or creating the journal file failed (permissions, missing folder, ...). */
   OPEN_FAILED: 'JOURNAL_OPEN_FAILED',
   /** Writing or fsyncing an entry failed (disk full, I/O error): requests are not sent. */
@@ -29,6 +31,7 @@ export type JournalErrorCode = (typeof JournalErrorCode)[keyof typeof JournalErr
 const KIND: Record<JournalErrorCode, ErrorKind> = {
   JOURNAL_LOCKED: 'config',
   JOURNAL_CORRUPT: 'config',
+  JOURNAL_TRUNCATED: 'config',
   JOURNAL_OPEN_FAILED: 'config',
   JOURNAL_WRITE_FAILED: 'config',
   JOURNAL_CLOSED: 'internal',

@@ -7,6 +7,9 @@
  * Crash tolerance: a torn last line (the process died inside a write) is found when the file is opened,
  * reported, and cut off before anything is appended, so new lines never follow half a line. After a failed
  * write the journal refuses every later write (the file may end in a torn line; the next start cuts it).
+ * Only bytes written after the last sync can be torn: the sync mark (`sync-mark.ts`, `<file>.synced`) keeps
+ * how many bytes were synced, and a journal shorter than that lost whole entries that were on disk (it was
+ * cut or overwritten): opening it fails with JOURNAL_TRUNCATED, and nothing is cut or appended.
  *
  * Compaction at a clean stop writes the entries that still matter to `<file>.tmp`, fdatasyncs it, keeps the
  * old journal as `<file>.prev` (a hard link, replaced each time) and renames the new one over `<file>`,
@@ -20,6 +23,7 @@ import { JournalError, JournalErrorCode } from './errors.ts';
 import { emptyStats, type Journal, type JournalStats, type JournalWarnings } from './journal.ts';
 import { LineDecoder } from './lines.ts';
 import { acquireLock, type JournalLock } from './lock.ts';
+import { SyncMark, type MarkedSize } from './sync-mark.ts';
 
 /** The file system calls the journal makes (a subset of node:fs). */
 export interface JournalFs {
@@ -63,6 +67,9 @@ export class FileJournal implements Journal {
     readonly file: string,
     private fd: number,
     private readonly lock: JournalLock,
+    private readonly mark: SyncMark,
+    /** The file's inode and its size in bytes (everything written to it so far). */
+    private written: MarkedSize,
     options: FileJournalOptions,
   ) {
     this.description = file;
@@ -86,14 +93,20 @@ export class FileJournal implements Journal {
     }
     const lock = acquireLock(absolute);
     let fd: number | undefined;
+    let mark: SyncMark | undefined;
     try {
       const existed = io.existsSync(absolute);
       fd = io.openSync(absolute, 'a+', 0o600);
       if (!existed) syncDir(io, dir);
-      cutTornTail(io, fd, absolute, options.warnings);
-      return new FileJournal(absolute, fd, lock, options);
+      mark = SyncMark.open(absolute);
+      const ino = SyncMark.inodeOf(fd);
+      if (existed) checkNothingLost(io, fd, absolute, ino, mark.read());
+      else mark.record({ ino, size: 0 }); // a mark left for a deleted journal whose inode is reused says nothing of this one
+      const size = cutTornTail(io, fd, absolute, options.warnings);
+      return new FileJournal(absolute, fd, lock, mark, { ino, size }, options);
     } catch (error) {
       if (fd !== undefined) io.closeSync(fd);
+      mark?.close();
       lock.release();
       if (error instanceof JournalError) throw error;
       throw new JournalError(
@@ -118,6 +131,7 @@ export class FileJournal implements Journal {
     try {
       let offset = 0;
       while (offset < data.length) offset += this.fs.writeSync(this.fd, data, offset, data.length - offset);
+      this.written = { ino: this.written.ino, size: this.written.size + data.length };
       this.stats.writes += 1;
       this.dirty = true;
     } catch (error) {
@@ -133,6 +147,11 @@ export class FileJournal implements Journal {
       this.fs.fdatasyncSync(this.fd);
     } catch (error) {
       throw this.fail(error, 'fdatasync');
+    }
+    try {
+      this.mark.record(this.written);
+    } catch (error) {
+      throw this.fail(error, `write of ${this.mark.file}`);
     }
     this.dirty = false;
     this.stats.syncs += 1;
@@ -187,6 +206,8 @@ export class FileJournal implements Journal {
     }
     io.closeSync(this.fd);
     this.fd = io.openSync(this.file, 'a+', 0o600);
+    this.written = { ino: SyncMark.inodeOf(this.fd), size: io.fstatSync(this.fd).size };
+    this.mark.record(this.written);
   }
 
   async close(): Promise<void> {
@@ -196,6 +217,7 @@ export class FileJournal implements Journal {
     } finally {
       this.closed = true;
       this.fs.closeSync(this.fd);
+      this.mark.close();
       this.lock.release();
     }
   }
@@ -225,13 +247,34 @@ function syncDir(io: JournalFs, dir: string): void {
   }
 }
 
-/** Cuts an unterminated last line (a write torn by a crash) so new lines start on a line of their own. */
-function cutTornTail(io: JournalFs, fd: number, file: string, warnings: JournalWarnings | undefined): void {
+/**
+ * JOURNAL_TRUNCATED when the journal is shorter than its sync mark says was on disk: whole entries were lost,
+ * which no crash does (a crash tears only what was written after the last sync).
+ */
+function checkNothingLost(io: JournalFs, fd: number, file: string, ino: string, mark: MarkedSize | undefined): void {
+  if (mark === undefined || mark.ino !== ino) return;
   const size = io.fstatSync(fd).size;
-  if (size === 0) return;
+  if (size >= mark.size) return;
+  const missing = mark.size - size;
+  throw new JournalError(
+    JournalErrorCode.TRUNCATED,
+    `journal ${file} is ${size} bytes but ${mark.size} bytes of entries were synced to it: ${missing} bytes of whole entries were lost ` +
+      '(the file was cut or overwritten, which a crash never does). Orders it recorded may still be working at the exchange: move the ' +
+      `journal and ${file}.synced aside and reconcile with the exchange by hand before starting again`,
+    { details: { journal: file, size, synced: mark.size, missing } },
+  );
+}
+
+/**
+ * Cuts an unterminated last line (a write torn by a crash) so new lines start on a line of their own;
+ * answers the file's size after it.
+ */
+function cutTornTail(io: JournalFs, fd: number, file: string, warnings: JournalWarnings | undefined): number {
+  const size = io.fstatSync(fd).size;
+  if (size === 0) return 0;
   const last = Buffer.alloc(1);
   io.readSync(fd, last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
+  if (last[0] === 0x0a) return size;
   let end = 0;
   const buffer = Buffer.alloc(CHUNK);
   for (let pos = size; pos > 0 && end === 0;) {
@@ -247,4 +290,5 @@ function cutTornTail(io: JournalFs, fd: number, file: string, warnings: JournalW
   );
   io.ftruncateSync(fd, end);
   io.fdatasyncSync(fd);
+  return end;
 }

@@ -12,8 +12,9 @@
  * recovery folds the lines in memory.
  *
  * Parts: entries.ts (line schemas), journal.ts (the port), file-journal.ts / memory-journal.ts
- * (implementations), rebuild.ts (replay -> orders in flight), recorder.ts (the pipeline's writer),
- * recovery.ts (restore + settle with the exchange), open.ts (which journal a live run uses).
+ * (implementations; sync-mark.ts tells a torn last line from lost entries), rebuild.ts (replay -> orders in
+ * flight), recorder.ts (the pipeline's writer), recovery.ts (restore + settle with the exchange), open.ts
+ * (which journal a live run uses).
  */
 export type { Journal, JournalStats, JournalWarnings } from './journal.ts';
 export { FileJournal, type FileJournalOptions, type JournalFs } from './file-journal.ts';

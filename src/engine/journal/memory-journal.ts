@@ -2,7 +2,8 @@
  * The journal in memory, for tests and backtests (and the embedded sim, whose exchange dies with the
  * process): the same contract as the file, lines encoded and decoded the same way, syncs counted. `lines`
  * is the "file", which a test may edit (e.g. tear its last line) before replaying; like the file, a torn
- * last line is cut (with a warning) before anything is written after it.
+ * last line is cut (with a warning) before anything is written after it, and fewer lines than were synced
+ * (whole entries removed) is JOURNAL_TRUNCATED at replay.
  */
 import { encodeEntry, type JournalEntry } from './entries.ts';
 import { JournalError, JournalErrorCode } from './errors.ts';
@@ -52,6 +53,15 @@ export class MemoryJournal implements Journal {
 
   async *replay(): AsyncIterable<JournalEntry> {
     this.flush();
+    if (this.lines.length < this.durableLines) {
+      const missing = this.durableLines - this.lines.length;
+      throw new JournalError(
+        JournalErrorCode.TRUNCATED,
+        `the memory journal holds ${this.lines.length} lines but ${this.durableLines} were synced: ` +
+          `${missing} whole entries were lost (not a torn last line)`,
+        { details: { lines: this.lines.length, synced: this.durableLines, missing } },
+      );
+    }
     const decoder = new LineDecoder('memory journal', this.warnings);
     for (const line of this.lines) yield* decoder.push(line);
     yield* decoder.end();

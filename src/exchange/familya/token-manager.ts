@@ -16,6 +16,7 @@
 import type { KeyObject } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { Logger } from 'pino';
+import { Subject, type Observable } from 'rxjs';
 import { CLIENT_ASSERTION_TYPE, CLIENT_CREDENTIALS_GRANT, TOKEN_REFRESH_MARGIN_S, authCodecs } from '../../domain/index.ts';
 import type { TokenResponse } from '../../domain/index.ts';
 import { isTradebotError } from '../../errors.ts';
@@ -82,6 +83,9 @@ export class TokenManager {
   private grant: Grant | undefined;
   private pending: Promise<Grant> | undefined;
   private exchangeCount = 0;
+  private readonly obtained = new Subject<void>();
+  /** Emits after each token obtained: the exchange is reachable (gRPC streams waiting out a backoff reconnect sooner). */
+  readonly tokens$: Observable<void> = this.obtained.asObservable();
 
   constructor(options: TokenManagerOptions) {
     const margin = options.refreshMarginSeconds ?? TOKEN_REFRESH_MARGIN_S;
@@ -178,6 +182,7 @@ export class TokenManager {
     const grant = this.grantOf(raw, sentAt);
     this.grant = grant;
     this.options.logger?.debug({ expiresInSeconds: grant.expiresInSeconds, scopes: grant.scopes }, 'family A access token obtained');
+    this.obtained.next();
     return grant;
   }
 

@@ -148,6 +148,7 @@ export class GatewayClient {
         random,
         options: options.streams ?? {},
         logger: options.logger,
+        wake: this.session.logins$,
       },
       options.instruments,
     );

@@ -71,7 +71,7 @@ export function toCrossRequest(input: CrossOrderInput, newClordId: ClordIdFactor
     );
   }
   return {
-    crossType: 'CROSS_TYPE_UNDEFINED',
+    crossType: 'CROSS_TYPE_ALL_OR_NONE', // the exchange refuses a cross without cross_type set
     crossPrioritizedSide: 'SIDE_UNDEFINED',
     blockTradeIndicator: false,
     transactionBookedTime: undefined,

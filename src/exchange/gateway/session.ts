@@ -10,7 +10,7 @@
  * so a 60 s token is refreshed 6 s before it expires. A proactive refresh that fails for a connectivity reason
  * while the current token is still valid keeps the current token (the next call tries again).
  */
-import { asyncScheduler, lastValueFrom, timer } from 'rxjs';
+import { Subject, asyncScheduler, lastValueFrom, timer, type Observable } from 'rxjs';
 import type { Logger } from 'pino';
 import { isTradebotError } from '../../errors.ts';
 import { TOKEN_REFRESH_MARGIN_S } from '../../domain/index.ts';
@@ -78,6 +78,9 @@ export class GatewaySession {
   private readonly logger: Logger | undefined;
   private tokens: Tokens | undefined;
   private renewal: Promise<Tokens> | undefined;
+  private readonly loggedIn = new Subject<void>();
+  /** Emits after each successful login: the gateway is reachable (streams waiting out a backoff reconnect sooner). */
+  readonly logins$: Observable<void> = this.loggedIn.asObservable();
   private closed = false;
   private logins = 0;
   private refreshes = 0;
@@ -300,6 +303,7 @@ export class GatewaySession {
     if (how === 'login') this.logins += 1;
     else this.refreshes += 1;
     this.logger?.debug({ username: this.credentials.username, how, accessExpiresAt: tokens.accessExpiresAt }, 'gateway token renewed');
+    if (how === 'login') this.loggedIn.next();
     return tokens;
   }
 

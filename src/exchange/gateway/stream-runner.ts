@@ -42,6 +42,8 @@ export interface StreamRunnerDeps {
   readonly random: RandomSource;
   readonly options: GatewayStreamOptions;
   readonly logger: Logger | undefined;
+  /** Emits after each successful login (the session's `logins$`): a stream waiting out a backoff reconnects sooner. */
+  readonly wake?: Observable<unknown>;
 }
 
 export interface StreamSpec<I> {
@@ -111,9 +113,15 @@ export function runGatewayStream<I>(deps: StreamRunnerDeps, spec: StreamSpec<I>)
       onUnauthenticated: async () => {
         await deps.tokens.recoverFromUnauthorized(lastToken);
       },
+      ...(deps.wake === undefined ? {} : { wake: deps.wake }),
+      onWake: ({ attempt: n, retryInMs }) =>
+        deps.logger?.info(
+          { stream: spec.name, attempt: n, retryInMs, nextTryAt: nextTryAt(deps.scheduler, retryInMs) },
+          'gateway stream: logged in again, reconnecting sooner',
+        ),
       ...(dedupeKey === undefined ? {} : { dedupeKey: (item: I | InvalidMessageEvent) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
     }).pipe(
-      map((event) => toOutput(spec.name, event, deps.logger)),
+      map((event) => toOutput(spec.name, event, deps.logger, deps.scheduler)),
       catchError((error: unknown) => throwError(() => toGatewayError(error, spec.name))),
     );
   });
@@ -123,10 +131,16 @@ function isInvalid(item: unknown): item is InvalidMessageEvent {
   return typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'invalidMessage';
 }
 
+/** When a retry `retryInMs` from now happens, as an ISO time for the log. */
+export function nextTryAt(scheduler: SchedulerLike, retryInMs: number): string {
+  return new Date(scheduler.now() + retryInMs).toISOString();
+}
+
 function toOutput<I>(
   name: string,
   event: StreamEvent<I | InvalidMessageEvent>,
   logger: Logger | undefined,
+  scheduler: SchedulerLike,
 ): LifecycleEvent | I | InvalidMessageEvent {
   if (event.type === 'message') return event.message;
   if (event.type === 'connected') {
@@ -150,6 +164,7 @@ function toOutput<I>(
         reason: event.reason,
         code: isTradebotError(error) ? error.code : undefined,
         willReconnect: event.willReconnect,
+        ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs, nextTryAt: nextTryAt(scheduler, event.retryInMs) }),
       },
       'gateway stream disconnected',
     );

@@ -54,8 +54,14 @@ export function tokensFromLogin(response: LoginResponse, sentAt: number, policy:
   };
 }
 
-/** A refresh renews the access token only; the refresh token and its deadlines are kept. */
+/**
+ * A refresh renews the access token; a rotated refresh token in the answer replaces the one sent (which the
+ * exchange has spent), with its deadlines; without one the refresh token and its deadlines are kept.
+ */
 export function tokensFromRefresh(current: SessionTokens, response: RefreshResponse, sentAt: number, policy: RenewalPolicy): SessionTokens {
   const access = tokenDeadline(response.accessIssueTime, response.accessExpirationTime, sentAt, policy);
-  return { ...current, accessToken: response.accessToken, accessExpiresAt: access.expiresAt, accessRefreshAt: access.renewAt };
+  const renewed = { ...current, accessToken: response.accessToken, accessExpiresAt: access.expiresAt, accessRefreshAt: access.renewAt };
+  if (response.refreshToken === '') return renewed;
+  const refresh = tokenDeadline(response.refreshIssueTime, response.refreshExpirationTime, sentAt, policy);
+  return { ...renewed, refreshToken: response.refreshToken, refreshExpiresAt: refresh.expiresAt, refreshRenewBefore: refresh.renewAt };
 }

@@ -54,6 +54,8 @@ export interface GrpcExchangeClientOptions {
   readonly random?: RandomSource;
   readonly newClordId?: ClordIdFactory;
   readonly logger?: Logger;
+  /** Emits when a token was obtained (the family A TokenManager's `tokens$`): streams waiting out a backoff reconnect sooner. */
+  readonly wake?: Observable<unknown>;
 }
 
 export class GrpcExchangeClient {
@@ -81,6 +83,7 @@ export class GrpcExchangeClient {
       random: options.random ?? Math.random,
       options: options.streams ?? {},
       logger: options.logger,
+      ...(options.wake === undefined ? {} : { wake: options.wake }),
     };
     this.streams = new GrpcStreams(deps, options.instruments);
     this.resumable = new GrpcResumableStreams(deps, options.instruments);

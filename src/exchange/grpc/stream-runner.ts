@@ -51,6 +51,8 @@ export interface GrpcStreamDeps {
   readonly random: RandomSource;
   readonly options: GrpcStreamOptions;
   readonly logger: Logger | undefined;
+  /** Emits when a token was obtained (the venue is reachable): a stream waiting out a backoff reconnects sooner. */
+  readonly wake?: Observable<unknown>;
 }
 
 export type Decoded<I> = I | InvalidMessageEvent;
@@ -119,11 +121,22 @@ export function runGrpcStream<I>(deps: GrpcStreamDeps, spec: GrpcStreamSpec<I>):
         await deps.getToken(true, used);
       },
       ...(dedupeKey === undefined ? {} : { dedupeKey: (item: Decoded<I>) => (isInvalid(item) ? undefined : dedupeKey(item)) }),
-    }).pipe(map((event) => toOutput(spec.name, event, deps.logger)));
+      ...(deps.wake === undefined ? {} : { wake: deps.wake }),
+      onWake: ({ attempt: n, retryInMs }) =>
+        deps.logger?.info(
+          { stream: spec.name, attempt: n, retryInMs, nextTryAt: new Date(deps.scheduler.now() + retryInMs).toISOString() },
+          'grpc stream: a token was obtained, reconnecting sooner',
+        ),
+    }).pipe(map((event) => toOutput(spec.name, event, deps.logger, deps.scheduler)));
   });
 }
 
-function toOutput<I>(name: string, event: StreamEvent<Decoded<I>>, logger: Logger | undefined): LifecycleEvent | Decoded<I> {
+function toOutput<I>(
+  name: string,
+  event: StreamEvent<Decoded<I>>,
+  logger: Logger | undefined,
+  scheduler: SchedulerLike,
+): LifecycleEvent | Decoded<I> {
   if (event.type === 'message') return event.message;
   if (event.type === 'connected') {
     logger?.debug({ stream: name, attempt: event.attempt }, 'grpc stream connected');
@@ -139,8 +152,12 @@ function toOutput<I>(name: string, event: StreamEvent<Decoded<I>>, logger: Logge
   };
   if (event.reason !== 'completed' || event.willReconnect) {
     const code = isTradebotError(event.error) ? event.error.code : undefined;
+    const retry =
+      event.retryInMs === undefined
+        ? {}
+        : { retryInMs: event.retryInMs, nextTryAt: new Date(scheduler.now() + event.retryInMs).toISOString() };
     logger?.warn(
-      { stream: name, attempt: event.attempt, reason: event.reason, code, willReconnect: event.willReconnect },
+      { stream: name, attempt: event.attempt, reason: event.reason, code, willReconnect: event.willReconnect, ...retry },
       'grpc stream disconnected',
     );
   }

@@ -10,9 +10,14 @@
  * - `message` for every message not dropped as a duplicate;
  * - `disconnected` with the reason ('error' | 'completed' | 'silence' | 'unauthenticated'), the error, and
  *   whether and when it reconnects.
- * Errors of kind authentication await `onUnauthenticated` (token refresh) before the next attempt; without
+ * Errors of kind authentication await `onUnauthenticated` (token refresh) before the next attempt (after a
+ * first-failure delay when it returned a promise that resolved: the renewal reached the venue); without
  * the hook, or after `maxConsecutiveAuthFailures`, they are fatal. `isFatal` errors (default: rejection,
  * permission, config) stop the stream: a `disconnected` event with willReconnect false, then the error.
+ * `wake` (e.g. a successful login: the venue is reachable again) cuts a backoff being waited out: the next
+ * attempt comes after a first-failure delay (`baseDelayMs` ceiling) and the failure count restarts, so a stream
+ * that climbed to the 30 s ceiling while the venue was down does not keep waiting once it is back; `onWake`
+ * says when the next try now is.
  * All timing goes through the injected scheduler (virtual time in tests).
  */
 import { Observable, asyncScheduler, from } from 'rxjs';
@@ -64,6 +69,10 @@ export interface ResilientStreamOptions<T> {
   dedupeKey?: (message: T) => string | undefined;
   /** Keys remembered for deduplication. Default 10 000. */
   dedupeCapacity?: number;
+  /** Emits when the venue is known reachable again (a successful login): a pending backoff is cut short. */
+  wake?: Observable<unknown>;
+  /** Called when `wake` rescheduled the next attempt: the attempt that failed and the new delay, ms. */
+  onWake?: (event: { readonly attempt: number; readonly retryInMs: number }) => void;
 }
 
 export function defaultIsFatal(error: unknown): boolean {
@@ -119,8 +128,12 @@ export function resilientStream<T>(
   const settings = settingsOf(options);
   return new Observable<StreamEvent<T>>((subscriber) => {
     const session = new StreamSession(subscriber, factory, options, settings);
+    const wakeSub = options.wake?.subscribe(() => session.wake());
     session.start();
-    return () => session.close();
+    return () => {
+      wakeSub?.unsubscribe();
+      session.close();
+    };
   });
 }
 
@@ -132,6 +145,7 @@ class StreamSession<T> {
   private authFailures = 0;
   private current: Attempt | undefined;
   private pending: Subscription | undefined; // the backoff timer or the onUnauthenticated wait
+  private backingOff: Attempt | undefined; // set while `pending` is a plain backoff timer (what `wake` may cut)
 
   constructor(
     private readonly subscriber: Subscriber<StreamEvent<T>>,
@@ -259,7 +273,27 @@ class StreamSession<T> {
     this.subscriber.next({ type: 'disconnected', attempt: attempt.n, reason, error, willReconnect: true, retryInMs: delay });
     if (this.subscriber.closed) return;
     if (unauthenticated) this.refreshThen(attempt, error, delay);
-    else this.pending = this.settings.scheduler.schedule(this.start, delay);
+    else this.backOff(attempt, delay);
+  }
+
+  /** The next attempt after `delay`, a wait `wake` may cut short. */
+  private backOff(attempt: Attempt, delay: number): void {
+    this.backingOff = attempt;
+    this.pending = this.settings.scheduler.schedule(() => {
+      this.backingOff = undefined;
+      this.start();
+    }, delay);
+  }
+
+  /** The venue is reachable again: a backoff being waited out restarts with a first-failure delay. */
+  wake(): void {
+    const attempt = this.backingOff;
+    if (attempt === undefined || this.subscriber.closed) return;
+    this.pending?.unsubscribe();
+    this.failures = 0;
+    const delay = fullJitterDelay(1, this.settings.backoff, this.settings.random);
+    this.options.onWake?.({ attempt: attempt.n, retryInMs: delay });
+    this.backOff(attempt, delay);
   }
 
   /**
@@ -275,13 +309,17 @@ class StreamSession<T> {
       return;
     }
     if (result === undefined || typeof (result as { then?: unknown }).then !== 'function') {
-      this.pending = this.settings.scheduler.schedule(this.start, delay);
+      this.backOff(attempt, delay);
       return;
     }
+    // a renewal that went through reached the venue: the next attempt gets a first-failure delay
     this.pending = from(result).subscribe({
       error: (hookError: unknown) => this.subscriber.error(hookError),
       complete: () => {
-        this.pending = this.settings.scheduler.schedule(this.start, delay);
+        this.failures = 0;
+        const sooner = Math.min(delay, fullJitterDelay(1, this.settings.backoff, this.settings.random));
+        if (sooner < delay) this.options.onWake?.({ attempt: attempt.n, retryInMs: sooner });
+        this.backOff(attempt, sooner);
       },
     });
   }

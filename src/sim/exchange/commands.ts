@@ -11,7 +11,8 @@ import type { OrderRequest as DomainOrderRequest, ReplaceOrderRequest, CrossOrde
 import type { CrossRequest, OrderRequest, ReplaceRequest } from '../matching/types.ts';
 import type { EngineResult } from '../matching/index.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
-import type { ExchangeCore } from './exchange-core.ts';
+import { MAX_TEXT_LENGTH } from '../../domain/limits.ts';
+import type { ExchangeCore, OrderRecord } from './exchange-core.ts';
 import type { OrderExtras, SnapshotLike } from './to-domain.ts';
 
 export interface Caller {
@@ -36,6 +37,19 @@ function toRaw(value: Decimal, scales: InstrumentScales, kind: 'price' | 'qty', 
   }
 }
 
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * INVALID_ARGUMENT naming the field and the limit when a string field of `request` (its own fields, not nested
+ * ones) is longer than MAX_TEXT_LENGTH characters: a client cannot make the exchange keep megabytes of clord_id.
+ */
+export function checkTextFields(request: object, path = ''): void {
+  for (const [name, value] of Object.entries(request)) {
+    if (typeof value === 'string' && value.length > MAX_TEXT_LENGTH)
+      throw invalidArgument(`${path}${snakeCase(name)} has ${value.length} characters; the limit is ${MAX_TEXT_LENGTH} characters`);
+  }
+}
+
 export function checkAccount(caller: Caller, account: string): void {
   if (account === '') throw invalidArgument('account is required (firms/<firm>/accounts/<account>)');
   if (!caller.accounts.includes(account))
@@ -43,6 +57,7 @@ export function checkAccount(caller: Caller, account: string): void {
 }
 
 export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, caller: Caller, now: number): OrderRequest {
+  checkTextFields(request);
   const scales = scalesFor(core, request.symbol);
   checkAccount(caller, request.account);
   if (request.side === 'SIDE_UNDEFINED') throw invalidArgument('side is required (SIDE_BUY or SIDE_SELL)');
@@ -83,10 +98,10 @@ export function toEngineOrder(core: ExchangeCore, request: DomainOrderRequest, c
 }
 
 export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest, caller: Caller): ReplaceRequest {
-  const record = request.orderId === '' ? undefined : core.order(request.orderId);
+  checkTextFields(request);
   if (request.orderId === '') throw invalidArgument('order_id is required');
+  const record = callerOrder(core, request.orderId, caller);
   if (record === undefined) throw new SimHttpError('NOT_FOUND', `unknown order ${request.orderId}`);
-  checkAccount(caller, record.latest.order.account);
   const scales = scalesFor(core, record.latest.order.symbol);
   if (request.price.isNegative()) throw invalidArgument(`price must be positive, got ${request.price.toString()}`);
   if (request.orderQty.isNegative()) throw invalidArgument(`order_qty must be positive, got ${request.orderQty.toString()}`);
@@ -104,7 +119,12 @@ export function toEngineReplace(core: ExchangeCore, request: ReplaceOrderRequest
 }
 
 export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, caller: Caller, now: number): CrossRequest {
+  checkTextFields(request);
+  request.requests.forEach((leg, i) => checkTextFields(leg, `requests[${i}].`));
   if (request.crossId === '') throw invalidArgument('cross_id is required');
+  if (request.crossType === 'CROSS_TYPE_UNDEFINED') {
+    throw invalidArgument('cross_type must be set: send CROSS_TYPE_ALL_OR_NONE (missing or CROSS_TYPE_UNDEFINED is refused)');
+  }
   if (request.requests.length !== 2) throw invalidArgument(`a cross takes exactly 2 requests, got ${request.requests.length}`);
   const [a, b] = request.requests as [DomainOrderRequest, DomainOrderRequest];
   if (a.symbol !== b.symbol) throw invalidArgument(`both legs of a cross trade one symbol, got ${a.symbol} and ${b.symbol}`);
@@ -121,12 +141,28 @@ export function toEngineCross(core: ExchangeCore, request: CrossOrderRequest, ca
   };
 }
 
-/** Owner check for cancels: the order must exist and belong to one of the caller's accounts. */
-export function checkOrderOwner(core: ExchangeCore, orderId: string, caller: Caller): void {
-  if (orderId === '') throw invalidArgument('order_id is required');
+/**
+ * The caller's order `orderId`, or undefined when it is unknown OR of an account the caller does not hold:
+ * every door answers both alike (the same status and text), so order ids of other firms cannot be probed.
+ */
+export function callerOrder(core: ExchangeCore, orderId: string, caller: Caller): OrderRecord | undefined {
   const record = core.order(orderId);
-  if (record === undefined) return;
-  checkAccount(caller, record.latest.order.account);
+  return record !== undefined && caller.accounts.includes(record.latest.order.account) ? record : undefined;
+}
+
+/**
+ * Checks of a cancel: text fields within the limit and an order id of the caller's. Answers whether the cancel
+ * goes to the engine. An order id the caller does not hold (unknown, or another firm's) is answered one way
+ * whatever it is: a single cancel is 404 NOT_FOUND "unknown order" (thrown), a list leaves it out (as the
+ * engine's reject for an unknown order reaches nobody's stream).
+ */
+export function checkCancel(core: ExchangeCore, request: { readonly orderId: string }, caller: Caller, inList = false): boolean {
+  checkTextFields(request);
+  const orderId = request.orderId;
+  if (orderId === '') throw invalidArgument('order_id is required');
+  if (callerOrder(core, orderId, caller) !== undefined) return true;
+  if (inList) return false;
+  throw new SimHttpError('NOT_FOUND', `CXL_REJ_REASON_UNKNOWN_ORDER: unknown order ${orderId}`);
 }
 
 /** Reject reasons that mean the request itself was wrong (answered 400), not a market condition. */

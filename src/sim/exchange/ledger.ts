@@ -55,6 +55,16 @@ export class Ledger {
     return [...this.positions.values()].flatMap((byAccount) => [...byAccount.values()]);
   }
 
+  /** Open interest of `symbol` in raw quantity: the contracts held long across accounts (equal to those held short). */
+  openInterest(symbol: string): number {
+    let long = 0;
+    for (const byAccount of this.positions.values()) {
+      const net = byAccount.get(symbol)?.net ?? 0;
+      if (net > 0) long += net;
+    }
+    return long;
+  }
+
   positionsOf(account: string): LedgerPosition[] {
     return [...(this.positions.get(account)?.values() ?? [])];
   }

@@ -1,6 +1,7 @@
 /**
  * Market data as the simulator publishes it: an instrument's aggregated book up to a depth, its state and
- * session statistics, as a domain OrderBook (Decimal), ready for either family's encoder or gRPC.
+ * session statistics (open interest from the ledger's positions), as a domain OrderBook (Decimal), ready for
+ * either family's encoder or gRPC.
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { OrderBook, InstrumentStats } from '../../domain/types/market.ts';
@@ -27,7 +28,7 @@ export function marketSnapshot(core: ExchangeCore, symbol: string, depth: number
     settlementPx: px(s.settlement),
     sharesTraded: new Decimal(s.sharesTraded).div(qtyScale),
     notionalTraded: new Decimal(s.notionalTraded).div(priceScale * qtyScale),
-    openInterest: ZERO,
+    openInterest: new Decimal(core.ledger.openInterest(symbol)).div(qtyScale),
   };
   return {
     symbol,

@@ -8,7 +8,7 @@
  */
 import { invalidArgument } from '../http/errors.ts';
 import type { Trade } from '../matching/index.ts';
-import { tradeLinkIdOf } from './to-domain.ts';
+import { ownedBy, tradeLinkIdSeenBy } from './trade-view.ts';
 import type { ExchangeCore, OrderRecord } from './exchange-core.ts';
 
 /** The page size asked for (0: the default, 100 or the maximum if lower); INVALID_ARGUMENT above the maximum. */
@@ -86,20 +86,25 @@ export interface TradeFilter {
   readonly states: readonly string[];
 }
 
-/** The trades of `accounts` (either side) the filter matches, with their tape positions, oldest first. */
+/**
+ * The trades of `accounts` (either side) the filter matches, with their tape positions, oldest first. The
+ * order id, execution id and trade link filters match only the sides of the viewer's `firm` (what it sees
+ * of a trade, trade-view.ts), so a filter cannot probe the other firm's ids.
+ */
 export function* tradeMatches(
   core: ExchangeCore,
   accounts: readonly string[],
   filter: TradeFilter,
+  firm: string,
 ): IterableIterator<readonly [number, Trade]> {
   for (const [position, trade] of core.tradePositions()) {
-    const sides = [trade.aggressor, trade.passive];
-    if (!sides.some((e) => accounts.includes(e.order.account))) continue;
+    if (!accounts.includes(trade.aggressor.order.account) && !accounts.includes(trade.passive.order.account)) continue;
     if (filter.symbol !== '' && trade.symbol !== filter.symbol) continue;
     if (filter.tradeId !== '' && trade.id !== filter.tradeId) continue;
-    if (filter.orderId !== '' && !sides.some((e) => e.order.orderId === filter.orderId)) continue;
-    if (filter.execId !== '' && !sides.some((e) => e.id === filter.execId)) continue;
-    if (filter.tradeLinkId !== undefined && filter.tradeLinkId !== '' && tradeLinkIdOf(trade) !== filter.tradeLinkId) continue;
+    const own = [trade.aggressor, trade.passive].filter((e) => ownedBy(e, firm));
+    if (filter.orderId !== '' && !own.some((e) => e.order.orderId === filter.orderId)) continue;
+    if (filter.execId !== '' && !own.some((e) => e.id === filter.execId)) continue;
+    if (filter.tradeLinkId !== undefined && filter.tradeLinkId !== '' && tradeLinkIdSeenBy(trade, firm) !== filter.tradeLinkId) continue;
     if (filter.startTime !== undefined && trade.time < filter.startTime) continue;
     if (filter.endTime !== undefined && trade.time >= filter.endTime) continue;
     if (filter.states.length > 0 && !filter.states.includes(trade.state)) continue;

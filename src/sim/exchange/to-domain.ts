@@ -5,10 +5,11 @@
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { InstrumentScales } from '../../domain/scales.ts';
+import { protoDateOf } from '../../domain/time.ts';
 import type { Order } from '../../domain/types/order.ts';
-import type { Execution as DomainExecution, Trade as DomainTrade } from '../../domain/types/execution.ts';
+import type { Execution as DomainExecution } from '../../domain/types/execution.ts';
 import type { ManualOrderIndicator, OrderCapacity, SelfMatchPreventionInstruction } from '../../domain/enums.ts';
-import type { Execution, Trade } from '../matching/index.ts';
+import type { Execution } from '../matching/index.ts';
 import type { OrderState, OrderType, SelfMatchPrevention, Side, TimeInForce } from '../matching/types.ts';
 
 /** The order terms the conversion reads (the engine's OrderTerms, or a preview built from a request). */
@@ -197,29 +198,7 @@ export function toDomainExecution(
     orderRejectReason: execution.orderRejectReason,
     unsolicitedCancelReason: 'UNSOLICITED_CXL_REASON_UNDEFINED',
     transactTime: execution.transactTime,
-    transactTradeDate: undefined,
+    transactTradeDate: protoDateOf(execution.transactTime),
     legPrices: [],
-  };
-}
-
-/**
- * A trade's `trade_link_id`: the cross_id for every trade a cross made (its CROSS trade and the trades of its
- * prioritized leg against the book), so they can be searched together; '' for other trades.
- */
-export function tradeLinkIdOf(trade: Trade): string {
-  return trade.aggressor.order.crossId ?? trade.passive.order.crossId ?? '';
-}
-
-export function toDomainTrade(trade: Trade, scales: InstrumentScales): DomainTrade {
-  return {
-    id: trade.id,
-    aggressor: toDomainExecution(trade.aggressor, scales),
-    passive: toDomainExecution(trade.passive, scales),
-    tradeType: trade.type,
-    state: trade.state,
-    reportingCounterparty: trade.aggressorSide,
-    text: '',
-    tradeLinkId: tradeLinkIdOf(trade),
-    metadata: {},
   };
 }

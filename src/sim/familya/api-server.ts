@@ -32,6 +32,8 @@ export interface FamilyAApiOptions {
   directory: Directory;
   kyc: KycService;
   logger: Logger;
+  /** Spends one unit of a firm's order-entry budget (shared with the other doors) or throws RESOURCE_EXHAUSTED. */
+  orderBudget?: (firm: string) => void;
 }
 
 export interface RunningFamilyAApi {
@@ -46,7 +48,7 @@ export async function startFamilyAApi(options: FamilyAApiOptions): Promise<Runni
   const maxPageSize = () => config.familyA.maxPageSize;
   registerMarketRoutes(routes, core);
   registerReportRoutes(routes, core, { maxPageSize });
-  registerTradingRoutes(routes, core);
+  registerTradingRoutes(routes, core, options.orderBudget);
   registerPositionRoutes(routes, core);
   registerRefdataRoutes(routes, core);
   registerAccountRoutes(routes, { core, directory, maxPageSize, kycStatusOf: (firm, externalId) => kyc.status(firm, externalId)?.status });

@@ -1,17 +1,21 @@
 /**
  * The gateway's authentication endpoints (`/auth/v1beta1/*`) in the simulator: register (one-time, with a
- * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token, enroll_mfa,
- * confirm_mfa, change_password and logout. Request bodies are validated; failures are 400/401 in the
- * gateway's `{code, message, details}` shape and never reveal whether a username exists. A one-time code
- * is accepted once per user (RFC 6238 5.2): login, enroll_mfa and confirm_mfa refuse a code whose time step
- * is not after the user's last accepted one.
+ * registration JWT), check_password, login (with `otp` once MFA is on), refresh_access_token (rotating the
+ * refresh token), enroll_mfa, confirm_mfa, change_password and logout (of the caller's whole session).
+ * Request bodies are validated; failures are 400/401 in the gateway's `{code, message, details}` shape and
+ * never reveal whether a username exists. A one-time code is accepted once per user (RFC 6238 5.2): login,
+ * enroll_mfa and confirm_mfa refuse a code whose time step is not after the user's last accepted one.
+ * Guessing is limited per username (login-throttle.ts): from the fifth failed password or code in a row, the
+ * username is locked out with a doubling back-off (429).
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Handler, Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, unauthenticated, SimHttpError } from '../http/errors.ts';
 import { checkPassword } from './password-policy.ts';
 import type { TokenService } from './token-service.ts';
 import type { UserStore, SimUser } from './user-store.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { acceptTotp, enrollmentUrl, newTotpSecret } from '../../exchange/auth/totp.ts';
 
 export interface GatewayAuthSettings {
@@ -25,6 +29,11 @@ export interface GatewayAuthDeps {
   tokens: TokenService;
   clock: { now(): number };
   settings: () => GatewayAuthSettings;
+}
+
+/** The handlers' dependencies: the routes' deps and the per-username guessing limit they share. */
+interface AuthDeps extends GatewayAuthDeps {
+  readonly throttle: LoginThrottle;
 }
 
 const str = (field: string) => z.string({ error: `${field} must be a string` }).min(1, `${field} is required`);
@@ -51,11 +60,12 @@ async function parse<T extends z.ZodType>(context: RequestContext, schema: T): P
 
 const BAD_LOGIN = 'invalid username, password or one-time code';
 
-/** An access and refresh token pair for `user`, as login answers it. */
-async function issuePair(deps: GatewayAuthDeps, user: SimUser) {
+/** A new login session's access and refresh tokens, sharing a `sid` so logout can revoke them all. */
+async function issuePair(deps: AuthDeps, user: SimUser) {
   const settings = deps.settings();
-  const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant });
-  const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds);
+  const sid = randomUUID();
+  const access = await deps.tokens.issue('access', user.username, settings.accessTokenTtlSeconds, { participant: user.participant, sid });
+  const refresh = await deps.tokens.issue('refresh', user.username, settings.refreshTokenTtlSeconds, { sid });
   return {
     accessToken: access.token,
     refreshToken: refresh.token,
@@ -67,7 +77,7 @@ async function issuePair(deps: GatewayAuthDeps, user: SimUser) {
 }
 
 /** Accepts `code` from `secret` once: on success the user's last accepted time step moves to the code's. */
-function useOtp(deps: GatewayAuthDeps, user: SimUser, secret: string, code: string | undefined): boolean {
+function useOtp(deps: AuthDeps, user: SimUser, secret: string, code: string | undefined): boolean {
   if (code === undefined || code === '') return false;
   const step = acceptTotp(secret, code, deps.clock.now(), user.lastOtpStep);
   if (step === undefined) return false;
@@ -75,15 +85,29 @@ function useOtp(deps: GatewayAuthDeps, user: SimUser, secret: string, code: stri
   return true;
 }
 
-/** The user whose password this is (401 with the same message whatever was wrong). */
-async function authenticate(deps: GatewayAuthDeps, username: string, password: string): Promise<SimUser> {
+/**
+ * The user whose password this is, when not locked out (401 with the same message whatever was wrong); a wrong
+ * password counts as a failure of the username.
+ */
+async function authenticate(deps: AuthDeps, username: string, password: string): Promise<SimUser> {
+  deps.throttle.check(username);
   const user = await deps.users.verifyPassword(username, password);
-  if (user === undefined) throw unauthenticated(BAD_LOGIN);
+  if (user === undefined) {
+    deps.throttle.failure(username);
+    throw unauthenticated(BAD_LOGIN);
+  }
   return user;
 }
 
+/** A one-time code that did not match counts as a failure of the user, like a wrong password. */
+function requireOtp(deps: AuthDeps, user: SimUser, secret: string, code: string | undefined, refusal: () => SimHttpError): void {
+  if (useOtp(deps, user, secret, code)) return;
+  deps.throttle.failure(user.username);
+  throw refusal();
+}
+
 /** register: a registration JWT sets the user's first password (once). */
-function registerHandler(deps: GatewayAuthDeps): Handler {
+function registerHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.register);
     const verified = await deps.tokens.verify(body.token, 'registration');
@@ -101,57 +125,73 @@ function registerHandler(deps: GatewayAuthDeps): Handler {
 }
 
 /** login: password, and the one-time code once MFA is on; an access and refresh token pair. */
-function loginHandler(deps: GatewayAuthDeps): Handler {
+function loginHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.login);
     const user = await authenticate(deps, body.username, body.password);
-    if (user.mfaSecret !== undefined && !useOtp(deps, user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined) requireOtp(deps, user, user.mfaSecret, body.otp, () => unauthenticated(BAD_LOGIN));
+    deps.throttle.success(user.username);
     return { body: await issuePair(deps, user) };
   };
 }
 
-/** refresh_access_token: a new access token for a valid refresh token. */
-function refreshHandler(deps: GatewayAuthDeps): Handler {
+/**
+ * refresh_access_token: a new access token for a valid refresh token. Rotation: the refresh token presented is
+ * spent and a new one (same session, same end) is answered with the access token; a spent one presented again
+ * revokes the session (token-service.ts).
+ */
+function refreshHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.refresh);
-    const verified = await deps.tokens.verify(body.refreshToken, 'refresh');
+    const verified = await deps.tokens.redeemRefresh(body.refreshToken);
+    if (verified === 'reused')
+      throw unauthenticated('refresh token already used: its session is revoked (a copy may be in other hands); log in again');
     if (typeof verified === 'string') throw unauthenticated(`refresh token is ${verified}; log in again`);
     const user = deps.users.get(verified.username);
     if (user === undefined) throw unauthenticated('refresh token names no user');
+    const session: Record<string, string> = verified.sid === '' ? {} : { sid: verified.sid };
     const access = await deps.tokens.issue('access', user.username, deps.settings().accessTokenTtlSeconds, {
       participant: user.participant,
+      ...session,
     });
+    const remainingSeconds = (verified.expiresAt.getTime() - deps.clock.now()) / 1000;
+    const refresh = await deps.tokens.issue('refresh', user.username, remainingSeconds, session);
     return {
       body: {
         accessToken: access.token,
         accessIssueTime: access.issuedAt.toISOString(),
         accessExpirationTime: access.expiresAt.toISOString(),
+        refreshToken: refresh.token,
+        refreshIssueTime: refresh.issuedAt.toISOString(),
+        refreshExpirationTime: refresh.expiresAt.toISOString(),
       },
     };
   };
 }
 
 /** enroll_mfa: a pending TOTP secret (replacing an active one needs a code from it). */
-function enrollMfaHandler(deps: GatewayAuthDeps): Handler {
+function enrollMfaHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.enrollMfa);
     const user = await authenticate(deps, body.username, body.password);
     // Replacing an active secret needs a code from it, so the password alone cannot take over MFA.
-    if (user.mfaSecret !== undefined && !useOtp(deps, user, user.mfaSecret, body.otp)) throw unauthenticated(BAD_LOGIN);
+    if (user.mfaSecret !== undefined) requireOtp(deps, user, user.mfaSecret, body.otp, () => unauthenticated(BAD_LOGIN));
+    deps.throttle.success(user.username);
     user.pendingMfaSecret = newTotpSecret();
     return { body: { enrollmentUrl: enrollmentUrl(user.pendingMfaSecret, 'tradebot-sim', user.username) } };
   };
 }
 
 /** confirm_mfa: a code from the pending secret makes it the user's MFA secret. */
-function confirmMfaHandler(deps: GatewayAuthDeps): Handler {
+function confirmMfaHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.confirmMfa);
     const user = await authenticate(deps, body.username, body.password);
     if (user.pendingMfaSecret === undefined) throw new SimHttpError('FAILED_PRECONDITION', 'call enroll_mfa first');
-    if (!useOtp(deps, user, user.pendingMfaSecret, body.otp)) {
-      throw invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code');
-    }
+    requireOtp(deps, user, user.pendingMfaSecret, body.otp, () =>
+      invalidArgument('the one-time code does not match the enrolled secret, or was already used; send the next code'),
+    );
+    deps.throttle.success(user.username);
     user.mfaSecret = user.pendingMfaSecret;
     user.pendingMfaSecret = undefined;
     return { body: { mfaEnabled: true } };
@@ -159,10 +199,11 @@ function confirmMfaHandler(deps: GatewayAuthDeps): Handler {
 }
 
 /** change_password: the old password, and a new one the policy accepts. */
-function changePasswordHandler(deps: GatewayAuthDeps): Handler {
+function changePasswordHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const body = await parse(context, schemas.changePassword);
     const user = await authenticate(deps, body.username, body.oldPassword);
+    deps.throttle.success(user.username);
     const check = checkPassword(body.newPassword, user.username);
     if (!check.valid) throw invalidArgument(`password too weak: ${check.messages.join('; ')}`);
     await deps.users.setPassword(user, body.newPassword);
@@ -170,8 +211,11 @@ function changePasswordHandler(deps: GatewayAuthDeps): Handler {
   };
 }
 
-/** logout: revokes the caller's access token and the named access and refresh tokens of the same user. */
-function logoutHandler(deps: GatewayAuthDeps): Handler {
+/**
+ * logout: revokes the caller's access token and its whole session (every access token it issued and its latest
+ * refresh token), and the named access and refresh tokens of the same user.
+ */
+function logoutHandler(deps: AuthDeps): Handler {
   return async (context) => {
     const header = context.headers.authorization;
     if (header === undefined || header === '') throw unauthenticated('missing Authorization header');
@@ -179,6 +223,8 @@ function logoutHandler(deps: GatewayAuthDeps): Handler {
     if (typeof caller === 'string') throw unauthenticated(`access token is ${caller}`);
     const body = await parse(context, schemas.logout);
     deps.tokens.revoke(caller.jti, caller.expiresAt);
+    if (caller.sid !== '')
+      deps.tokens.revokeSession(caller.sid, new Date(deps.clock.now() + deps.settings().refreshTokenTtlSeconds * 1000));
     if (body.accessToken !== undefined && body.accessToken !== '') {
       const access = await deps.tokens.verify(body.accessToken, 'access');
       if (typeof access !== 'string' && access.username === caller.username) deps.tokens.revoke(access.jti, access.expiresAt);
@@ -191,8 +237,9 @@ function logoutHandler(deps: GatewayAuthDeps): Handler {
   };
 }
 
-export function registerGatewayAuthRoutes(router: Router, deps: GatewayAuthDeps): void {
+export function registerGatewayAuthRoutes(router: Router, routeDeps: GatewayAuthDeps): void {
   const base = '/auth/v1beta1';
+  const deps: AuthDeps = { ...routeDeps, throttle: new LoginThrottle(routeDeps.clock) };
   router.post(`${base}/register`, registerHandler(deps));
   router.post(`${base}/check_password`, async (context) => {
     const body = await parse(context, schemas.checkPassword);

@@ -27,6 +27,8 @@ export interface GatewayServerOptions {
   clock: SimClock;
   logger: Logger;
   faults?: HttpFaultHooks;
+  /** The per-firm budget, shared with /v1 and gRPC order entry (startSim); default a budget of its own. */
+  limiter?: FirmRateLimiter;
 }
 
 export interface RunningGateway {
@@ -38,8 +40,8 @@ export interface RunningGateway {
 export async function startGatewayServer(options: GatewayServerOptions): Promise<RunningGateway> {
   const { config, core, users, tokens, clock } = options;
   const router = new Router();
-  const limiter = new FirmRateLimiter(clock, () => config.gateway.rateLimitPerSecond);
-  const streams = new StreamRegistry();
+  const limiter = options.limiter ?? new FirmRateLimiter(clock, () => config.gateway.rateLimitPerSecond);
+  const streams = new StreamRegistry(() => config.gateway.maxStreamsPerFirm);
   const callers = new WeakMap<RequestContext, Promise<Caller>>();
   const callerOf = (context: RequestContext): Promise<Caller> => {
     let caller = callers.get(context);
@@ -71,6 +73,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     router,
     port: config.ports.gateway,
     logger: options.logger,
+    maxStreamBufferBytes: config.gateway.maxStreamBufferBytes,
     renderError: (error) => ({ status: error.httpStatus, body: gatewayErrorBody(error), headers: error.headers }),
     before: (context) => {
       if (context.path.startsWith('/auth/')) limiter.take(`address:${context.remoteAddress}`);

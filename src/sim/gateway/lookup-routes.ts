@@ -8,7 +8,9 @@ import type { Router } from '../http/router.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkAccount, type Caller } from '../exchange/commands.ts';
-import { toDomainOrder, toDomainTrade } from '../exchange/to-domain.ts';
+import { toDomainOrder } from '../exchange/to-domain.ts';
+import { tradeSeenBy } from '../exchange/trade-view.ts';
+import { firmOf } from './user-store.ts';
 import { orderMatches, pageByPosition, pageSizeOf, tradeMatches, type TradeFilter } from '../exchange/searches.ts';
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { Position, Balance } from '../../domain/types/account.ts';
@@ -81,18 +83,28 @@ export function domainBalance(core: ExchangeCore, account: string): Balance {
   };
 }
 
-/** A page of the trade search (tokens are tape positions: searches.ts), as domain trades. */
+/**
+ * A page of the trade search (tokens are tape positions: searches.ts), as domain trades as the caller's firm
+ * sees them (its own sides in full, the other firms' anonymised: trade-view.ts). Shared by the gateway,
+ * `/v1/report/trades/search` and gRPC SearchTrades, so all three take the same filters.
+ */
 export function searchTradesPage(
   core: ExchangeCore,
+  caller: Caller,
   accounts: readonly string[],
   filter: TradeFilter & { pageSize: number; pageToken: string },
   maxPageSize: number,
 ): { items: DomainTrade[]; next: string } {
-  const { items, next } = pageByPosition(tradeMatches(core, accounts, filter), filter.pageSize, filter.pageToken, maxPageSize);
+  // one rule for every door (the /v1 spec lists the states "except UNDEFINED"): no trade is ever in it
+  if (filter.states.includes('TRADE_STATE_UNDEFINED')) {
+    throw invalidArgument('states: TRADE_STATE_UNDEFINED is not a searchable state; name real states, or send none for all');
+  }
+  const firm = firmOf(caller.participant);
+  const { items, next } = pageByPosition(tradeMatches(core, accounts, filter, firm), filter.pageSize, filter.pageToken, maxPageSize);
   const trades: DomainTrade[] = [];
   for (const trade of items) {
     const instrument = core.instrument(trade.symbol);
-    if (instrument !== undefined) trades.push(toDomainTrade(trade, instrument.scales));
+    if (instrument !== undefined) trades.push(tradeSeenBy(trade, instrument.scales, firm));
   }
   return { items: trades, next };
 }
@@ -145,7 +157,7 @@ export function registerGatewayLookupRoutes(router: Router, core: ExchangeCore, 
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.searchTradesRequest, core);
     const accounts = accountsFilter(caller, request.accounts);
-    const { items, next } = searchTradesPage(core, accounts, request, settings.maxPageSize);
+    const { items, next } = searchTradesPage(core, caller, accounts, request, settings.maxPageSize);
     return { body: gateway.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales) };
   });
 

@@ -3,12 +3,14 @@
  * then executions and cancel rejects for the caller's accounts), create_market_data_subscription (an update
  * per book change with full levels up to the depth, stats and state) and
  * create_instrument_state_change_subscription. Heartbeats keep idle streams alive; `snapshot_only` sends the
- * snapshot and ends. Every open stream is tracked so fault injection can drop them all.
+ * snapshot and ends. Every open stream is tracked so fault injection can drop them all, and counted per
+ * firm: a firm holds at most `sim.gateway.maxStreamsPerFirm` (20) at once, like gRPC's limit; one more is
+ * 429 RESOURCE_EXHAUSTED. A client that does not read is cut by the HTTP server (src/sim/http/server.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { filter, type Subscription } from 'rxjs';
 import type { Handler, Router, NdjsonSink } from '../http/router.ts';
-import { invalidArgument } from '../http/errors.ts';
+import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import { checkAccount } from '../exchange/commands.ts';
 import { toDomainExecution, toDomainOrder } from '../exchange/to-domain.ts';
@@ -16,19 +18,56 @@ import { marketSnapshot } from '../exchange/market-view.ts';
 import { MARKET_DATA_DEPTH_DEFAULT, MARKET_DATA_MAX_SYMBOLS } from '../../domain/limits.ts';
 import { decodeBody, gateway, scaleLookup } from './wire.ts';
 import type { CallerOf } from './trading-routes.ts';
+import { firmOf } from './user-store.ts';
 
 export interface StreamSettings {
   heartbeatMs: () => number;
 }
 
-/** Open streams, so the simulator can drop them (fault injection, tests) and close them on shutdown. */
+/** A firm's claim on one of its stream slots. */
+export interface StreamSlot {
+  /** Frees the slot (idempotent). */
+  release(): void;
+}
+
+/**
+ * Open streams, so the simulator can drop them (fault injection, tests) and close them on shutdown, and the
+ * per-firm count behind `sim.gateway.maxStreamsPerFirm`.
+ */
 export class StreamRegistry {
   private readonly open = new Set<NdjsonSink>();
+  private readonly perFirm = new Map<string, number>();
 
-  track(sink: NdjsonSink, cleanup: () => void): void {
+  constructor(private readonly maxPerFirm: () => number = () => Number.POSITIVE_INFINITY) {}
+
+  /** Takes one of `firm`'s stream slots, or throws 429 RESOURCE_EXHAUSTED when it holds the maximum already. */
+  reserve(firm: string): StreamSlot {
+    const count = this.perFirm.get(firm) ?? 0;
+    const max = this.maxPerFirm();
+    if (count >= max)
+      throw new SimHttpError(
+        'RESOURCE_EXHAUSTED',
+        `firm ${firm} already has ${count} streams open, the most allowed (${max} streams); close one first`,
+      );
+    this.perFirm.set(firm, count + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.perFirm.get(firm) ?? 1) - 1;
+        if (left <= 0) this.perFirm.delete(firm);
+        else this.perFirm.set(firm, left);
+      },
+    };
+  }
+
+  /** Tracks an open stream until it closes, then frees its slot and runs `cleanup`. */
+  track(sink: NdjsonSink, slot: StreamSlot, cleanup: () => void): void {
     this.open.add(sink);
     sink.onClose(() => {
       this.open.delete(sink);
+      slot.release();
       cleanup();
     });
   }
@@ -70,9 +109,11 @@ function orderSubscription(deps: StreamDeps): Handler {
     const wanted = (account: string, symbol: string) => accounts.includes(account) && (symbols.length === 0 || symbols.includes(symbol));
     const sessionId = randomUUID();
     const meta = () => ({ sessionId, processedSentTime: core.clock.now() });
+    const slot = registry.reserve(firmOf(caller.participant));
     return {
       kind: 'ndjson',
       start(sink) {
+        sink.onClose(() => slot.release());
         const orders = accounts.flatMap((account) => core.openOrders({ account })).filter((o) => wanted(o.order.account, o.order.symbol));
         const snapshot = orders.flatMap((o) => {
           const s = core.instrument(o.order.symbol)?.scales;
@@ -115,7 +156,7 @@ function orderSubscription(deps: StreamDeps): Handler {
         const stopBeat = heartbeat(sink, settings.heartbeatMs(), () =>
           gateway.orderStream.encode({ kind: 'heartbeat', ...meta() }, scales),
         );
-        registry.track(sink, () => {
+        registry.track(sink, slot, () => {
           subscription.unsubscribe();
           stopBeat();
         });
@@ -128,7 +169,7 @@ function orderSubscription(deps: StreamDeps): Handler {
 function marketDataSubscription(deps: StreamDeps): Handler {
   const { core, callerOf, settings, registry, scales } = deps;
   return async (context) => {
-    await callerOf(context);
+    const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.marketDataSubscriptionRequest, core);
     if (request.symbols.length === 0) throw invalidArgument('symbols is required: name at least one symbol');
     if (request.symbols.length > MARKET_DATA_MAX_SYMBOLS)
@@ -140,9 +181,11 @@ function marketDataSubscription(deps: StreamDeps): Handler {
       const book = marketSnapshot(core, symbol, depth);
       return book === undefined ? undefined : gateway.marketDataStream.encode({ kind: 'update', ...book }, scales);
     };
+    const slot = registry.reserve(firmOf(caller.participant));
     return {
       kind: 'ndjson',
       start(sink) {
+        sink.onClose(() => slot.release());
         for (const symbol of symbols) {
           const line = update(symbol);
           if (line !== undefined) sink.send(line);
@@ -153,7 +196,7 @@ function marketDataSubscription(deps: StreamDeps): Handler {
           if (line !== undefined) sink.send(line);
         });
         const stopBeat = heartbeat(sink, settings.heartbeatMs(), () => gateway.marketDataStream.encode({ kind: 'heartbeat' }));
-        registry.track(sink, () => {
+        registry.track(sink, slot, () => {
           subscription.unsubscribe();
           stopBeat();
         });
@@ -166,12 +209,14 @@ function marketDataSubscription(deps: StreamDeps): Handler {
 function instrumentStateSubscription(deps: StreamDeps): Handler {
   const { core, callerOf, settings, registry } = deps;
   return async (context) => {
-    await callerOf(context);
+    const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.instrumentStateSubscriptionRequest, core);
     const symbols = new Set(request.symbols);
+    const slot = registry.reserve(firmOf(caller.participant));
     return {
       kind: 'ndjson',
       start(sink) {
+        sink.onClose(() => slot.release());
         for (const instrument of core.instruments()) {
           if (symbols.size > 0 && !symbols.has(instrument.symbol)) continue;
           sink.send(
@@ -198,7 +243,7 @@ function instrumentStateSubscription(deps: StreamDeps): Handler {
           );
         });
         const stopBeat = heartbeat(sink, settings.heartbeatMs(), () => gateway.instrumentStateStream.encode({ kind: 'heartbeat' }));
-        registry.track(sink, () => {
+        registry.track(sink, slot, () => {
           subscription.unsubscribe();
           stopBeat();
         });

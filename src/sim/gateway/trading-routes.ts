@@ -8,7 +8,7 @@ import type { Router, RequestContext } from '../http/router.ts';
 import { invalidArgument, SimHttpError } from '../http/errors.ts';
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
 import {
-  checkOrderOwner,
+  checkCancel,
   insertCross,
   insertOrder,
   insertOrders,
@@ -83,7 +83,7 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
   router.post(`${base}/cancel_order`, async (context) => {
     const caller = await callerOf(context);
     const request = await decodeBody(context, gateway.cancelOrderRequest, core);
-    checkOrderOwner(core, request.orderId, caller);
+    checkCancel(core, request, caller);
     const result = core.cancel({
       orderId: request.orderId,
       symbol: request.symbol === '' ? undefined : request.symbol,
@@ -98,8 +98,8 @@ export function registerGatewayTradingRoutes(router: Router, core: ExchangeCore,
     const caller = await callerOf(context);
     const list = await decodeBody(context, gateway.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
-    for (const request of list.requests) checkOrderOwner(core, request.orderId, caller);
-    for (const request of list.requests)
+    const own = list.requests.filter((request) => checkCancel(core, request, caller, true));
+    for (const request of own)
       core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });

@@ -10,7 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { grpcCodecs, type ResumableMeta } from '../../exchange/grpc/protocol/index.ts';
-import { toDomainExecution, toDomainTrade } from '../exchange/to-domain.ts';
+import { toDomainExecution } from '../exchange/to-domain.ts';
+import { tradeSeenBy } from '../exchange/trade-view.ts';
+import { firmOf } from '../gateway/user-store.ts';
 import type { StreamHandler, StreamSink, Json } from './calls.ts';
 import { type ServiceContext, accountsFor } from './context.ts';
 import { outOfRange } from './errors.ts';
@@ -106,7 +108,7 @@ export function dropCopyHandlers(
           const s = scales(entry.symbol);
           return s === undefined
             ? undefined
-            : tradeCapture.encode({ kind: 'trade', trade: toDomainTrade(entry.trade, s), ...meta }, scales);
+            : tradeCapture.encode({ kind: 'trade', trade: tradeSeenBy(entry.trade, s, firmOf(sink.caller.participant)), ...meta }, scales);
         },
         (meta) => tradeCapture.encode({ kind: 'heartbeat', ...meta }),
       );

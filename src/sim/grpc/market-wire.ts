@@ -39,6 +39,7 @@ export function marketUpdateMessage(core: ExchangeCore, symbol: string, depth: n
   put(stats, 'settlement_px', s.settlement);
   put(stats, 'shares_traded', s.sharesTraded);
   put(stats, 'notional_traded', s.notionalTraded);
+  put(stats, 'open_interest', core.ledger.openInterest(symbol));
   const update: Json = { symbol, state: core.instrumentState(symbol), stats, transact_time: formatTimestamp(core.clock.now()) };
   if (book.bids.length > 0) update['bids'] = levels(book.bids);
   if (book.offers.length > 0) update['offers'] = levels(book.offers);

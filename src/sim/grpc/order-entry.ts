@@ -6,7 +6,7 @@
  * through `insertOrder(s)` like the other doors: a repeated (account, clord_id) answers with the earlier order.
  */
 import type { ExchangeCore } from '../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, insertOrders, previewOrder, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
+import { checkCancel, insertOrder, insertOrders, previewOrder, toEngineOrder, toEngineReplace } from '../exchange/commands.ts';
 import { toDomainOrder } from '../exchange/to-domain.ts';
 import type { CancelReject } from '../matching/index.ts';
 import { SimHttpError } from '../http/errors.ts';
@@ -72,7 +72,7 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
     },
     CancelOrder(raw, caller) {
       const request = grpcCodecs.cancelOrderRequest.decode(raw);
-      checkOrderOwner(core, request.orderId, caller);
+      checkCancel(core, request, caller);
       const reject = cancel(core, request);
       if (reject !== undefined) throw cancelRejectError(reject);
       return grpcCodecs.cancelOrderResponse.encode({});
@@ -80,8 +80,8 @@ export function orderEntryHandlers(ctx: ServiceContext): Record<OrderEntryUnary,
     CancelOrderList(raw, caller) {
       const list = grpcCodecs.cancelOrderListRequest.decode(raw);
       checkListSize(list.requests.length);
-      for (const request of list.requests) checkOrderOwner(core, request.orderId, caller);
-      for (const request of list.requests) cancel(core, request);
+      const own = list.requests.filter((request) => checkCancel(core, request, caller, true));
+      for (const request of own) cancel(core, request);
       return grpcCodecs.cancelOrderResponse.encode({});
     },
     CancelReplaceOrder(raw, caller) {

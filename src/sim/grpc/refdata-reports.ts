@@ -32,7 +32,7 @@ export function reportHandlers(ctx: ServiceContext): Record<'SearchTrades', Unar
   return {
     SearchTrades(raw, caller) {
       const request = grpcCodecs.searchTradesRequest.decode(raw);
-      const { items, next } = searchTradesPage(core, accountsFor(caller, request.accounts), request, ctx.maxPageSize);
+      const { items, next } = searchTradesPage(core, caller, accountsFor(caller, request.accounts), request, ctx.maxPageSize);
       return grpcCodecs.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales);
     },
   };

@@ -54,6 +54,11 @@ export interface GrpcServerOptions {
   readonly limits?: GrpcServerLimits;
   /** Fault injection (src/sim/faults): wraps every server stream's sink. */
   readonly wrapStream?: (sink: StreamSink, method: string) => StreamSink;
+  /**
+   * Spends one unit of a firm's order-entry budget (shared with the gateway and /v1) or throws RESOURCE_EXHAUSTED;
+   * called by every OrderEntryAPI unary method but GetOpenOrders. Default: no budget.
+   */
+  readonly orderBudget?: (firm: string) => void;
 }
 
 export interface RunningGrpcServer {
@@ -116,7 +121,23 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   const stream = <S extends ServiceName>(service: S, method: MethodName<S>, handler: StreamHandler) =>
     streamMethod(deps, methodRef(service, method), handler);
 
-  const orders = orderEntryHandlers(ctx);
+  const budget = options.orderBudget;
+  const handlers = orderEntryHandlers(ctx);
+  const charged =
+    (handler: UnaryHandler): UnaryHandler =>
+    (raw, caller) => {
+      budget?.(caller.firm);
+      return handler(raw, caller);
+    };
+  const orders = {
+    ...handlers,
+    InsertOrder: charged(handlers.InsertOrder),
+    InsertOrderList: charged(handlers.InsertOrderList),
+    PreviewOrder: charged(handlers.PreviewOrder),
+    CancelOrder: charged(handlers.CancelOrder),
+    CancelOrderList: charged(handlers.CancelOrderList),
+    CancelReplaceOrder: charged(handlers.CancelReplaceOrder),
+  };
   const dropCopy = dropCopyHandlers(ctx);
   const implementations: { [S in ServiceName]: Implementation<S, UntypedServiceImplementation[string]> } = {
     OrderEntryAPI: {

@@ -32,6 +32,10 @@ export interface NdjsonReply {
 }
 
 export interface NdjsonSink {
+  /**
+   * Writes one line. A client that does not read cannot make the server buffer without bound: once the
+   * server's limit of bytes waits behind the connection, the stream ends with a RESOURCE_EXHAUSTED error line.
+   */
   send(message: unknown): void;
   /** Ends the stream; with an error, the last line is `{"error": ...}`. */
   end(error?: unknown): void;

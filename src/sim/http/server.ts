@@ -28,7 +28,16 @@ export interface HttpServerOptions {
   tls?: https.ServerOptions;
   /** Fault injection; absent: the normal path. */
   faults?: HttpFaultHooks;
+  /**
+   * Bytes an NDJSON stream may have waiting for its client (Node's `writableLength`) before it is cut as a slow
+   * consumer: a RESOURCE_EXHAUSTED error line ends it, and the connection is destroyed if the client has not
+   * read it all `SLOW_CONSUMER_GRACE_MS` later. Default 8 MiB.
+   */
+  maxStreamBufferBytes?: number;
 }
+
+/** How long a slow consumer's connection may stay open after its stream was cut, to read the error line. */
+export const SLOW_CONSUMER_GRACE_MS = 5_000;
 
 /** How a processed request's JSON reply is mis-delivered. */
 export interface ReplyFault {
@@ -182,6 +191,16 @@ function startStream(
 ): void {
   response.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
   response.flushHeaders();
+  const maxBuffered = options.maxStreamBufferBytes ?? 8 * 1024 * 1024;
+  const cutSlowConsumer = () => {
+    const waiting = response.writableLength;
+    options.logger.warn({ path: context.path, waitingBytes: waiting }, 'NDJSON stream cut: the client does not read (slow consumer)');
+    sink.end(new SimHttpError('RESOURCE_EXHAUSTED', `slow consumer: ${waiting} bytes waiting; reconnect and resnapshot`));
+    // what is buffered stays readable for a while; a client that still does not read loses the connection
+    const timer = setTimeout(() => response.destroy(), SLOW_CONSUMER_GRACE_MS);
+    timer.unref();
+    response.once('close', () => clearTimeout(timer));
+  };
   const listeners: (() => void)[] = [];
   let closed = false;
   const finish = () => {
@@ -202,6 +221,7 @@ function startStream(
     },
     send(message) {
       if (closed) return;
+      if (response.writableLength >= maxBuffered) return cutSlowConsumer();
       response.write(`${JSON.stringify(message)}\n`);
     },
     end(error) {

@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { KycNotification, KycStatusInfo, KycVerifyRequest, KycWebhookResponse } from '../../domain/types/kyc.ts';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../domain/limits.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { SimKycConfig } from '../config.ts';
 import { planVerification, SUB_STATUS, type KycStep } from './schedule.ts';
@@ -70,6 +71,8 @@ export class KycService {
 
   registerWebhook(firm: string, webhookUrl: string): Promise<KycWebhookResponse> {
     if (webhookUrl.trim() === '') throw invalidArgument('webhookUrl is required: an HTTPS URL');
+    if (webhookUrl.length > MAX_WEBHOOK_URL_LENGTH)
+      throw invalidArgument(`webhookUrl has ${webhookUrl.length} characters; the limit is ${MAX_WEBHOOK_URL_LENGTH} characters`);
     return this.webhooks.register(firm, webhookUrl.trim());
   }
 
@@ -78,6 +81,14 @@ export class KycService {
     const externalId = request.externalId.trim();
     if (externalId === '') throw invalidArgument('externalId is required');
     if (externalId.length > MAX_EXTERNAL_ID_LENGTH) throw invalidArgument(`externalId is longer than ${MAX_EXTERNAL_ID_LENGTH} characters`);
+    for (const [field, limit] of [
+      ['email', 254],
+      ['firstName', 100],
+      ['lastName', 100],
+    ] as const) {
+      if (request[field].length > limit)
+        throw invalidArgument(`${field} has ${request[field].length} characters; the limit is ${limit} characters`);
+    }
     const key = `${firm}\u0000${externalId}`;
     const existing = this.records.get(key);
     if (existing !== undefined) return existing.info;

@@ -1,7 +1,8 @@
 /**
  * Reading and writing the simulator's state file. Writes are atomic: the JSON goes to a temporary file in
  * the same folder, is flushed to disk, then renamed over the old file, so a crash at any moment leaves the
- * previous state or the new one, never a mix. Reading validates the whole document (schema.ts); a missing
+ * previous state or the new one, never a mix. Reading validates the whole document (its shape, schema.ts,
+ * then its consistency, validate.ts: unique ids, fill states, counters, amounts); a missing
  * file is "no saved state", anything unreadable or malformed is an error that says how to recover.
  */
 import { open, mkdir, readFile, rename, rm } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TradebotError } from '../../errors.ts';
 import { stateFileSchema, type StateFile } from './schema.ts';
+import { stateProblems } from './validate.ts';
 
 function stateError(code: string, message: string, cause?: unknown): TradebotError {
   return new TradebotError(code, message, { kind: 'config', ...(cause === undefined ? {} : { cause }) });
@@ -38,6 +40,11 @@ export async function readStateFile(file: string): Promise<StateFile | undefined
   if (!parsed.success) {
     const problems = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     throw stateError('SIM_STATE_INVALID', `sim.stateFile ${file}: ${problems.join('; ')}; ${fix}`);
+  }
+  const problems = stateProblems(parsed.data);
+  if (problems.length > 0) {
+    const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+    throw stateError('SIM_STATE_INVALID', `sim.stateFile ${file}: ${problems.slice(0, 5).join('; ')}${more}; ${fix}`);
   }
   return parsed.data;
 }

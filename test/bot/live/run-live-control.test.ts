@@ -89,6 +89,7 @@ describe('runLive with bot.control', () => {
       tradingStateCause: 'operator',
       tradingStateReason: 'operator (HTTP control)',
       operatorCommands: 2,
+      reconciled: true,
     });
   });
 });

@@ -271,7 +271,11 @@ function contract(kind: Kind): void {
           });
           return;
         }
-        const ids = await h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }));
+        // the exchange takes only all-or-none crosses (cross_type must be set): another is refused before it is sent
+        await expect(h.call(() => h.venue.cross({ crossId: clord(), allOrNone: false, buy, sell }))).rejects.toMatchObject({
+          code: 'VENUE_CROSS_TYPE_UNSUPPORTED',
+        });
+        const ids = await h.call(() => h.venue.cross({ crossId: clord(), allOrNone: true, buy, sell }));
         expect(ids).toHaveLength(2);
         const fill = await events.execution(buy.clordId, (e) => e.lastShares.gt(0), 'the buy leg filled');
         expect(fill.lastPx.toString()).toBe('0.43');

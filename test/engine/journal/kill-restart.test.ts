@@ -140,8 +140,11 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
       openOrders: number;
       positions: Record<string, string>;
       journal: { restored: number; syncs: number; syncMicros: number };
+      reconciled: boolean;
+      reconcileReason?: string;
     };
     expect(summary.event).toBe('run.summary');
+    expect(summary.reconciled, summary.reconcileReason).toBe(true);
     expect(summary.journal.restored).toBe(replayed.restored);
 
     // the journal: history kept as .prev, the live file compacted

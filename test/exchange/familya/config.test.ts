@@ -47,7 +47,7 @@ describe('exchange config section', () => {
     });
     expect(config.exchange?.gateway).toEqual({ username: 'bot', password: 'from-env', mfaSecret: 'JBSWY3DPEHPK3PXP' });
     expect(config.exchange?.kyc?.webhook).toEqual({
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       port: 8443,
       path: '/kyc/webhook',
       certFile: '/etc/tradebot/tls/cert.pem',

@@ -220,7 +220,7 @@ describe('family A client against the simulator', () => {
     expect((denied as Error).message).toContain('read:l2marketdata');
     await expect(alice.client.registerKycWebhook('https://127.0.0.1:1/kyc')).rejects.toMatchObject({
       code: FamilyAErrorCode.Rejected,
-      message: expect.stringContaining('unreachable'),
+      message: expect.stringContaining('did not pass validation'),
     });
     await expect(
       alice.client.insertOrder({

@@ -128,6 +128,26 @@ describe('caching and refresh', () => {
     expect(fake.tokenRequests).toHaveLength(1);
   });
 
+  it('tokens$ emits once per token obtained (the signal that wakes gRPC streams waiting out a backoff)', async () => {
+    const tokens = manager();
+    let obtained = 0;
+    const subscription = tokens.tokens$.subscribe(() => (obtained += 1));
+    try {
+      const first = await tokens.getToken();
+      await tokens.getToken(); // cached: no exchange, no emission
+      expect(obtained).toBe(1);
+      tokens.invalidate(first);
+      await tokens.getToken();
+      expect(obtained).toBe(2);
+      fake.tokenFailures.push({ status: 503 });
+      tokens.invalidate();
+      await expect(tokens.getToken()).rejects.toThrow();
+      expect(obtained).toBe(2); // a failed exchange says nothing of the venue being back
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
   it('invalidate(token) drops only the token that was refused', async () => {
     const tokens = manager();
     const first = await tokens.getToken();

@@ -237,6 +237,15 @@ describe('gateway session: token lifetime', () => {
     await client.refreshAccessToken();
     expect(client.sessionInfo()).toMatchObject({ logins: 1, refreshes: 1 });
   });
+
+  it('refreshes again with the rotated refresh token the gateway answered (the spent one would end the session)', async () => {
+    const client = t.clientFor('alice');
+    await client.login();
+    await client.refreshAccessToken();
+    await client.refreshAccessToken();
+    expect(client.sessionInfo()).toMatchObject({ logins: 1, refreshes: 2 });
+    expect((await client.getWhoAmI()).username).toBe('alice');
+  });
 });
 
 describe('gateway session: logout', () => {

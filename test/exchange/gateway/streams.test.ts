@@ -3,6 +3,7 @@
 // watchdog, market data books, instrument states, snapshot-only Promises, a permission error), and against a
 // stub server for what the sim never does (replayed executions deduplicated by id, an undecodable line).
 import http from 'node:http';
+import { Writable } from 'node:stream';
 import { asyncScheduler } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayErrorCode, GatewayStreams, instrumentCatalog, isGatewayError, ofType } from '../../../src/exchange/gateway/index.ts';
@@ -13,6 +14,7 @@ import { HttpTransport } from '../../../src/exchange/transport/index.ts';
 import { ACCOUNTS, ManualClock, OTHER_SYMBOL, START_MS, SYMBOL, dec, startTestSim } from './helpers/sim.ts';
 import type { TestSim } from './helpers/sim.ts';
 import { record } from './helpers/events.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
 
 const fastReconnect = { baseDelayMs: 5, maxDelayMs: 20 };
 
@@ -81,6 +83,40 @@ describe('gateway streams against the simulator', () => {
       expect(isGatewayError(unauthenticated.error, GatewayErrorCode.AuthFailed)).toBe(true);
       await events.waitFor((e) => e.type === 'connected' && e.attempt === 3);
       expect(lagging.sessionInfo()).toMatchObject({ logins: 1, refreshes: 1 });
+    } finally {
+      events.stop();
+    }
+  });
+
+  it('a stream waiting out a long backoff reconnects soon after the session logs in again', async () => {
+    // the first failures retry at once, the 12th waits out the backoff ceiling: 5 ms x 2^11 x 0.999 (10 s,
+    // longer than the waits below; 10 minutes at most); the wake after a login draws 0.999 of the 5 ms first ceiling
+    let draws = 0;
+    const random = () => (++draws < 12 ? 0 : 0.999);
+    const lines: { msg?: string; retryInMs?: number; nextTryAt?: string }[] = [];
+    const logger = createLogger({
+      level: 'info',
+      pretty: false,
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+          done();
+        },
+      }),
+    });
+    const patient = t.clientFor('alice', { random, logger, streams: { baseDelayMs: 5, maxDelayMs: 600_000 } });
+    await patient.login();
+    t.sim.faults.failNext(12, { status: 503, path: '/api/v1beta1/create_market_data_subscription' });
+    const events = record(patient.marketData$({ symbols: [SYMBOL] }));
+    try {
+      const waiting = await events.waitFor((e): e is DisconnectedEvent => disconnected(e) && (e.retryInMs ?? 0) > 8_000);
+      expect(waiting.attempt).toBe(12);
+      const warned = lines.find((l) => l.msg === 'gateway stream disconnected' && l.retryInMs === waiting.retryInMs);
+      expect(warned?.nextTryAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      await patient.login(); // the gateway is reachable: the stream tries again at once
+      await events.waitFor((e) => e.type === 'connected' && e.attempt === 13);
+      const woken = lines.find((l) => l.msg === 'gateway stream: logged in again, reconnecting sooner');
+      expect(woken?.retryInMs).toBeLessThan(5);
     } finally {
       events.stop();
     }

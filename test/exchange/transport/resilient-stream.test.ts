@@ -30,17 +30,26 @@ function runVirtual(
   sources: (helpers: { cold: TestScheduler['createColdObservable'] }) => (attempt: number) => Observable<string>,
   options: Omit<ResilientStreamOptions<string>, 'scheduler'> = {},
   until = 10_000,
+  /** Marbles of a hot `wake` signal (a successful login), each emission logged with the rescheduled retry. */
+  wakeMarbles?: string,
 ): string[] {
   const log: string[] = [];
   const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
-  ts.run(({ cold }) => {
+  ts.run(({ cold, hot }) => {
     const factory = sources({ cold: cold as TestScheduler['createColdObservable'] });
+    const wake =
+      wakeMarbles === undefined
+        ? {}
+        : {
+            wake: hot(wakeMarbles),
+            onWake: (e: { attempt: number; retryInMs: number }) => log.push(`t=${ts.now()} woken#${e.attempt} retry=${e.retryInMs}`),
+          };
     const stream = resilientStream<string>(
       (attempt) => {
         log.push(`t=${ts.now()} factory(${attempt})`);
         return factory(attempt);
       },
-      { scheduler: ts, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 1_000, silenceTimeoutMs: 0, ...options },
+      { scheduler: ts, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 1_000, silenceTimeoutMs: 0, ...wake, ...options },
     );
     let sub: Subscription | undefined;
     ts.schedule(() => {
@@ -276,6 +285,32 @@ describe('resilientStream (virtual time)', () => {
       300,
     );
     expect(recovering.filter((l) => l.includes('disconnected')).map((l) => l.replace(/.* retry=/, ''))).toEqual(['99', '99', '199']);
+  });
+
+  it('a wake signal (a successful login) turns a long backoff into a short first delay; it does nothing while connected', () => {
+    const log = runVirtual(
+      ({ cold }) =>
+        (attempt) =>
+          attempt < 5 ? cold('#', {}, reset) : cold('b', { b: 'b' }),
+      {},
+      2_000,
+      // woken at 400 (attempt 4 waits 400 ms more) and again at 600, once connected
+      '400ms w 199ms w',
+    );
+    expect(log).toEqual([
+      't=0 factory(1)',
+      't=0 disconnected#1 error TRANSPORT_CONNECTION_RESET retry=50',
+      't=50 factory(2)',
+      't=50 disconnected#2 error TRANSPORT_CONNECTION_RESET retry=100',
+      't=150 factory(3)',
+      't=150 disconnected#3 error TRANSPORT_CONNECTION_RESET retry=200',
+      't=350 factory(4)',
+      't=350 disconnected#4 error TRANSPORT_CONNECTION_RESET retry=400',
+      't=400 woken#4 retry=50',
+      't=450 factory(5)',
+      't=450 connected#5',
+      't=450 message#5 b',
+    ]);
   });
 
   it('treats a factory that throws like a failed attempt', () => {

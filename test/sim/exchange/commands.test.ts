@@ -9,7 +9,7 @@ import type { OrderRequest as DomainOrderRequest } from '../../../src/domain/typ
 import { ExchangeCore } from '../../../src/sim/exchange/exchange-core.ts';
 import {
   checkAccount,
-  checkOrderOwner,
+  checkCancel,
   insertOrder,
   insertOutcome,
   toEngineCross,
@@ -164,7 +164,7 @@ describe('toEngineReplace, toEngineCross and ownership checks', () => {
     });
   });
 
-  it("refuses replacing an unknown order (NOT_FOUND), another caller's order (PERMISSION_DENIED), without id (INVALID_ARGUMENT)", () => {
+  it("refuses a replace of an unknown order and of another caller's order alike (NOT_FOUND), without id (INVALID_ARGUMENT)", () => {
     const id = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t))).orderId;
     const decode = (json: Record<string, unknown>) => gateway.replaceOrderRequest.decode(json, scaleLookup(core));
     expect(statusOf(() => toEngineReplace(core, decode({ order_id: 'O-x', symbol: SYMBOL, price: '45' }), CALLER))).toMatch(/^NOT_FOUND/);
@@ -175,27 +175,41 @@ describe('toEngineReplace, toEngineCross and ownership checks', () => {
           accounts: [OTHER],
         }),
       ),
-    ).toMatch(/^PERMISSION_DENIED/);
+    ).toBe(`NOT_FOUND: unknown order ${id}`);
     expect(statusOf(() => toEngineReplace(core, decode({ symbol: SYMBOL, price: '45' }), CALLER))).toMatch(/^INVALID_ARGUMENT/);
   });
 
-  it('toEngineCross needs a cross_id and exactly two requests', () => {
+  it('toEngineCross needs a cross_id, cross_type set and exactly two requests', () => {
     const legs = [
       { symbol: SYMBOL, side: 'SIDE_BUY', order_qty: '1', price: '50', account: MAIN },
       { symbol: SYMBOL, side: 'SIDE_SELL', order_qty: '1', price: '50', account: MAIN },
     ];
     const decode = (json: Record<string, unknown>) => gateway.crossOrderRequest.decode(json, scaleLookup(core));
-    expect(toEngineCross(core, decode({ cross_id: 'x', requests: legs }), CALLER, clock.t).requests).toHaveLength(2);
-    expect(statusOf(() => toEngineCross(core, decode({ requests: legs }), CALLER, clock.t))).toBe('INVALID_ARGUMENT: cross_id is required');
-    expect(statusOf(() => toEngineCross(core, decode({ cross_id: 'x', requests: [...legs, ...legs] }), CALLER, clock.t))).toContain(
+    const aon = { cross_type: 'CROSS_TYPE_ALL_OR_NONE' };
+    expect(toEngineCross(core, decode({ cross_id: 'x', ...aon, requests: legs }), CALLER, clock.t).requests).toHaveLength(2);
+    expect(statusOf(() => toEngineCross(core, decode({ ...aon, requests: legs }), CALLER, clock.t))).toBe(
+      'INVALID_ARGUMENT: cross_id is required',
+    );
+    expect(statusOf(() => toEngineCross(core, decode({ cross_id: 'x', requests: legs }), CALLER, clock.t))).toMatch(
+      /^INVALID_ARGUMENT: cross_type must be set/,
+    );
+    expect(statusOf(() => toEngineCross(core, decode({ cross_id: 'x', ...aon, requests: [...legs, ...legs] }), CALLER, clock.t))).toContain(
       'exactly 2 requests',
     );
   });
 
-  it('checkAccount and checkOrderOwner', () => {
+  it('checkAccount and checkCancel', () => {
     expect(statusOf(() => checkAccount(CALLER, MAIN))).toBe('no error');
     expect(statusOf(() => checkAccount(CALLER, OTHER))).toMatch(/^PERMISSION_DENIED/);
-    expect(statusOf(() => checkOrderOwner(core, '', CALLER))).toMatch(/^INVALID_ARGUMENT/);
-    expect(statusOf(() => checkOrderOwner(core, 'O-unknown', CALLER))).toBe('no error');
+    expect(statusOf(() => checkCancel(core, { orderId: '' }, CALLER))).toMatch(/^INVALID_ARGUMENT/);
+    expect(statusOf(() => checkCancel(core, { orderId: 'O-unknown' }, CALLER))).toBe(
+      'NOT_FOUND: CXL_REJ_REASON_UNKNOWN_ORDER: unknown order O-unknown',
+    );
+    expect(checkCancel(core, { orderId: 'O-unknown' }, CALLER, true)).toBe(false);
+    const id = insertOutcome(core.submit(toEngineOrder(core, request({}), CALLER, clock.t))).orderId;
+    expect(checkCancel(core, { orderId: id }, CALLER)).toBe(true);
+    const other = { participant: 'firms/demo/users/bob', accounts: [OTHER] };
+    expect(statusOf(() => checkCancel(core, { orderId: id }, other))).toBe(`NOT_FOUND: CXL_REJ_REASON_UNKNOWN_ORDER: unknown order ${id}`);
+    expect(checkCancel(core, { orderId: id }, other, true)).toBe(false);
   });
 });

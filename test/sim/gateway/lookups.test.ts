@@ -109,23 +109,19 @@ describe('search_trades', () => {
     expect(windowed.map((t) => t['id'])).toEqual([middle?.['id']]);
   });
 
-  it('filters by trade_link_id: the trades of one cross carry its cross_id as their link', async () => {
+  it('filters by trade_link_id: the trade of one cross carries its cross_id as its link', async () => {
     await tradeSeveral(2);
-    await ok('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_SELL', '2', '60'));
     await ok('insert_order_cross', alice, {
       cross_id: 'link-x',
-      cross_prioritized_side: 'SIDE_BUY',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '60'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '60')],
     });
-    expect(list(await ok('search_trades', alice, {}), 'trade')).toHaveLength(4);
+    expect(list(await ok('search_trades', alice, {}), 'trade')).toHaveLength(3);
     const linked = list(await ok('search_trades', alice, { trade_link_id: 'link-x' }), 'trade');
-    expect(linked.map((t) => [t['trade_type'] ?? 'TRADE_TYPE_REGULAR', t['trade_link_id']])).toEqual([
-      ['TRADE_TYPE_REGULAR', 'link-x'],
-      ['TRADE_TYPE_CROSS', 'link-x'],
-    ]);
+    expect(linked.map((t) => [t['trade_type'] ?? 'TRADE_TYPE_REGULAR', t['trade_link_id']])).toEqual([['TRADE_TYPE_CROSS', 'link-x']]);
     expect(list(await ok('search_trades', alice, { trade_link_id: 'other' }), 'trade')).toEqual([]);
-    // bob sees his side of the linked trade too
-    expect(list(await ok('search_trades', bob, { trade_link_id: 'link-x' }), 'trade')).toHaveLength(1);
+    // bob took no part in the cross: his search by its link finds nothing
+    expect(list(await ok('search_trades', bob, { trade_link_id: 'link-x' }), 'trade')).toEqual([]);
   });
 
   it("shows bob the same trades from his side, and nothing of alice's hedge account", async () => {

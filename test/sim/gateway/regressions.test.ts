@@ -67,6 +67,7 @@ describe('simulator regressions', () => {
     const alice = await h.login(ALICE);
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x-q',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '4', '50')],
     });
     expect(response.status).toBe(400);

@@ -216,11 +216,15 @@ describe('cancel_order and cancel_replace_order', () => {
     expectInvalidArgument(await h.api('cancel_order', alice, { symbol: SYMBOL }));
   });
 
-  it("refuses to cancel another user's order (403) and the order stays", async () => {
+  it("answers a cancel of another user's order as of an unknown one (404) and the order stays", async () => {
     const inserted = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'));
     const response = await h.api('cancel_order', bob, { order_id: inserted.body['order_id'], symbol: SYMBOL });
-    expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ code: 7, message: 'PERMISSION_DENIED' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
+      code: 5,
+      message: 'NOT_FOUND',
+      details: `CXL_REJ_REASON_UNKNOWN_ORDER: unknown order ${String(inserted.body['order_id'])}`,
+    });
     expect(await openOrders(alice)).toHaveLength(1);
   });
 
@@ -252,14 +256,14 @@ describe('cancel_order and cancel_replace_order', () => {
     expect(await openOrders(alice)).toEqual([]);
   });
 
-  it("cancel_replace of an unknown order is 404 and of bob's order is 403", async () => {
+  it("cancel_replace of an unknown order and of bob's order are both 404 (ids cannot be probed)", async () => {
     const unknown = await h.api('cancel_replace_order', alice, { order_id: 'O9999999999999999', symbol: SYMBOL, price: '31' });
     expect(unknown.status).toBe(404);
     expect(unknown.body['code']).toBe(5);
     const bobs = await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '20'));
     const foreign = await h.api('cancel_replace_order', alice, { order_id: bobs.body['order_id'], symbol: SYMBOL, price: '21' });
-    expect(foreign.status).toBe(403);
-    expect(foreign.body['code']).toBe(7);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body['code']).toBe(5);
     expect((await openOrders(bob))[0]?.['price']).toBe('20');
   });
 });
@@ -332,7 +336,7 @@ describe('list calls', () => {
     expect((await openOrders(alice)).map((o) => o['id'])).toEqual([ids[2]]);
   });
 
-  it('cancel_order_list refuses 21 requests and a foreign order (403), cancelling nothing', async () => {
+  it("cancel_order_list refuses 21 requests; another user's order in a list is left out, as an unknown one", async () => {
     const mine = await h.api('insert_order', alice, limitOrder(ALICE_MAIN, 'SIDE_BUY', '1', '10'));
     const theirs = await h.api('insert_order', bob, limitOrder(BOB_MAIN, 'SIDE_BUY', '1', '10'));
     const many = Array.from({ length: 21 }, () => ({ order_id: mine.body['order_id'], symbol: SYMBOL }));
@@ -343,8 +347,9 @@ describe('list calls', () => {
         { order_id: theirs.body['order_id'], symbol: SYMBOL },
       ],
     });
-    expect(mixed.status).toBe(403);
-    expect(await openOrders(alice)).toHaveLength(1);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body).toEqual({});
+    expect(await openOrders(alice)).toHaveLength(0);
     expect(await openOrders(bob)).toHaveLength(1);
   });
 
@@ -494,6 +499,7 @@ describe('insert_order_cross', () => {
     await stream.until((line) => at(resultOf(line), 'snapshot') !== undefined);
     const cross = {
       cross_id: 'x-tt',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
     };
     const response = await h.api('insert_order_cross', alice, cross);
@@ -515,6 +521,7 @@ describe('insert_order_cross', () => {
     const smp = { self_match_prevention_instruction: 'SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR' };
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x-smp',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40', smp), limitOrder(ALICE_MAIN, 'SIDE_SELL', '5', '40')],
     });
     expectInvalidArgument(response);
@@ -530,6 +537,7 @@ describe('insert_order_cross', () => {
     expect(insert.body['status']).toBe('REJECTED');
     const cross = await h.api('insert_order_cross', alice, {
       cross_id: 'x-halt',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '40'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '40')],
     });
     expect(cross.status).toBe(200);
@@ -548,6 +556,7 @@ describe('insert_order_cross', () => {
   it('answers a repeated cross (same cross_id, or the same leg clord_ids) with the earlier legs and executes nothing', async () => {
     const body = {
       cross_id: 'x-rep',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [
         limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
         limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'leg-s' }),
@@ -564,6 +573,7 @@ describe('insert_order_cross', () => {
     // the same cross_id with new clord_ids: the earlier cross too
     const fourth = await h.api('insert_order_cross', alice, {
       cross_id: 'x-rep',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')],
     });
     expect(fourth.body).toEqual(first.body);
@@ -572,6 +582,7 @@ describe('insert_order_cross', () => {
     // one leg's clord_id reused in a new cross: refused, nothing created
     const mixed = await h.api('insert_order_cross', alice, {
       cross_id: 'x-new',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [
         limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50', { clord_id: 'leg-b' }),
         limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50', { clord_id: 'fresh' }),
@@ -597,14 +608,17 @@ describe('insert_order_cross', () => {
 
   it('refuses a cross without cross_id or with one leg (400)', async () => {
     const legs = [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(ALICE_HEDGE, 'SIDE_SELL', '5', '50')];
-    expectInvalidArgument(await h.api('insert_order_cross', alice, { requests: legs }));
-    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_id: 'x', requests: legs.slice(0, 1) }));
+    expectInvalidArgument(await h.api('insert_order_cross', alice, { cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: legs }));
+    expectInvalidArgument(
+      await h.api('insert_order_cross', alice, { cross_id: 'x', cross_type: 'CROSS_TYPE_ALL_OR_NONE', requests: legs.slice(0, 1) }),
+    );
     expect(await searchOrders(alice)).toEqual([]);
   });
 
   it("refuses a cross with a leg on bob's account (403)", async () => {
     const response = await h.api('insert_order_cross', alice, {
       cross_id: 'x',
+      cross_type: 'CROSS_TYPE_ALL_OR_NONE',
       requests: [limitOrder(ALICE_MAIN, 'SIDE_BUY', '5', '50'), limitOrder(BOB_MAIN, 'SIDE_SELL', '5', '50')],
     });
     expect(response.status).toBe(403);

@@ -54,7 +54,14 @@ export const loginResponseCodec = camel<LoginResponse>({
 export const refreshRequestCodec = camel<RefreshRequest>({ name: 'RefreshRequest', fields: { refreshToken: str() } });
 export const refreshResponseCodec = camel<RefreshResponse>({
   name: 'RefreshResponse',
-  fields: { accessToken: str(), accessIssueTime: time(), accessExpirationTime: time() },
+  fields: {
+    accessToken: str(),
+    accessIssueTime: time(),
+    accessExpirationTime: time(),
+    refreshToken: str(),
+    refreshIssueTime: time(),
+    refreshExpirationTime: time(),
+  },
 });
 export const logoutRequestCodec = camel<LogoutRequest>({
   name: 'LogoutRequest',

@@ -51,8 +51,10 @@ export const executionCodec = message<Execution>({
     type: enumOf(EXECUTION_TYPES, 'ExecutionType'),
     orderRejectReason: enumOf(ORD_REJECT_REASONS, 'OrdRejectReason'),
     unsolicitedCancelReason: enumOf(UNSOLICITED_CXL_REASONS, 'UnsolicitedCxlReason'),
-    transactTime: time(),
+    // the trade date before the time: a history file's trade lines keep `transactTime` last in the aggressor
+    // execution, where the replay's fast scan expects it (backtest/tape/trade-scan.ts)
     transactTradeDate: date(),
+    transactTime: time(),
     legPrices: list(msg(legPriceCodec)),
   },
 });

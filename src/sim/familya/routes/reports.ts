@@ -36,8 +36,7 @@ export function registerReportRoutes(routes: ApiRoutes, core: ExchangeCore, sett
 
   routes.add('POST /v1/report/trades/search', 'optional', async (context, caller) => {
     const request = await decodeA(context, familyA.searchTradesRequest, core);
-    if (request.states.includes('TRADE_STATE_UNDEFINED')) throw invalidArgument('states: TRADE_STATE_UNDEFINED is not a searchable state');
-    const { items, next } = searchTradesPage(core, accountsFor(caller, request.accounts), request, settings.maxPageSize());
+    const { items, next } = searchTradesPage(core, caller.trading, accountsFor(caller, request.accounts), request, settings.maxPageSize());
     return { body: familyA.searchTradesResponse.encode({ trades: items, nextPageToken: next }, scales) };
   });
 

@@ -6,6 +6,8 @@
  * and `GET /v1/trading/open-orders` (`?accounts=&symbols=`) -> `{orders}`. A replace may omit `symbol`
  * (its prices are then scaled by the order's instrument). The translation and ownership
  * checks are the ones the gateway uses, on the same ExchangeCore, so both doors see one exchange.
+ * Every POST spends one unit of the firm's order-entry budget, shared with the gateway and gRPC
+ * (`sim.gateway.rateLimitPerSecond`): an empty budget is 429 RESOURCE_EXHAUSTED with `retry-after`.
  * An insert the exchange rejects for a market reason (closed instrument, no liquidity) is 400
  * FAILED_PRECONDITION with reason ORDER_REJECTED and the order id in the details.
  */
@@ -14,7 +16,15 @@ import { MAX_LIST_REQUESTS } from '../../../domain/limits.ts';
 import type { Order } from '../../../domain/types/order.ts';
 import { invalidArgument, SimHttpError } from '../../http/errors.ts';
 import type { ExchangeCore } from '../../exchange/exchange-core.ts';
-import { checkOrderOwner, insertOrder, previewOrder, toEngineOrder, toEngineReplace } from '../../exchange/commands.ts';
+import {
+  callerOrder,
+  checkCancel,
+  insertOrder,
+  previewOrder,
+  toEngineOrder,
+  toEngineReplace,
+  type Caller,
+} from '../../exchange/commands.ts';
 import { toDomainOrder } from '../../exchange/to-domain.ts';
 import type { CancelReject } from '../../matching/index.ts';
 import { scaleLookup } from '../../gateway/wire.ts';
@@ -33,21 +43,29 @@ function cancelRejectError(reject: CancelReject): SimHttpError {
   return new SimHttpError(status, `${reject.reason}: ${reject.text}`);
 }
 
-/** A replace's prices are scaled by its order's symbol: fill `symbol` in from the order when absent. */
-function withOrderSymbol(core: ExchangeCore, request: unknown): unknown {
+/**
+ * A replace's prices are scaled by its order's symbol: fill `symbol` in from the order when absent, only from
+ * an order of the caller's (another firm's order is treated as unknown, so the answer tells nothing of it).
+ */
+function withOrderSymbol(core: ExchangeCore, request: unknown, caller: Caller): unknown {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return request;
   const fields = request as Record<string, unknown>;
   if (typeof fields['symbol'] === 'string' && fields['symbol'] !== '') return request;
   const orderId = fields['orderId'];
-  const symbol = typeof orderId === 'string' ? core.order(orderId)?.latest.order.symbol : undefined;
+  const symbol = typeof orderId === 'string' ? callerOrder(core, orderId, caller)?.latest.order.symbol : undefined;
   return symbol === undefined ? request : { ...fields, symbol };
 }
 
-export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): void {
+/**
+ * `budget(firm)` spends one unit of the firm's order-entry budget (the one the gateway and gRPC share) or throws
+ * RESOURCE_EXHAUSTED: every POST below starts with it.
+ */
+export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore, budget: (firm: string) => void = () => undefined): void {
   const now = () => core.clock.now();
   const scales = scaleLookup(core);
 
   routes.add('POST /v1/trading/orders', 'required', async (context, caller) => {
+    budget(caller.firm);
     const request = await decodeA(context, familyA.orderRequest, core);
     const outcome = insertOrder(core, toEngineOrder(core, request, caller.trading, now()));
     if (outcome.status === 'REJECTED') {
@@ -59,6 +77,7 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/preview', 'required', async (context, caller) => {
+    budget(caller.firm);
     const body = await context.body();
     let preview;
     try {
@@ -74,8 +93,9 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/cancel', 'required', async (context, caller) => {
+    budget(caller.firm);
     const request = await decodeA(context, familyA.cancelOrderRequest, core);
-    checkOrderOwner(core, request.orderId, caller.trading);
+    checkCancel(core, request, caller.trading);
     const result = core.cancel({
       orderId: request.orderId,
       symbol: request.symbol === '' ? undefined : request.symbol,
@@ -87,16 +107,18 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/cancel/list', 'required', async (context, caller) => {
+    budget(caller.firm);
     const list = await decodeA(context, familyA.cancelOrderListRequest, core);
     checkListSize(list.requests.length);
-    for (const request of list.requests) checkOrderOwner(core, request.orderId, caller.trading);
-    for (const request of list.requests)
+    const own = list.requests.filter((request) => checkCancel(core, request, caller.trading, true));
+    for (const request of own)
       core.cancel({ orderId: request.orderId, symbol: request.symbol === '' ? undefined : request.symbol, cancelClordId: request.clordId });
     return { body: {} };
   });
 
   routes.add('POST /v1/trading/orders/replace', 'required', async (context, caller) => {
-    const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body));
+    budget(caller.firm);
+    const request = await decodeA(context, familyA.replaceOrderRequest, core, (body) => withOrderSymbol(core, body, caller.trading));
     const result = core.replace(toEngineReplace(core, request, caller.trading));
     const reject = result.cancelRejects[0];
     if (reject !== undefined) throw cancelRejectError(reject);
@@ -105,8 +127,11 @@ export function registerTradingRoutes(routes: ApiRoutes, core: ExchangeCore): vo
   });
 
   routes.add('POST /v1/trading/orders/replace/list', 'required', async (context, caller) => {
+    budget(caller.firm);
     const list = await decodeA(context, familyA.replaceOrderListRequest, core, (body) =>
-      Array.isArray(body['requests']) ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r)) } : body,
+      Array.isArray(body['requests'])
+        ? { ...body, requests: body['requests'].map((r: unknown) => withOrderSymbol(core, r, caller.trading)) }
+        : body,
     );
     checkListSize(list.requests.length);
     const commands = list.requests.map((r) => toEngineReplace(core, r, caller.trading));

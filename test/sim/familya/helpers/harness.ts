@@ -71,6 +71,8 @@ export interface HarnessOptions {
   familyA?: string;
   /** Wall clock and the KYC timer on, as in `tradebot sim` (default: a manual clock, timer off). */
   realTime?: boolean;
+  /** YAML for `sim.gateway` (a flow mapping body); default `rateLimitPerSecond: 10000`. */
+  gateway?: string;
 }
 
 export interface AssertionOptions {
@@ -122,7 +124,7 @@ logging:
 sim:
   ports: { api: 0, auth: 0, gateway: 0, grpc: 0 }
   startingBalance: "100000"
-  gateway: { rateLimitPerSecond: 10000 }
+  gateway: { ${options.gateway ?? 'rateLimitPerSecond: 10000'} }
   familyA: { ${options.familyA ?? ''} }
   kyc: { ${options.kyc ?? ''} }
   users:
@@ -265,4 +267,29 @@ export function at(value: unknown, dotted: string): unknown {
     current = (current as Record<string, unknown>)[part];
   }
   return current;
+}
+
+/**
+ * A POST to the harness sim's gateway API (`/api/v1beta1/<path>`) as `username`, with an access token minted
+ * straight from the sim's token service (one per user, reused). `harness` is read at call time, so the caller
+ * can be made before `startFamilyA` has run.
+ */
+export function gatewayCaller(harness: () => FamilyAHarness) {
+  const tokens = new Map<string, string>();
+  return async (username: string, path: string, body: unknown): Promise<{ status: number; body: Json }> => {
+    const { sim } = harness();
+    let access = tokens.get(username);
+    if (access === undefined) {
+      const user = sim.users.get(username);
+      if (user === undefined) throw new Error(`no user ${username}`);
+      access = (await sim.gatewayTokens.issue('access', username, 900, { participant: user.participant })).token;
+      tokens.set(username, access);
+    }
+    const response = await fetch(`${sim.ready.gateway}/api/v1beta1/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: access },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
 }
