@@ -9,7 +9,7 @@
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
- * Venue calls and their answers are in venue-calls.ts. `cancelAllOpen` cancels on shutdown. With a
+ * Venue calls and their answers are in venue-calls.ts, how a replace is queued or merged in replace-queueing.ts. `cancelAllOpen` cancels on shutdown. With a
  * `journal` (write-ahead, see send-journal.ts) every request is recorded and made durable before its venue
  * call leaves: once per flush for everything the step sends.
  *
@@ -26,7 +26,7 @@ import type { Clock } from '../clock.ts';
 import type { Venue, VenueCancelRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError } from '../../errors.ts';
 import { standingOf, type ReleasedRequests, type TrackedState } from '../orders/index.ts';
-import type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
+import type { ExecutionLedger } from './ledger.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
@@ -34,6 +34,7 @@ import { crossRequest, orderRequest } from './requests.ts';
 import { SendQueue, failExpired, type QueuedPlace, type SendBatch, type ThrottleOutcome } from './send-queue.ts';
 import type { ThrottleLimits } from './throttle.ts';
 import { VenueCalls } from './venue-calls.ts';
+import { ReplaceQueueing } from './replace-queueing.ts';
 
 export interface ExecutionAdapterOptions {
   venue: Venue;
@@ -70,6 +71,7 @@ export type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
 export class ExecutionAdapter {
   private readonly queue: SendQueue;
   private readonly calls: VenueCalls;
+  private readonly replaces: ReplaceQueueing;
   /** Orders waiting for self-match cancels to be confirmed. */
   private readonly held = new HeldOrders<HeldItem>();
 
@@ -83,6 +85,7 @@ export class ExecutionAdapter {
     });
     const throttle = options.throttle;
     this.queue = new SendQueue({ limits: throttle?.limits, clock: throttle?.clock, onOutcome: throttle?.onOutcome });
+    this.replaces = new ReplaceQueueing(options.ledger, this.queue, options.log);
   }
 
   /**
@@ -114,7 +117,7 @@ export class ExecutionAdapter {
         break;
       case 'replace':
         if (after.length > 0) this.holdReplace(approved as Approved<ReplaceIntent>, after);
-        else this.queueReplace(approved as Approved<ReplaceIntent>, true, intent);
+        else this.replaces.queue(approved as Approved<ReplaceIntent>, true, intent);
         break;
       case 'cancelAll':
         for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancel(clordId);
@@ -208,7 +211,7 @@ export class ExecutionAdapter {
     }
     for (const { item } of released) {
       if (item.kind === 'place') this.queue.add({ kind: 'place', place: item.place, intent: item.place.intent });
-      else this.queueReplace(item.intent, false);
+      else this.replaces.queue(item.intent, false);
     }
     if (released.length > 0) this.flush();
   }
@@ -233,7 +236,7 @@ export class ExecutionAdapter {
     if (released.replaceOf === undefined) return;
     const pending = ledger.pendingReplaceOf(released.replaceOf);
     if (pending === undefined) return; // the exchange or a failure already ended the replace
-    this.queueReplace({ clordId: released.replaceOf, newClordId: pending.clordId, price: pending.price, qty: pending.qty }, false);
+    this.replaces.queue({ clordId: released.replaceOf, newClordId: pending.clordId, price: pending.price, qty: pending.qty }, false);
   }
 
   /**
@@ -351,87 +354,6 @@ export class ExecutionAdapter {
       const symbol = ledger.symbolOf(clordId);
       return orderId === undefined || symbol === undefined ? [] : [{ orderId, clordId, symbol }];
     });
-  }
-
-  /**
-   * `tellLedger`: record the replace request (false when it was recorded when the replace started waiting).
-   * Not sent for an order already finished (a replace that waited for the ack of an order that filled
-   * meanwhile) or UNKNOWN (a cancel or replace of it was just refused as too late: it has almost surely
-   * ended and its execution is on the way): the exchange would only refuse it.
-   */
-  private queueReplace(replace: ReplaceTerms, tellLedger = true, intent?: Intent): void {
-    const { ledger } = this.options;
-    const orderId = ledger.orderIdOf(replace.clordId);
-    const symbol = ledger.symbolOf(replace.clordId);
-    if (symbol === undefined) return;
-    const state = ledger.stateOf(replace.clordId);
-    if (blocker(state) === 'finished' || state === 'UNKNOWN') {
-      this.options.log.debug({ clordId: replace.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
-      if (!tellLedger)
-        ledger.requestFailed?.(
-          replace.clordId,
-          'replace',
-          notSent(
-            ExecutionErrorCode.ORDER_NOT_WORKING,
-            `replace of ${replace.clordId} not sent: the order is ${state ?? 'no longer tracked'}`,
-            { clordId: replace.clordId },
-          ),
-        );
-      return;
-    }
-    if (orderId === undefined) {
-      this.deferReplace(replace, tellLedger);
-      return;
-    }
-    // a replace of the order still queued (not sent) is superseded by this one, which keeps its other changes
-    const earlier = tellLedger ? this.queue.findReplace(orderId) : undefined;
-    let terms = replace;
-    if (earlier !== undefined) {
-      terms = {
-        ...replace,
-        clordId: earlier.origClordId,
-        price: replace.price ?? earlier.request.price,
-        qty: replace.qty ?? earlier.request.qty,
-      };
-      const error = notSent(
-        ExecutionErrorCode.REPLACE_MERGED,
-        `replace ${earlier.request.clordId} of ${earlier.origClordId} merged into the later replace ${replace.newClordId} ` +
-          'before it was sent',
-        { clordId: earlier.origClordId, newClordId: earlier.request.clordId, mergedInto: replace.newClordId },
-      );
-      this.queue.removeReplace(orderId);
-      ledger.requestFailed?.(earlier.origClordId, 'replace', error);
-    }
-    if (tellLedger) ledger.replaceRequested(terms);
-    const request = { orderId, symbol, clordId: terms.newClordId, qty: terms.qty, price: terms.price };
-    this.queue.add({ kind: 'replace', replace: { origClordId: terms.clordId, request }, intent });
-  }
-
-  /**
-   * A replace of an order not acknowledged yet waits on the order's record. A later replace (by any id of
-   * the order) takes over an earlier waiting one, keeping the changes it does not make itself, and the
-   * earlier one is failed as merged.
-   */
-  private deferReplace(replace: ReplaceTerms, tellLedger: boolean): void {
-    const { ledger } = this.options;
-    const earlierOf = ledger.waitingReplaceOf(replace.clordId);
-    const earlier = earlierOf === undefined ? undefined : ledger.pendingReplaceOf(earlierOf);
-    let merged = replace;
-    if (earlierOf !== undefined && earlier !== undefined) {
-      merged = { ...replace, clordId: earlierOf, price: replace.price ?? earlier.price, qty: replace.qty ?? earlier.qty };
-      ledger.requestFailed?.(
-        earlierOf,
-        'replace',
-        notSent(
-          ExecutionErrorCode.REPLACE_MERGED,
-          `replace ${earlier.clordId} of ${earlierOf} merged into the later replace ${replace.newClordId}: ` +
-            'one replace is sent once the order is acknowledged',
-          { clordId: earlierOf, newClordId: earlier.clordId, mergedInto: replace.newClordId },
-        ),
-      );
-    }
-    if (tellLedger) ledger.replaceRequested(merged);
-    ledger.deferReplace(merged.clordId, merged.clordId);
   }
 
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */
