@@ -10,8 +10,8 @@
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
  * Venue calls and their answers are in venue-calls.ts, how a replace is queued or merged in
- * replace-queueing.ts. `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see send-journal.ts) every request is recorded and made durable before its venue
- * call leaves: once per flush for everything the step sends.
+ * replace-queueing.ts. `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see
+ * send-journal.ts) every request is recorded and made durable before its venue call leaves: once per flush for everything the step sends.
  *
  * With `throttle` limits (risk.maxMessagesPerSecond and risk.maxQueuedMessages > 0) a flush sends only what
  * the message budget allows, cancels first; the rest waits in the send queue (send-queue.ts), a newer replace
