@@ -31,7 +31,7 @@ import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
 import { crossRequest, orderRequest } from './requests.ts';
-import { SendQueue, failExpired, type QueuedPlace, type SendBatch, type ThrottleOutcome } from './send-queue.ts';
+import { SendQueue, failExpired, type QueuedPlace, type SendBatch, type SendQueueOptions, type ThrottleOutcome } from './send-queue.ts';
 import type { ThrottleLimits } from './throttle.ts';
 import { VenueCalls } from './venue-calls.ts';
 import { ReplaceQueueing } from './replace-queueing.ts';
@@ -43,7 +43,7 @@ export interface ExecutionAdapterOptions {
   defaultAccount: string;
   selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction'];
   /** Called after every venue call settles, with counts for metrics and the status line. */
-  onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number): void;
+  onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number, clordIds?: readonly string[]): void;
   /** Write-ahead journal of requests (the order journal); absent: nothing is recorded. */
   journal?: SendJournal;
   /** The message throttle; absent: every flush sends everything queued. */
@@ -57,6 +57,8 @@ export interface AdapterThrottle {
   readonly drain?: () => void;
   /** A strategy intent that had to wait: pending, then sent, superseded or refused (past maxQueueAgeMs). */
   readonly onOutcome?: (outcome: ThrottleOutcome) => void;
+  /** Several strategies: the budget is shared round-robin by strategy (groupOf a client order id), each within its own. */
+  readonly fairness?: SendQueueOptions['fairness'];
 }
 
 export type { ThrottleOutcome } from './send-queue.ts';
@@ -84,7 +86,12 @@ export class ExecutionAdapter {
       acknowledged: (clordId) => this.onAcknowledged(clordId),
     });
     const throttle = options.throttle;
-    this.queue = new SendQueue({ limits: throttle?.limits, clock: throttle?.clock, onOutcome: throttle?.onOutcome });
+    this.queue = new SendQueue({
+      limits: throttle?.limits,
+      clock: throttle?.clock,
+      onOutcome: throttle?.onOutcome,
+      fairness: throttle?.fairness,
+    });
     this.replaces = new ReplaceQueueing(options.ledger, this.queue, options.log);
   }
 

@@ -35,6 +35,22 @@ export interface SendQueueOptions {
   /** The engine clock (only needed with limits). */
   readonly clock: Clock | undefined;
   readonly onOutcome: ((outcome: ThrottleOutcome) => void) | undefined;
+  /** Several strategies (#25): the strategy of a client order id, and its own message budget per second. */
+  readonly fairness?: { groupOf(clordId: string): string; limitOf(group: string): number | undefined } | undefined;
+}
+
+/** The client order id an item's strategy is known by (a place's, a cancel's, a replace's order, a cross's buy leg). */
+function clordIdOf(item: SendItem): string {
+  switch (item.kind) {
+    case 'place':
+      return item.place.request.clordId;
+    case 'cancel':
+      return item.clordId;
+    case 'replace':
+      return item.replace.origClordId;
+    case 'cross':
+      return item.cross.buy.clordId;
+  }
 }
 
 export interface SendBatch {
@@ -84,7 +100,12 @@ export class SendQueue {
   private drainScheduled: { at: number; subscription: Subscription } | undefined;
 
   constructor(private readonly options: SendQueueOptions) {
-    this.queue = new ThrottleQueue(options.limits);
+    const fair = options.fairness;
+    this.queue = new ThrottleQueue(
+      options.limits,
+      undefined,
+      fair === undefined ? undefined : { groupOf: (item) => fair.groupOf(clordIdOf(item)), limitOf: (group) => fair.limitOf(group) },
+    );
   }
 
   get size(): number {

@@ -18,6 +18,11 @@
  * slot; `nextDrainAt` is when that many are free.
  *
  * Without limits (`undefined`) the queue only orders: `take` hands out everything.
+ *
+ * Fair share (#25, several strategies): with `fairness`, entries belong to groups (the strategy whose order
+ * it is); after the cancels, a take hands out the other entries round-robin over the groups (the group that
+ * starts moves on each take), so a strategy with many queued requests cannot starve another of the shared
+ * budget; a group may also have its own, smaller budget per window (its risk.maxMessagesPerSecond).
  */
 
 export type ThrottleKind = 'cancel' | 'replace' | 'place' | 'cross';
@@ -32,6 +37,13 @@ export interface ThrottleLimits {
 }
 
 export const THROTTLE_WINDOW_MS = 1000;
+
+/** How entries are shared among groups (strategies): the group of an item, and a group's own budget. */
+export interface ThrottleFairness<T> {
+  groupOf(item: T): string;
+  /** The group's own messages per window (undefined: only the shared budget). */
+  limitOf(group: string): number | undefined;
+}
 
 /** Slots a drain waits for while requests queue: a tenth of the budget, at least 1, at most a list call's 20. */
 export function drainBatch(maxPerSecond: number): number {
@@ -84,10 +96,14 @@ export class ThrottleQueue<T> {
   /** Entries offered since the last take (what a take with no budget left only has to mark as waiting). */
   private fresh: MutableEntry<T>[] = [];
   private readonly batch: number;
+  /** With fairness: the group whose turn it is first at the next take, and send times per group. */
+  private turn = 0;
+  private readonly groupTimes = new Map<string, number[]>();
 
   constructor(
     readonly limits: ThrottleLimits | undefined,
     private readonly windowMs = THROTTLE_WINDOW_MS,
+    private readonly fairness?: ThrottleFairness<T>,
   ) {
     this.batch = limits === undefined ? 1 : drainBatch(limits.maxPerSecond);
   }
@@ -155,7 +171,8 @@ export class ThrottleQueue<T> {
     // at (the ages are checked at the next take that sends, at most a window later)
     if (budget < Math.min(this.entries.size, this.batch)) return { send: [], expired: [], nowWaiting: this.markFresh() };
     this.fresh = [];
-    const ordered = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
+    const sorted = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
+    const ordered = this.fairness === undefined ? sorted : this.roundRobin(sorted, this.fairness);
     const expired: ThrottleEntry<T>[] = [];
     const send: ThrottleEntry<T>[] = [];
     const nowWaiting: ThrottleEntry<T>[] = [];
@@ -163,10 +180,11 @@ export class ThrottleQueue<T> {
       if (limits !== undefined && entry.kind !== 'cancel' && now - entry.queuedAt > limits.maxAgeMs) {
         this.entries.delete(slot(entry.kind, entry.key));
         expired.push({ ...entry });
-      } else if (budget > 0) {
+      } else if (budget > 0 && this.groupHasRoom(entry, now, force)) {
         budget -= 1;
         this.entries.delete(slot(entry.kind, entry.key));
         send.push({ ...entry });
+        this.recordGroup(entry, now);
       } else if (!entry.waited) {
         entry.waited = true;
         nowWaiting.push({ ...entry });
@@ -187,6 +205,51 @@ export class ThrottleQueue<T> {
     // the newest of the messages that must leave the window for `need` slots to be free
     const last = this.sentTimes[need - free - 1] ?? now;
     return Math.max(now, last + this.windowMs);
+  }
+
+  /** Cancels first, then the other entries one per group in turn (each group's in queue order). */
+  private roundRobin(sorted: MutableEntry<T>[], fairness: ThrottleFairness<T>): MutableEntry<T>[] {
+    const out = sorted.filter((entry) => entry.kind === 'cancel');
+    const groups = new Map<string, MutableEntry<T>[]>();
+    for (const entry of sorted) {
+      if (entry.kind === 'cancel') continue;
+      const group = fairness.groupOf(entry.item);
+      const list = groups.get(group);
+      if (list === undefined) groups.set(group, [entry]);
+      else list.push(entry);
+    }
+    const lists = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, list]) => list);
+    if (lists.length === 0) return out;
+    const start = this.turn++ % lists.length;
+    const rotated = [...lists.slice(start), ...lists.slice(0, start)];
+    for (let i = 0; rotated.some((list) => i < list.length); i += 1) {
+      for (const list of rotated) {
+        const entry = list[i];
+        if (entry !== undefined) out.push(entry);
+      }
+    }
+    return out;
+  }
+
+  /** False when the entry's group used its own budget in the window (never for cancels or a forced take). */
+  private groupHasRoom(entry: MutableEntry<T>, now: number, force: boolean): boolean {
+    const fairness = this.fairness;
+    if (fairness === undefined || force || entry.kind === 'cancel') return true;
+    const group = fairness.groupOf(entry.item);
+    const limit = fairness.limitOf(group);
+    if (limit === undefined) return true;
+    const times = this.groupTimes.get(group) ?? [];
+    while (times.length > 0 && (times[0] ?? now) <= now - this.windowMs) times.shift();
+    return times.length < limit;
+  }
+
+  private recordGroup(entry: MutableEntry<T>, now: number): void {
+    const fairness = this.fairness;
+    if (fairness === undefined || fairness.limitOf(fairness.groupOf(entry.item)) === undefined) return;
+    const group = fairness.groupOf(entry.item);
+    const times = this.groupTimes.get(group) ?? [];
+    times.push(now);
+    this.groupTimes.set(group, times);
   }
 
   /** The entries offered since the last take that still wait, marked as waiting. */

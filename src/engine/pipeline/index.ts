@@ -23,7 +23,7 @@ import type { Instrument } from '../../domain/index.ts';
 import { describeError } from '../../errors.ts';
 import { BookStore } from '../books.ts';
 import { ExecutionAdapter, type AdapterThrottle, type ThrottleOutcome } from '../execution/adapter.ts';
-import { idFactory, newRunId } from '../execution/ids.ts';
+import { clordPrefixOf, newRunId, sharedIdFactory } from '../execution/ids.ts';
 import { OrderTracker } from '../orders/index.ts';
 import { RiskManager, type Approved, type RiskContext } from '../risk/index.ts';
 import { engineRiskContext } from '../risk-context.ts';
@@ -42,14 +42,18 @@ import type { PipelineOptions, RunningPipeline, Step, StrategySlot } from './opt
 import { Reconciler } from './reconcile.ts';
 import { stopPipeline } from './stop.ts';
 import { strategyRuntime } from './strategy.ts';
+import { StrategySet, markedTogether } from './strategies.ts';
 
 export type { PipelineOptions, RunningPipeline } from './options.ts';
 
 export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {
-  const { venue, clock, log, portfolio, accounts } = options;
+  const { venue, clock, log, accounts } = options;
+  // with several strategies, marks and settlements reach their own portfolios too
+  const portfolio = markedTogether(options.portfolio, options.strategies);
   const recovered = await replayJournal(options.journal);
   const runId = options.runId ?? newRunId(recovered?.runIds);
-  const ids = idFactory(runId, 'tb', recovered?.counters);
+  const idsFor = sharedIdFactory(runId, recovered?.counters);
+  const ids = idsFor('tb');
   const counters = new RunCounters();
   const instruments = await referenceData(venue, options.symbols, log);
   const books = new BookStore();
@@ -65,7 +69,10 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     log,
     defaultAccount: options.account,
     selfMatchPrevention: undefined,
-    onSent: (kind, count) => counters.sent(kind, count),
+    onSent: (kind, count, clordIds) => {
+      counters.sent(kind, count);
+      several?.sent(kind, count, clordIds);
+    },
     ledger: trackerLedger(tracker),
     ...(writer === undefined ? {} : { journal: writer.recorder }),
     ...(queueing
@@ -73,7 +80,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
           throttle: throttleOf(
             options,
             () => step(() => undefined),
-            (outcome) => gate.throttled(outcome, deliver),
+            (outcome) => (several === undefined ? gate.throttled(outcome, deliver) : several.throttled(outcome, gate)),
           ),
         }
       : {}),
@@ -95,8 +102,17 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
   const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
-  strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
   const subscriptions = new Subscription();
+  let several: StrategySet | undefined;
+  if (options.strategies !== undefined && options.strategies.length > 0) {
+    const members = options.strategies;
+    const isImmediate = (clordId: string) => gate.isImmediate(clordId);
+    const base = { options, members, log, idsFor, books, instruments, tracker, risk, context, counters, step, submit, queueFull };
+    several = new StrategySet({ ...base, refusals$, cancel, isImmediate, subscriptions });
+    strategy.runtime = several;
+  } else {
+    strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
+  }
   const journal = restoreOrders(writer, { tracker, venue, log, step, counters });
   const settlements = new SettlementWatch(portfolio, () => clock.now());
   const stopped = () => strategy.runtime === undefined;
@@ -117,14 +133,16 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   subscriptions.add(venue.marketData(options.symbols).subscribe(streamInto(options, step, 'market', (event) => market.onEvent(event))));
   step(() => strategy.runtime?.start());
   const { symbols, account } = options;
-  log.info({ runId, strategy: options.strategy.name, symbols, account, venue: venue.name }, 'pipeline started');
+  const names = several === undefined ? options.strategy.name : [...several.parts.keys()].join(', ');
+  log.info({ runId, strategy: names, symbols, account, venue: venue.name }, 'pipeline started');
   const isImmediate = (clordId: string) => gate.isImmediate(clordId);
   const idle = () => adapter.idle();
   const { stopGraceMs } = options;
   const stopDeps = { clock, log, tracker, step, strategy, stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions };
   const stop = () => stopPipeline(stopDeps).finally(() => refusals$.complete());
   const cancelAll = () => new Promise<void>((resolve) => step(() => void cancelAllOpen().then(resolve, resolve)));
-  return { counters, tracker, risk, books, instruments, refusals$: refusals$.asObservable(), cancelAll, stop };
+  const parts = several === undefined ? {} : { strategies: several.parts };
+  return { counters, tracker, risk, books, instruments, refusals$: refusals$.asObservable(), cancelAll, stop, ...parts };
 }
 
 /** The risk layer's view of the engine (instruments, event groups, the tracker's orders, positions, books). */
@@ -159,7 +177,18 @@ async function referenceData(venue: Venue, symbols: readonly string[], log: Logg
 /** The adapter's message throttle from the risk config: drains run as engine steps on the pipeline's clock. */
 function throttleOf(options: PipelineOptions, drain: () => void, onOutcome: (outcome: ThrottleOutcome) => void): AdapterThrottle {
   const { maxMessagesPerSecond: maxPerSecond, maxQueuedMessages: maxQueued, maxQueueAgeMs: maxAgeMs } = options.risk;
-  return { limits: { maxPerSecond, maxQueued, maxAgeMs }, clock: options.clock, drain, onOutcome };
+  const limits = { maxPerSecond, maxQueued, maxAgeMs };
+  if (options.strategies === undefined || options.strategies.length === 0) return { limits, clock: options.clock, drain, onOutcome };
+  // several strategies share the budget round-robin, each within its own risk.maxMessagesPerSecond when narrower
+  const own = new Map(options.strategies.map((s) => [s.id, s.risk.maxMessagesPerSecond] as const));
+  const fairness = {
+    groupOf: (clordId: string) => clordPrefixOf(clordId) ?? '',
+    limitOf: (group: string) => {
+      const limit = own.get(group);
+      return limit !== undefined && limit < maxPerSecond ? limit : undefined;
+    },
+  };
+  return { limits, clock: options.clock, drain, onOutcome, fairness };
 }
 
 /** An engine step (see Step): the work, an error in it logged, then the adapter's flush. */

@@ -23,13 +23,15 @@ export interface IntentGateDeps {
   readonly risk: RiskManager;
   readonly context: RiskContext;
   readonly log: Logger;
-  readonly counters: RunCounters;
+  readonly counters: Pick<RunCounters, 'intents' | 'refused'>;
   submit(approved: Approved): void;
   /** The symbol of a tracked order (any client order id it has had or is being given). */
   symbolOf(clordId: string): string | undefined;
   refused(view: RefusedView): void;
   /** Why the send queue cannot take this approved intent on now (it is full), or undefined. */
   queueFull?(intent: Intent): string | undefined;
+  /** A check before the bot's risk (a strategy's own limits, #25): its refusal, or undefined to go on. */
+  preCheck?(intent: Intent): Refused | undefined;
 }
 
 /** A cancel the engine decides (reconciliation, the adopted-order policy), before risk approves it. */
@@ -105,6 +107,11 @@ export class IntentGate {
   handle(intent: Intent): void {
     const { risk, context, counters } = this.deps;
     counters.intents += 1;
+    const own = this.deps.preCheck?.(intent);
+    if (own !== undefined) {
+      this.refuse(own);
+      return;
+    }
     for (const verdict of risk.check(intent, context)) {
       const full = verdict.kind === 'approved' ? this.deps.queueFull?.(verdict.intent) : undefined;
       if (verdict.kind === 'approved' && full === undefined) {

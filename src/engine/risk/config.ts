@@ -18,6 +18,7 @@
  *     onDailyLoss: reducing         # reducing | halted
  *     onFeedStale: reducing         # reducing | halted
  *     onStrategyError: halted       # reducing | halted
+ *     strategyErrorScope: strategy  # with bot.strategies: the failing strategy's state, or the whole bot's
  *     selfMatch: { action: refuse, scope: bot, instruction: SELF_MATCH_PREVENTION_INSTRUCTION_REJECT_AGGRESSOR }
  *
  * `riskSection()` is the schema the root config composes; `parseRiskConfig()` validates a plain object for
@@ -107,6 +108,11 @@ export function riskSection() {
       onDailyLoss: oneOf(RESTRICTED_STATES).default('reducing'),
       onFeedStale: oneOf(RESTRICTED_STATES).default('reducing'),
       onStrategyError: oneOf(RESTRICTED_STATES).default('halted'),
+      /**
+       * With several strategies (bot.strategies): whose state a strategy's error moves to onStrategyError, its
+       * own (`strategy`, the default when absent: the others trade on) or the whole bot's (`bot`).
+       */
+      strategyErrorScope: oneOf(['strategy', 'bot'] as const).optional(),
       selfMatch: selfMatchSection(),
     })
     .prefault({});
