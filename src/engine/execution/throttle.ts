@@ -201,10 +201,24 @@ export class ThrottleQueue<T> {
     const inWindow = this.sentInWindow(now);
     const need = Math.min(this.entries.size, this.batch);
     const free = this.limits.maxPerSecond - inWindow;
-    if (free >= need) return now;
     // the newest of the messages that must leave the window for `need` slots to be free
-    const last = this.sentTimes[need - free - 1] ?? now;
-    return Math.max(now, last + this.windowMs);
+    const shared = free >= need ? now : Math.max(now, (this.sentTimes[need - free - 1] ?? now) + this.windowMs);
+    return this.fairness === undefined ? shared : Math.max(shared, this.groupsFreeAt(now, this.fairness));
+  }
+
+  /** When some waiting entry's group has room in its own budget again (now: one has, or it is a cancel). */
+  private groupsFreeAt(now: number, fairness: ThrottleFairness<T>): number {
+    let at = Number.POSITIVE_INFINITY;
+    for (const entry of this.entries.values()) {
+      if (entry.kind === 'cancel') return now;
+      const group = fairness.groupOf(entry.item);
+      const limit = fairness.limitOf(group);
+      const times = this.groupTimes.get(group) ?? [];
+      while (times.length > 0 && (times[0] ?? now) <= now - this.windowMs) times.shift();
+      if (limit === undefined || times.length < limit) return now;
+      at = Math.min(at, (times[times.length - limit] ?? now) + this.windowMs);
+    }
+    return Number.isFinite(at) ? at : now;
   }
 
   /** Cancels first, then the other entries one per group in turn (each group's in queue order). */

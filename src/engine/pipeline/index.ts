@@ -151,7 +151,7 @@ function riskContext(
   parts: { instruments: ReadonlyMap<string, Instrument>; tracker: OrderTracker; books: BookStore; risk: RiskManager },
 ): RiskContext {
   const { clock, venue } = options;
-  return engineRiskContext({
+  const context = engineRiskContext({
     now: () => clock.now(),
     defaultAccount: options.account,
     accounts: options.accounts,
@@ -163,6 +163,14 @@ function riskContext(
     risk: () => parts.risk,
     canCross: venue.canCross ?? true,
   });
+  if (options.strategies === undefined || options.strategies.length === 0) return context;
+  // several strategies: a self-match refusal names the strategy whose order would have been crossed
+  const ids = new Set(options.strategies.map((s) => s.id));
+  const strategyOf = (clordId: string) => {
+    const prefix = clordPrefixOf(clordId);
+    return prefix !== undefined && ids.has(prefix) ? prefix : undefined;
+  };
+  return { ...context, strategyOf };
 }
 
 /** The traded symbols' reference data (a symbol without any is warned about: every intent on it is refused). */

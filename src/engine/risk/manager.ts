@@ -194,7 +194,7 @@ export class RiskManager {
     for (const candidate of candidates) {
       const priced = firstBreach(this.pricingRules, { candidate, instrument, context, exposure, withdrawn });
       if (priced !== undefined) return [refuse(intent, priced.code, priced.message)];
-      const selfMatch = this.selfMatch(candidate, exposure);
+      const selfMatch = this.selfMatch(candidate, exposure, context);
       if ('code' in selfMatch) return [refuse(intent, selfMatch.code, selfMatch.message)];
       for (const order of selfMatch.cancelFirst) if (!withdrawn.includes(order)) withdrawn.push(order);
       const exposed = firstBreach(this.exposureRules, { candidate, instrument, context, exposure, withdrawn });
@@ -227,11 +227,15 @@ export class RiskManager {
   }
 
   /** The breach (action refuse), or the bot's crossed orders to cancel first (none when action is off). */
-  private selfMatch(candidate: OrderCandidate, exposure: ExposureView): RuleBreach | { readonly cancelFirst: readonly RiskOpenOrder[] } {
+  private selfMatch(
+    candidate: OrderCandidate,
+    exposure: ExposureView,
+    context: RiskContext,
+  ): RuleBreach | { readonly cancelFirst: readonly RiskOpenOrder[] } {
     const { action, scope } = this.config.selfMatch;
     if (action === 'off') return { cancelFirst: [] };
     const conflicts = selfMatches(candidate, exposure.openOrders, scope);
-    if (conflicts.length > 0 && action === 'refuse') return selfMatchBreach(candidate, conflicts);
+    if (conflicts.length > 0 && action === 'refuse') return selfMatchBreach(candidate, conflicts, (id) => context.strategyOf?.(id));
     return { cancelFirst: conflicts };
   }
 
@@ -280,6 +284,10 @@ class CheckContext implements RiskContext {
 
   accounts(): readonly string[] {
     return this.context.accounts();
+  }
+
+  strategyOf(clordId: string): string | undefined {
+    return this.context.strategyOf?.(clordId);
   }
 
   instrument(symbol: string): RiskInstrument | undefined {
