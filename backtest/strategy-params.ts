@@ -11,7 +11,6 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../src/config/index.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import { resolveStrategyPath, validateParams } from '../src/engine/strategy/loader.ts';
-import { assertSingleStrategy } from '../src/bot/strategy-specs.ts';
 import type { BacktestConfig } from './config.ts';
 
 export interface ParamsChoice {
@@ -43,7 +42,6 @@ function sameStrategy(requested: string | AnyStrategy | undefined, definition: A
 /** The validated params for the run (see the module comment). */
 export function chooseParams(o: ParamsChoice): unknown {
   if (o.given !== undefined) return validateParams(o.definition, o.given, o.givenFile === undefined ? {} : { file: o.givenFile, path: '' });
-  assertSingleStrategy(o.config.bot, o.configFile);
   const configured = o.config.bot.strategy;
   if (sameStrategy(o.requested, o.definition, configured))
     return validateParams(o.definition, o.config.bot.params, {

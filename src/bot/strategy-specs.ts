@@ -89,17 +89,3 @@ export async function loadStrategySpecs(config: Pick<TradebotConfig, 'bot' | 'ri
   if (problems.length > 0) throw new ConfigError(problems, file);
   return specs;
 }
-
-/**
- * Until the engine runs several strategies in one pipeline, `tradebot run` and `tradebot backtest` run the single
- * form only: a config with `bot.strategies` is refused rather than silently running `bot.strategy`'s default.
- */
-export function assertSingleStrategy(bot: Pick<TradebotConfig['bot'], 'strategies'>, file?: string): void {
-  if (bot.strategies === undefined) return;
-  throw new TradebotError(
-    'BOT_STRATEGIES_NOT_RUN',
-    `${file ?? 'the config'}: bot.strategies (${bot.strategies.map((s) => s.id).join(', ')}) is checked by \`tradebot config check\` ` +
-      'but not run yet: run one strategy with bot.strategy and bot.params',
-    { kind: 'config' },
-  );
-}

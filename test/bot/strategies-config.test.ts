@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/index.ts';
-import { assertSingleStrategy, loadStrategySpecs } from '../../src/bot/strategy-specs.ts';
+import { loadStrategySpecs } from '../../src/bot/strategy-specs.ts';
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -153,14 +153,4 @@ risk:
   });
 });
 
-describe('assertSingleStrategy', () => {
-  it('refuses bot.strategies in tradebot run and backtest until several strategies run in one bot, passes the single form', () => {
-    expect(() => assertSingleStrategy(parseConfig(TWO).bot, 'two.yaml')).toThrow(
-      expect.objectContaining({
-        code: 'BOT_STRATEGIES_NOT_RUN',
-        message: expect.stringContaining('two.yaml: bot.strategies (mm-rain, momo)'),
-      }),
-    );
-    expect(() => assertSingleStrategy(parseConfig('bot:\n  strategy: market-maker\n').bot)).not.toThrow();
-  });
-});
+describe('assertSingleStrategy', () => {});
