@@ -8,7 +8,7 @@
 import type { TradebotConfig } from '../config/index.ts';
 import { ConfigError, type ConfigProblem } from '../config/errors.ts';
 import { Decimal } from '../domain/decimal.ts';
-import { TradebotError, describeError } from '../errors.ts';
+import { describeError } from '../errors.ts';
 import type { RiskConfig } from '../engine/risk/config.ts';
 import type { AnyStrategy } from '../engine/strategy/define-strategy.ts';
 import { loadStrategy, validateParams } from '../engine/strategy/loader.ts';
