@@ -1,8 +1,9 @@
 /**
  * `tradebot run` of config/multi-strategy.yaml (#25) against the embedded sim: the market maker on one contract
  * and the momentum taker on another in one bot; once each has filled (waited on the order stream's executions,
- * whose client order ids carry the strategy's prefix) the run stops, and run.summary's per-strategy orders, fills, refusals, PnL and positions add up
- * exactly (Decimal) to the totals, with what the final reconciliation booked as `unattributed`.
+ * whose client order ids carry the strategy's prefix) the run stops, and run.summary's per-strategy orders,
+ * fills, refusals, PnL and positions add up exactly (Decimal) to the totals, with what the final reconciliation
+ * booked as `unattributed`.
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.ts';
