@@ -160,7 +160,8 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
         port: config.bot.control.port,
         host: config.bot.control.host,
         log: logger,
-        target: () => pipeline?.risk.tradingState,
+        target: (strategy) =>
+          strategy === undefined ? pipeline?.risk.tradingState : pipeline?.strategies?.get(strategy)?.risk.tradingState,
         ...(liveConsole === undefined ? {} : { console: liveConsole.routes }),
       });
       logger.info(
