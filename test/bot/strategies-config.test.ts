@@ -152,5 +152,3 @@ risk:
     expect(problems).toHaveLength(7); // mm: quoteQty and two limits; momo: qty, lookback, symbols; ghost
   });
 });
-
-describe('assertSingleStrategy', () => {});
