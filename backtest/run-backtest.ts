@@ -13,6 +13,9 @@ import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import type { VirtualClock } from '../src/engine/clock.ts';
 import { silentLogger } from '../src/logging/logger.ts';
+import type { Portfolio } from '../src/engine/portfolio/index.ts';
+import type { RunCounters } from '../src/engine/run-counters.ts';
+import { positionsOf, strategyParts, type StrategySummary } from '../src/bot/strategy-members.ts';
 import type { BacktestConfig } from './config.ts';
 import { TurnoverCounter } from './metrics/index.ts';
 import { replayTape, type ReplayCounts, type ReplayProgress } from './replay/replay-tape.ts';
@@ -164,6 +167,18 @@ function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettin
   };
 }
 
+/** The run's totals as the per-strategy parts count them (strategy-members.ts). */
+function totalsOf(counters: RunCounters, portfolio: Portfolio): StrategySummary {
+  return {
+    fills: counters.fills,
+    orders: counters.orders,
+    refusals: counters.refusalCount,
+    refusalsByCode: { ...counters.refusals },
+    pnl: portfolio.snapshot().totals.netPnl.toString(),
+    positions: positionsOf(portfolio),
+  };
+}
+
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   const peak = new PeakRss();
@@ -190,6 +205,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     account: settings.account,
     accounts: settings.accounts,
     symbols,
+    ...(records.several === undefined ? {} : { strategies: records.several.members }),
     unknownOrders: 'adopt',
     runId: 'bt',
     ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
@@ -226,9 +242,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   sampler.finish(clock.now());
   tables?.close();
   await venue.close();
+  const several = run.specs;
   const report = buildReport({
-    strategy: strategy.name,
-    params,
+    // bot.strategies: the ids, and each one's params by id
+    strategy: several === undefined ? strategy.name : several.map((s) => s.id).join(', '),
+    params: several === undefined ? params : Object.fromEntries(several.map((s) => [s.id, s.params])),
     file: path.basename(options.data),
     header,
     dataStats: dataStatsOf(run, market.recording, counts, recordingStats),
@@ -250,6 +268,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     unsettled: schedule.unsettled,
     tradingState: pipeline.risk.tradingState.state,
   });
+  if (records.several !== undefined && pipeline.strategies !== undefined) {
+    // bot.strategies: each strategy's part of the totals (a one-strategy report.json is unchanged)
+    Object.assign(report, strategyParts(pipeline.strategies, records.several.portfolios, totalsOf(pipeline.counters, portfolio)));
+  }
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;
   peak.sample();

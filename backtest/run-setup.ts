@@ -11,6 +11,8 @@ import { VirtualClock } from '../src/engine/clock.ts';
 import { moneyDigitsOf, Portfolio } from '../src/engine/portfolio/index.ts';
 import { symbolsOf } from '../src/engine/strategy/define-strategy.ts';
 import { loadStrategy } from '../src/engine/strategy/loader.ts';
+import { loadStrategySpecs } from '../src/bot/strategy-specs.ts';
+import { strategyMembers } from '../src/bot/strategy-members.ts';
 import { queueModelOf, type BacktestConfig } from './config.ts';
 import { BacktestErrorCode, backtestError } from './errors.ts';
 import { chooseParams, type ParamsChoice } from './strategy-params.ts';
@@ -43,7 +45,12 @@ function sourcesOf(options: BacktestOptions): Pick<ParamsChoice, 'givenFile' | '
 export async function openRun(options: BacktestOptions, log: Logger) {
   const { config } = options;
   const section = config.backtest;
-  const strategy = typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy);
+  // bot.strategies (#25): every strategy of the list, unless the caller names one (--strategy / --params)
+  const several = config.bot.strategies !== undefined && options.strategy === undefined && options.params === undefined;
+  const specs = several ? await loadStrategySpecs(config, options.configFile) : undefined;
+  const strategy =
+    specs?.[0]?.definition ??
+    (typeof options.strategy === 'object' ? options.strategy : await loadStrategy(options.strategy ?? config.bot.strategy));
   const tape = await TapeReader.open(options.data, {
     supersedeWindow: section.supersedeWindow,
     ...(options.reader ? { reader: options.reader } : {}),
@@ -54,6 +61,12 @@ export async function openRun(options: BacktestOptions, log: Logger) {
   const clock = new VirtualClock(header.from);
   options.onClock?.(clock);
   try {
+    if (specs !== undefined) {
+      const symbols = [...new Set(specs.flatMap((spec) => symbolsOf(spec.definition, spec.params)))];
+      for (const spec of specs)
+        checkRunOptions(options, spec.id, symbolsOf(spec.definition, spec.params), header.symbols, header.instruments);
+      return { strategy, tape, header, clock, params: specs[0]?.params, symbols, specs };
+    }
     const params = chooseParams({
       requested: options.strategy,
       definition: strategy,
@@ -65,7 +78,7 @@ export async function openRun(options: BacktestOptions, log: Logger) {
     });
     const symbols = symbolsOf(strategy, params);
     checkRunOptions(options, strategy.name, symbols, header.symbols, header.instruments);
-    return { strategy, tape, header, clock, params, symbols };
+    return { strategy, tape, header, clock, params, symbols, specs: undefined };
   } catch (error) {
     await tape.close();
     throw error;
@@ -159,7 +172,7 @@ function settlementSchedule(
   run: OpenRun,
   instruments: RunSettings['instruments'],
   market: SimulatedMarket,
-  portfolio: Portfolio,
+  portfolio: Pick<Portfolio, 'mark' | 'settle'>,
   log: Logger,
 ): SettlementSchedule {
   const { header, symbols } = run;
@@ -198,14 +211,19 @@ export function runRecords(
   const { header, symbols } = run;
   const { instruments, rates, account, startingCash } = settings;
   const { books, venue, clock } = market;
-  const portfolio = new Portfolio({
+  const portfolioOptions = {
     clock,
     fees: rates,
-    feeSource: 'reported',
-    startingCash: { [account]: startingCash },
+    feeSource: 'reported' as const,
     moneyDigits: moneyDigitsOf(instruments),
     ...(options.fillIdMemory === undefined ? {} : { fillIdMemory: options.fillIdMemory }),
-  });
+  };
+  const portfolio = new Portfolio({ ...portfolioOptions, startingCash: { [account]: startingCash } });
+  // bot.strategies: each strategy's own portfolio (its fills; marked and settled with the bot's)
+  const several =
+    run.specs === undefined
+      ? undefined
+      : strategyMembers(run.specs, { account, risk: config.risk, portfolio: () => new Portfolio(portfolioOptions) });
   const series = new SeriesCollector(symbols, section.maxSeriesPoints);
   const ratioPeriod = choosePeriod(header.to - header.from, section.metricsIntervalMs);
   const sampler = new EquitySampler({
@@ -223,10 +241,18 @@ export function runRecords(
         }),
       ),
   });
-  const schedule = settlementSchedule(section, run, instruments, market, portfolio, log);
+  const others = [...(several?.portfolios.values() ?? [])];
+  const settled: Pick<Portfolio, 'mark' | 'settle'> =
+    others.length === 0
+      ? portfolio
+      : {
+          mark: (symbol, price) => [portfolio, ...others].forEach((p) => p.mark(symbol, price)),
+          settle: (symbol, price) => [portfolio, ...others].forEach((p) => p.settle(symbol, price)),
+        };
+  const schedule = settlementSchedule(section, run, instruments, market, settled, log);
   const sampling = { nextTime: () => sampler.nextTime, runNext: () => sampler.sampleNext() };
   const timeline = new Timeline(clock, venue, [schedule, sampling]);
-  return { portfolio, series, sampler, schedule, timeline, ratioPeriod };
+  return { portfolio, series, sampler, schedule, timeline, ratioPeriod, several };
 }
 
 export type RunRecords = ReturnType<typeof runRecords>;

@@ -47,6 +47,7 @@ export type {
   TradeView,
   OrderUpdateView,
   RefusedView,
+  ThrottledView,
   TradingStateView,
   VenueView,
 } from './engine/strategy/views.ts';

@@ -1,5 +1,6 @@
 /**
- * The `bot` section of a config file: which strategy runs with which params, on which accounts, how the
+ * The `bot` section of a config file: which strategy runs with which params (or several: `strategies`,
+ * strategies-config.ts), on which accounts, how the
  * venue is reached (orders and, per stream, the transport of market data and order updates), what happens
  * to orders the bot did not send, where its order journal lives, the operator control endpoint and
  * optional metrics. Risk limits live in their own `risk` section (src/engine/risk/config.ts). Whether the
@@ -11,6 +12,7 @@ import type { ConfigContext } from '../config/fields.ts';
 import { decimal, filePath, nonEmptyString, oneOf, port, seconds } from '../config/fields.ts';
 import { LOOPBACK_HOSTS } from './live/control-server.ts';
 import { looksLikeStrategyPath } from '../engine/strategy/strategy-path.ts';
+import { bothForms, strategiesField } from './strategies-config.ts';
 
 export const STREAM_TRANSPORTS = ['ndjson', 'grpc'] as const;
 export type StreamTransport = (typeof STREAM_TRANSPORTS)[number];
@@ -73,14 +75,19 @@ const account = () =>
     .regex(ACCOUNT, 'expected the form firms/<firm>/accounts/<account>');
 
 export function botSection(context: ConfigContext = { baseDir: process.cwd() }) {
-  return z
+  const section = z
     .strictObject({
       /** A strategy name from strategies/ or a path to a plugin file (relative to the config file's folder). */
       strategy: nonEmptyString('a strategy name such as market-maker, or a path to a .ts file')
-        .default('market-maker')
-        .transform((value) => (looksLikeStrategyPath(value) ? path.resolve(context.baseDir, value) : value)),
+        .transform((value) => (looksLikeStrategyPath(value) ? path.resolve(context.baseDir, value) : value))
+        .optional(),
       /** Params validated by the plugin's own schema. */
-      params: z.record(z.string(), z.unknown()).default({}),
+      params: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * Several strategies in one bot, each `{ id, strategy, params, account?, risk? }` (strategies-config.ts);
+       * absent: the one strategy of `strategy` and `params`, whose id is its name.
+       */
+      strategies: strategiesField(context).optional(),
       /** The account intents trade by default. */
       account: account().optional(),
       /** Every account the bot follows (default: `account`). */
@@ -145,8 +152,21 @@ export function botSection(context: ConfigContext = { baseDir: process.cwd() }) 
         })
         .optional(),
     })
-    .transform((bot) => ({ ...bot, streams: resolveStreams(bot.streams, bot.venue) }))
-    .prefault({});
+    .superRefine((bot, ctx) => {
+      const both = bothForms(bot);
+      if (both !== undefined) ctx.addIssue({ code: 'custom', path: ['strategies'], message: both });
+    })
+    // the single form's defaults come after the check above, which needs to see what was given
+    .transform((bot) => ({
+      ...bot,
+      strategy: bot.strategy ?? DEFAULT_STRATEGY,
+      params: bot.params ?? {},
+      streams: resolveStreams(bot.streams, bot.venue),
+    }));
+  return section.prefault({});
 }
+
+/** The strategy of a config that names none. */
+export const DEFAULT_STRATEGY = 'market-maker';
 
 export type BotConfig = z.output<ReturnType<typeof botSection>>;

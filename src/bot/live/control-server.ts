@@ -31,8 +31,11 @@ export interface ControlTarget {
 }
 
 export interface ControlServerOptions {
-  /** The state machine to operate; undefined while the bot is still starting (requests then get a 503). */
-  readonly target: () => ControlTarget | undefined;
+  /**
+   * The state machine to operate; undefined while the bot is still starting (requests then get a 503). With
+   * `?strategy=<id>` (bot.strategies, #25) that strategy's own state; undefined for an id the bot does not run.
+   */
+  readonly target: (strategy?: string) => ControlTarget | undefined;
   /** 0 picks a free port. */
   readonly port: number;
   /** A loopback address or localhost (default 127.0.0.1); anything else is refused. */
@@ -135,10 +138,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
     )
       return;
     if (path !== CONTROL_PATH) return refuse(response, 404, 'CONTROL_NOT_FOUND', `not found: the control endpoint is ${CONTROL_PATH}`);
-    const target = options.target();
-    if (target === undefined)
+    const bot = options.target();
+    if (bot === undefined)
       return refuse(response, 503, 'CONTROL_STARTING', 'the bot is still starting; try again in a moment', { 'retry-after': '1' });
-    if (request.method === 'GET' || request.method === 'HEAD') return send(response, 200, stateBody(target));
+    const strategy = new URLSearchParams(queryText).get('strategy') ?? undefined;
+    const target = strategy === undefined ? bot : options.target(strategy);
+    if (target === undefined)
+      return refuse(response, 404, 'CONTROL_UNKNOWN_STRATEGY', `the bot runs no strategy "${strategy ?? ''}" (bot.strategies ids)`);
+    if (request.method === 'GET' || request.method === 'HEAD')
+      return send(response, 200, { ...stateBody(target), ...(strategy === undefined ? {} : { strategy }) });
     if (request.method !== 'POST')
       return refuse(response, 405, 'CONTROL_METHOD', 'method not allowed: GET reads the state, POST sets it', { allow: 'GET, HEAD, POST' });
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -162,7 +170,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       { requested: command.state, from: previous, to: target.state },
       `operator control: ${command.state} requested; trading state now ${target.state}`,
     );
-    return send(response, 200, { requested: command.state, previous, ...stateBody(target) });
+    const named = strategy === undefined ? {} : { strategy };
+    return send(response, 200, { requested: command.state, previous, ...stateBody(target), ...named });
   };
 
   const server = createServer((request, response) => {

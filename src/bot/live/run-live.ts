@@ -11,10 +11,10 @@
  */
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
-import type { Decimal } from '../../domain/decimal.ts';
-import { ZERO } from '../../domain/decimal.ts';
 import { liveClock, type Clock } from '../../engine/clock.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
+import { loadStrategySpecs } from '../strategy-specs.ts';
+import { positionsOf, strategyMembers, strategyParts, type StrategyMembers, type StrategySummary } from '../strategy-members.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
@@ -56,6 +56,10 @@ export interface RunSummary {
   reconcileReason?: string;
   /** Differences the final reconciliation found between the local view and the exchange's (it booked them). */
   reconcileDifferences: number;
+  /** With bot.strategies: each strategy's part of the totals (strategy-members.ts). */
+  strategies?: Record<string, StrategySummary>;
+  /** What of the totals no strategy's part holds (absent when the parts add up to them alone). */
+  unattributed?: StrategySummary;
 }
 
 /** Records what the pipeline receives (`tradebot run --record`; see backtest/recording/). */
@@ -87,6 +91,7 @@ export interface LiveRunOptions {
 /** The strategy, its params (bot.params, or the --params file) and the symbols it trades (RUN_NO_SYMBOLS when none). */
 async function strategyOf(options: LiveRunOptions) {
   const { config } = options;
+  if (config.bot.strategies !== undefined) return severalOf(options);
   const strategy = await loadStrategy(options.strategy ?? config.bot.strategy);
   const params = validateParams(
     strategy,
@@ -100,7 +105,22 @@ async function strategyOf(options: LiveRunOptions) {
     throw new TradebotError('RUN_NO_SYMBOLS', `strategy ${strategy.name} trades no symbols: set bot.params.symbols (or symbol)`, {
       kind: 'config',
     });
-  return { strategy, params, symbols };
+  return { strategy, params, symbols, specs: undefined };
+}
+
+/** `bot.strategies`: every strategy loaded and checked (one error listing every problem), the symbols of all. */
+async function severalOf(options: LiveRunOptions) {
+  if (options.strategy !== undefined || options.paramsFile !== undefined)
+    throw new TradebotError(
+      'RUN_STRATEGY_OVERRIDE',
+      '--strategy and --params replace the single bot.strategy / bot.params: with bot.strategies, edit the list in the config',
+      { kind: 'config' },
+    );
+  const specs = await loadStrategySpecs(options.config, options.configFile);
+  const first = specs[0];
+  if (first === undefined) throw new TradebotError('RUN_NO_SYMBOLS', 'bot.strategies lists no strategy', { kind: 'config' });
+  const symbols = [...new Set(specs.flatMap((spec) => symbolsOf(spec.definition, spec.params)))];
+  return { strategy: first.definition, params: first.params, symbols, specs };
 }
 
 /** What a run has to start its pipeline with. */
@@ -114,6 +134,8 @@ interface RunStart {
   /** The pipeline's view of `portfolio` (the final reconciliation books through it too). */
   readonly port: PortfolioPort;
   readonly recorder: RunRecorder | undefined;
+  /** With bot.strategies: the pipeline's members and their portfolios. */
+  readonly several: StrategyMembers | undefined;
   /** The web console (bot.control.console); undefined: none. */
   readonly liveConsole: LiveConsole | undefined;
 }
@@ -124,7 +146,7 @@ interface RunStart {
  */
 async function startServices(options: LiveRunOptions, start: RunStart) {
   const { config, logger } = options;
-  const { run, connection, clock, account, accounts, port, recorder, liveConsole } = start;
+  const { run, connection, clock, account, accounts, port, recorder, liveConsole, several } = start;
   let pipeline: RunningPipeline | undefined;
   let metrics: RunMetrics | undefined;
   let control: ControlServer | undefined;
@@ -138,7 +160,8 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
         port: config.bot.control.port,
         host: config.bot.control.host,
         log: logger,
-        target: () => pipeline?.risk.tradingState,
+        target: (strategy) =>
+          strategy === undefined ? pipeline?.risk.tradingState : pipeline?.strategies?.get(strategy)?.risk.tradingState,
         ...(liveConsole === undefined ? {} : { console: liveConsole.routes }),
       });
       logger.info(
@@ -157,6 +180,7 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
       account,
       accounts,
       symbols: run.symbols,
+      ...(several === undefined ? {} : { strategies: several.members }),
       unknownOrders: config.bot.unknownOrders,
       ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
       journal,
@@ -179,13 +203,6 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
     throw error;
   }
   return { running: pipeline, metrics, control, journal };
-}
-
-/** Net position per symbol over every account, as decimal strings. */
-function positionsOf(portfolio: Portfolio): Record<string, string> {
-  const out: Record<string, Decimal> = {};
-  for (const a of portfolio.snapshot().accounts) for (const p of a.positions) out[p.symbol] = (out[p.symbol] ?? ZERO).plus(p.qty);
-  return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
 }
 
 /** Draws the status line on `stream` (a TTY), over the previous one. */
@@ -279,11 +296,14 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   // the default account is always followed (a bot.accounts that leaves it out would refuse every default intent)
   const accounts = [...new Set([account, ...(config.bot.accounts ?? connection.accounts)])];
-  const portfolio = new Portfolio({
-    clock,
-    fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps },
-    moneyDigits: moneyDigitsOf(connection.instruments),
-  });
+  const newPortfolio = () =>
+    new Portfolio({
+      clock,
+      fees: { takerBps: config.bot.fees.takerBps, makerBps: config.bot.fees.makerBps },
+      moneyDigits: moneyDigitsOf(connection.instruments),
+    });
+  const portfolio = newPortfolio();
+  const several = run.specs === undefined ? undefined : strategyMembers(run.specs, { account, risk: config.risk, portfolio: newPortfolio });
   const recorder = options.recorder?.({ instruments: connection.instruments, symbols: run.symbols, startTime: started });
   // the console answers 503 until the pipeline runs
   const startedRun: { pipeline?: RunningPipeline } = {};
@@ -297,7 +317,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
         })
       : undefined;
   const port = portfolioPort(portfolio);
-  const services = { run, connection, clock, account, accounts, portfolio, port, recorder, liveConsole };
+  const services = { run, connection, clock, account, accounts, portfolio, port, recorder, liveConsole, several };
   const { running, metrics, control, journal } = await startServices(options, services);
   startedRun.pipeline = running;
   if (control !== undefined && liveConsole !== undefined) {
@@ -335,6 +355,10 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   }
   const final = await reconcileSummary({ venue: connection.venue, portfolio: port, accounts, log: logger });
   const summary = summaryOf(running, portfolio, journal, control, clock.now() - started, final);
+  if (several !== undefined && running.strategies !== undefined) {
+    const totals = { ...summary, refusalsByCode: summary.refusalsByCode };
+    Object.assign(summary, strategyParts(running.strategies, several.portfolios, totals));
+  }
   await metrics?.close();
   await recorder?.close();
   try {

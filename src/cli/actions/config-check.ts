@@ -2,14 +2,15 @@
  * The body of `tradebot config check <file>` (declared in ../commands/config.ts): the config's schema, the
  * run plan (venue and stream transports against the exchange section), then the strategy it names, loaded
  * as `tradebot run` loads it, and its `bot.params` validated by the plugin's schema, with problems named by
- * the file and `bot.params.<key>`. A backtest config (one with a `backtest` section) is checked with the
- * backtest schema.
+ * the file and `bot.params.<key>`; with `bot.strategies`, every strategy and its params, all problems at once
+ * (`bot.strategies[1].params.qty`), and its risk keys narrower than the bot's (src/bot/strategy-specs.ts). A
+ * backtest config (one with a `backtest` section) is checked with the backtest schema.
  */
 import { loadBacktestConfig } from '../../../backtest/config.ts';
 import { loadConfig } from '../../config/index.ts';
 import { parseYaml } from '../../config/yaml.ts';
 import { assertRunPlan } from '../../bot/live/run-plan.ts';
-import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
+import { loadStrategySpecs } from '../../bot/strategy-specs.ts';
 import { readFileSync } from 'node:fs';
 
 /** True when the file has a top-level `backtest` section (a backtest config, not a bot config). */
@@ -23,14 +24,14 @@ function isBacktestConfig(file: string): boolean {
 }
 
 export async function configCheckCommand(file: string): Promise<void> {
-  const bot = isBacktestConfig(file) ? loadBacktestConfig(file).bot : assertedBot(file);
-  const strategy = await loadStrategy(bot.strategy);
-  validateParams(strategy, bot.params, { file, path: 'bot.params' });
-  process.stdout.write(`${file}: ok (strategy ${strategy.name})\n`);
+  const config = isBacktestConfig(file) ? loadBacktestConfig(file) : assertedConfig(file);
+  const specs = await loadStrategySpecs(config, file);
+  const names = specs.map((s) => (s.id === s.definition.name ? s.id : `${s.id}: ${s.definition.name}`));
+  process.stdout.write(`${file}: ok (${specs.length === 1 ? 'strategy' : 'strategies'} ${names.join(', ')})\n`);
 }
 
-function assertedBot(file: string) {
+function assertedConfig(file: string) {
   const config = loadConfig(file);
   assertRunPlan(config, file);
-  return config.bot;
+  return config;
 }

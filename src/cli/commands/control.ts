@@ -17,6 +17,8 @@ export interface ControlCommandOptions {
   host?: string;
   config?: string;
   reason?: string;
+  /** One strategy of bot.strategies (#25). */
+  strategy?: string;
 }
 
 function parsePort(text: string): number {
@@ -128,13 +130,16 @@ export function registerControlCommand(program: Command): void {
     .option('--host <host>', 'loopback address of the endpoint (default: bot.control.host of --config, else 127.0.0.1)')
     .option('-c, --config <file>', "the bot's config file, to read bot.control from")
     .option('-r, --reason <text>', 'why (logged by the bot with the state change)')
+    .option('--strategy <id>', "one strategy's own state (bot.strategies id) instead of the whole bot's")
     .action(async (state: string | undefined, options: ControlCommandOptions) => {
       if (state !== undefined && !isTradingState(state)) {
         throw new TradebotError('CLI_INVALID_STATE', `the state must be one of ${TRADING_STATES.join(', ')}, got "${state}"`, {
           kind: 'config',
         });
       }
-      const answer = await callControl(await controlUrl(options), state, options.reason);
+      const url = await controlUrl(options);
+      const target = options.strategy === undefined ? url : `${url}?strategy=${encodeURIComponent(options.strategy)}`;
+      const answer = await callControl(target, state, options.reason);
       process.stdout.write(`${JSON.stringify({ event: 'control.state', ...answer })}\n`);
     });
 }

@@ -9,23 +9,32 @@
  * reported so the order is not left pending, and an order whose cancel is in flight is not cancelled again (a
  * strategy's cancelAll at stop followed by the engine's own would double every cancel). Retries of inserts
  * happen below, in the client, with the same client order id (so a retry can never create a second order).
- * Venue calls and their answers are in venue-calls.ts. `cancelAllOpen` cancels on shutdown. With a
- * `journal` (write-ahead, see send-journal.ts) every request is recorded and made durable before its venue
- * call leaves: once per flush for everything the step sends.
+ * Venue calls and their answers are in venue-calls.ts, how a replace is queued or merged in
+ * replace-queueing.ts. `cancelAllOpen` cancels on shutdown. With a `journal` (write-ahead, see
+ * send-journal.ts) every request is recorded and made durable before its venue call leaves: once per flush for everything the step sends.
+ *
+ * With `throttle` limits (risk.maxMessagesPerSecond and risk.maxQueuedMessages > 0) a flush sends only what
+ * the message budget allows, cancels first; the rest waits in the send queue (send-queue.ts), a newer replace
+ * or cancel of an order superseding a queued one, and a drain is scheduled on the engine clock for when the
+ * budget frees. What waits longer than maxQueueAgeMs is not sent (reported refused).
  */
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import type { Approved } from '../risk/verdict.ts';
 import type { CancelAllIntent, CrossIntent, Intent, PlaceIntent, ReplaceIntent } from '../intents.ts';
-import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
+import type { Clock } from '../clock.ts';
+import type { Venue, VenueCancelRequest, VenueOrderRequest } from '../venue.ts';
 import { describeError } from '../../errors.ts';
 import { standingOf, type ReleasedRequests, type TrackedState } from '../orders/index.ts';
-import type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
+import type { ExecutionLedger } from './ledger.ts';
 import type { SendJournal } from './send-journal.ts';
 import { ExecutionErrorCode, notSent } from './errors.ts';
 import { HeldOrders, type Blocker } from './held-orders.ts';
 import { crossRequest, orderRequest } from './requests.ts';
-import { VenueCalls, type QueuedReplace } from './venue-calls.ts';
+import { SendQueue, failExpired, type QueuedPlace, type SendBatch, type SendQueueOptions, type ThrottleOutcome } from './send-queue.ts';
+import type { ThrottleLimits } from './throttle.ts';
+import { VenueCalls } from './venue-calls.ts';
+import { ReplaceQueueing } from './replace-queueing.ts';
 
 export interface ExecutionAdapterOptions {
   venue: Venue;
@@ -34,12 +43,25 @@ export interface ExecutionAdapterOptions {
   defaultAccount: string;
   selfMatchPrevention: VenueOrderRequest['selfMatchPreventionInstruction'];
   /** Called after every venue call settles, with counts for metrics and the status line. */
-  onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number): void;
+  onSent?(kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number, clordIds?: readonly string[]): void;
   /** Write-ahead journal of requests (the order journal); absent: nothing is recorded. */
   journal?: SendJournal;
+  /** The message throttle; absent: every flush sends everything queued. */
+  throttle?: AdapterThrottle;
 }
 
-type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
+export interface AdapterThrottle {
+  readonly limits: ThrottleLimits;
+  readonly clock: Clock;
+  /** Runs a drain when the budget frees (the pipeline makes it an engine step); default: `flush()`. */
+  readonly drain?: () => void;
+  /** A strategy intent that had to wait: pending, then sent, superseded or refused (past maxQueueAgeMs). */
+  readonly onOutcome?: (outcome: ThrottleOutcome) => void;
+  /** Several strategies: the budget is shared round-robin by strategy (groupOf a client order id), each within its own. */
+  readonly fairness?: SendQueueOptions['fairness'];
+}
+
+export type { ThrottleOutcome } from './send-queue.ts';
 /** What waits for self-match cancels: a place (already tracked as PENDING_NEW) or a replace (PENDING_REPLACE). */
 type HeldItem = { kind: 'place'; place: QueuedPlace } | { kind: 'replace'; intent: Approved<ReplaceIntent> };
 
@@ -49,11 +71,9 @@ const blocker: (state: TrackedState | undefined) => Blocker = standingOf;
 export type { ExecutionLedger, ReplaceTerms } from './ledger.ts';
 
 export class ExecutionAdapter {
-  private places: QueuedPlace[] = [];
-  private cancels: string[] = [];
-  private crosses: VenueCrossRequest[] = [];
-  private replaces: QueuedReplace[] = [];
+  private readonly queue: SendQueue;
   private readonly calls: VenueCalls;
+  private readonly replaces: ReplaceQueueing;
   /** Orders waiting for self-match cancels to be confirmed. */
   private readonly held = new HeldOrders<HeldItem>();
 
@@ -65,6 +85,29 @@ export class ExecutionAdapter {
       onSent: options.onSent,
       acknowledged: (clordId) => this.onAcknowledged(clordId),
     });
+    const throttle = options.throttle;
+    this.queue = new SendQueue({
+      limits: throttle?.limits,
+      clock: throttle?.clock,
+      onOutcome: throttle?.onOutcome,
+      fairness: throttle?.fairness,
+    });
+    this.replaces = new ReplaceQueueing(options.ledger, this.queue, options.log);
+  }
+
+  /**
+   * Why this approved intent cannot be taken on now: the send queue holds risk.maxQueuedMessages requests
+   * (never for cancels). The pipeline refuses it (RISK_ORDER_RATE) instead of submitting it.
+   */
+  queueFull(intent: Intent): string | undefined {
+    if (intent.kind === 'place' || intent.kind === 'cross') return this.queue.fullFor(intent.kind);
+    if (intent.kind !== 'replace') return undefined;
+    return this.queue.fullFor('replace', this.options.ledger.orderIdOf(intent.clordId));
+  }
+
+  /** Requests waiting for the message budget. */
+  get queued(): number {
+    return this.queue.size;
   }
 
   /** Queues an approved intent; `flush()` sends what was queued during the current engine step. */
@@ -77,11 +120,11 @@ export class ExecutionAdapter {
         this.queuePlace(intent, after);
         break;
       case 'cancel':
-        this.queueCancel(intent.clordId);
+        this.queueCancel(intent.clordId, intent);
         break;
       case 'replace':
         if (after.length > 0) this.holdReplace(approved as Approved<ReplaceIntent>, after);
-        else this.queueReplace(approved as Approved<ReplaceIntent>);
+        else this.replaces.queue(approved as Approved<ReplaceIntent>, true, intent);
         break;
       case 'cancelAll':
         for (const clordId of this.options.ledger.openClordIds((intent as CancelAllIntent).symbol)) this.queueCancel(clordId);
@@ -96,17 +139,20 @@ export class ExecutionAdapter {
    * Sends what the step queued: cancels, then replaces, then places (each as list calls of at most 20), then
    * crosses, so a step's cancels never trail its new orders. With a journal, one sync covers them all.
    */
-  flush(): void {
-    // every engine step ends here, most with nothing queued: then there is nothing to swap or send
-    if (this.places.length === 0 && this.cancels.length === 0 && this.replaces.length === 0 && this.crosses.length === 0) return;
-    const places = this.places;
-    this.places = [];
-    const cancels = this.cancelRequests(this.cancels);
-    this.cancels = [];
-    const replaces = this.replaces;
-    this.replaces = [];
-    const crosses = this.crosses;
-    this.crosses = [];
+  flush(force = false): void {
+    // every engine step ends here, most with nothing queued: then there is nothing to take or send
+    if (this.queue.size === 0) return;
+    const batch = this.queue.take(force);
+    failExpired(this.options.ledger, this.options.log, batch.expired);
+    this.send(batch);
+    this.queue.report(batch);
+    this.queue.scheduleDrain(() => (this.options.throttle?.drain === undefined ? this.flush() : this.options.throttle.drain()));
+  }
+
+  /** Sends a flush's batch (see flush). */
+  private send(batch: SendBatch): void {
+    const { places, replaces, crosses } = batch;
+    const cancels = this.cancelRequests(batch.cancels);
     const journal = this.options.journal;
     if (journal !== undefined && (places.length > 0 || cancels.length > 0 || replaces.length > 0 || crosses.length > 0)) {
       if (cancels.length > 0) journal.cancelling(cancels);
@@ -171,8 +217,8 @@ export class ExecutionAdapter {
       else ledger.requestFailed?.(held.clordId, 'replace', error);
     }
     for (const { item } of released) {
-      if (item.kind === 'place') this.places.push(item.place);
-      else this.queueReplace(item.intent, false);
+      if (item.kind === 'place') this.queue.add({ kind: 'place', place: item.place, intent: item.place.intent });
+      else this.replaces.queue(item.intent, false);
     }
     if (released.length > 0) this.flush();
   }
@@ -197,7 +243,7 @@ export class ExecutionAdapter {
     if (released.replaceOf === undefined) return;
     const pending = ledger.pendingReplaceOf(released.replaceOf);
     if (pending === undefined) return; // the exchange or a failure already ended the replace
-    this.queueReplace({ clordId: released.replaceOf, newClordId: pending.clordId, price: pending.price, qty: pending.qty }, false);
+    this.replaces.queue({ clordId: released.replaceOf, newClordId: pending.clordId, price: pending.price, qty: pending.qty }, false);
   }
 
   /**
@@ -208,7 +254,8 @@ export class ExecutionAdapter {
   async cancelAllOpen(skip: (clordId: string) => boolean = () => false): Promise<void> {
     for (const { clordId } of this.held.takeAll()) this.dropHeld(clordId);
     for (const clordId of this.options.ledger.openClordIds()) if (!skip(clordId)) this.queueCancel(clordId);
-    this.flush();
+    // the shutdown's and the kill switch's cancels do not wait for the message budget
+    this.flush(true);
     await this.idle();
   }
 
@@ -222,7 +269,7 @@ export class ExecutionAdapter {
     this.options.ledger.submitted(request, { intentId: intent.intentId, label: intent.label });
     const place = { intent, request };
     if (after.length === 0 || after.every((clordId) => blocker(this.options.ledger.stateOf(clordId)) === 'finished'))
-      this.places.push(place);
+      this.queue.add({ kind: 'place', place, intent });
     else this.held.hold({ clordId: intent.clordId, after, item: { kind: 'place', place } });
   }
 
@@ -244,20 +291,17 @@ export class ExecutionAdapter {
     else ledger.sendFailed(clordId, error);
   }
 
-  private queueCancel(clordId: string): void {
-    if (this.cancels.includes(clordId) || this.options.ledger.isCancelInFlight(clordId)) return;
-    const pendingPlace = this.places.findIndex((p) => p.intent.clordId === clordId);
-    if (pendingPlace >= 0) {
-      this.places.splice(pendingPlace, 1);
+  private queueCancel(clordId: string, intent?: Intent): void {
+    if (this.queue.hasCancel(clordId) || this.options.ledger.isCancelInFlight(clordId)) return;
+    if (this.queue.removePlace(clordId) !== undefined) {
       this.options.ledger.sendFailed(
         clordId,
         notSent(ExecutionErrorCode.CANCELLED_BEFORE_SENT, `order ${clordId} was cancelled before it was sent`, { clordId }),
       );
       return;
     }
-    const pendingCross = this.crosses.findIndex((c) => c.buy.clordId === clordId || c.sell.clordId === clordId);
-    if (pendingCross >= 0) {
-      const [cross] = this.crosses.splice(pendingCross, 1);
+    const cross = this.queue.removeCrossWithLeg(clordId);
+    if (cross !== undefined) {
       for (const leg of cross === undefined ? [] : [cross.buy, cross.sell]) {
         this.options.ledger.sendFailed(
           leg.clordId,
@@ -281,16 +325,14 @@ export class ExecutionAdapter {
       this.options.ledger.deferCancel(clordId);
       return;
     }
-    this.cancels.push(clordId);
+    this.queue.add({ kind: 'cancel', clordId, intent });
   }
 
   /** A replace queued in this step for an order being cancelled would only be rejected: it is not sent. */
   private dropQueuedReplaces(clordId: string): void {
     const orderId = this.options.ledger.orderIdOf(clordId);
-    if (orderId === undefined || !this.replaces.some((r) => r.request.orderId === orderId)) return;
-    const dropped = this.replaces.filter((r) => r.request.orderId === orderId);
-    this.replaces = this.replaces.filter((r) => r.request.orderId !== orderId);
-    for (const r of dropped) {
+    const r = orderId === undefined ? undefined : this.queue.removeReplace(orderId);
+    if (r !== undefined) {
       this.options.ledger.requestFailed?.(
         r.origClordId,
         'replace',
@@ -321,74 +363,10 @@ export class ExecutionAdapter {
     });
   }
 
-  /**
-   * `tellLedger`: record the replace request (false when it was recorded when the replace started waiting).
-   * Not sent for an order already finished (a replace that waited for the ack of an order that filled
-   * meanwhile) or UNKNOWN (a cancel or replace of it was just refused as too late: it has almost surely
-   * ended and its execution is on the way): the exchange would only refuse it.
-   */
-  private queueReplace(replace: ReplaceTerms, tellLedger = true): void {
-    const { ledger } = this.options;
-    const orderId = ledger.orderIdOf(replace.clordId);
-    const symbol = ledger.symbolOf(replace.clordId);
-    if (symbol === undefined) return;
-    const state = ledger.stateOf(replace.clordId);
-    if (blocker(state) === 'finished' || state === 'UNKNOWN') {
-      this.options.log.debug({ clordId: replace.clordId, state }, 'replace not sent: the order is finished or its state is unknown');
-      if (!tellLedger)
-        ledger.requestFailed?.(
-          replace.clordId,
-          'replace',
-          notSent(
-            ExecutionErrorCode.ORDER_NOT_WORKING,
-            `replace of ${replace.clordId} not sent: the order is ${state ?? 'no longer tracked'}`,
-            { clordId: replace.clordId },
-          ),
-        );
-      return;
-    }
-    if (orderId === undefined) {
-      this.deferReplace(replace, tellLedger);
-      return;
-    }
-    if (tellLedger) ledger.replaceRequested(replace);
-    this.replaces.push({
-      origClordId: replace.clordId,
-      request: { orderId, symbol, clordId: replace.newClordId, qty: replace.qty, price: replace.price },
-    });
-  }
-
-  /**
-   * A replace of an order not acknowledged yet waits on the order's record. A later replace (by any id of
-   * the order) takes over an earlier waiting one, keeping the changes it does not make itself, and the
-   * earlier one is failed as merged.
-   */
-  private deferReplace(replace: ReplaceTerms, tellLedger: boolean): void {
-    const { ledger } = this.options;
-    const earlierOf = ledger.waitingReplaceOf(replace.clordId);
-    const earlier = earlierOf === undefined ? undefined : ledger.pendingReplaceOf(earlierOf);
-    let merged = replace;
-    if (earlierOf !== undefined && earlier !== undefined) {
-      merged = { ...replace, clordId: earlierOf, price: replace.price ?? earlier.price, qty: replace.qty ?? earlier.qty };
-      ledger.requestFailed?.(
-        earlierOf,
-        'replace',
-        notSent(
-          ExecutionErrorCode.REPLACE_MERGED,
-          `replace ${earlier.clordId} of ${earlierOf} merged into the later replace ${replace.newClordId}: ` +
-            'one replace is sent once the order is acknowledged',
-          { clordId: earlierOf, newClordId: earlier.clordId, mergedInto: replace.newClordId },
-        ),
-      );
-    }
-    if (tellLedger) ledger.replaceRequested(merged);
-    ledger.deferReplace(merged.clordId, merged.clordId);
-  }
-
   /** A cross's two legs, as orders the ledger tracks from now on (PENDING_NEW, with the cross id). */
   private queueCross(intent: CrossIntent): void {
     const request = crossRequest(intent);
     for (const l of [request.buy, request.sell]) this.options.ledger.submitted(l, { intentId: intent.intentId, crossId: intent.crossId });
-    this.crosses.push(request);
+    this.queue.add({ kind: 'cross', cross: request, intent });
   }
 }

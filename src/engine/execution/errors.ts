@@ -20,6 +20,11 @@ export const ExecutionErrorCode = {
    * keeps the changes it does not make itself): only that one is sent.
    */
   REPLACE_MERGED: 'EXECUTION_REPLACE_MERGED',
+  /**
+   * The request waited for the message budget (risk.maxMessagesPerSecond) longer than risk.maxQueueAgeMs and
+   * was not sent; the strategy is told RISK_ORDER_RATE and decides again.
+   */
+  THROTTLE_EXPIRED: 'EXECUTION_THROTTLE_EXPIRED',
 } as const;
 
 export type ExecutionErrorCode = (typeof ExecutionErrorCode)[keyof typeof ExecutionErrorCode];

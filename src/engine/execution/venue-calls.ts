@@ -18,7 +18,7 @@ export interface VenueCallsOptions {
   readonly venue: Venue;
   readonly ledger: ExecutionLedger;
   readonly log: Logger;
-  readonly onSent?: ((kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number) => void) | undefined;
+  readonly onSent?: ((kind: 'insert' | 'cancel' | 'replace' | 'cross', count: number, clordIds?: readonly string[]) => void) | undefined;
   /** An answer named the order's exchange id (after the ledger was told). */
   readonly acknowledged: (clordId: string) => void;
 }
@@ -48,7 +48,11 @@ export class VenueCalls {
       venue.insertOrders(batch).then(
         (orderIds) => {
           this.acknowledge(batch, orderIds);
-          this.options.onSent?.('insert', batch.length);
+          this.options.onSent?.(
+            'insert',
+            batch.length,
+            batch.map((r) => r.clordId),
+          );
         },
         (error: unknown) => {
           logFailure(log, 'insert', error, { count: batch.length });
@@ -104,7 +108,7 @@ export class VenueCalls {
       venue.cross(request).then(
         (orderIds) => {
           this.acknowledge(legs, orderIds);
-          this.options.onSent?.('cross', 1);
+          this.options.onSent?.('cross', 1, [request.buy.clordId]);
         },
         (error: unknown) => {
           logFailure(log, 'cross', error, { crossId: request.crossId });

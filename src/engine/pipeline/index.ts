@@ -22,14 +22,15 @@ import { Subject, Subscription, type Observer } from 'rxjs';
 import type { Instrument } from '../../domain/index.ts';
 import { describeError } from '../../errors.ts';
 import { BookStore } from '../books.ts';
-import { ExecutionAdapter } from '../execution/adapter.ts';
-import { idFactory, newRunId } from '../execution/ids.ts';
+import { ExecutionAdapter, type AdapterThrottle, type ThrottleOutcome } from '../execution/adapter.ts';
+import { clordPrefixOf, newRunId, sharedIdFactory } from '../execution/ids.ts';
 import { OrderTracker } from '../orders/index.ts';
 import { RiskManager, type Approved, type RiskContext } from '../risk/index.ts';
 import { engineRiskContext } from '../risk-context.ts';
 import { RunCounters } from '../run-counters.ts';
 import { SettlementWatch } from '../settlements.ts';
-import type { RefusedView } from '../strategy/views.ts';
+import type { RefusedView, ThrottledView } from '../strategy/views.ts';
+import type { Intent } from '../intents.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { Venue } from '../venue.ts';
 import { IntentGate, engineCancelIntent } from './intent-gate.ts';
@@ -41,20 +42,26 @@ import type { PipelineOptions, RunningPipeline, Step, StrategySlot } from './opt
 import { Reconciler } from './reconcile.ts';
 import { stopPipeline } from './stop.ts';
 import { strategyRuntime } from './strategy.ts';
+import { StrategySet, markedTogether } from './strategies.ts';
 
 export type { PipelineOptions, RunningPipeline } from './options.ts';
 
 export async function startPipeline(options: PipelineOptions): Promise<RunningPipeline> {
-  const { venue, clock, log, portfolio, accounts } = options;
+  const { venue, clock, log, accounts } = options;
+  // with several strategies, marks and settlements reach their own portfolios too
+  const portfolio = markedTogether(options.portfolio, options.strategies);
   const recovered = await replayJournal(options.journal);
   const runId = options.runId ?? newRunId(recovered?.runIds);
-  const ids = idFactory(runId, 'tb', recovered?.counters);
+  const idsFor = sharedIdFactory(runId, recovered?.counters);
+  const ids = idsFor('tb');
   const counters = new RunCounters();
   const instruments = await referenceData(venue, options.symbols, log);
   const books = new BookStore();
   const { finishedOrderHistory: finishedHistory, executionDedupeCapacity: dedupeCapacity } = options;
   const tracker = new OrderTracker({ clock, finishedHistory, dedupeCapacity });
-  const risk = new RiskManager(options.risk, { clock });
+  // over the message budget intents wait in the adapter's send queue (risk.maxQueuedMessages > 0), or are refused
+  const queueing = options.risk.maxQueuedMessages > 0;
+  const risk = new RiskManager(options.risk, { clock, messageRate: queueing ? 'queue' : 'refuse' });
   const writer = startJournal(options.journal, recovered, { clock, runId, tracker, risk, log });
   const context = riskContext(options, { instruments, tracker, books, risk });
   const adapter = new ExecutionAdapter({
@@ -62,9 +69,21 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     log,
     defaultAccount: options.account,
     selfMatchPrevention: undefined,
-    onSent: (kind, count) => counters.sent(kind, count),
+    onSent: (kind, count, clordIds) => {
+      counters.sent(kind, count);
+      several?.sent(kind, count, clordIds);
+    },
     ledger: trackerLedger(tracker),
     ...(writer === undefined ? {} : { journal: writer.recorder }),
+    ...(queueing
+      ? {
+          throttle: throttleOf(
+            options,
+            () => step(() => undefined),
+            (outcome) => (several === undefined ? gate.throttled(outcome, deliver) : several.throttled(outcome, gate)),
+          ),
+        }
+      : {}),
   });
   const step = engineStep(adapter, log);
   const strategy: StrategySlot = { runtime: undefined };
@@ -77,12 +96,23 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     refusals$.next(view);
     strategy.runtime?.orderUpdate(view);
   };
-  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused });
+  const deliver = (view: ThrottledView) => strategy.runtime?.orderUpdate(view);
+  const queueFull = (intent: Intent) => adapter.queueFull(intent);
+  const gate = new IntentGate({ risk, context, log: strategyLog, counters, submit, symbolOf, refused, queueFull });
   const cancel = (clordId: string) => gate.cancelByEngine(engineCancelIntent(clordId, ids.intentId(), clock.now()));
   /** Cancels every open order but those that cannot rest (IOC, FOK, cross legs): their outcome is on its way. */
   const cancelAllOpen = () => adapter.cancelAllOpen((clordId) => gate.isImmediate(clordId));
-  strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
   const subscriptions = new Subscription();
+  let several: StrategySet | undefined;
+  if (options.strategies !== undefined && options.strategies.length > 0) {
+    const members = options.strategies;
+    const isImmediate = (clordId: string) => gate.isImmediate(clordId);
+    const base = { options, members, log, idsFor, books, instruments, tracker, risk, context, counters, step, submit, queueFull };
+    several = new StrategySet({ ...base, refusals$, cancel, isImmediate, subscriptions });
+    strategy.runtime = several;
+  } else {
+    strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
+  }
   const journal = restoreOrders(writer, { tracker, venue, log, step, counters });
   const settlements = new SettlementWatch(portfolio, () => clock.now());
   const stopped = () => strategy.runtime === undefined;
@@ -103,14 +133,16 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   subscriptions.add(venue.marketData(options.symbols).subscribe(streamInto(options, step, 'market', (event) => market.onEvent(event))));
   step(() => strategy.runtime?.start());
   const { symbols, account } = options;
-  log.info({ runId, strategy: options.strategy.name, symbols, account, venue: venue.name }, 'pipeline started');
+  const names = several === undefined ? options.strategy.name : [...several.parts.keys()].join(', ');
+  log.info({ runId, strategy: names, symbols, account, venue: venue.name }, 'pipeline started');
   const isImmediate = (clordId: string) => gate.isImmediate(clordId);
   const idle = () => adapter.idle();
   const { stopGraceMs } = options;
   const stopDeps = { clock, log, tracker, step, strategy, stopGraceMs, cancelAllOpen, idle, isImmediate, journal, subscriptions };
   const stop = () => stopPipeline(stopDeps).finally(() => refusals$.complete());
   const cancelAll = () => new Promise<void>((resolve) => step(() => void cancelAllOpen().then(resolve, resolve)));
-  return { counters, tracker, risk, books, instruments, refusals$: refusals$.asObservable(), cancelAll, stop };
+  const parts = several === undefined ? {} : { strategies: several.parts };
+  return { counters, tracker, risk, books, instruments, refusals$: refusals$.asObservable(), cancelAll, stop, ...parts };
 }
 
 /** The risk layer's view of the engine (instruments, event groups, the tracker's orders, positions, books). */
@@ -119,7 +151,7 @@ function riskContext(
   parts: { instruments: ReadonlyMap<string, Instrument>; tracker: OrderTracker; books: BookStore; risk: RiskManager },
 ): RiskContext {
   const { clock, venue } = options;
-  return engineRiskContext({
+  const context = engineRiskContext({
     now: () => clock.now(),
     defaultAccount: options.account,
     accounts: options.accounts,
@@ -131,6 +163,14 @@ function riskContext(
     risk: () => parts.risk,
     canCross: venue.canCross ?? true,
   });
+  if (options.strategies === undefined || options.strategies.length === 0) return context;
+  // several strategies: a self-match refusal names the strategy whose order would have been crossed
+  const ids = new Set(options.strategies.map((s) => s.id));
+  const strategyOf = (clordId: string) => {
+    const prefix = clordPrefixOf(clordId);
+    return prefix !== undefined && ids.has(prefix) ? prefix : undefined;
+  };
+  return { ...context, strategyOf };
 }
 
 /** The traded symbols' reference data (a symbol without any is warned about: every intent on it is refused). */
@@ -140,6 +180,23 @@ async function referenceData(venue: Venue, symbols: readonly string[], log: Logg
     if (!instruments.has(symbol)) log.warn({ symbol }, 'no reference data for a traded symbol: every intent on it will be refused');
   }
   return instruments;
+}
+
+/** The adapter's message throttle from the risk config: drains run as engine steps on the pipeline's clock. */
+function throttleOf(options: PipelineOptions, drain: () => void, onOutcome: (outcome: ThrottleOutcome) => void): AdapterThrottle {
+  const { maxMessagesPerSecond: maxPerSecond, maxQueuedMessages: maxQueued, maxQueueAgeMs: maxAgeMs } = options.risk;
+  const limits = { maxPerSecond, maxQueued, maxAgeMs };
+  if (options.strategies === undefined || options.strategies.length === 0) return { limits, clock: options.clock, drain, onOutcome };
+  // several strategies share the budget round-robin, each within its own risk.maxMessagesPerSecond when narrower
+  const own = new Map(options.strategies.map((s) => [s.id, s.risk.maxMessagesPerSecond] as const));
+  const fairness = {
+    groupOf: (clordId: string) => clordPrefixOf(clordId) ?? '',
+    limitOf: (group: string) => {
+      const limit = own.get(group);
+      return limit !== undefined && limit < maxPerSecond ? limit : undefined;
+    },
+  };
+  return { limits, clock: options.clock, drain, onOutcome, fairness };
 }
 
 /** An engine step (see Step): the work, an error in it logged, then the adapter's flush. */

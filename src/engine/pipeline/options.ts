@@ -17,13 +17,20 @@ import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-even
 import type { Venue } from '../venue.ts';
 import type { Observable } from 'rxjs';
 import type { RefusedView } from '../strategy/views.ts';
+import type { StrategyMemberOptions, StrategyPart } from './strategies.ts';
 
 export interface PipelineOptions {
   venue: Venue;
   clock: Clock;
   log: Logger;
+  /** The strategy (with `strategies`: ignored, give the first's). */
   strategy: AnyStrategy;
   params: unknown;
+  /**
+   * Several strategies in this pipeline (#25): each with its id (its client order id prefix), params, symbols,
+   * account, limits and portfolio. Absent: `strategy` alone, with `tb` order ids, as before.
+   */
+  strategies?: readonly StrategyMemberOptions[];
   risk: RiskConfig;
   portfolio: PortfolioPort;
   /** The account intents trade by default, and every account the bot follows. */
@@ -63,13 +70,18 @@ export interface RunningPipeline {
   readonly refusals$: Observable<RefusedView>;
   /** Cancels every open order that can rest (an operator's cancel-all); resolves when the venue answered. */
   cancelAll(): Promise<void>;
+  /** With several strategies: each one's counters, risk manager (its trading state) and portfolio, by id. */
+  readonly strategies?: ReadonlyMap<string, StrategyPart>;
   /** Stops the strategy, cancels open orders, ends the streams. */
   stop(): Promise<void>;
 }
 
+/** What the pipeline drives: the strategy's runtime, or the StrategySet of several (strategies.ts). */
+export type StrategyPort = Pick<StrategyRuntime, 'start' | 'stop' | 'close' | 'book' | 'trade' | 'orderUpdate' | 'tradingState'>;
+
 /** The strategy's runtime while the run lasts; undefined once stopped (late events reach no strategy). */
 export interface StrategySlot {
-  runtime: StrategyRuntime | undefined;
+  runtime: StrategyPort | undefined;
 }
 
 /**

@@ -81,6 +81,8 @@ export interface RiskContext {
   /** Today's realized + unrealized PnL of the bot, in the settlement currency (a loss is negative). */
   dailyPnl(): Decimal;
   tradingState(): TradingState;
+  /** With several strategies in the bot (#25): the id of the strategy whose order this is (self-match messages). */
+  strategyOf?(clordId: string): string | undefined;
   /** False when the venue cannot cross (crosses are refused RISK_CROSS_UNSUPPORTED); absent: true. */
   canCross?(): boolean;
 }

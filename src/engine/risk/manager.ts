@@ -9,7 +9,8 @@
  * Order of checks (the first breach is the refusal): intent shape -> venue capability (a cross on a venue
  * without crosses: RISK_CROSS_UNSUPPORTED) -> known symbol -> daily loss -> trading
  * state -> instrument rules (min qty, lot, tick, price limits) -> maxOrderQty -> maxOrderNotional ->
- * priceBand -> self-match -> maxPosition -> maxEventPosition -> maxOpenOrders -> message rate. Cancels are
+ * priceBand -> self-match -> maxPosition -> maxEventPosition -> maxOpenOrders -> message rate (unless the
+ * execution adapter's send queue meters it: `messageRate: 'queue'`, see execution/throttle.ts). Cancels are
  * checked only for a known order and always pass the state gate and the throttle. A check that throws fails
  * closed (RISK_CHECK_FAILED). The manager's only state is the throttle window and the trading state machine.
  * Within one check the context's open orders, positions and PnL are read once.
@@ -53,6 +54,12 @@ export interface RiskManagerOptions {
   readonly clock: Pick<Clock, 'now'>;
   /** A state machine to share; default: one built from the config's onFeedStale/onStrategyError/onDailyLoss. */
   readonly tradingState?: TradingStateMachine;
+  /**
+   * `refuse` (default): an intent over maxMessagesPerSecond is refused here (RISK_ORDER_RATE). `queue`: the
+   * execution adapter's send queue meters the messages (the pipeline with risk.maxQueuedMessages > 0), so
+   * risk leaves the rate alone.
+   */
+  readonly messageRate?: 'refuse' | 'queue';
 }
 
 /** Config decimals come from the schema's decimal.js; computing limits happens in the project's Decimal. */
@@ -86,7 +93,7 @@ export class RiskManager {
   private readonly maxDailyLoss: Decimal | undefined;
   private readonly pricingRules: readonly OrderRule[];
   private readonly exposureRules: readonly OrderRule[];
-  private readonly throttle: MessageRateThrottle;
+  private readonly throttle: MessageRateThrottle | undefined;
 
   constructor(config: RiskConfig, options: RiskManagerOptions) {
     this.config = config;
@@ -103,7 +110,7 @@ export class RiskManager {
     const rules = buildRules(config);
     this.pricingRules = rules.pricing;
     this.exposureRules = rules.exposure;
-    this.throttle = new MessageRateThrottle(config.maxMessagesPerSecond);
+    this.throttle = options.messageRate === 'queue' ? undefined : new MessageRateThrottle(config.maxMessagesPerSecond);
     this.tradingState =
       options.tradingState ??
       new TradingStateMachine(options.clock, {
@@ -123,7 +130,7 @@ export class RiskManager {
     }
     let approved = 0;
     for (const v of verdicts) if (v.kind === 'approved') approved++;
-    if (approved > 0) this.throttle.record(intent.time, approved);
+    if (approved > 0) this.throttle?.record(intent.time, approved);
     return verdicts;
   }
 
@@ -134,7 +141,7 @@ export class RiskManager {
    * for it. The only door for engine cancels: the execution adapter takes approved intents only.
    */
   approveEngineCancel(intent: CancelIntent): Approved<CancelIntent> {
-    this.throttle.record(intent.time, 1);
+    this.throttle?.record(intent.time, 1);
     return approve(intent);
   }
 
@@ -187,13 +194,13 @@ export class RiskManager {
     for (const candidate of candidates) {
       const priced = firstBreach(this.pricingRules, { candidate, instrument, context, exposure, withdrawn });
       if (priced !== undefined) return [refuse(intent, priced.code, priced.message)];
-      const selfMatch = this.selfMatch(candidate, exposure);
+      const selfMatch = this.selfMatch(candidate, exposure, context);
       if ('code' in selfMatch) return [refuse(intent, selfMatch.code, selfMatch.message)];
       for (const order of selfMatch.cancelFirst) if (!withdrawn.includes(order)) withdrawn.push(order);
       const exposed = firstBreach(this.exposureRules, { candidate, instrument, context, exposure, withdrawn });
       if (exposed !== undefined) return [refuse(intent, exposed.code, exposed.message)];
     }
-    const rate = this.throttle.check(intent.time, withdrawn.length + 1);
+    const rate = this.throttle?.check(intent.time, withdrawn.length + 1);
     if (rate !== undefined) return [refuse(intent, rate.code, rate.message)];
 
     if (withdrawn.length === 0) return [{ kind: 'approved', intent: approve(this.withInstruction(intent)) }];
@@ -239,11 +246,15 @@ export class RiskManager {
   }
 
   /** The breach (action refuse), or the bot's crossed orders to cancel first (none when action is off). */
-  private selfMatch(candidate: OrderCandidate, exposure: ExposureView): RuleBreach | { readonly cancelFirst: readonly RiskOpenOrder[] } {
+  private selfMatch(
+    candidate: OrderCandidate,
+    exposure: ExposureView,
+    context: RiskContext,
+  ): RuleBreach | { readonly cancelFirst: readonly RiskOpenOrder[] } {
     const { action, scope } = this.config.selfMatch;
     if (action === 'off') return { cancelFirst: [] };
     const conflicts = selfMatches(candidate, exposure.openOrders, scope);
-    if (conflicts.length > 0 && action === 'refuse') return selfMatchBreach(candidate, conflicts);
+    if (conflicts.length > 0 && action === 'refuse') return selfMatchBreach(candidate, conflicts, (id) => context.strategyOf?.(id));
     return { cancelFirst: conflicts };
   }
 
@@ -292,6 +303,10 @@ class CheckContext implements RiskContext {
 
   accounts(): readonly string[] {
     return this.context.accounts();
+  }
+
+  strategyOf(clordId: string): string | undefined {
+    return this.context.strategyOf?.(clordId);
   }
 
   instrument(symbol: string): RiskInstrument | undefined {

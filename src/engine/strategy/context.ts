@@ -24,6 +24,8 @@ export interface IdFactory {
 
 /** What the engine offers a strategy runtime. */
 export interface StrategyHost {
+  /** The strategy's id in a bot running several (#25): its intents and `ctx.name` carry it; default: the plugin's name. */
+  readonly strategyId?: string;
   readonly clock: Clock;
   readonly log: Logger;
   readonly account: string;

@@ -44,7 +44,14 @@ export class StrategyRuntime<P = unknown> {
     this.timers = new StrategyTimers(host.clock, fireTimer);
     // made here, once per run: a throwing factory is a strategy error like a throwing callback
     const state = definition.state === undefined ? undefined : this.guard('state', () => definition.state?.());
-    this.context = buildContext({ strategy: definition.name, params, state, host, timers: this.timers, call: (fn) => this.call(fn) });
+    this.context = buildContext({
+      strategy: host.strategyId ?? definition.name,
+      params,
+      state,
+      host,
+      timers: this.timers,
+      call: (fn) => this.call(fn),
+    });
   }
 
   get name(): string {

@@ -106,6 +106,29 @@ export interface RefusedView {
 }
 
 /**
+ * An intent over the message budget (`risk.maxMessagesPerSecond`) waits in the send queue instead of being
+ * refused. `pending`: it waits (the order already shows as PENDING_NEW, PENDING_REPLACE or PENDING_CANCEL);
+ * then exactly one of `sent` (it left for the exchange), `superseded` (a later replace or cancel of the same
+ * order took its place: nothing of it was sent) or a `refused` update with RISK_ORDER_RATE (it waited longer
+ * than `risk.maxQueueAgeMs`). An intent sent at once gets no `throttled` update; one superseded before it was
+ * due to leave (a second replace of an order in the same callback) gets only `superseded`. `id`, `symbol`
+ * and `clordId` as in RefusedView.
+ */
+export interface ThrottledView {
+  readonly type: 'throttled';
+  readonly status: 'pending' | 'sent' | 'superseded';
+  readonly id: string | undefined;
+  readonly kind: IntentKind;
+  readonly symbol: string | undefined;
+  readonly clordId: string | undefined;
+  /** The engine's id of the intent. */
+  readonly intentId: string;
+  readonly intent: Intent;
+  /** Engine time of the change. */
+  readonly time: number;
+}
+
+/**
  * A fill of one of the bot's orders. `order` is the order's view with this fill counted; it is undefined only
  * when the engine keeps no finished orders (`finishedOrderHistory: 0`, an option of tests: never in `tradebot
  * run` or `tradebot backtest`), for the fill that finished the order.
@@ -116,8 +139,11 @@ export interface FillUpdateView {
   readonly order: OrderView | undefined;
 }
 
-/** What `onOrderUpdate` receives: an own order changed, was filled, or an intent was refused by risk. */
-export type OrderUpdateView = { readonly type: 'order'; readonly order: OrderView } | FillUpdateView | RefusedView;
+/**
+ * What `onOrderUpdate` receives: an own order changed, was filled, an intent was refused by risk, or an intent
+ * waits for the message budget (then was sent or superseded).
+ */
+export type OrderUpdateView = { readonly type: 'order'; readonly order: OrderView } | FillUpdateView | RefusedView | ThrottledView;
 
 /** What `onTradingState(ctx, change)` receives: the trading state moved from `from` to `to`. */
 export interface TradingStateView {

@@ -26,6 +26,11 @@ export class EngineState {
    */
   readonly orders = new Map<number, Order>();
   /**
+   * The same orders by symbol (each map in the order they came to rest): per-symbol scans (the activity makers'
+   * open-order checks and mass cancels of one contract) look only at that contract's orders, not every order.
+   */
+  private readonly bySymbol = new Map<string, Map<number, Order>>();
+  /**
    * Live orders by clord_id; orders of different accounts sharing a clord_id are chained through
    * `Order.sameClord` (one Map operation per lookup instead of two nested ones).
    */
@@ -57,6 +62,10 @@ export class EngineState {
   register(order: Order): void {
     order.registered = true;
     this.orders.set(order.seq, order);
+    const symbol = order.terms.symbol;
+    let ofSymbol = this.bySymbol.get(symbol);
+    if (ofSymbol === undefined) this.bySymbol.set(symbol, (ofSymbol = new Map()));
+    ofSymbol.set(order.seq, order);
     const clordId = order.terms.clordId;
     if (clordId !== undefined && clordId !== '') this.indexClord(order, clordId);
     const gtt = order.terms.goodTillTime;
@@ -67,8 +76,15 @@ export class EngineState {
     if (!order.registered) return;
     order.registered = false;
     this.orders.delete(order.seq);
+    this.bySymbol.get(order.terms.symbol)?.delete(order.seq);
     const clordId = order.terms.clordId;
     if (clordId !== undefined && clordId !== '') this.unindexClord(order, clordId);
+  }
+
+  /** Working orders of one symbol (in the order they came to rest), or all of them without one. */
+  ordersOf(symbol: string | undefined): Iterable<Order> {
+    if (symbol === undefined) return this.orders.values();
+    return this.bySymbol.get(symbol)?.values() ?? [];
   }
 
   findByClord(account: string, clordId: string): Order | undefined {

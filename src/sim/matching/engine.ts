@@ -192,9 +192,8 @@ export class MatchingEngine {
   /** Snapshots of working orders, in entry order, optionally filtered by account and/or symbol. */
   openOrders(filter: OpenOrdersFilter = {}): OrderSnapshot[] {
     const out: OrderSnapshot[] = [];
-    for (const o of this.st.orders.values()) {
+    for (const o of this.st.ordersOf(filter.symbol)) {
       if (filter.account !== undefined && o.terms.account !== filter.account) continue;
-      if (filter.symbol !== undefined && o.terms.symbol !== filter.symbol) continue;
       out.push(o.snapshot());
     }
     return out;

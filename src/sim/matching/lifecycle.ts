@@ -225,9 +225,8 @@ function finishByReplace(st: EngineState, order: Order, changes: TermChanges, ol
 /** Cancel every working order matching the filter (both fields optional; none = all orders). */
 export function massCancel(st: EngineState, filter: MassCancelRequest): void {
   const hits: Order[] = [];
-  for (const order of st.orders.values()) {
+  for (const order of st.ordersOf(filter.symbol)) {
     if (filter.account !== undefined && order.terms.account !== filter.account) continue;
-    if (filter.symbol !== undefined && order.terms.symbol !== filter.symbol) continue;
     hits.push(order);
   }
   for (const order of hits) {

@@ -50,6 +50,26 @@ async function start(machine = new TradingStateMachine(clock)): Promise<{ machin
 }
 
 describe('operator control endpoint', () => {
+  it("with ?strategy=<id> reads and sets that strategy's own state only; an unknown id is a 404", async () => {
+    const bot = new TradingStateMachine(clock);
+    const mm = new TradingStateMachine(clock);
+    server = await startControlServer({
+      port: 0,
+      target: (strategy) => (strategy === undefined ? bot : strategy === 'mm' ? mm : undefined),
+    });
+    const port = server.port;
+    const path = `${CONTROL_PATH}?strategy=mm`;
+    const halted = await call(port, { method: 'POST', path, body: '{"state":"halted"}', headers: { 'content-type': 'application/json' } });
+    expect(halted.status).toBe(200);
+    expect(halted.body).toMatchObject({ strategy: 'mm', previous: 'active', state: 'halted' });
+    expect(mm.state).toBe('halted');
+    expect(bot.state).toBe('active');
+    expect((await call(port, { path })).body).toMatchObject({ strategy: 'mm', state: 'halted' });
+    const unknown = await call(port, { path: `${CONTROL_PATH}?strategy=nope` });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: { code: 'CONTROL_UNKNOWN_STRATEGY' } });
+  });
+
   it('reads the state and sets reducing, halted and active again, counting the commands', async () => {
     const { machine, port } = await start();
     const cancels: string[] = [];

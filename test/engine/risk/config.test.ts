@@ -21,6 +21,8 @@ describe('risk config', () => {
   it('disables every limit when absent and throttles at 50 messages per second', () => {
     expect(parseRiskConfig({})).toEqual({
       maxMessagesPerSecond: 50,
+      maxQueuedMessages: 500,
+      maxQueueAgeMs: 2000,
       onDailyLoss: 'reducing',
       onFeedStale: 'reducing',
       onStrategyError: 'halted',
@@ -54,6 +56,21 @@ describe('risk config', () => {
   it("caps the message rate at the venue's 100 per second", () => {
     expect(problems('risk:\n  maxMessagesPerSecond: 150\n')).toEqual([
       "risk.maxMessagesPerSecond: must be at most the venue's 100 messages/s per firm",
+    ]);
+  });
+
+  it('validates the send queue: a whole number of requests (0 turns the queue off) and an age in ms up to a minute', () => {
+    expect(parseConfigText('risk:\n  maxQueuedMessages: 0\n  maxQueueAgeMs: 500\n', schema).risk).toMatchObject({
+      maxQueuedMessages: 0,
+      maxQueueAgeMs: 500,
+    });
+    expect(problems('risk:\n  maxQueuedMessages: -1\n  maxQueueAgeMs: 0\n')).toEqual([
+      'risk.maxQueueAgeMs: expected a number of milliseconds such as 2000',
+      'risk.maxQueuedMessages: must be 0 (refuse instead of queueing) or more',
+    ]);
+    expect(problems('risk:\n  maxQueuedMessages: 2.5\n  maxQueueAgeMs: 120000\n')).toEqual([
+      'risk.maxQueueAgeMs: must be at most 60000 ms: an order that waits longer is decided on stale data',
+      'risk.maxQueuedMessages: expected a whole number of requests >= 0 such as 500 (0: refuse instead of queueing)',
     ]);
   });
 

@@ -38,9 +38,22 @@ export function selfMatches(candidate: OrderCandidate, openOrders: readonly Risk
   );
 }
 
-export function selfMatchBreach(candidate: OrderCandidate, conflicts: readonly RiskOpenOrder[]): RuleBreach {
+/** `strategyOf`: with several strategies in the bot, the one whose order it is (named in the message). */
+export function selfMatchBreach(
+  candidate: OrderCandidate,
+  conflicts: readonly RiskOpenOrder[],
+  strategyOf?: (clordId: string) => string | undefined,
+): RuleBreach {
+  const owner = (clordId: string) => {
+    const strategy = strategyOf?.(clordId);
+    return strategy === undefined ? '' : `, strategy ${strategy}`;
+  };
   const list = conflicts
-    .map((o) => `${o.clordId} (${o.side} ${fmt(o.leavesQty)} @ ${o.price === undefined ? 'market' : fmt(o.price)}, ${o.account})`)
+    .map(
+      (o) =>
+        `${o.clordId} (${o.side} ${fmt(o.leavesQty)} @ ${o.price === undefined ? 'market' : fmt(o.price)}, ` +
+        `${o.account}${owner(o.clordId)})`,
+    )
     .join(', ');
   return { code: 'RISK_SELF_MATCH', message: `${describeOrder(candidate)} would trade against the bot's own order(s) ${list}` };
 }
