@@ -53,6 +53,9 @@ function clordIdOf(item: SendItem): string {
   }
 }
 
+/** No expired items (most takes): one shared empty list. */
+const NOTHING: readonly SendItem[] = Object.freeze([]);
+
 export interface SendBatch {
   readonly places: QueuedPlace[];
   readonly cancels: string[];
@@ -178,14 +181,18 @@ export class SendQueue {
   take(force: boolean): SendBatch {
     const now = this.now();
     const { send, expired, nowWaiting } = this.queue.take(now, force);
-    const batch = {
-      places: [] as QueuedPlace[],
-      cancels: [] as string[],
-      replaces: [] as QueuedReplace[],
-      crosses: [] as VenueCrossRequest[],
-    };
     const sentAfterWaiting: SendItem[] = [];
-    const expiredItems = expired.map((e) => e.item);
+    const waitingNow: SendItem[] = [];
+    const expiredItems = expired.length === 0 ? NOTHING : expired.map((e) => e.item);
+    const batch: SendBatch = {
+      places: [],
+      cancels: [],
+      replaces: [],
+      crosses: [],
+      expired: expiredItems,
+      sentAfterWaiting,
+      nowWaiting: waitingNow,
+    };
     for (const { item } of send) {
       if (item.intent !== undefined && this.waiting.delete(item.intent.intentId)) sentAfterWaiting.push(item);
       if (item.kind === 'place') batch.places.push(item.place);
@@ -194,13 +201,12 @@ export class SendQueue {
       else batch.crosses.push(item.cross);
     }
     for (const item of expiredItems) if (item.intent !== undefined) this.waiting.delete(item.intent.intentId);
-    const waitingNow: SendItem[] = [];
     for (const { item } of nowWaiting) {
       if (item.intent === undefined || this.waiting.has(item.intent.intentId)) continue;
       this.waiting.add(item.intent.intentId);
       waitingNow.push(item);
     }
-    return { ...batch, expired: expiredItems, sentAfterWaiting, nowWaiting: waitingNow };
+    return batch;
   }
 
   /** While requests wait, one `drain` is scheduled on the engine clock for when the budget frees a slot. */

@@ -77,6 +77,8 @@ export interface TakeResult<T> {
 }
 
 interface MutableEntry<T> {
+  /** Its key in the queue's map (kind and key), kept so a take does not build it again. */
+  id: string;
   kind: ThrottleKind;
   key: string;
   item: T;
@@ -122,7 +124,7 @@ export class ThrottleQueue<T> {
         reason: `${this.entries.size} requests already wait for the message budget (maxQueuedMessages ${this.limits.maxQueued})`,
       };
     }
-    const entry: MutableEntry<T> = { kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
+    const entry: MutableEntry<T> = { id, kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
     this.entries.set(id, entry);
     if (this.limits !== undefined) this.fresh.push(entry);
     return { accepted: true, superseded: earlier };
@@ -170,24 +172,27 @@ export class ThrottleQueue<T> {
     // every engine step ends in a take: with less budget than a batch only what came since the last one is looked
     // at (the ages are checked at the next take that sends, at most a window later)
     if (budget < Math.min(this.entries.size, this.batch)) return { send: [], expired: [], nowWaiting: this.markFresh() };
-    this.fresh = [];
-    const sorted = [...this.entries.values()].sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
+    if (this.fresh.length > 0) this.fresh = [];
+    // every intent passes through here: one entry (the usual step) needs no sort; entries are handed out as they
+    // are (an entry is never changed once it has waited or left the map, so no copy is needed)
+    const sorted = [...this.entries.values()];
+    if (sorted.length > 1) sorted.sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
     const ordered = this.fairness === undefined ? sorted : this.roundRobin(sorted, this.fairness);
     const expired: ThrottleEntry<T>[] = [];
     const send: ThrottleEntry<T>[] = [];
     const nowWaiting: ThrottleEntry<T>[] = [];
     for (const entry of ordered) {
       if (limits !== undefined && entry.kind !== 'cancel' && now - entry.queuedAt > limits.maxAgeMs) {
-        this.entries.delete(slot(entry.kind, entry.key));
-        expired.push({ ...entry });
+        this.entries.delete(entry.id);
+        expired.push(entry);
       } else if (budget > 0 && this.groupHasRoom(entry, now, force)) {
         budget -= 1;
-        this.entries.delete(slot(entry.kind, entry.key));
-        send.push({ ...entry });
+        this.entries.delete(entry.id);
+        send.push(entry);
         this.recordGroup(entry, now);
       } else if (!entry.waited) {
         entry.waited = true;
-        nowWaiting.push({ ...entry });
+        nowWaiting.push(entry);
       }
     }
     if (limits !== undefined) this.record(now, send.length);
@@ -270,9 +275,9 @@ export class ThrottleQueue<T> {
   private markFresh(): ThrottleEntry<T>[] {
     const marked: ThrottleEntry<T>[] = [];
     for (const entry of this.fresh) {
-      if (entry.waited || this.entries.get(slot(entry.kind, entry.key)) !== entry) continue;
+      if (entry.waited || this.entries.get(entry.id) !== entry) continue;
       entry.waited = true;
-      marked.push({ ...entry });
+      marked.push(entry);
     }
     this.fresh = [];
     return marked;
