@@ -9,6 +9,7 @@
  * the orders a killed run left in flight are resumed, and closed after it stopped. The summary's positions and
  * PnL are reconciled with the exchange after the stop (final-reconcile.ts), or flagged `reconciled: false`.
  */
+import { ZERO } from '../../domain/decimal.ts';
 import type { Logger } from 'pino';
 import type { TradebotConfig } from '../../config/index.ts';
 import { liveClock, type Clock } from '../../engine/clock.ts';
@@ -336,6 +337,13 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     netPnl: () => portfolio.snapshot().totals.netPnl,
     openOrders: () => running.tracker.open().length,
     tradingState: () => running.risk.tradingState.state,
+    strategies: () =>
+      [...(running.strategies?.values() ?? [])].map((part) => ({
+        id: part.id,
+        counters: part.counters,
+        netPnl: () => several?.portfolios.get(part.id)?.snapshot().totals.netPnl ?? ZERO,
+        tradingState: () => part.risk.tradingState.state,
+      })),
   });
   const draw = statusLineDrawer(options.statusStream, clock, started, running, portfolio);
   const statusTimer = options.statusStream === undefined ? undefined : setInterval(draw, 500);

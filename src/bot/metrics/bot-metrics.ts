@@ -10,6 +10,17 @@
  *   tradebot_feed_latency_seconds           histogram: exchange transact time -> engine receive time of books
  *   tradebot_stream_reconnects_total{stream} market / orders streams connected again after a drop
  *
+ * With several strategies in the bot (`bot.strategies`), each strategy's part, labelled by its id:
+ *
+ *   tradebot_strategy_orders_sent_total{strategy,kind}   its messages sent, by kind
+ *   tradebot_strategy_fills_total{strategy}              its fills
+ *   tradebot_strategy_refusals_total{strategy,code}      its intents refused, by code
+ *   tradebot_strategy_pnl{strategy}                      its own portfolio's net PnL
+ *   tradebot_strategy_trading_state{strategy,state}      1 for its own trading state, else 0
+ *
+ * The totals above stay unlabelled: they also hold what no strategy owns (run.summary's `unattributed`), so
+ * summing a strategy series over `strategy` gives the strategies' parts, not the totals.
+ *
  * Two ways in. Pull: counters, PnL, open orders and trading state are read at scrape time from a bound
  * `RunMetricsSource` (the run's RunCounters and portfolio), so the pipeline does no extra work per event;
  * before one is bound (the endpoint starts just before the pipeline) they read 0 and no trading state.
@@ -27,6 +38,16 @@ export interface RunMetricsSource {
   readonly counters: Pick<RunCounters, 'sentByKind' | 'fills' | 'refusals'>;
   netPnl(): Decimal;
   openOrders(): number;
+  tradingState(): TradingState;
+  /** With several strategies: each one's part (absent for the single form). */
+  strategies?(): readonly StrategyMetricsSource[];
+}
+
+/** One strategy's figures, read at scrape time. */
+export interface StrategyMetricsSource {
+  readonly id: string;
+  readonly counters: Pick<RunCounters, 'sentByKind' | 'fills' | 'refusals'>;
+  netPnl(): Decimal;
   tradingState(): TradingState;
 }
 
@@ -114,6 +135,7 @@ export class BotMetrics {
         if (current !== undefined) for (const state of TRADING_STATES) tradingState.set({ state }, state === current ? 1 : 0);
       },
     });
+    this.strategyMetrics(registers, () => read((s) => s.strategies?.()) ?? []);
     this.latency = new Histogram({
       name: 'tradebot_feed_latency_seconds',
       help: 'Book updates: engine receive time minus the exchange transact time (negative clock skew counts as 0)',
@@ -128,6 +150,64 @@ export class BotMetrics {
     });
     for (const stream of ['market', 'orders']) this.reconnects.inc({ stream }, 0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'tradebot_' });
+  }
+
+  /** The per-strategy series (see the header), read from `parts` at every scrape. */
+  private strategyMetrics(registers: Registry[], parts: () => readonly StrategyMetricsSource[]): void {
+    const sent = new Counter({
+      name: 'tradebot_strategy_orders_sent_total',
+      help: "A strategy's order messages sent to the venue, by kind",
+      labelNames: ['strategy', 'kind'] as const,
+      registers,
+      collect: () => {
+        sent.reset();
+        for (const part of parts()) for (const kind of SENT_KINDS) sent.inc({ strategy: part.id, kind }, part.counters.sentByKind[kind]);
+      },
+    });
+    const fills = new Counter({
+      name: 'tradebot_strategy_fills_total',
+      help: "A strategy's fills",
+      labelNames: ['strategy'] as const,
+      registers,
+      collect: () => {
+        fills.reset();
+        for (const part of parts()) fills.inc({ strategy: part.id }, part.counters.fills);
+      },
+    });
+    const refusals = new Counter({
+      name: 'tradebot_strategy_refusals_total',
+      help: "A strategy's intents refused by the risk layer, by refusal code",
+      labelNames: ['strategy', 'code'] as const,
+      registers,
+      collect: () => {
+        refusals.reset();
+        for (const part of parts())
+          for (const [code, count] of Object.entries(part.counters.refusals)) refusals.inc({ strategy: part.id, code }, count);
+      },
+    });
+    const pnl = new Gauge({
+      name: 'tradebot_strategy_pnl',
+      help: "Net PnL of a strategy's own portfolio (its fills only), in the account currency",
+      labelNames: ['strategy'] as const,
+      registers,
+      collect: () => {
+        pnl.reset();
+        for (const part of parts()) pnl.set({ strategy: part.id }, part.netPnl().toNumber());
+      },
+    });
+    const state = new Gauge({
+      name: 'tradebot_strategy_trading_state',
+      help: "A strategy's own trading state: 1 for the current state (active, reducing, halted), 0 for the others",
+      labelNames: ['strategy', 'state'] as const,
+      registers,
+      collect: () => {
+        state.reset();
+        for (const part of parts()) {
+          const current = part.tradingState();
+          for (const s of TRADING_STATES) state.set({ strategy: part.id, state: s }, s === current ? 1 : 0);
+        }
+      },
+    });
   }
 
   /** Reads counters, PnL, open orders and trading state from `source` at every scrape. */

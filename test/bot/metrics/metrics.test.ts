@@ -114,6 +114,49 @@ describe('BotMetrics and the /metrics endpoint', () => {
     expect(sample(next, 'tradebot_trading_state{state="active"}')).toBe(0);
   });
 
+  it("labels each strategy's part with its id (bot.strategies); the unlabelled totals stay as they are", async () => {
+    const metrics = new BotMetrics({ processMetrics: false });
+    const total = new RunCounters();
+    const maker = new RunCounters();
+    const taker = new RunCounters();
+    maker.sent('insert', 4);
+    maker.sent('replace', 2);
+    maker.fills = 3;
+    taker.sent('insert', 1);
+    taker.fills = 1;
+    taker.refused('RISK_MAX_POSITION');
+    total.sent('insert', 5);
+    total.sent('replace', 2);
+    total.fills = 4;
+    total.refused('RISK_MAX_POSITION');
+    let takerState: TradingState = 'active';
+    metrics.bind({
+      counters: total,
+      netPnl: () => new Decimal('0.5'),
+      openOrders: () => 2,
+      tradingState: () => 'active',
+      strategies: () => [
+        { id: 'mm-rain', counters: maker, netPnl: () => new Decimal('1.25'), tradingState: () => 'active' },
+        { id: 'momo-fed', counters: taker, netPnl: () => new Decimal('-0.75'), tradingState: () => takerState },
+      ],
+    });
+    server = await startMetricsServer({ metrics, port: 0 });
+    takerState = 'halted';
+    const { text } = await scrape(server.url);
+    expect(sample(text, 'tradebot_fills_total')).toBe(4);
+    expect(sample(text, 'tradebot_strategy_fills_total{strategy="mm-rain"}')).toBe(3);
+    expect(sample(text, 'tradebot_strategy_fills_total{strategy="momo-fed"}')).toBe(1);
+    expect(sample(text, 'tradebot_strategy_orders_sent_total{strategy="mm-rain",kind="insert"}')).toBe(4);
+    expect(sample(text, 'tradebot_strategy_orders_sent_total{strategy="mm-rain",kind="replace"}')).toBe(2);
+    expect(sample(text, 'tradebot_strategy_orders_sent_total{strategy="momo-fed",kind="insert"}')).toBe(1);
+    expect(sample(text, 'tradebot_strategy_refusals_total{strategy="momo-fed",code="RISK_MAX_POSITION"}')).toBe(1);
+    expect(sample(text, 'tradebot_strategy_pnl{strategy="mm-rain"}')).toBe(1.25);
+    expect(sample(text, 'tradebot_strategy_pnl{strategy="momo-fed"}')).toBe(-0.75);
+    expect(sample(text, 'tradebot_strategy_trading_state{strategy="momo-fed",state="halted"}')).toBe(1);
+    expect(sample(text, 'tradebot_strategy_trading_state{strategy="momo-fed",state="active"}')).toBe(0);
+    expect(sample(text, 'tradebot_strategy_trading_state{strategy="mm-rain",state="active"}')).toBe(1);
+  });
+
   it('exports zeros and no trading state before a run is bound, and process metrics by default', async () => {
     const metrics = new BotMetrics();
     server = await startMetricsServer({ metrics, port: 0 });
