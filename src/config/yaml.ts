@@ -25,6 +25,52 @@ function keepExactNumbers(tags: Tags): Tags {
   });
 }
 
+const TOO_DEEP = 'the YAML nests too deeply to read; flatten the structure (a config file needs only a few levels)';
+/** Deeper flow collections (`[`, `{`) than this are refused unparsed; a config file uses a handful. */
+const MAX_FLOW_DEPTH = 200;
+/** A line indented further than this (block nesting) is refused unparsed. */
+const MAX_INDENT = 1000;
+
+/**
+ * True when `text` nests flow collections deeper than MAX_FLOW_DEPTH or indents a line past MAX_INDENT.
+ * Brackets inside quoted scalars and comments are not counted (a rough lexer: what it misses, the parser's own
+ * stack-overflow check below still reports).
+ */
+export function nestsTooDeeply(text: string): boolean {
+  let depth = 0;
+  let indent = 0;
+  let lineStart = true;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart && c === ' ') {
+      if (++indent > MAX_INDENT) return true;
+      continue;
+    }
+    lineStart = false;
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if ((c === '"' || c === "'") && opensScalar(text[i - 1])) quote = c;
+    else if (c === '#' && (i === 0 || text[i - 1] === ' ' || text[i - 1] === '\t' || text[i - 1] === '\n')) {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return true;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return false;
+}
+
+/** A quote starts a quoted scalar only at a value's start (an apostrophe inside a plain word does not). */
+function opensScalar(before: string | undefined): boolean {
+  return before === undefined || before === ' ' || before === '\t' || before === '\n' || ':,[{-?'.includes(before);
+}
+
 /** At most this many alias uses per file: more is how a "billion laughs" document blows up on expansion. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -34,12 +80,15 @@ const MAX_ALIAS_COUNT = 100;
  * one problem saying so, never an exception; so is an alias inside the node it names (a cyclic value).
  */
 export function parseYaml(text: string, problems: ConfigProblem[]): unknown {
+  // Checked before the parser sees it: a parser recursing to the stack's end can take the process down (V8
+  // aborts when it must compile a regular expression with the stack exhausted), not only throw.
+  if (nestsTooDeeply(text)) {
+    problems.push({ path: '', message: TOO_DEEP });
+    return undefined;
+  }
   const doc = parseDocument(text, { customTags: keepExactNumbers, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.some((error) => error instanceof Error && /Maximum call stack size exceeded/.test(error.message))) {
-    problems.push({
-      path: '',
-      message: 'the YAML nests too deeply to read; flatten the structure (a config file needs only a few levels)',
-    });
+    problems.push({ path: '', message: TOO_DEEP });
     return undefined;
   }
   for (const error of doc.errors) {
