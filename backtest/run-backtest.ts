@@ -15,7 +15,7 @@ import type { VirtualClock } from '../src/engine/clock.ts';
 import { silentLogger } from '../src/logging/logger.ts';
 import type { Portfolio } from '../src/engine/portfolio/index.ts';
 import type { RunCounters } from '../src/engine/run-counters.ts';
-import { positionsOf, strategyParts, type StrategySummary } from '../src/bot/strategy-members.ts';
+import { countersSummary, strategyParts } from '../src/bot/strategy-members.ts';
 import type { BacktestConfig } from './config.ts';
 import { TurnoverCounter } from './metrics/index.ts';
 import { replayTape, type ReplayCounts, type ReplayProgress } from './replay/replay-tape.ts';
@@ -167,18 +167,6 @@ function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettin
   };
 }
 
-/** The run's totals as the per-strategy parts count them (strategy-members.ts). */
-function totalsOf(counters: RunCounters, portfolio: Portfolio): StrategySummary {
-  return {
-    fills: counters.fills,
-    orders: counters.orders,
-    refusals: counters.refusalCount,
-    refusalsByCode: { ...counters.refusals },
-    pnl: portfolio.snapshot().totals.netPnl.toString(),
-    positions: positionsOf(portfolio),
-  };
-}
-
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const started = performance.now();
   const peak = new PeakRss();
@@ -270,7 +258,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   if (records.several !== undefined && pipeline.strategies !== undefined) {
     // bot.strategies: each strategy's part of the totals (a one-strategy report.json is unchanged)
-    Object.assign(report, strategyParts(pipeline.strategies, records.several.portfolios, totalsOf(pipeline.counters, portfolio)));
+    Object.assign(report, strategyParts(pipeline.strategies, records.several.portfolios, countersSummary(pipeline.counters, portfolio)));
   }
   portfolio.close();
   const wallSeconds = (performance.now() - started) / 1000;

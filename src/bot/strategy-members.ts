@@ -67,7 +67,8 @@ export function positionsOf(portfolio: Portfolio): Record<string, string> {
   return Object.fromEntries(Object.entries(out).map(([s, q]) => [s, q.toString()]));
 }
 
-function partOf(counters: RunCounters, portfolio: Portfolio): StrategySummary {
+/** Counts, PnL and positions of one counter set and its portfolio (a strategy's part, or the run's totals). */
+export function countersSummary(counters: RunCounters, portfolio: Portfolio): StrategySummary {
   return {
     fills: counters.fills,
     orders: counters.orders,
@@ -90,7 +91,7 @@ export function strategyParts(
   const strategies: Record<string, StrategySummary> = {};
   for (const [id, part] of parts) {
     const portfolio = portfolios.get(id);
-    if (portfolio !== undefined) strategies[id] = partOf(part.counters, portfolio);
+    if (portfolio !== undefined) strategies[id] = countersSummary(part.counters, portfolio);
   }
   const all = Object.values(strategies);
   const count = (key: 'fills' | 'orders' | 'refusals') => totals[key] - all.reduce((n, s) => n + s[key], 0);
