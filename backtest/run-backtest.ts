@@ -13,8 +13,6 @@ import { portfolioPort } from '../src/engine/portfolio-port.ts';
 import type { AnyStrategy } from '../src/engine/strategy/define-strategy.ts';
 import type { VirtualClock } from '../src/engine/clock.ts';
 import { silentLogger } from '../src/logging/logger.ts';
-import type { Portfolio } from '../src/engine/portfolio/index.ts';
-import type { RunCounters } from '../src/engine/run-counters.ts';
 import { countersSummary, strategyParts } from '../src/bot/strategy-members.ts';
 import type { BacktestConfig } from './config.ts';
 import { TurnoverCounter } from './metrics/index.ts';
