@@ -305,6 +305,22 @@ export async function runApiCase(sim: FuzzSim, tokens: ApiTokens, c: ApiCase, ta
   });
   const what = `${endpoint.method} ${written.path.slice(0, 150)} (${c.auth.kind}, ${c.encoding.kind})`;
   const outcome = checkFamilyA(response, { what });
-  if (outcome === 'refused') expect(stateOf(sim.h), `${what} answered ${response.status} but changed the exchange state`).toBe(before);
+  if (outcome === 'refused') {
+    // A market rejection (docs/decisions.md: 400 FAILED_PRECONDITION / ORDER_REJECTED) keeps its REJECTED order on
+    // record, as every door does: that one order, rejected with nothing filled, is the only change allowed.
+    const rejected = marketRejection(response.text);
+    if (rejected !== undefined) {
+      const record = sim.h.sim.core.order(rejected);
+      expect([record?.latest.state, record?.latest.cumQty], `${what}: the rejected order ${rejected}`).toEqual(['ORDER_STATE_REJECTED', 0]);
+    }
+    expect(stateOf(sim.h, rejected), `${what} answered ${response.status} but changed the exchange state`).toBe(before);
+  }
   tally.add(outcome, response.status);
+}
+
+/** The order id of a `/v1` ORDER_REJECTED answer (a market rejection of an insert), else undefined. */
+function marketRejection(text: string): string | undefined {
+  const error = (JSON.parse(text) as { error?: { details?: { reason?: unknown; metadata?: { orderId?: unknown } }[] } }).error;
+  const info = error?.details?.[0];
+  return info?.reason === 'ORDER_REJECTED' && typeof info.metadata?.orderId === 'string' ? info.metadata.orderId : undefined;
 }

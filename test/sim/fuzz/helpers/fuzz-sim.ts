@@ -44,11 +44,14 @@ export async function startFuzzSim(): Promise<FuzzSim> {
   return { h, gateway: h.sim.ready.gateway, api: h.sim.ready.api, auth: h.sim.ready.auth, close: () => h.close() };
 }
 
-/** Everything a refused request must leave as it was: orders, book, trades, positions, cash, users, KYC. */
-export function stateOf(h: FamilyAHarness): string {
+/**
+ * Everything a refused request must leave as it was: orders, book, trades, positions, cash, users, KYC.
+ * `exceptOrder`: an order id left out of the orders (a market rejection's REJECTED order, which stays on record).
+ */
+export function stateOf(h: FamilyAHarness, exceptOrder?: string): string {
   const { core, users, directory, kyc } = h.sim;
   return JSON.stringify({
-    orders: [...core.allOrders()].map((r) => [
+    orders: [...core.allOrders()].filter((r) => r.latest.order.orderId !== exceptOrder).map((r) => [
       r.latest.order.orderId,
       r.latest.state,
       r.latest.cumQty,
