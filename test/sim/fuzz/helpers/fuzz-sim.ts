@@ -51,14 +51,16 @@ export async function startFuzzSim(): Promise<FuzzSim> {
 export function stateOf(h: FamilyAHarness, exceptOrder?: string): string {
   const { core, users, directory, kyc } = h.sim;
   return JSON.stringify({
-    orders: [...core.allOrders()].filter((r) => r.latest.order.orderId !== exceptOrder).map((r) => [
-      r.latest.order.orderId,
-      r.latest.state,
-      r.latest.cumQty,
-      r.latest.leavesQty,
-      r.latest.order.price,
-      r.latest.order.orderQty,
-    ]),
+    orders: [...core.allOrders()]
+      .filter((r) => r.latest.order.orderId !== exceptOrder)
+      .map((r) => [
+        r.latest.order.orderId,
+        r.latest.state,
+        r.latest.cumQty,
+        r.latest.leavesQty,
+        r.latest.order.price,
+        r.latest.order.orderQty,
+      ]),
     open: ACCOUNTS.map((account) => core.openOrders({ account }).map((o) => o.order.orderId)),
     trades: core.trades().map((t) => t.id),
     positions: ACCOUNTS.map((account) => core.ledger.positionsOf(account).map((p) => [p.symbol, p.net, p.cost.toString()])),
