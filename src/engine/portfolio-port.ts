@@ -8,8 +8,14 @@
  * a mark changes the PnL only, so the positions are kept across marks. The daily PnL is today's (UTC): it
  * starts again from zero at midnight, and leaves out what positions taken over from the exchange (held before
  * the run) were worth at their first mark (Portfolio.preRunPnl).
+ *
+ * Holdings (a position's quantity and cost) are what a strategy of a bot running several keeps across a
+ * restart (the journal's `holding` lines): `holdings$` tells each change by a fill, reversal or settlement,
+ * `restoreHoldings` takes an earlier run's as the portfolio's own, the cost booked as an adjustment like a
+ * reconciliation's, so the PnL does not jump.
  */
 import type { Decimal } from '../domain/decimal.ts';
+import { filter, map, type Observable } from 'rxjs';
 import type { Balance, Position } from '../domain/index.ts';
 import type { Fill } from './orders/index.ts';
 import type { Portfolio } from './portfolio/index.ts';
@@ -21,6 +27,14 @@ export interface PortfolioPosition {
   readonly account: string;
   readonly symbol: string;
   readonly qty: Decimal;
+}
+
+/** A position's quantity and signed cost (qty x average entry price). */
+export interface Holding {
+  readonly account: string;
+  readonly symbol: string;
+  readonly qty: Decimal;
+  readonly cost: Decimal;
 }
 
 export interface PortfolioPort {
@@ -37,6 +51,10 @@ export interface PortfolioPort {
   dailyPnl(): Decimal;
   /** Takes the exchange's positions and balances as truth; returns human-readable differences. */
   reconcile(positions: readonly Position[], balances: readonly Balance[]): readonly string[];
+  /** Every change of a position's quantity or cost by a fill, a reversal or a settlement. */
+  readonly holdings$?: Observable<Holding>;
+  /** Takes holdings of an earlier run as its own (call before anything is booked). */
+  restoreHoldings?(holdings: readonly Holding[]): void;
 }
 
 /** The engine's Portfolio seen through the port (positions and PnL cached until the portfolio changes). */
@@ -84,6 +102,17 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
       }
       return (pnl ??= runPnl().minus(dayStart));
     },
+    holdings$: portfolio.changes$.pipe(
+      filter((change) => change.cause === 'fill' || change.cause === 'reversal' || change.cause === 'settle'),
+      map((change): Holding | undefined => {
+        const position = change.position;
+        return position === undefined
+          ? undefined
+          : { account: change.account, symbol: position.symbol, qty: position.qty, cost: position.costBasis };
+      }),
+      filter((holding): holding is Holding => holding !== undefined),
+    ),
+    restoreHoldings: (holdings) => void portfolio.reconcile(holdings.map(asExchangePosition), []),
     reconcile: (positions, balances) => {
       const result = portfolio.reconcile(positions, balances);
       return [
@@ -93,5 +122,21 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
         ...result.cash.map((d) => `${d.account}: local cash ${d.localCash.toString()}, exchange ${d.exchangeCash.toString()}`),
       ];
     },
+  };
+}
+
+/** A holding in the exchange's shape, for `Portfolio.reconcile` (its cost basis is taken as is, see reconcile.ts). */
+function asExchangePosition(holding: Holding): Position {
+  const { account, symbol, qty, cost } = holding;
+  return {
+    account,
+    symbol,
+    netPosition: qty,
+    openBuyQty: ZERO,
+    openSellQty: ZERO,
+    avgEntryPx: qty.isZero() ? ZERO : cost.div(qty),
+    costBasis: cost,
+    realizedPnl: ZERO,
+    updateTime: undefined,
   };
 }

@@ -4,7 +4,9 @@
  * its own limits refuse its intents only; the bot's message budget is shared round-robin so a noisy strategy
  * cannot starve a quiet one; self-match prevention spans the strategies and names the other one; a strategy
  * that throws halts itself (its orders cancelled) while the other trades on, or the bot with
- * strategyErrorScope bot; after a restart from the order journal each strategy gets its own open orders back.
+ * strategyErrorScope bot; after a restart from the order journal each strategy gets its own open orders back,
+ * and its own positions (after a crash, from the journal's `holding` lines; after a clean stop, from the
+ * compacted journal).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,6 +24,7 @@ import type { BookView, OrderUpdateView, OrderView, RefusedView } from '../../sr
 import type { VenueOrderRequest } from '../../src/engine/venue.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { FakeVenue } from './helpers/fake-venue.ts';
+import { d, fillExec } from './orders/fixtures.ts';
 import { testInstrument } from './helpers/instrument.ts';
 
 const ACCOUNT = 'firms/f/accounts/main';
@@ -283,4 +286,72 @@ describe('several strategies in one pipeline', () => {
     // ids continue after the journal's: the new order is mm-b's, with the next sequence number
     expect(second.inserts().map((r) => r.clordId)).toEqual([expect.stringMatching(/^mm-b-[0-9a-f]+-000004$/)]);
   });
+
+  it('gives each strategy its own positions back after a restart: after a crash and after a compacting stop', async () => {
+    const journal = new MemoryJournal();
+    const first = await several(
+      [
+        { id: 'mm-a', symbols: [A], onStart: (c) => void place(c, A, 'BUY', '0.40') },
+        { id: 'mm-b', symbols: [B], onStart: (c) => void place(c, B, 'SELL', '0.44') },
+      ],
+      { journal },
+    );
+    const [buy, sell] = first.inserts();
+    first.venue.callsOf('insert')[0]?.resolve(['O1', 'O2']);
+    await settle();
+    const filled = (id: string, clordId: string, symbol: string, side: 'SIDE_BUY' | 'SIDE_SELL', px: string) =>
+      first.venue.orders.next({
+        type: 'execution',
+        sessionId: 's1',
+        execution: fillExec(
+          `E-${id}`,
+          { cum: 1, lastPx: px, lastShares: 1, avgPx: px },
+          { id, clordId, symbol, side, account: ACCOUNT, orderQty: d(1), price: d(px) },
+        ),
+      });
+    filled('O1', buy?.clordId ?? '', A, 'SIDE_BUY', '0.40');
+    filled('O2', sell?.clordId ?? '', B, 'SIDE_SELL', '0.44');
+    await settle();
+    const held = (p: RunningPipeline, id: string, symbol: string) => p.strategies?.get(id)?.portfolio.position(symbol).toString();
+    expect([held(first.pipeline, 'mm-a', A), held(first.pipeline, 'mm-b', B), held(first.pipeline, 'mm-a', B)]).toEqual(['1', '-1', '0']);
+
+    // killed: the new process reads the holding lines the fills wrote
+    const second = await several(
+      [
+        { id: 'mm-a', symbols: [A] },
+        { id: 'mm-b', symbols: [B] },
+      ],
+      { journal },
+    );
+    expect([held(second.pipeline, 'mm-a', A), held(second.pipeline, 'mm-b', B), held(second.pipeline, 'mm-b', A)]).toEqual([
+      '1',
+      '-1',
+      '0',
+    ]);
+    // taken over as its own, priced at its own entry: no PnL appears from the restore
+    expect(second.pipeline.strategies?.get('mm-a')?.portfolio.dailyPnl().toString()).toBe('0');
+
+    // a clean stop compacts the journal: the positions survive it
+    await second.pipeline.stop();
+    const compacted = await journalLines(journal);
+    expect(compacted.filter((e) => e.type === 'holding')).toEqual([
+      expect.objectContaining({ strategy: 'mm-a', account: ACCOUNT, symbol: A, qty: '1', cost: '0.4' }),
+      expect.objectContaining({ strategy: 'mm-b', account: ACCOUNT, symbol: B, qty: '-1', cost: '-0.44' }),
+    ]);
+    expect(compacted.some((e) => e.type === 'execution')).toBe(false);
+    const third = await several(
+      [
+        { id: 'mm-a', symbols: [A] },
+        { id: 'mm-b', symbols: [B] },
+      ],
+      { journal },
+    );
+    expect([held(third.pipeline, 'mm-a', A), held(third.pipeline, 'mm-b', B)]).toEqual(['1', '-1']);
+  });
 });
+
+async function journalLines(journal: Journal) {
+  const entries = [];
+  for await (const entry of journal.replay()) entries.push(entry);
+  return entries;
+}

@@ -14,6 +14,9 @@
  * - resolved     an order's state settled by other evidence (lookup, snapshot, cancel reject).
  * - sendFailed   the insert call failed: REJECTED (the exchange never took it) or UNKNOWN (needs a lookup).
  * - open         an order still open at a clean stop, written by compaction (request + what is known).
+ * - holding      with several strategies (`bot.strategies`): a strategy's position in one account and symbol
+ *                after a fill, reversal or settlement changed it (quantity and cost; the last line wins), and
+ *                at compaction every one not flat, so a restarted strategy has its own positions again.
  * - runStop      a run stopped cleanly.
  */
 import { z } from 'zod';
@@ -146,17 +149,39 @@ const open = z.object({
   intentId: z.string().optional(),
   label: z.string().optional(),
 });
+const holding = z.object({
+  type: z.literal('holding'),
+  time,
+  strategy: id,
+  account: id,
+  symbol: id,
+  qty: decimalText,
+  cost: decimalText,
+});
 const runStop = z.object({ type: z.literal('runStop'), time, runId: id, openOrders: z.number().int().nonnegative() });
 
 const request = z.union([insertRequest, crossRequest, cancelRequest, replaceRequest]);
 
-export const journalEntrySchema = z.union([runStart, checkpoint, intent, request, ack, execution, resolved, sendFailed, open, runStop]);
+export const journalEntrySchema = z.union([
+  runStart,
+  checkpoint,
+  intent,
+  request,
+  ack,
+  execution,
+  resolved,
+  sendFailed,
+  open,
+  holding,
+  runStop,
+]);
 
 export type JournalEntry = z.output<typeof journalEntrySchema>;
 export type RequestEntry = z.output<typeof request>;
 export type InsertRequestEntry = z.output<typeof insertRequest>;
 export type CrossRequestEntry = z.output<typeof crossRequest>;
 export type OpenOrderEntry = z.output<typeof open>;
+export type HoldingEntry = z.output<typeof holding>;
 export type EntryOf<T extends JournalEntry['type']> = Extract<JournalEntry, { type: T }>;
 
 /** One line of the file (no newline). */

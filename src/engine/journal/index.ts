@@ -21,7 +21,7 @@ export { FileJournal, type FileJournalOptions, type JournalFs } from './file-jou
 export { MemoryJournal } from './memory-journal.ts';
 export { JournalError, JournalErrorCode } from './errors.ts';
 export { decodeEntry, encodeEntry, journalEntrySchema, type IdCounters, type JournalEntry, type OrderTerms } from './entries.ts';
-export { JournalRebuilder, rebuildJournal, type RecoveredJournal, type RecoveredOrder } from './rebuild.ts';
+export { JournalRebuilder, rebuildJournal, type RecoveredHolding, type RecoveredJournal, type RecoveredOrder } from './rebuild.ts';
 export { JournalRecorder, type JournalRecorderOptions } from './recorder.ts';
 export { JournalRecovery, type JournalRecoveryOptions } from './recovery.ts';
 export { DEFAULT_JOURNAL_DIR, defaultJournalPath, openRunJournal, type RunJournalChoice } from './open.ts';

@@ -8,6 +8,7 @@
  * clordId or by order id and only move an order forward (cum_qty never drops, a terminal state stays);
  * `sendFailed` REJECTED finishes it (the exchange never took it), UNKNOWN leaves it to the lookup.
  * Lines about clordIds that were never requested (orders of other runs, queued then dropped) are ignored.
+ * `holding` lines (several strategies): per strategy, account and symbol the last one wins; flat ones are left out.
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import { isTerminal } from '../orders/states.ts';
@@ -31,6 +32,15 @@ export interface RecoveredOrder {
   label: string | undefined;
 }
 
+/** A strategy's position as the journal last recorded it (see the `holding` entry). */
+export interface RecoveredHolding {
+  readonly strategy: string;
+  readonly account: string;
+  readonly symbol: string;
+  readonly qty: Decimal;
+  readonly cost: Decimal;
+}
+
 export interface RecoveredJournal {
   readonly runIds: ReadonlySet<string>;
   /** Highest intent / order / cross sequence numbers seen. */
@@ -40,6 +50,8 @@ export interface RecoveredJournal {
   readonly entries: number;
   /** Orders known from requests in the journal, finished or not. */
   readonly orders: number;
+  /** Each strategy's positions that are not flat (several strategies only; empty otherwise). */
+  readonly holdings: readonly RecoveredHolding[];
 }
 
 const SEQ = /-(\d+)$/;
@@ -59,6 +71,8 @@ export class JournalRebuilder {
   private readonly byOrderId = new Map<string, RecoveredOrder>();
   /** intentId and label of place intents, by clordId, until the request arrives. */
   private readonly intents = new Map<string, { intentId: string; label: string | undefined }>();
+  /** By strategy, account and symbol: the last `holding` line. */
+  private readonly holdings = new Map<string, RecoveredHolding>();
   private entries = 0;
 
   add(entry: JournalEntry): void {
@@ -98,6 +112,12 @@ export class JournalRebuilder {
         this.progress(order, new Decimal(entry.cumQty), new Decimal(entry.avgPx), entry.state);
         return;
       }
+      case 'holding': {
+        const { strategy, account, symbol } = entry;
+        const key = JSON.stringify([strategy, account, symbol]);
+        this.holdings.set(key, { strategy, account, symbol, qty: new Decimal(entry.qty), cost: new Decimal(entry.cost) });
+        return;
+      }
       case 'sendFailed': {
         const order = this.byClordId.get(entry.clordId);
         if (order === undefined || isTerminal(order.state)) return;
@@ -114,6 +134,7 @@ export class JournalRebuilder {
       open: this.orders.filter((o) => !isTerminal(o.state)),
       entries: this.entries,
       orders: this.orders.length,
+      holdings: [...this.holdings.values()].filter((h) => !h.qty.isZero()),
     };
   }
 

@@ -10,6 +10,8 @@
  * Only `sync` throws (the adapter must not send then); any other journal failure is reported once through
  * `onFailure` (the pipeline halts trading) and later appends are dropped. At a clean stop `finish` writes
  * runStop and compacts the journal to a checkpoint plus the orders still open; the recorder is inert after.
+ * With several strategies it also records each strategy's position as it changes (`holding`), and keeps the
+ * latest of each (those the journal held at start included) for the compacted journal.
  */
 import type { Clock } from '../clock.ts';
 import type { Intent } from '../intents.ts';
@@ -20,7 +22,7 @@ import { describeError, isTradebotError } from '../../errors.ts';
 import type { IdCounters, JournalEntry, OrderTerms } from './entries.ts';
 import { JournalError, JournalErrorCode } from './errors.ts';
 import type { Journal } from './journal.ts';
-import type { RecoveredJournal } from './rebuild.ts';
+import type { RecoveredHolding, RecoveredJournal } from './rebuild.ts';
 import { termsOf, termsOfTracked } from './terms.ts';
 
 export interface JournalRecorderOptions {
@@ -56,6 +58,8 @@ export class JournalRecorder implements SendJournal {
   private readonly ours = new Map<string, OurOrder>();
   private readonly byOrderId = new Map<string, OurOrder>();
   private readonly counters: IdCounters;
+  /** Each strategy's latest position, by strategy, account and symbol (compaction keeps those not flat). */
+  private readonly holdings = new Map<string, RecoveredHolding>();
   private failed: JournalError | undefined;
   private flushQueued = false;
   private finished = false;
@@ -77,6 +81,7 @@ export class JournalRecorder implements SendJournal {
       this.ours.set(latest, ours);
       if (order.orderId !== undefined) this.byOrderId.set(order.orderId, ours);
     }
+    for (const held of options.recovered.holdings) this.holdings.set(holdingKey(held), held);
   }
 
   /** Writes the runStart line (durable: the runId must never be reused). */
@@ -194,6 +199,17 @@ export class JournalRecorder implements SendJournal {
 
   // ---- pipeline hooks ----
 
+  /** A strategy's position changed (several strategies): journaled when its quantity or cost differs from the last. */
+  holding(held: RecoveredHolding): void {
+    const key = holdingKey(held);
+    const last = this.holdings.get(key);
+    if (last !== undefined && last.qty.eq(held.qty) && last.cost.eq(held.cost)) return;
+    if (last === undefined && held.qty.isZero() && held.cost.isZero()) return;
+    this.holdings.set(key, held);
+    const { strategy, account, symbol } = held;
+    this.append({ type: 'holding', time: this.now(), strategy, account, symbol, qty: held.qty.toString(), cost: held.cost.toString() });
+  }
+
   /** Writes what was appended, without waiting for the disk (also done by itself right after appends). */
   flush(): void {
     if (this.failed !== undefined || this.finished) return;
@@ -267,6 +283,9 @@ export class JournalRecorder implements SendJournal {
     this.sync();
     const runIds = [...new Set([...this.options.recovered.runIds, this.options.runId])];
     const entries: JournalEntry[] = [{ type: 'checkpoint', time, runIds, counters: { ...this.counters } }];
+    for (const { strategy, account, symbol, qty, cost } of this.holdings.values()) {
+      if (!qty.isZero()) entries.push({ type: 'holding', time, strategy, account, symbol, qty: qty.toString(), cost: cost.toString() });
+    }
     for (const order of mine) {
       const ours = this.find(order);
       const clordIds = [
@@ -362,4 +381,8 @@ export class JournalRecorder implements SendJournal {
   private now(): number {
     return Math.floor(this.options.clock.now());
   }
+}
+
+function holdingKey(held: { readonly strategy: string; readonly account: string; readonly symbol: string }): string {
+  return JSON.stringify([held.strategy, held.account, held.symbol]);
 }

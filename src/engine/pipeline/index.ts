@@ -34,7 +34,7 @@ import type { Intent } from '../intents.ts';
 import type { MarketDataEvent, OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { Venue } from '../venue.ts';
 import { IntentGate, engineCancelIntent } from './intent-gate.ts';
-import { replayJournal, restoreOrders, startJournal } from './journal.ts';
+import { keepStrategyHoldings, replayJournal, restoreOrders, startJournal } from './journal.ts';
 import { trackerLedger } from './ledger.ts';
 import { MarketHandler } from './on-market.ts';
 import { OrderFlow } from './on-orders.ts';
@@ -110,6 +110,7 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
     const base = { options, members, log, idsFor, books, instruments, tracker, risk, context, counters, step, submit, queueFull };
     several = new StrategySet({ ...base, refusals$, cancel, isImmediate, subscriptions });
     strategy.runtime = several;
+    keepStrategyHoldings(writer, members, { log, subscriptions });
   } else {
     strategy.runtime = strategyRuntime(options, { log: strategyLog, ids, books, instruments, tracker, risk, gate, counters, step });
   }

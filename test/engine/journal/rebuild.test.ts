@@ -3,7 +3,8 @@
  * ack gives it its order id; a terminal execution or settlement finishes it; a send failure finishes it
  * when the exchange refused it (REJECTED), not when the outcome is unknown; a replace gives it a new latest
  * clordId that later lines can name; lines about clordIds never requested are ignored; the counters and
- * runIds continue across a compaction (checkpoint + open lines).
+ * runIds continue across a compaction (checkpoint + open lines); a strategy's holding is the last line for
+ * its account and symbol, a flat one left out.
  */
 import { describe, expect, it } from 'vitest';
 import { JournalRebuilder, type JournalEntry, type RecoveredJournal } from '../../../src/engine/journal/index.ts';
@@ -148,5 +149,30 @@ describe('journal rebuild', () => {
     ]);
     expect(recovered.open[1]).toMatchObject({ intentId: 'i-cc-000121', label: 'quote' });
     expect(recovered.open[0]?.terms.side).toBe('SELL');
+  });
+
+  it("keeps each strategy's last holding per account and symbol; flat ones are left out", () => {
+    const holding = (strategy: string, symbol: string, qty: string, cost: string): JournalEntry => ({
+      type: 'holding',
+      time: 1,
+      strategy,
+      account: 'firms/f/accounts/a',
+      symbol,
+      qty,
+      cost,
+    });
+    const recovered = rebuild([
+      runStart('aa'),
+      holding('mm-a', 'EVT-A', '1', '0.4'),
+      holding('mm-b', 'EVT-A', '-2', '-0.9'),
+      holding('mm-a', 'EVT-A', '3', '1.3'),
+      holding('mm-a', 'EVT-B', '1', '0.5'),
+      holding('mm-a', 'EVT-B', '0', '0'),
+    ]);
+    const summary = recovered.holdings.map((h) => [h.strategy, h.symbol, h.qty.toString(), h.cost.toString()]);
+    expect(summary).toEqual([
+      ['mm-a', 'EVT-A', '3', '1.3'],
+      ['mm-b', 'EVT-A', '-2', '-0.9'],
+    ]);
   });
 });
