@@ -34,6 +34,7 @@ export const CONSOLE_PAGE = `<!doctype html>
   button, select, input { font: inherit; padding: 4px 8px; }
   .controls { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
   #strategies td { vertical-align: middle; }
+  #strategies-section th:nth-child(-n+4), #strategies td:nth-child(-n+4) { text-align: left; }
 </style>
 </head>
 <body>
