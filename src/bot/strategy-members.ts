@@ -3,7 +3,8 @@
  * (#25): each strategy's symbols, default account, limits (the bot's risk section with its own keys over it)
  * and its own portfolio; and, once the run stopped, the per-strategy parts of `run.summary` and report.json,
  * whose counts, PnL and positions add up exactly to the totals (what no strategy explains, such as what a
- * final reconciliation with the exchange booked or the fills of adopted orders, is `unattributed`).
+ * final reconciliation with the exchange booked or the fills of adopted orders, is `unattributed`); run.summary's
+ * parts also tell each strategy's own trading state.
  */
 import type { RiskConfig } from '../engine/risk/config.ts';
 import { Decimal, ZERO } from '../domain/decimal.ts';
@@ -114,4 +115,25 @@ export function strategyParts(
     pnl.isZero() &&
     Object.keys(positions).length === 0;
   return nothingLeft ? { strategies } : { strategies, unattributed: { ...unattributed, pnl: pnl.toString(), positions } };
+}
+
+/** A strategy's own trading state at the end of a run (run.summary; the backtest's report has none). */
+export interface StrategyStateSummary {
+  tradingState: string;
+  tradingStateCause: string;
+  tradingStateReason: string;
+}
+
+/** Each part of `strategies` with its strategy's own trading state, what holds it and why. */
+export function withTradingStates(
+  strategies: Record<string, StrategySummary>,
+  parts: ReadonlyMap<string, StrategyPart>,
+): Record<string, StrategySummary & StrategyStateSummary> {
+  const out: Record<string, StrategySummary & StrategyStateSummary> = {};
+  for (const [id, summary] of Object.entries(strategies)) {
+    const state = parts.get(id)?.risk.tradingState;
+    if (state === undefined) continue;
+    out[id] = { ...summary, tradingState: state.state, tradingStateCause: state.cause, tradingStateReason: state.reason };
+  }
+  return out;
 }

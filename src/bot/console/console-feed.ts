@@ -2,83 +2,25 @@
  * What the web console shows, gathered from a running pipeline: the strategy, the trading state and why, PnL
  * with an equity series, positions, open orders, the last fills, refusals by code with the latest messages,
  * the health of the two streams, the message rate against its limit, and each traded symbol's book (a few
- * levels) with the bot's own orders marked. `snapshot()` is a plain JSON-ready object of strings and numbers
- * (amounts as decimal strings, never floats); the feed keeps bounded rings, sampled once a second by `tick()`.
+ * levels) with the bot's own orders marked; with bot.strategies, each strategy's own trading state and the
+ * figures of its run.summary part. `snapshot()` is a plain JSON-ready object of strings and numbers (amounts as
+ * decimal strings, never floats; its shape is console-schema.ts); the feed keeps bounded rings, sampled once a
+ * second by `tick()`.
  */
 import type { Subscription } from 'rxjs';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { RunningPipeline } from '../../engine/pipeline/index.ts';
+import type { StrategyPart } from '../../engine/pipeline/strategies.ts';
 import type { Portfolio } from '../../engine/portfolio/index.ts';
+import { countersSummary } from '../strategy-members.ts';
+import type { ConsoleLevel, ConsoleSnapshot, ConsoleStrategy } from './console-schema.ts';
+
+export type { ConsoleLevel, ConsoleSnapshot, ConsoleStrategy, StreamHealth } from './console-schema.ts';
 
 const MAX_FILLS = 50;
 const MAX_REFUSAL_MESSAGES = 20;
 const MAX_EQUITY_POINTS = 3600;
 const BOOK_LEVELS = 5;
-
-export interface ConsoleLevel {
-  readonly price: string;
-  readonly qty: string;
-  /** Quantity of the bot's own open orders at this price on this side ("0" when none). */
-  readonly own: string;
-}
-
-export interface ConsoleSnapshot {
-  readonly time: number;
-  readonly strategy: string;
-  readonly symbols: readonly string[];
-  readonly tradingState: { readonly state: string; readonly cause: string; readonly reason: string };
-  readonly pnl: {
-    readonly realized: string;
-    readonly unrealized: string;
-    readonly fees: string;
-    readonly net: string;
-    readonly equity: string;
-  };
-  /** Net PnL once a second, oldest first (epoch ms, decimal string). */
-  readonly equity: readonly { readonly time: number; readonly net: string }[];
-  readonly positions: readonly { readonly account: string; readonly symbol: string; readonly qty: string; readonly avgPx: string }[];
-  readonly openOrders: readonly {
-    readonly clordId: string;
-    readonly symbol: string;
-    readonly side: string;
-    readonly price: string | null;
-    readonly leavesQty: string;
-    readonly state: string;
-  }[];
-  /** Newest first. */
-  readonly fills: readonly {
-    readonly time: number;
-    readonly symbol: string;
-    readonly side: string;
-    readonly qty: string;
-    readonly price: string;
-  }[];
-  readonly refusals: {
-    readonly byCode: Readonly<Record<string, number>>;
-    /** Newest first. */
-    readonly latest: readonly { readonly time: number; readonly code: string; readonly message: string }[];
-  };
-  readonly streams: {
-    readonly market: StreamHealth;
-    readonly orders: StreamHealth;
-  };
-  readonly messages: { readonly perSecond: number; readonly limit: number; readonly sent: number };
-  readonly counters: { readonly orders: number; readonly fills: number; readonly refusals: number };
-  readonly books: readonly {
-    readonly symbol: string;
-    readonly stale: boolean;
-    readonly bids: readonly ConsoleLevel[];
-    readonly offers: readonly ConsoleLevel[];
-    readonly lastTrade: string | null;
-  }[];
-}
-
-export interface StreamHealth {
-  readonly connected: boolean;
-  /** Milliseconds since the last message; null before the first. */
-  readonly lastMessageAgeMs: number | null;
-  readonly reconnects: number;
-}
 
 export interface ConsoleFeedOptions {
   readonly pipeline: RunningPipeline;
@@ -87,6 +29,30 @@ export interface ConsoleFeedOptions {
   readonly symbols: readonly string[];
   readonly maxMessagesPerSecond: number;
   readonly now: () => number;
+  /** With bot.strategies: each strategy, shown with its own state and figures; absent with the single form. */
+  readonly strategies?: readonly ConsoleStrategySource[];
+}
+
+/** One strategy of the pipeline as the feed reads it. */
+export interface ConsoleStrategySource {
+  /** The plugin's name (the id is the part's). */
+  readonly strategy: string;
+  readonly part: StrategyPart;
+  /** Its own portfolio (only its fills). */
+  readonly portfolio: Portfolio;
+}
+
+/** A strategy's row: its own trading state, and the figures of its run.summary part. */
+export function strategyRow(source: ConsoleStrategySource): ConsoleStrategy {
+  const { part } = source;
+  const state = part.risk.tradingState;
+  return {
+    id: part.id,
+    strategy: source.strategy,
+    symbols: [...part.symbols],
+    tradingState: { state: state.state, cause: state.cause, reason: state.reason },
+    ...countersSummary(part.counters, source.portfolio),
+  };
 }
 
 const text = (value: Decimal): string => value.toString();
@@ -149,7 +115,7 @@ export class ConsoleFeed {
     return {
       time,
       strategy: this.options.strategy,
-      symbols: this.options.symbols,
+      symbols: [...this.options.symbols],
       tradingState: { state: state.state, cause: state.cause, reason: state.reason },
       pnl: {
         realized: text(totals.realizedPnl),
@@ -183,6 +149,7 @@ export class ConsoleFeed {
       messages: { perSecond: this.perSecond, limit: this.options.maxMessagesPerSecond, sent: this.sentTotal() },
       counters: { orders: counters.orders, fills: counters.fills, refusals: counters.refusalCount },
       books: this.options.symbols.map((symbol) => this.book(symbol)),
+      ...(this.options.strategies === undefined ? {} : { strategies: this.options.strategies.map(strategyRow) }),
     };
   }
 

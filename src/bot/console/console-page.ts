@@ -2,7 +2,8 @@
  * The web console's page and script, shipped as strings in the package (no CDN, no build step, no network at
  * run time). The script listens to `/console/events` (server-sent events, a snapshot a second), draws every
  * part with textContent (no markup from data), the equity with lightweight-charts (served at
- * `/console/charts.js`), and sends the operator commands after a confirmation.
+ * `/console/charts.js`), and sends the operator commands after a confirmation. With bot.strategies (the snapshot
+ * has `strategies`) a table shows each strategy with its own state control; without, that table stays hidden.
  */
 
 /** The page: markup and styles; the script and the charts library are separate files (the CSP runs no inline script). */
@@ -32,6 +33,8 @@ export const CONSOLE_PAGE = `<!doctype html>
   .books { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 10px; }
   button, select, input { font: inherit; padding: 4px 8px; }
   .controls { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
+  #strategies td { vertical-align: middle; }
+  #strategies-section th:nth-child(-n+4), #strategies td:nth-child(-n+4) { text-align: left; }
 </style>
 </head>
 <body>
@@ -43,6 +46,14 @@ export const CONSOLE_PAGE = `<!doctype html>
   <span id="connection" class="muted">connecting…</span>
 </header>
 <main>
+  <section id="strategies-section" style="grid-column: 1 / -1" hidden>
+    <h2>Strategies</h2>
+    <table>
+      <thead><tr><th>id</th><th>strategy</th><th>symbols</th><th>state</th><th>orders</th><th>fills</th><th>refusals</th>
+        <th>net PnL</th><th>positions</th><th>set its state</th></tr></thead>
+      <tbody id="strategies"></tbody>
+    </table>
+  </section>
   <section>
     <h2>PnL</h2>
     <div class="figures">
@@ -148,6 +159,72 @@ export const CONSOLE_APP_SCRIPT = `'use strict';
     series = chart.addSeries(LightweightCharts.LineSeries, { color: '#4fc3f7', lineWidth: 2, title: 'net PnL' });
   }
 
+  // one row per strategy, made once (its select and reason input keep what the operator typed), updated each second
+  var strategyRows = {};
+  var strategyRow = function (id) {
+    var tr = document.createElement('tr');
+    tr.dataset.strategy = id;
+    var cells = {};
+    ['id', 'strategy', 'symbols', 'state', 'orders', 'fills', 'refusals', 'pnl', 'positions'].forEach(function (name) {
+      var td = document.createElement('td');
+      td.className = 's-' + name;
+      tr.appendChild(td);
+      cells[name] = td;
+    });
+    var controls = document.createElement('td');
+    var select = document.createElement('select');
+    select.className = 's-select';
+    select.setAttribute('aria-label', 'trading state of ' + id);
+    ['active', 'reducing', 'halted'].forEach(function (state) {
+      var option = document.createElement('option');
+      option.value = state;
+      option.textContent = state;
+      select.appendChild(option);
+    });
+    var reason = document.createElement('input');
+    reason.className = 's-reason';
+    reason.placeholder = 'reason (optional)';
+    reason.maxLength = 200;
+    var button = document.createElement('button');
+    button.className = 's-set';
+    button.textContent = 'Set';
+    button.addEventListener('click', function () {
+      var state = select.value;
+      if (!window.confirm('Set the trading state of strategy ' + id + ' to ' + state + '?')) return;
+      var body = reason.value === '' ? { state: state } : { state: state, reason: reason.value };
+      post('/console/api/trading-state?strategy=' + encodeURIComponent(id), body);
+    });
+    controls.appendChild(select);
+    controls.appendChild(reason);
+    controls.appendChild(button);
+    tr.appendChild(controls);
+    return { tr: tr, cells: cells };
+  };
+  var renderStrategies = function (list) {
+    var section = byId('strategies-section');
+    if (!list) { section.hidden = true; return; }
+    section.hidden = false;
+    var body = byId('strategies');
+    body.replaceChildren.apply(body, list.map(function (p) {
+      var entry = strategyRows[p.id] || (strategyRows[p.id] = strategyRow(p.id));
+      var c = entry.cells;
+      c.id.textContent = p.id;
+      c.strategy.textContent = p.strategy;
+      c.symbols.textContent = p.symbols.join(', ');
+      c.state.textContent = p.tradingState.state + ' (' + p.tradingState.cause + ') ' + p.tradingState.reason;
+      c.state.className = 's-state state-' + p.tradingState.state;
+      c.orders.textContent = String(p.orders);
+      c.fills.textContent = String(p.fills);
+      var codes = Object.keys(p.refusalsByCode).map(function (code) { return code + ' ' + p.refusalsByCode[code]; });
+      c.refusals.textContent = String(p.refusals) + (codes.length ? ' (' + codes.join(', ') + ')' : '');
+      c.pnl.textContent = p.pnl;
+      c.pnl.className = 's-pnl ' + signed(p.pnl);
+      var held = Object.keys(p.positions).map(function (symbol) { return symbol + ' ' + p.positions[symbol]; });
+      c.positions.textContent = held.length ? held.join(', ') : 'flat';
+      return entry.tr;
+    }));
+  };
+
   var render = function (s) {
     setText('strategy', s.strategy);
     setText('symbols', s.symbols.join(', '));
@@ -202,6 +279,7 @@ export const CONSOLE_APP_SCRIPT = `'use strict';
       });
       series.setData(points);
     }
+    renderStrategies(s.strategies);
     document.body.dataset.updated = String(s.time);
   };
 

@@ -5,16 +5,19 @@
  * every page and API answers 401. Routes:
  * - `GET /` the page, `GET /console/app.js` its script, `GET /console/charts.js` the charts library (no CDN);
  * - `GET /console/api/state` one snapshot; `GET /console/events` server-sent events, a snapshot a second;
- * - `POST /console/api/trading-state` `{"state", "reason"?}` and `POST /console/api/cancel-all`: operator
- *   commands (JSON bodies only, same-origin only), logged like the control API's.
+ * - `POST /console/api/trading-state` `{"state", "reason"?}` (with `?strategy=<id>`: that strategy's own state,
+ *   as on the control endpoint; an id the bot does not run is a 404) and `POST /console/api/cancel-all` `{}`:
+ *   operator commands (JSON bodies only, same-origin only, validated by console-schema.ts), logged like the
+ *   control API's.
+ * Every snapshot is checked against its schema before it is sent (a failure is logged, and nothing is sent).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { chartLibrarySource } from '../../../backtest/report/chart-library.ts';
-import type { ControlTarget } from '../live/control-server.ts';
-import { parseCommand, readBody } from '../live/control-server.ts';
-import type { ConsoleSnapshot } from './console-feed.ts';
+import { applyCommand, parseCommand, type ControlTarget } from '../live/control-command.ts';
+import { readBody } from '../live/control-server.ts';
+import { cancelAllCommandSchema, consoleSnapshotSchema, type ConsoleSnapshot } from './console-schema.ts';
 import { CONSOLE_APP_SCRIPT, CONSOLE_PAGE } from './console-page.ts';
 
 export const CONSOLE_COOKIE = 'tradebot_console';
@@ -29,7 +32,8 @@ export function newConsoleToken(): string {
 export interface ConsoleRoutesOptions {
   readonly token: string;
   readonly snapshot: () => ConsoleSnapshot | undefined;
-  readonly target: () => ControlTarget | undefined;
+  /** The bot's state machine (undefined while it starts); with a strategy id, that strategy's (undefined: none such). */
+  readonly target: (strategy?: string) => ControlTarget | undefined;
   readonly cancelAll: () => Promise<void>;
   readonly log?: Logger | undefined;
 }
@@ -77,6 +81,16 @@ const PAGE_HEADERS = {
 
 const isConsolePath = (path: string) => path === '/' || path.startsWith('/console/');
 
+/** The JSON of a well-formed snapshot; 'starting' while the bot starts, 'invalid' when it fails its schema (logged). */
+function snapshotText(options: ConsoleRoutesOptions): string | 'starting' | 'invalid' {
+  const snapshot = options.snapshot();
+  if (snapshot === undefined) return 'starting';
+  const checked = consoleSnapshotSchema.safeParse(snapshot);
+  if (checked.success) return JSON.stringify(checked.data);
+  options.log?.error({ issues: checked.error.issues.slice(0, 5) }, 'operator console: a snapshot failed its schema; not sent');
+  return 'invalid';
+}
+
 export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
   const clients = new Set<ServerResponse>();
   const { log } = options;
@@ -87,9 +101,10 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     clients.add(response);
     const push = () => {
-      const snapshot = options.snapshot();
       // a slow reader is skipped rather than queued for (the next second's snapshot supersedes this one)
-      if (snapshot !== undefined && response.writableLength < 1_000_000) response.write(`data: ${JSON.stringify(snapshot)}\n\n`);
+      if (response.writableLength >= 1_000_000) return;
+      const snapshot = snapshotText(options);
+      if (snapshot !== 'starting' && snapshot !== 'invalid') response.write(`data: ${snapshot}\n\n`);
     };
     push();
     const timer = setInterval(push, EVENT_INTERVAL_MS);
@@ -99,35 +114,45 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
     });
   };
 
-  const command = async (request: IncomingMessage, response: ServerResponse, path: string): Promise<void> => {
+  const command = async (request: IncomingMessage, response: ServerResponse, path: string, query: URLSearchParams): Promise<void> => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return refuse(response, 415, 'CONSOLE_CONTENT_TYPE', 'send commands as application/json');
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `http://${request.headers.host ?? ''}`)
       return refuse(response, 403, 'CONSOLE_FORBIDDEN_ORIGIN', 'commands are accepted from the console page only');
-    const target = options.target();
-    if (target === undefined) return refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
+    const bot = options.target();
+    if (bot === undefined) return refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
     const body = await readBody(request);
     if (body === undefined) return refuse(response, 413, 'CONSOLE_BODY_TOO_LARGE', 'the body is too large');
-    if (path === '/console/api/cancel-all') {
-      log?.warn({ source: 'console' }, 'operator console: cancel all requested');
-      commands += 1;
-      await options.cancelAll();
-      return sendJson(response, 200, { cancelled: true });
-    }
+    if (path === '/console/api/cancel-all') return cancelAll(response, body);
+    const strategy = query.get('strategy') ?? undefined;
+    const target = strategy === undefined ? bot : options.target(strategy);
+    if (target === undefined)
+      return refuse(response, 404, 'CONSOLE_UNKNOWN_STRATEGY', `the bot runs no strategy "${strategy ?? ''}" (bot.strategies ids)`);
     const parsed = parseCommand(body);
     if (!parsed.ok) {
       log?.warn({ status: 400 }, `operator console: refused a command: ${parsed.message}`);
       return refuse(response, 400, 'CONSOLE_BAD_REQUEST', parsed.message);
     }
-    const previous = target.state;
     commands += 1;
-    target.setState(parsed.state, `operator (console)${parsed.reason === undefined || parsed.reason === '' ? '' : `: ${parsed.reason}`}`);
-    log?.warn(
-      { requested: parsed.state, from: previous, to: target.state, source: 'console' },
-      `operator console: ${parsed.state} requested; trading state now ${target.state}`,
-    );
-    return sendJson(response, 200, { requested: parsed.state, previous, state: target.state, cause: target.cause, reason: target.reason });
+    return sendJson(response, 200, applyCommand({ target, command: parsed, via: 'console', strategy, log }));
+  };
+
+  const cancelAll = async (response: ServerResponse, body: string): Promise<void> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      value = undefined;
+    }
+    if (!cancelAllCommandSchema.safeParse(value).success) {
+      log?.warn({ status: 400 }, 'operator console: refused a cancel-all whose body is not {}');
+      return refuse(response, 400, 'CONSOLE_BAD_REQUEST', 'cancel-all takes no field: send {}');
+    }
+    log?.warn({ source: 'console' }, 'operator console: cancel all requested');
+    commands += 1;
+    await options.cancelAll();
+    return sendJson(response, 200, { cancelled: true });
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse, path: string, query: URLSearchParams): Promise<boolean> => {
@@ -151,7 +176,7 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
       return true;
     }
     if (method === 'POST' && (path === '/console/api/trading-state' || path === '/console/api/cancel-all')) {
-      await command(request, response, path);
+      await command(request, response, path, query);
       return true;
     }
     if (method !== 'GET' && method !== 'HEAD') {
@@ -168,9 +193,13 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
       response.end(chartLibrarySource());
     } else if (path === '/console/api/state') {
-      const snapshot = options.snapshot();
-      if (snapshot === undefined) refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
-      else sendJson(response, 200, snapshot);
+      const snapshot = snapshotText(options);
+      if (snapshot === 'starting') refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
+      else if (snapshot === 'invalid') refuse(response, 500, 'CONSOLE_SNAPSHOT_INVALID', 'the snapshot failed its schema; see the bot log');
+      else {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        response.end(`${snapshot}\n`);
+      }
     } else if (path === '/console/events') {
       events(response);
     } else {

@@ -2,20 +2,33 @@
  * The web console of one live run: its access token (the configured one, or a fresh one), its routes for the
  * control server, and, once the pipeline runs, the feed it shows, sampled once a second. The live runner
  * creates it before the control server starts (pages answer 503 until the pipeline runs), feeds it the venue
- * streams' messages, attaches the pipeline, and closes it at stop.
+ * streams' messages, attaches the pipeline (with bot.strategies, each strategy too), and closes it at stop.
  */
 import type { Logger } from 'pino';
-import type { ControlTarget } from '../live/control-server.ts';
-import { CONTROL_PATH } from '../live/control-server.ts';
-import { ConsoleFeed, type ConsoleFeedOptions } from './console-feed.ts';
+import type { ControlTarget } from '../live/control-command.ts';
+import { CONTROL_PATH } from '../live/control-path.ts';
+import type { RunningPipeline } from '../../engine/pipeline/index.ts';
+import type { StrategyMembers } from '../strategy-members.ts';
+import { ConsoleFeed, type ConsoleFeedOptions, type ConsoleStrategySource } from './console-feed.ts';
 import { consoleRoutes, newConsoleToken, type ConsoleRoutes } from './console-routes.ts';
 
 export interface LiveConsoleOptions {
   /** `bot.control.token`; absent: a fresh token for this run. */
   readonly token: string | undefined;
-  readonly target: () => ControlTarget | undefined;
+  /** What the control endpoint operates: the bot's state, or with an id that strategy's (bot.strategies). */
+  readonly target: (strategy?: string) => ControlTarget | undefined;
   readonly cancelAll: () => Promise<void>;
   readonly log: Logger;
+}
+
+/** With bot.strategies, what the feed shows of each strategy (in the config's order); undefined with the single form. */
+export function consoleStrategies(pipeline: RunningPipeline, several: StrategyMembers | undefined): ConsoleStrategySource[] | undefined {
+  if (several === undefined || pipeline.strategies === undefined) return undefined;
+  return several.members.flatMap((member) => {
+    const part = pipeline.strategies?.get(member.id);
+    const portfolio = several.portfolios.get(member.id);
+    return part === undefined || portfolio === undefined ? [] : [{ strategy: member.strategy.name, part, portfolio }];
+  });
 }
 
 export class LiveConsole {

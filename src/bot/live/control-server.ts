@@ -5,30 +5,23 @@
  * `POST /control/state` with `{"state": "active"|"reducing"|"halted", "reason"?: "..."}` sets it as an operator
  * command (what SIGUSR2 does for active <-> halted). Bad input gets a 400 with a message that says what to send;
  * a POST must be `application/json` and carry a loopback Host header, so a web page in the operator's browser
- * cannot fire it (no CORS simple request, no DNS rebinding). Every command is logged.
+ * cannot fire it (no CORS simple request, no DNS rebinding). Every command is logged. With `?strategy=<id>`
+ * (bot.strategies) GET and POST read and set that strategy's own state; an id the bot does not run is a 404.
+ * The command body's schema and its application are control-command.ts (the web console uses them too).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { TradebotError } from '../../errors.ts';
 import type { TradingStateCause } from '../../engine/risk/trading-state.ts';
-import { TRADING_STATES, isTradingState, type TradingState } from '../../engine/risk/trading-states.ts';
+import type { TradingState } from '../../engine/risk/trading-states.ts';
 import type { ConsoleRoutes } from '../console/console-routes.ts';
-
-export const CONTROL_PATH = '/control/state';
 import { LOOPBACK_HOSTS, isLoopbackHost, loopbackHostHeader } from '../loopback-host.ts';
+import { COMMAND_EXAMPLE as EXAMPLE, applyCommand, parseCommand, type ControlTarget } from './control-command.ts';
+import { CONTROL_PATH } from './control-path.ts';
 
-export { LOOPBACK_HOSTS, isLoopbackHost };
+export { CONTROL_PATH, LOOPBACK_HOSTS, isLoopbackHost, parseCommand, type ControlTarget };
 const MAX_BODY_BYTES = 4096;
-const MAX_REASON_CHARS = 200;
-
-/** What the endpoint reads and changes: the pipeline's trading state machine. */
-export interface ControlTarget {
-  readonly state: TradingState;
-  readonly cause: TradingStateCause;
-  readonly reason: string;
-  setState(state: TradingState, reason: string): void;
-}
 
 export interface ControlServerOptions {
   /**
@@ -79,34 +72,6 @@ export async function readBody(request: IncomingMessage): Promise<string | undef
     if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
   return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8');
-}
-
-type Parsed = { ok: true; state: TradingState; reason: string | undefined } | { ok: false; message: string };
-
-const EXAMPLE = `send {"state": "${TRADING_STATES.join('" | "')}", "reason": "<optional text>"}`;
-
-/** Validates a command body; every failure says what to send instead. */
-export function parseCommand(text: string): Parsed {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, message: `the body is not JSON: ${EXAMPLE}` };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { ok: false, message: `expected a JSON object: ${EXAMPLE}` };
-  const body = value as Record<string, unknown>;
-  const unknown = Object.keys(body).filter((key) => key !== 'state' && key !== 'reason');
-  if (unknown.length > 0) return { ok: false, message: `unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: ${EXAMPLE}` };
-  if (!isTradingState(body['state'])) {
-    const got = body['state'] === undefined ? 'no state' : `state ${JSON.stringify(body['state'])}`;
-    return { ok: false, message: `${got}: the state must be one of ${TRADING_STATES.join(', ')}` };
-  }
-  const reason = body['reason'];
-  if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)) {
-    return { ok: false, message: `reason must be a string of at most ${MAX_REASON_CHARS} characters` };
-  }
-  return { ok: true, state: body['state'], reason };
 }
 
 function stateBody(target: ControlTarget): ControlStateBody {
@@ -160,18 +125,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       log?.warn({ status: 400 }, `operator control: refused a command: ${command.message}`);
       return refuse(response, 400, 'CONTROL_BAD_REQUEST', command.message);
     }
-    const previous = target.state;
-    target.setState(
-      command.state,
-      `operator (HTTP control)${command.reason === undefined || command.reason === '' ? '' : `: ${command.reason}`}`,
-    );
     commands += 1;
-    log?.warn(
-      { requested: command.state, from: previous, to: target.state },
-      `operator control: ${command.state} requested; trading state now ${target.state}`,
-    );
-    const named = strategy === undefined ? {} : { strategy };
-    return send(response, 200, { requested: command.state, previous, ...stateBody(target), ...named });
+    return send(response, 200, applyCommand({ target, command, via: 'HTTP control', strategy, log }));
   };
 
   const server = createServer((request, response) => {

@@ -15,7 +15,8 @@ import type { TradebotConfig } from '../../config/index.ts';
 import { liveClock, type Clock } from '../../engine/clock.ts';
 import { loadStrategy, validateParams } from '../../engine/strategy/loader.ts';
 import { loadStrategySpecs } from '../strategy-specs.ts';
-import { positionsOf, strategyMembers, strategyParts, type StrategyMembers, type StrategySummary } from '../strategy-members.ts';
+import { positionsOf, strategyMembers, strategyParts, withTradingStates } from '../strategy-members.ts';
+import type { StrategyMembers, StrategyStateSummary, StrategySummary } from '../strategy-members.ts';
 import { symbolsOf } from '../../engine/strategy/define-strategy.ts';
 import { startPipeline, type PipelineOptions, type RunningPipeline } from '../../engine/pipeline/index.ts';
 import type { Instrument } from '../../domain/index.ts';
@@ -25,7 +26,7 @@ import { connectVenue, type VenueConnection } from './connection.ts';
 import { formatStatusLine } from './status-line.ts';
 import { startRunMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
-import { LiveConsole } from '../console/live-console.ts';
+import { LiveConsole, consoleStrategies } from '../console/live-console.ts';
 import { TradebotError } from '../../errors.ts';
 import { openRunJournal, type Journal } from '../../engine/journal/index.ts';
 import { reconcileSummary, type SummaryReconciliation } from './final-reconcile.ts';
@@ -57,8 +58,8 @@ export interface RunSummary {
   reconcileReason?: string;
   /** Differences the final reconciliation found between the local view and the exchange's (it booked them). */
   reconcileDifferences: number;
-  /** With bot.strategies: each strategy's part of the totals (strategy-members.ts). */
-  strategies?: Record<string, StrategySummary>;
+  /** With bot.strategies: each strategy's part of the totals and its own trading state (strategy-members.ts). */
+  strategies?: Record<string, StrategySummary & StrategyStateSummary>;
   /** What of the totals no strategy's part holds (absent when the parts add up to them alone). */
   unattributed?: StrategySummary;
 }
@@ -124,6 +125,11 @@ async function severalOf(options: LiveRunOptions) {
   return { strategy: first.definition, params: first.params, symbols, specs };
 }
 
+/** What the operator controls (endpoint and console): the bot's trading state, or one strategy's (#25). */
+function controlTarget(pipeline: RunningPipeline | undefined, strategy?: string) {
+  return strategy === undefined ? pipeline?.risk.tradingState : pipeline?.strategies?.get(strategy)?.risk.tradingState;
+}
+
 /** What a run has to start its pipeline with. */
 interface RunStart {
   readonly run: Awaited<ReturnType<typeof strategyOf>>;
@@ -161,8 +167,7 @@ async function startServices(options: LiveRunOptions, start: RunStart) {
         port: config.bot.control.port,
         host: config.bot.control.host,
         log: logger,
-        target: (strategy) =>
-          strategy === undefined ? pipeline?.risk.tradingState : pipeline?.strategies?.get(strategy)?.risk.tradingState,
+        target: (strategy) => controlTarget(pipeline, strategy),
         ...(liveConsole === undefined ? {} : { console: liveConsole.routes }),
       });
       logger.info(
@@ -312,7 +317,7 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
     config.bot.control?.console === true
       ? new LiveConsole({
           token: config.bot.control.token,
-          target: () => startedRun.pipeline?.risk.tradingState,
+          target: (strategy) => controlTarget(startedRun.pipeline, strategy),
           cancelAll: () => startedRun.pipeline?.cancelAll() ?? Promise.resolve(),
           log: logger,
         })
@@ -323,8 +328,10 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   startedRun.pipeline = running;
   if (control !== undefined && liveConsole !== undefined) {
     const { maxMessagesPerSecond } = config.risk;
-    const feed = { pipeline: running, portfolio, strategy: run.strategy.name, symbols: run.symbols, maxMessagesPerSecond };
-    liveConsole.attach({ ...feed, now: () => clock.now() });
+    const strategies = consoleStrategies(running, several);
+    const strategy = several === undefined ? run.strategy.name : several.members.map((m) => m.id).join(', ');
+    const feed = { pipeline: running, portfolio, strategy, symbols: run.symbols, maxMessagesPerSecond };
+    liveConsole.attach({ ...feed, now: () => clock.now(), ...(strategies === undefined ? {} : { strategies }) });
     logger.info(`web console at ${liveConsole.address(control.url)} (its URL with the access token is on stdout: console.ready)`);
     options.onConsoleReady?.(liveConsole.urlWithToken(control.url));
   }
@@ -365,7 +372,8 @@ export async function runLive(options: LiveRunOptions): Promise<RunSummary> {
   const summary = summaryOf(running, portfolio, journal, control, clock.now() - started, final);
   if (several !== undefined && running.strategies !== undefined) {
     const totals = { ...summary, refusalsByCode: summary.refusalsByCode };
-    Object.assign(summary, strategyParts(running.strategies, several.portfolios, totals));
+    const parts = strategyParts(running.strategies, several.portfolios, totals);
+    Object.assign(summary, { ...parts, strategies: withTradingStates(parts.strategies, running.strategies) });
   }
   await metrics?.close();
   await recorder?.close();

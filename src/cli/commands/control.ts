@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { TradebotError } from '../../errors.ts';
-import { CONTROL_PATH, LOOPBACK_HOSTS, isLoopbackHost } from '../../bot/live/control-server.ts';
+import { CONTROL_PATH } from '../../bot/live/control-path.ts';
+import { LOOPBACK_HOSTS, isLoopbackHost } from '../../bot/loopback-host.ts';
 import { TRADING_STATES, isTradingState } from '../../engine/risk/trading-states.ts';
 
 const TIMEOUT_MS = 5_000;
