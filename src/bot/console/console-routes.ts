@@ -91,6 +91,37 @@ function snapshotText(options: ConsoleRoutesOptions): string | 'starting' | 'inv
   return 'invalid';
 }
 
+/** A GET (or HEAD) of the console: the page, its scripts, the state snapshot, the event stream, or 404. */
+function serveRead(
+  options: ConsoleRoutesOptions,
+  response: ServerResponse,
+  path: string,
+  events: (response: ServerResponse) => void,
+): void {
+  if (path === '/') {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
+    response.end(CONSOLE_PAGE);
+  } else if (path === '/console/app.js') {
+    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
+    response.end(CONSOLE_APP_SCRIPT);
+  } else if (path === '/console/charts.js') {
+    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
+    response.end(chartLibrarySource());
+  } else if (path === '/console/api/state') {
+    const snapshot = snapshotText(options);
+    if (snapshot === 'starting') refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
+    else if (snapshot === 'invalid') refuse(response, 500, 'CONSOLE_SNAPSHOT_INVALID', 'the snapshot failed its schema; see the bot log');
+    else {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(`${snapshot}\n`);
+    }
+  } else if (path === '/console/events') {
+    events(response);
+  } else {
+    refuse(response, 404, 'CONSOLE_NOT_FOUND', `not found: ${path}`);
+  }
+}
+
 export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
   const clients = new Set<ServerResponse>();
   const { log } = options;
@@ -183,28 +214,7 @@ export function consoleRoutes(options: ConsoleRoutesOptions): ConsoleRoutes {
       refuse(response, 405, 'CONSOLE_METHOD', 'method not allowed');
       return true;
     }
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
-      response.end(CONSOLE_PAGE);
-    } else if (path === '/console/app.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
-      response.end(CONSOLE_APP_SCRIPT);
-    } else if (path === '/console/charts.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
-      response.end(chartLibrarySource());
-    } else if (path === '/console/api/state') {
-      const snapshot = snapshotText(options);
-      if (snapshot === 'starting') refuse(response, 503, 'CONSOLE_STARTING', 'the bot is still starting; try again in a moment');
-      else if (snapshot === 'invalid') refuse(response, 500, 'CONSOLE_SNAPSHOT_INVALID', 'the snapshot failed its schema; see the bot log');
-      else {
-        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-        response.end(`${snapshot}\n`);
-      }
-    } else if (path === '/console/events') {
-      events(response);
-    } else {
-      refuse(response, 404, 'CONSOLE_NOT_FOUND', `not found: ${path}`);
-    }
+    serveRead(options, response, path, events);
     return true;
   };
 
