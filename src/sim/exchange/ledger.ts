@@ -1,7 +1,10 @@
 /**
  * The simulator's ledger: cash balances and positions per account, updated from trades and settlements.
  * Quantities are kept in raw integers (as the engine sees them), money in Decimal. Positions carry an
- * average entry price and realized PnL so the exchange's position reports match what a bot computes.
+ * average entry price and realized PnL so the exchange's position reports match what a bot computes: a
+ * partial close releases its share of the cost rounded half-even to the instrument's money places (price
+ * places plus quantity places), as the bot's portfolio does, so cost and realized PnL stay exact amounts
+ * (cost / qty x qty would leave 40-digit remainders that every report and reconciliation then carries).
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { InstrumentScales } from '../../domain/scales.ts';
@@ -95,10 +98,16 @@ export class Ledger {
     } else {
       const closing = Math.min(Math.abs(signedQty), Math.abs(position.net));
       const closingQty = new Decimal(closing).div(scales.qtyScale);
-      const avg = position.cost.div(new Decimal(Math.abs(position.net)).div(scales.qtyScale));
-      const pnlPerUnit = position.net > 0 ? px.minus(avg) : avg.minus(px);
-      position.realizedPnl = position.realizedPnl.plus(pnlPerUnit.times(closingQty));
-      position.cost = position.cost.minus(avg.times(closingQty));
+      const released =
+        closing === Math.abs(position.net)
+          ? position.cost
+          : position.cost
+              .times(closing)
+              .div(Math.abs(position.net))
+              .toDecimalPlaces(scales.priceDigits + scales.qtyDigits, Decimal.ROUND_HALF_EVEN);
+      const proceeds = px.times(closingQty);
+      position.realizedPnl = position.realizedPnl.plus(position.net > 0 ? proceeds.minus(released) : released.minus(proceeds));
+      position.cost = position.cost.minus(released);
       const opening = Math.abs(signedQty) - closing;
       if (opening > 0) position.cost = px.times(new Decimal(opening).div(scales.qtyScale));
     }

@@ -1,8 +1,11 @@
 /**
  * The simulator's ledger: cash and positions per account from fills and settlements. Positions carry the
  * net quantity (raw), the cost of the open position, the average entry price and realized PnL; every
- * amount is an exact Decimal. Settlement pays 1.00 (or 0.00) per contract and closes positions.
+ * amount is an exact Decimal. Settlement pays 1.00 (or 0.00) per contract and closes positions. A partial
+ * close releases its share of the cost rounded to the money places, so cost and realized PnL never carry
+ * more places than the instrument's money has, and cash, cost and realized PnL always reconcile exactly.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/domain/decimal.ts';
 import { instrumentScales } from '../../../src/domain/scales.ts';
@@ -170,5 +173,38 @@ describe('Ledger settlement', () => {
     l.settle(SYM, new Decimal(1), SCALES, 9);
     expect(l.settle(SYM, new Decimal(1), SCALES, 10)).toEqual([]);
     expect(cash(l, A)).toBe('1006');
+  });
+});
+
+describe('Ledger amounts', () => {
+  it('a partial close of a position at a price average releases cost rounded to cents, not a repeating decimal', () => {
+    const l = ledger();
+    l.fill(A, SYM, 1, 41, SCALES, 1);
+    l.fill(A, SYM, 1, 41, SCALES, 2);
+    l.fill(A, SYM, 1, 42, SCALES, 3);
+    const p = l.fill(A, SYM, -1, 50, SCALES, 4);
+    // the average is 0.41333..., a third of the cost 1.24 is 0.41333... released as 0.41
+    expect([p.cost.toFixed(), p.realizedPnl.toFixed()]).toEqual(['0.83', '0.09']);
+  });
+
+  it('keeps cost and realized PnL to the money places, and cash = start - signed cost + realized, for any fills', () => {
+    const fill = fc.record({ qty: fc.integer({ min: -40, max: 40 }).filter((q) => q !== 0), price: fc.integer({ min: 1, max: 99 }) });
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(fill, { minLength: 1, maxLength: 40 }), (tenths, fills) => {
+        const scales = tenths ? TENTHS : SCALES;
+        const places = scales.priceDigits + scales.qtyDigits;
+        const l = ledger();
+        let p: LedgerPosition | undefined;
+        for (const [i, f] of fills.entries()) p = l.fill(A, SYM, f.qty, f.price, scales, i);
+        if (p === undefined) return;
+        expect(p.cost.decimalPlaces()).toBeLessThanOrEqual(places);
+        expect(p.realizedPnl.decimalPlaces()).toBeLessThanOrEqual(places);
+        expect(p.cost.isNegative()).toBe(false);
+        const signedCost = p.net < 0 ? p.cost.neg() : p.cost;
+        expect(l.balance(A).cash.toFixed()).toBe(new Decimal('1000').minus(signedCost).plus(p.realizedPnl).toFixed());
+        if (p.net === 0) expect(p.cost.isZero()).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
