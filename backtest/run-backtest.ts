@@ -54,12 +54,14 @@ export interface BacktestOptions {
   /** Where a trade history is read and parsed: a worker thread, this one, or 'auto' (default: a worker for large files; tape-reader.ts). */
   readonly tapeThread?: 'worker' | 'main' | 'auto';
   readonly signal?: AbortSignal;
-  /** Finished orders the order tracker keeps (default: the pipeline's, 10 000); older ones are forgotten. */
+  /** Finished orders the order tracker keeps (default: the pipeline's, 10 000, as live); older ones are forgotten. */
   readonly finishedOrderHistory?: number;
-  /** Fill ids the portfolio remembers against duplicates (default: the portfolio's, 100 000). */
+  /** Fill ids the portfolio remembers against duplicates (default 10 000: BACKTEST_MEMORY). */
   readonly fillIdMemory?: number;
-  /** Execution ids the order tracker remembers against duplicates (default: the pipeline's, 100 000). */
+  /** Execution ids the order tracker remembers against duplicates (default 10 000: BACKTEST_MEMORY). */
   readonly executionDedupeCapacity?: number;
+  /** Ids of forgotten finished orders the order tracker remembers (default 10 000: BACKTEST_MEMORY). */
+  readonly forgottenOrderMemory?: number;
   /** A folder to write fills.csv and orders.csv to while replaying (results/trade-tables.ts); none when absent. */
   readonly tablesDir?: string;
   /** Called with the replay's virtual clock as soon as the data's start is known (log lines in market time). */
@@ -165,7 +167,24 @@ function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettin
   };
 }
 
-export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
+/**
+ * A backtest's bounded memories against duplicates and late evidence, smaller than live's (100 000 each): live,
+ * they outlast the repeats of a stream reconnect and evidence that comes long after an order ended. In a replay
+ * nothing repeats (the simulated venue sends each execution once; a recording's repeats are those of its live
+ * streams, within a reconnect's replay of at most 10 000 messages) and nothing comes late beyond the latency.
+ * Live's sizes filled up only after millions of trades (100 000 fill ids at ~6M trades of the demo maker on a busy
+ * tape), so a long replay's memory grew until then; with these it is flat from the first ~500k trades. The
+ * finished orders a strategy can look up stay live's 10 000, so a strategy sees the same in both.
+ */
+export const BACKTEST_MEMORY = { fillIdMemory: 10_000, executionDedupeCapacity: 10_000, forgottenOrderMemory: 10_000 } as const;
+
+export async function runBacktest(given: BacktestOptions): Promise<BacktestResult> {
+  const options: BacktestOptions = {
+    ...given,
+    fillIdMemory: given.fillIdMemory ?? BACKTEST_MEMORY.fillIdMemory,
+    executionDedupeCapacity: given.executionDedupeCapacity ?? BACKTEST_MEMORY.executionDedupeCapacity,
+    forgottenOrderMemory: given.forgottenOrderMemory ?? BACKTEST_MEMORY.forgottenOrderMemory,
+  };
   const started = performance.now();
   const peak = new PeakRss();
   const { config } = options;
@@ -197,6 +216,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
     ...(options.finishedOrderHistory === undefined ? {} : { finishedOrderHistory: options.finishedOrderHistory }),
     ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
+    ...(options.forgottenOrderMemory === undefined ? {} : { forgottenOrderMemory: options.forgottenOrderMemory }),
   });
   const turnover = new TurnoverCounter();
   const { rates } = settings;

@@ -5,7 +5,8 @@
  *
  * Memory stays bounded however long the run: once more than `maxFinished` finished orders are kept, the
  * oldest finished one is forgotten (its clordIds and order id dropped from the tables). Its order id (its
- * first clordId when it never got one) is remembered in a bounded set of tombstones, so evidence that still
+ * first clordId when it never got one) is remembered in a bounded set of tombstones (`maxTombstones`, by
+ * default ten per finished order kept), so evidence that still
  * arrives for it is recognised as late rather than taken for an unknown order (see OrderTracker). Never
  * forgotten: open orders. Orders closed only locally while the exchange knew them (a lookup that did not
  * find them) are kept apart, since exchange evidence for those still counts: they join the finished history
@@ -51,10 +52,15 @@ export class OrderIndex {
    */
   private readonly localEnds = new Set<OrderRecord>();
 
-  constructor(private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY) {
+  constructor(
+    private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY,
+    maxTombstones = maxFinished * 10,
+  ) {
     if (!Number.isInteger(maxFinished) || maxFinished < 0)
       throw new RangeError(`finished order history must be a whole number >= 0, got ${maxFinished}`);
-    this.tombstones = new LruSet(Math.max(1, maxFinished * 10));
+    if (!Number.isInteger(maxTombstones) || maxTombstones < 0)
+      throw new RangeError(`forgotten order memory must be a whole number >= 0, got ${maxTombstones}`);
+    this.tombstones = new LruSet(Math.max(1, maxTombstones));
   }
 
   add(record: OrderRecord): void {

@@ -68,6 +68,11 @@ export interface OrderTrackerOptions {
    * order is ignored (issue `lateExecution`): the exchange had already ended it.
    */
   readonly finishedHistory?: number | undefined;
+  /**
+   * How many forgotten orders' ids to remember, so late evidence about them is known as late rather than
+   * taken for an unknown order (default ten times `finishedHistory`, least recent forgotten first).
+   */
+  readonly forgottenOrderMemory?: number | undefined;
 }
 
 export class OrderTracker {
@@ -88,7 +93,7 @@ export class OrderTracker {
 
   constructor(options: OrderTrackerOptions) {
     this.clock = options.clock;
-    this.index = new OrderIndex(options.finishedHistory);
+    this.index = new OrderIndex(options.finishedHistory, options.forgottenOrderMemory);
     this.requests = new InFlightRequests(this.index);
     this.seenExecutions = new LruSet(options.dedupeCapacity ?? 100_000);
   }

@@ -57,8 +57,8 @@ export async function startPipeline(options: PipelineOptions): Promise<RunningPi
   const counters = new RunCounters();
   const instruments = await referenceData(venue, options.symbols, log);
   const books = new BookStore();
-  const { finishedOrderHistory: finishedHistory, executionDedupeCapacity: dedupeCapacity } = options;
-  const tracker = new OrderTracker({ clock, finishedHistory, dedupeCapacity });
+  const { finishedOrderHistory: finishedHistory, executionDedupeCapacity: dedupeCapacity, forgottenOrderMemory } = options;
+  const tracker = new OrderTracker({ clock, finishedHistory, dedupeCapacity, forgottenOrderMemory });
   // over the message budget intents wait in the adapter's send queue (risk.maxQueuedMessages > 0), or are refused
   const queueing = options.risk.maxQueuedMessages > 0;
   const risk = new RiskManager(options.risk, { clock, messageRate: queueing ? 'queue' : 'refuse' });

@@ -51,6 +51,8 @@ export interface PipelineOptions {
   finishedOrderHistory?: number;
   /** Execution ids the OrderTracker remembers to drop repeats (default 100000). */
   executionDedupeCapacity?: number;
+  /** Ids of forgotten finished orders the OrderTracker remembers (default ten times finishedOrderHistory). */
+  forgottenOrderMemory?: number;
   /**
    * After `onStop`, how long (engine ms) the intents it sent may take to complete before the engine cancels
    * what is left (default 1000; 0: cancel at once). Ends early once nothing is in flight (stop.ts).

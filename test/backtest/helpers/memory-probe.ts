@@ -4,7 +4,7 @@
  * pipeline and, at each tenth of the file read,
  * forces a full garbage collection and records the heap still in use (what the replay retains). Prints
  * one JSON line: `{ samples: [{ at, trades, heapUsedMB }], events, orders, fills }`.
- * The engine's bounded histories (finished orders, fill ids, execution ids) are set small, so a replay of a few hundred
+ * The engine's bounded histories (finished orders and forgotten ones, fill ids, execution ids) are set small, so a replay of a few hundred
  * thousand trades fills them early: from then on, whatever still grows would grow with the history.
  * Usage: memory-probe.ts <strategy> <history file> <symbol> [<symbol> ...]
  */
@@ -33,6 +33,7 @@ const result = await runBacktest({
   finishedOrderHistory: 200,
   fillIdMemory: 500,
   executionDedupeCapacity: 1000,
+  forgottenOrderMemory: 2000,
   onProgress: (p) => {
     const at = p.bytesRead / p.totalBytes;
     if (at + 1e-9 < next) return;
