@@ -54,7 +54,7 @@ export interface BacktestOptions {
   /** Where a trade history is read and parsed: a worker thread, this one, or 'auto' (default: a worker for large files; tape-reader.ts). */
   readonly tapeThread?: 'worker' | 'main' | 'auto';
   readonly signal?: AbortSignal;
-  /** Finished orders the order tracker keeps (default: the pipeline's, 10 000, as live); older ones are forgotten. */
+  /** Finished orders the order tracker keeps (default 1 000: BACKTEST_MEMORY); older ones are forgotten. */
   readonly finishedOrderHistory?: number;
   /** Fill ids the portfolio remembers against duplicates (default 10 000: BACKTEST_MEMORY). */
   readonly fillIdMemory?: number;
@@ -168,19 +168,26 @@ function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettin
 }
 
 /**
- * A backtest's bounded memories against duplicates and late evidence, smaller than live's (100 000 each): live,
- * they outlast the repeats of a stream reconnect and evidence that comes long after an order ended. In a replay
- * nothing repeats (the simulated venue sends each execution once; a recording's repeats are those of its live
- * streams, within a reconnect's replay of at most 10 000 messages) and nothing comes late beyond the latency.
- * Live's sizes filled up only after millions of trades (100 000 fill ids at ~6M trades of the demo maker on a busy
- * tape), so a long replay's memory grew until then; with these it is flat from the first ~500k trades. The
- * finished orders a strategy can look up stay live's 10 000, so a strategy sees the same in both.
+ * A backtest's bounded memories, smaller than live's (finished orders 10 000, the rest 100 000 each). Live, they
+ * outlast the repeats of a stream reconnect and evidence that comes long after an order ended. In a replay nothing
+ * repeats (the simulated venue sends each execution once; a recording's repeats are those of its live streams,
+ * within a reconnect's replay of at most 10 000 messages) and nothing comes later than the latency. A strategy
+ * cannot look finished orders up (risk refuses a cancel or replace of any order that is not open), so it sees the
+ * same with fewer of them kept. Live's sizes filled only after millions of trades (100 000 fill ids at ~6M trades
+ * of the demo maker on a busy tape), so a long replay's memory grew until then, and V8 grew the heap with it;
+ * with these the peak RSS of 10M trades is within 10 % of 1M's (backtest/README.md "Memory").
  */
-export const BACKTEST_MEMORY = { fillIdMemory: 10_000, executionDedupeCapacity: 10_000, forgottenOrderMemory: 10_000 } as const;
+export const BACKTEST_MEMORY = {
+  finishedOrderHistory: 1_000,
+  fillIdMemory: 10_000,
+  executionDedupeCapacity: 10_000,
+  forgottenOrderMemory: 10_000,
+} as const;
 
 export async function runBacktest(given: BacktestOptions): Promise<BacktestResult> {
   const options: BacktestOptions = {
     ...given,
+    finishedOrderHistory: given.finishedOrderHistory ?? BACKTEST_MEMORY.finishedOrderHistory,
     fillIdMemory: given.fillIdMemory ?? BACKTEST_MEMORY.fillIdMemory,
     executionDedupeCapacity: given.executionDedupeCapacity ?? BACKTEST_MEMORY.executionDedupeCapacity,
     forgottenOrderMemory: given.forgottenOrderMemory ?? BACKTEST_MEMORY.forgottenOrderMemory,
