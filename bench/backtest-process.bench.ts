@@ -16,59 +16,30 @@
  * bench/process-usage.mjs preloaded into it), peak RSS of the process, book events, fills, orders, the
  * 1-minute load average before and after (the machine is shared: figures under load are not comparable).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeSyntheticHistory } from '../backtest/tape/synthetic-history.ts';
 import type { BenchResult } from './bench-result.ts';
-import { COMPILED_CLI, ROOT, ensureCompiledCli } from './compiled-cli.ts';
+import { COMPILED_CLI, ensureCompiledCli } from './compiled-cli.ts';
+import { load1m, median, round2, timedNode, type ProcessRun } from './timed-process.ts';
 
 const TRADES = 1_000_000;
 const RUNS = 3;
 const SYMBOLS = ['SYN-A', 'SYN-B', 'SYN-C'];
-const PARAMS = `symbols: [${SYMBOLS.join(', ')}]\nhalfSpread: "0.01"\nquoteQty: "5"\nmaxInventory: "40"\nskewPerContract: "0.002"\n`;
-const USAGE_PRELOAD = path.join(ROOT, 'bench', 'process-usage.mjs');
-
-interface ProcessRun {
-  readonly seconds: number;
-  readonly cpuSeconds: number;
-  readonly peakRssMB: number;
-}
-
-const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
-const round2 = (x: number) => Math.round(x * 100) / 100;
-
-/** Runs `node <args>` from the repository root, timed whole; its CPU and peak RSS come from the preload. */
-function timedNode(args: readonly string[], dir: string): ProcessRun {
-  const usageFile = path.join(dir, 'usage.json');
-  rmSync(usageFile, { force: true });
-  const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ['--import', USAGE_PRELOAD, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, TRADEBOT_BENCH_USAGE_FILE: usageFile },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(-800)}`);
-  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuSeconds: number; maxRssKB: number };
-  return { seconds, cpuSeconds: usage.cpuSeconds, peakRssMB: Math.round(usage.maxRssKB / 1024) };
-}
-
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-}
+/** The demo market maker's params on the three symbols (also bench/backtest-memory.bench.ts's). */
+export const BUSY_PARAMS =
+  `symbols: [${SYMBOLS.join(', ')}]\nhalfSpread: "0.01"\nquoteQty: "5"\n` + 'maxInventory: "40"\nskewPerContract: "0.002"\n';
 
 async function oneOff(dir: string, name: string, moveProbability: number, seed: number): Promise<BenchResult> {
   const tape = path.join(dir, `${name}.jsonl`);
   await writeSyntheticHistory(tape, { trades: TRADES, symbols: SYMBOLS, seed, moveProbability });
   const params = path.join(dir, 'params.yaml');
-  writeFileSync(params, PARAMS);
+  writeFileSync(params, BUSY_PARAMS);
   const out = path.join(dir, `out-${name}`);
   const backtestArgs = [COMPILED_CLI, 'backtest', '--data', tape, '--params', params, '--out', out, '--log-level', 'warn'];
   timedNode(['bench/bare-loop.mjs', tape], dir); // the page cache warmed for both sides
-  const loadBefore = load();
+  const loadBefore = load1m();
   const runs: ProcessRun[] = [];
   const bare: ProcessRun[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -105,7 +76,7 @@ async function oneOff(dir: string, name: string, moveProbability: number, seed: 
     goalSeconds: name === 'busy' ? 2.5 : 1.5,
     runs: RUNS,
     statistic: 'median',
-    load1m: [loadBefore, load()],
+    load1m: [loadBefore, load1m()],
   };
 }
 
