@@ -1,8 +1,8 @@
 /**
  * The pipeline's only source of time. Live runs use the wall clock (RxJS asyncScheduler); backtests use a
  * VirtualClock whose time moves only when the replay says so, so a day of history runs in seconds and is
- * deterministic. Pipeline code asks `clock.now()` and schedules through `clock.scheduler`, never
- * `Date.now()`, `setTimeout` or `setInterval`.
+ * deterministic. Pipeline code asks `clock.now()` and schedules through `clock.scheduler`, never the wall
+ * clock or Node's timers directly.
  */
 import { asyncScheduler, VirtualTimeScheduler, VirtualAction, type SchedulerLike } from 'rxjs';
 

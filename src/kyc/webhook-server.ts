@@ -46,7 +46,7 @@ export interface WebhookServerOptions {
   /** Confirms and queues a notification: 'ok' (answer 200) or 'retry' (the exchange could not be asked: 503). */
   readonly onNotification: (notification: KycNotification, receivedAt: number) => Promise<'ok' | 'retry'>;
   readonly onInvalid: () => void;
-  /** Source addresses allowed to post (undefined: any). */
+  /** Source addresses allowed to post (undefined: every address). */
   readonly allowFrom?: BlockList | undefined;
 }
 

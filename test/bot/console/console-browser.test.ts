@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../../../src/config/index.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
-import { runLive, type RunSummary } from '../../../src/bot/live/run-live.ts';
 import { launchChromium, waitForExpression } from '../../backtest/report/browser.ts';
+import { startConsoleRun } from './helpers/console-run.ts';
 
 let browser: Browser | undefined;
 beforeAll(async () => {
@@ -28,19 +27,9 @@ const text = (selector: string) => `(document.querySelector(${JSON.stringify(sel
 describe('the web console', () => {
   it('shows a demo run live and sets its trading state; the token is required', { timeout: 120_000 }, async () => {
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
-    const base = loadConfig('config/sim.yaml', { env: {} });
-    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0, console: true } } };
-    let stop: (reason: string) => void = () => undefined;
-    let announce: (url: string) => void = () => undefined;
-    const announced = new Promise<string>((resolve) => (announce = resolve));
-    const run: Promise<RunSummary> = runLive({
-      config,
-      logger: silentLogger(),
-      stopSignal: new Promise<string>((resolve) => (stop = resolve)),
-      onConsoleReady: (url) => announce(url),
-    });
+    const { url: ready, run, stop } = startConsoleRun('config/sim.yaml', { logger: silentLogger() });
     try {
-      const url = await Promise.race([announced, run.then(() => Promise.reject(new Error('the run ended before its console was ready')))]);
+      const url = await ready;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
       const origin = new URL(url).origin;
 
@@ -101,20 +90,9 @@ describe('the web console', () => {
 
   it('with bot.strategies shows each strategy and halts one of them alone from its row', { timeout: 120_000 }, async () => {
     if (browser === undefined) throw new Error('no browser (see the beforeAll error)');
-    const base = loadConfig('config/multi-strategy.yaml', { env: {} });
-    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0, console: true } } };
-    let stop: (reason: string) => void = () => undefined;
-    let announce: (url: string) => void = () => undefined;
-    const announced = new Promise<string>((resolve) => (announce = resolve));
-    const run: Promise<RunSummary> = runLive({
-      config,
-      logger: silentLogger(),
-      stopSignal: new Promise<string>((resolve) => (stop = resolve)),
-      durationSeconds: 100,
-      onConsoleReady: (url) => announce(url),
-    });
+    const { url: ready, run, stop } = startConsoleRun('config/multi-strategy.yaml', { logger: silentLogger(), durationSeconds: 100 });
     try {
-      const url = await Promise.race([announced, run.then(() => Promise.reject(new Error('the run ended before its console was ready')))]);
+      const url = await ready;
       const origin = new URL(url).origin;
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const errors: string[] = [];

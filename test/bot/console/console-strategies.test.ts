@@ -9,11 +9,10 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { runLive, type RunSummary } from '../../../src/bot/live/run-live.ts';
 import { consoleSnapshotSchema, type ConsoleSnapshot } from '../../../src/bot/console/console-schema.ts';
 import { CONSOLE_COOKIE } from '../../../src/bot/console/console-routes.ts';
+import { startConsoleRun } from './helpers/console-run.ts';
 
 /** The first snapshot of the console's event stream that satisfies `test` (each one checked against the schema). */
 function nextSnapshot(origin: string, cookie: string, test: (snapshot: ConsoleSnapshot) => boolean): Promise<ConsoleSnapshot> {
@@ -49,8 +48,6 @@ const byId = (snapshot: ConsoleSnapshot, id: string) => snapshot.strategies?.fin
 
 describe('the web console with bot.strategies', () => {
   it("shows each strategy live and halts one strategy alone through the console's command route", { timeout: 120_000 }, async () => {
-    const base = loadConfig('config/multi-strategy.yaml', { env: {} });
-    const config = { ...base, bot: { ...base.bot, durationSeconds: undefined, control: { host: '127.0.0.1', port: 0, console: true } } };
     let logText = '';
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -58,18 +55,10 @@ describe('the web console with bot.strategies', () => {
         done();
       },
     });
-    let stop: (reason: string) => void = () => undefined;
-    let announce: (url: string) => void = () => undefined;
-    const announced = new Promise<string>((resolve) => (announce = resolve));
-    const run: Promise<RunSummary> = runLive({
-      config,
-      logger: createLogger({ level: 'info', pretty: false, destination }),
-      stopSignal: new Promise<string>((resolve) => (stop = resolve)),
-      durationSeconds: 100,
-      onConsoleReady: (url) => announce(url),
-    });
+    const logger = createLogger({ level: 'info', pretty: false, destination });
+    const { url: ready, run, stop } = startConsoleRun('config/multi-strategy.yaml', { logger, durationSeconds: 100 });
     try {
-      const url = await Promise.race([announced, run.then(() => Promise.reject(new Error('the run ended before its console was ready')))]);
+      const url = await ready;
       const origin = new URL(url).origin;
       const cookie = `${CONSOLE_COOKIE}=${encodeURIComponent(new URL(url).searchParams.get('token') ?? '')}`;
 

@@ -15,11 +15,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyFiles } from '../../../src/cli/commands/keygen.ts';
 import { ACCOUNT } from './helpers/entries.ts';
+import { exchangeYaml, KILL_TEST_PASSWORD, simAccessYaml } from './helpers/external-sim-yaml.ts';
 import { journalLines, killAll, tradebot, watchJournal } from './helpers/processes.ts';
 
 afterAll(killAll);
 
-const PASSWORD = 'Kill-Test-Alice-2026';
 const CLIENT_ID = 'journal-kill-strategies';
 const RAIN = 'RAIN-NYC-2026-12-01';
 const SNOW = 'SNOW-CHI-2026-12-01';
@@ -31,11 +31,7 @@ function simYaml(publicKeyFile: string): string {
   return `
 logging: { level: warn, pretty: false }
 sim:
-  users:
-    - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [${ACCOUNT}] }
-  clients:
-    - { clientId: ${CLIENT_ID}, publicKeyFile: ${JSON.stringify(publicKeyFile)}, participant: firms/demo/users/alice,
-        scopes: [read:instruments, read:marketdata, read:orders] }
+${simAccessYaml(publicKeyFile, CLIENT_ID)}
   instruments:${instrument(RAIN)}${instrument(SNOW)}
   activity: { enabled: true, seed: 9, intervalMs: 40, makersPerInstrument: 3,
     takerProbability: "0.7", volatilityTicks: "1", maxOrderQty: 6 }
@@ -49,12 +45,7 @@ function botYaml(ready: Record<string, string>, privateKeyFile: string, journal:
       params: { symbols: [${symbol}], halfSpread: "0.01", quoteQty: "2", maxInventory: "20", skewPerContract: "0.001" }`;
   return `
 logging: { level: info, pretty: false }
-exchange:
-  apiUrl: ${ready['api'] ?? ''}
-  authUrl: ${ready['auth'] ?? ''}
-  gatewayUrl: ${ready['gateway'] ?? ''}
-  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(privateKeyFile)}, participant: firms/demo/users/alice }
-  gateway: { username: alice, password: "\${KILL_TEST_PASSWORD}" }
+${exchangeYaml(ready, privateKeyFile, CLIENT_ID)}
 bot:
   account: ${ACCOUNT}
   journal: ${JSON.stringify(journal)}
@@ -93,7 +84,7 @@ describe('order journal: several strategies killed and restarted against an exte
       fs.mkdirSync(path.dirname(journal));
       const botConfig = path.join(dir, 'bot.yaml');
       fs.writeFileSync(botConfig, botYaml(ready, keys.privateKeyFile, journal));
-      process.env['KILL_TEST_PASSWORD'] = PASSWORD;
+      process.env['KILL_TEST_PASSWORD'] = KILL_TEST_PASSWORD;
       const runBot = () => tradebot(['run', '--config', botConfig]);
 
       // run 1: killed while both strategies hold a position

@@ -25,22 +25,18 @@ import { GatewayClient, instrumentCatalog } from '../../../src/exchange/gateway/
 import type { Order } from '../../../src/domain/index.ts';
 import { silentLogger } from '../../../src/logging/logger.ts';
 import { ACCOUNT, SYMBOL } from './helpers/entries.ts';
+import { exchangeYaml, KILL_TEST_PASSWORD, simAccessYaml } from './helpers/external-sim-yaml.ts';
 import { journalLines, killAll, tradebot, watchJournal } from './helpers/processes.ts';
 
 afterAll(killAll);
 
-const PASSWORD = 'Kill-Test-Alice-2026';
 const CLIENT_ID = 'journal-kill-test';
 
 function simYaml(publicKeyFile: string): string {
   return `
 logging: { level: warn, pretty: false }
 sim:
-  users:
-    - { username: alice, password: "${PASSWORD}", participant: firms/demo/users/alice, accounts: [${ACCOUNT}] }
-  clients:
-    - { clientId: ${CLIENT_ID}, publicKeyFile: ${JSON.stringify(publicKeyFile)}, participant: firms/demo/users/alice,
-        scopes: [read:instruments, read:marketdata, read:orders] }
+${simAccessYaml(publicKeyFile, CLIENT_ID)}
   instruments:
     - { symbol: ${SYMBOL}, priceScale: 100, fractionalQtyScale: 1, tickSize: "0.01",
         priceLimits: { low: "0.01", high: "0.99" }, fairValue: "0.42" }
@@ -52,12 +48,7 @@ sim:
 function botYaml(ready: Record<string, string>, privateKeyFile: string, journal: string): string {
   return `
 logging: { level: info, pretty: false }
-exchange:
-  apiUrl: ${ready['api'] ?? ''}
-  authUrl: ${ready['auth'] ?? ''}
-  gatewayUrl: ${ready['gateway'] ?? ''}
-  familyA: { clientId: ${CLIENT_ID}, privateKeyFile: ${JSON.stringify(privateKeyFile)}, participant: firms/demo/users/alice }
-  gateway: { username: alice, password: "\${KILL_TEST_PASSWORD}" }
+${exchangeYaml(ready, privateKeyFile, CLIENT_ID)}
 bot:
   strategy: market-maker
   account: ${ACCOUNT}
@@ -97,7 +88,7 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
     fs.mkdirSync(path.dirname(journal)); // watched before the bot creates the file
     const botConfig = path.join(dir, 'bot.yaml');
     fs.writeFileSync(botConfig, botYaml(ready, keys.privateKeyFile, journal));
-    process.env['KILL_TEST_PASSWORD'] = PASSWORD;
+    process.env['KILL_TEST_PASSWORD'] = KILL_TEST_PASSWORD;
     const runBot = () => tradebot(['run', '--config', botConfig]);
 
     // run 1: trade until the journal shows inserts, acknowledgements and replaces, then SIGKILL
@@ -168,7 +159,7 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
 
     // the exchange, through the real clients
     const config = parseConfigText(fs.readFileSync(botConfig, 'utf8'), configSchema, {
-      env: { KILL_TEST_PASSWORD: PASSWORD },
+      env: { KILL_TEST_PASSWORD },
       file: botConfig,
     });
     if (config.exchange === undefined) throw new Error('no exchange section');
@@ -176,7 +167,7 @@ describe('order journal: SIGKILL and restart against an external simulator', () 
     const instruments = await familyA.client.loadInstruments([SYMBOL]);
     const client = new GatewayClient({
       gatewayUrl: ready['gateway'] ?? '',
-      credentials: { username: 'alice', password: PASSWORD },
+      credentials: { username: 'alice', password: KILL_TEST_PASSWORD },
       instruments: instrumentCatalog(instruments),
       logger: silentLogger(),
     });
