@@ -65,13 +65,14 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
   let day: number | undefined;
   let dayStart: Decimal = ZERO;
   const runPnl = () => portfolio.netPnl().minus(portfolio.preRunPnl());
-  const net = new Map<string, Decimal>();
+  // replaced, not cleared, on each change: see util/renewing-collections.ts for why a cleared Map retains
+  let net = new Map<string, Decimal>();
   portfolio.changes$.subscribe((change) => {
     pnl = undefined;
     // a mark moves values only: the quantities stay
     if (change.cause === 'mark') return;
     positions = undefined;
-    net.clear();
+    net = new Map();
   });
   // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
   const held = () => (positions ??= portfolio.quantities().filter((p) => !p.qty.isZero()));

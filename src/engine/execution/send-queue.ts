@@ -6,6 +6,7 @@
  * budget leaves waits for the next drain. Items carry the strategy's intent when there is one, so the
  * strategy can be told that it waits (`pending`), then `sent`, `superseded` or refused.
  */
+import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.ts';
@@ -99,7 +100,7 @@ export function failExpired(ledger: ExecutionLedger, log: Logger, expired: reado
 export class SendQueue {
   private readonly queue: ThrottleQueue<SendItem>;
   /** Strategy intents reported pending, by intent id (so `sent`/`superseded` follow only for those). */
-  private readonly waiting = new Set<string>();
+  private readonly waiting = new RenewingSet<string>();
   private drainScheduled: { at: number; subscription: Subscription } | undefined;
 
   constructor(private readonly options: SendQueueOptions) {

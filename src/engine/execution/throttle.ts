@@ -24,6 +24,7 @@
  * starts moves on each take), so a strategy with many queued requests cannot starve another of the shared
  * budget; a group may also have its own, smaller budget per window (its risk.maxMessagesPerSecond).
  */
+import { RenewingMap } from '../../util/renewing-collections.ts';
 
 export type ThrottleKind = 'cancel' | 'replace' | 'place' | 'cross';
 
@@ -90,7 +91,7 @@ interface MutableEntry<T> {
 const slot = (kind: ThrottleKind, key: string): string => `${kind}\u0000${key}`;
 
 export class ThrottleQueue<T> {
-  private readonly entries = new Map<string, MutableEntry<T>>();
+  private readonly entries = new RenewingMap<string, MutableEntry<T>>();
   /** Send times of the messages in the current window, oldest first. */
   private readonly sentTimes: number[] = [];
   private latest = Number.NEGATIVE_INFINITY;

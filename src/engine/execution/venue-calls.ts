@@ -5,6 +5,7 @@
  * every call tracked until it settles (`idle`). Exchange rejections are logged as one info line, other
  * failures as warnings with the error.
  */
+import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
@@ -33,7 +34,7 @@ function logFailure(log: Logger, what: string, error: unknown, fields: Record<st
 }
 
 export class VenueCalls {
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly inFlight = new RenewingSet<Promise<unknown>>();
 
   constructor(private readonly options: VenueCallsOptions) {}
 

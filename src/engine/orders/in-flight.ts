@@ -10,6 +10,7 @@
  * The adapter keeps only what it has not handed to the venue yet (the current step's batch, and orders held
  * for self-match cancels); risk reads the same records' worst terms (worst-terms.ts).
  */
+import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { OrderIndex } from './order-index.ts';
 import type { OrderRecord } from './record.ts';
 import { isTerminal } from './states.ts';
@@ -40,7 +41,7 @@ export function standingOf(state: TrackedState | undefined): Standing {
 
 export class InFlightRequests {
   /** Records with requests waiting for their acknowledgement, in the order they started waiting. */
-  private readonly waiting = new Set<OrderRecord>();
+  private readonly waiting = new RenewingSet<OrderRecord>();
 
   constructor(private readonly index: OrderIndex) {}
 

@@ -12,6 +12,7 @@
  * find them) are kept apart, since exchange evidence for those still counts: they join the finished history
  * once the exchange confirms the end, and beyond `maxFinished` of them the oldest is forgotten too.
  */
+import { RenewingMap, RenewingSet } from '../../util/renewing-collections.ts';
 import { LruSet } from '../../util/lru-set.ts';
 import { isOpen } from './states.ts';
 import type { OrderRecord } from './record.ts';
@@ -25,7 +26,7 @@ function forgettable(record: OrderRecord): boolean {
 }
 
 export class OrderIndex {
-  private readonly byClord = new Map<string, OrderRecord>();
+  private readonly byClord = new RenewingMap<string, OrderRecord>();
   /**
    * The last clordId looked up and its answer: one order is asked for several times in a row (its order
    * id, symbol and state, then the change itself), and each lookup of a fresh id string in a large table
@@ -33,15 +34,15 @@ export class OrderIndex {
    */
   private lastClordId: string | undefined = undefined;
   private lastByClord: OrderRecord | undefined = undefined;
-  private readonly byOrder = new Map<string, OrderRecord>();
-  private readonly openRecords = new Set<OrderRecord>();
+  private readonly byOrder = new RenewingMap<string, OrderRecord>();
+  private readonly openRecords = new RenewingSet<OrderRecord>();
   /** Every record kept, in insertion order. */
-  private readonly records = new Set<OrderRecord>();
+  private readonly records = new RenewingSet<OrderRecord>();
   /**
    * Forgettable finished records and when they finished (a stamp), and a queue of (record, stamp) in that
    * order: eviction pops the queue (a Set's own order would be read through the holes its deletes leave).
    */
-  private readonly finished = new Map<OrderRecord, number>();
+  private readonly finished = new RenewingMap<OrderRecord, number>();
   private finishedQueue: { record: OrderRecord; stamp: number }[] = [];
   private queueHead = 0;
   private stamp = 0;
@@ -50,7 +51,7 @@ export class OrderIndex {
    * Orders closed only locally while the exchange knew them, oldest first: kept so late exchange evidence
    * still counts, but no more than `maxFinished` of them (a long run with many reconnects must not pile them up).
    */
-  private readonly localEnds = new Set<OrderRecord>();
+  private readonly localEnds = new RenewingSet<OrderRecord>();
 
   constructor(
     private readonly maxFinished = DEFAULT_FINISHED_ORDER_HISTORY,

@@ -81,7 +81,7 @@ export class OrderTracker {
   private readonly seenExecutions: LruSet;
   /** open()'s lists, taken afresh after any order changes (commit); shared with every caller, never mutated. */
   private openViews: readonly TrackedOrder[] | undefined = undefined;
-  private readonly openViewsBySymbol = new Map<string, readonly TrackedOrder[]>();
+  private openViewsBySymbol = new Map<string, readonly TrackedOrder[]>();
   private readonly out = new Outbox();
   private streamStale = true;
 
@@ -369,7 +369,8 @@ export class OrderTracker {
     record.changed();
     this.index.refresh(record);
     this.openViews = undefined;
-    if (this.openViewsBySymbol.size > 0) this.openViewsBySymbol.clear();
+    // a new Map, not clear(): a cleared long-lived Map keeps what it held past young collections (util/renewing-collections.ts)
+    if (this.openViewsBySymbol.size > 0) this.openViewsBySymbol = new Map();
     // compared with the record itself, so the view is taken once, after the stamp
     const changed = before === undefined || changedSince(before, record);
     if (changed && before !== undefined) record.updatedAt = now;

@@ -12,6 +12,7 @@
  * RISK_ORDER_RATE only when the queue is full (`queueFull`); otherwise it waits there for the message budget.
  * `throttledView` turns what the queue reports about a waiting intent into the strategy's update.
  */
+import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import type { CancelIntent, Intent } from '../intents.ts';
 import type { ThrottleOutcome } from '../execution/adapter.ts';
@@ -99,7 +100,7 @@ export function throttledView(
 
 export class IntentGate {
   /** Client order ids of open orders that never rest (IOC/FOK places, cross legs). */
-  private readonly immediate = new Set<string>();
+  private readonly immediate = new RenewingSet<string>();
 
   constructor(private readonly deps: IntentGateDeps) {}
 

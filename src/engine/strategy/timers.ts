@@ -5,6 +5,7 @@
  * `close()` also refuses new ones (the strategy stopped). A periodic timer schedules each period anew for
  * its due time (no drift, and a virtual-time scheduler keeps no chain of finished actions).
  */
+import { RenewingMap } from '../../util/renewing-collections.ts';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.ts';
 
@@ -55,7 +56,7 @@ function checkDelay(what: string, name: string, ms: number, allowZero: boolean):
 }
 
 export class StrategyTimers {
-  private readonly timers = new Map<string, StrategyTimer>();
+  private readonly timers = new RenewingMap<string, StrategyTimer>();
   private closed = false;
 
   /** `fire(name)` runs each firing (the runtime makes it an engine step). */
