@@ -15,7 +15,7 @@
  * The `*RawInt` helpers work on safe-integer numbers for the simulator's matching engine.
  */
 import { Decimal, ZERO } from './decimal.ts';
-import { rawIntShortcut } from './decimal-words/index.ts';
+import { fromRawIntShortcut, rawIntShortcut } from './decimal-words/index.ts';
 import { DomainErrorCode, describeValue, domainError, invalidField } from './errors.ts';
 import type { TradebotError } from '../errors.ts';
 
@@ -176,7 +176,8 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   }
   let value = cache.get(text);
   if (value === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
+    // a full cache starts afresh as a new Map (a cleared long-lived Map keeps what it held: util/renewing-collections.ts)
+    if (cache.size >= CACHE_LIMIT) cacheByDigits[digits] = cache = new Map();
     value = new Decimal(shiftPoint(text, digits));
     cache.set(text, value);
   }
@@ -196,8 +197,8 @@ function largeDecimal(raw: number, digits: number): Decimal {
   }
   let value = large.get(raw);
   if (value === undefined) {
-    if (large.size >= CACHE_LIMIT) large.clear();
-    value = tryDecimalFromRaw(String(raw), digits) as Decimal;
+    if (large.size >= CACHE_LIMIT) largeByDigits[digits] = large = new Map();
+    value = fromRawIntShortcut(raw, digits) ?? (tryDecimalFromRaw(String(raw), digits) as Decimal);
     large.set(raw, value);
   }
   return value;
@@ -215,7 +216,7 @@ export function decimalFromRawInt(raw: number, digits: number): Decimal {
     small = [];
     smallByDigits[digits] = small;
   }
-  return (small[raw] ??= tryDecimalFromRaw(String(raw), digits) as Decimal);
+  return (small[raw] ??= raw === 0 ? ZERO : (fromRawIntShortcut(raw, digits) ?? (tryDecimalFromRaw(String(raw), digits) as Decimal)));
 }
 
 /** Why a decimal could not become a raw integer. */

@@ -21,7 +21,6 @@ export interface ProtoDate {
   readonly day: number;
 }
 
-const TIMESTAMP_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 const MIN_EPOCH_MS = utcMs(1, 1, 1, 0, 0, 0, 0);
 const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -35,32 +34,64 @@ export function daysInMonth(year: number, month: number): number {
 }
 
 function utcMs(year: number, month: number, day: number, h: number, m: number, s: number, ms: number): number {
+  // Date.UTC reads years 0-99 as 1900-1999
+  if (year >= 100) return Date.UTC(year, month - 1, day, h, m, s, ms);
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(h, m, s, ms);
   return d.getTime();
 }
 
-/** Parses an ISO 8601 date-time with zone; undefined when invalid or out of range. */
+/** The `count` ASCII digits of `text` from `at` as a number, or -1 when one of them is not a digit. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (!(digit >= 0 && digit <= 9)) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Parses an ISO 8601 date-time with zone; undefined when invalid or out of range. The accepted form is
+ * `YYYY-MM-DDTHH:MM:SS`, then an optional `.` and 1-9 digits, then `Z` or `±HH:MM`, read character by
+ * character (every market data update carries one: a regular expression's match and its captured strings
+ * cost several times more). test/domain/time.test.ts checks it against that form written as a regular
+ * expression.
+ */
 export function tryParseTimestamp(text: string): EpochMs | undefined {
-  const m = TIMESTAMP_RE.exec(text);
-  if (m === null) return undefined;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = Number(m[4]);
-  const minute = Number(m[5]);
-  const second = Number(m[6]);
+  const length = text.length;
+  if (length < 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':') return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  const millis = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0').slice(0, 3));
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  let at = 19;
+  let millis = 0;
+  if (text[at] === '.') {
+    const first = at + 1;
+    at = first;
+    while (at < length && at - first < 9 && digitsAt(text, at, 1) >= 0) at += 1;
+    const fraction = at - first;
+    if (fraction === 0) return undefined;
+    // sub-millisecond digits are truncated; fewer than three are tenths or hundredths
+    millis = digitsAt(text, first, Math.min(3, fraction)) * (fraction === 1 ? 100 : fraction === 2 ? 10 : 1);
+  }
   let offsetMs = 0;
-  const zone = m[8] ?? 'Z';
-  if (zone !== 'Z') {
-    const oh = Number(zone.slice(1, 3));
-    const om = Number(zone.slice(4, 6));
-    if (oh > 23 || om > 59) return undefined;
-    offsetMs = (oh * 60 + om) * 60_000 * (zone[0] === '-' ? -1 : 1);
+  if (text[at] === 'Z') {
+    if (at + 1 !== length) return undefined;
+  } else {
+    const sign = text[at];
+    if ((sign !== '+' && sign !== '-') || at + 6 !== length || text[at + 3] !== ':') return undefined;
+    const oh = digitsAt(text, at + 1, 2);
+    const om = digitsAt(text, at + 4, 2);
+    if (oh < 0 || oh > 23 || om < 0 || om > 59) return undefined;
+    offsetMs = (oh * 60 + om) * 60_000 * (sign === '-' ? -1 : 1);
   }
   const ms = utcMs(year, month, day, hour, minute, second, millis) - offsetMs;
   return ms < MIN_EPOCH_MS || ms > MAX_EPOCH_MS ? undefined : ms;

@@ -1,5 +1,7 @@
 /**
  * Time helpers: strict ISO 8601 parsing with offsets and fractional seconds, UTC formatting, proto Date.
+ * The parser reads characters one by one; a property checks it against the accepted form written as a
+ * regular expression (the parser it replaced), on strings built near that form and damaged at random.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -46,6 +48,55 @@ describe('timestamps', () => {
   test('formats UTC with milliseconds and refuses non-integer instants', () => {
     expect(formatTimestamp(Date.UTC(2024, 4, 1, 12))).toBe('2024-05-01T12:00:00.000Z');
     expect(() => formatTimestamp(1.5)).toThrowError(expect.objectContaining({ code: 'TIME_INVALID' }));
+  });
+
+  test('answers like the accepted form written as a regular expression, on valid and damaged strings', () => {
+    const form = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+    const model = (text: string): number | undefined => {
+      const m = form.exec(text);
+      if (m === null) return undefined;
+      const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+      const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+      const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+      if (year < 1 || month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return undefined;
+      const zone = m[8] as string;
+      const [oh, om] = zone === 'Z' ? [0, 0] : [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))];
+      if (oh > 23 || om > 59) return undefined;
+      const d = new Date(0);
+      d.setUTCFullYear(year, month - 1, day);
+      d.setUTCHours(hour, minute, second, m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0').slice(0, 3)));
+      const ms = d.getTime() - (oh * 60 + om) * 60_000 * (zone[0] === '-' ? -1 : 1);
+      const min = new Date(0).setUTCFullYear(1, 0, 1);
+      return ms < min || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999) ? undefined : ms;
+    };
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const near = fc
+      .record({
+        year: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        month: two(13),
+        day: two(32),
+        hour: two(25),
+        minute: two(61),
+        second: two(61),
+        fraction: fc.option(fc.stringMatching(/^[0-9]{0,11}$/), { nil: undefined }),
+        zone: fc.oneof(
+          fc.constant('Z'),
+          fc.tuple(fc.constantFrom('+', '-'), two(25), two(61)).map(([s, h, m]) => `${s}${h}:${m}`),
+        ),
+      })
+      .map(
+        (p) =>
+          `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${p.fraction === undefined ? '' : `.${p.fraction}`}${p.zone}`,
+      );
+    const damaged = fc
+      .tuple(near, fc.nat(40), fc.constantFrom('', 'x', '0', '9', '.', ':', '-', 'Z', '+', ' ', '١'))
+      .map(([text, at, put]) => text.slice(0, at % (text.length + 1)) + put + text.slice((at % (text.length + 1)) + 1));
+    fc.assert(
+      fc.property(fc.oneof(near, damaged, fc.string({ maxLength: 40 })), (text) => {
+        expect(tryParseTimestamp(text)).toBe(model(text));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   test('parse(format(ms)) === ms over years 0001..9999', () => {

@@ -17,7 +17,7 @@
  * - compare.ts     comparedTo / cmp in place
  * - arithmetic.ts  plus / minus / times in place
  * - tick.ts        rounding to a tick of 10^-k: on the words, or by toDecimalPlaces (fallback)
- * - raw-int.ts     Decimal -> scaled safe integer on the words (no shortcut in the fallback)
+ * - raw-int.ts     Decimal <-> scaled safe integer on the words (no shortcut in the fallback)
  * - self-check.ts  the install decision
  */
 import { Decimal as DecimalJs } from 'decimal.js';
@@ -25,12 +25,19 @@ import { Decimal } from '../decimal-config.ts';
 import { minus, plus, times } from './arithmetic.ts';
 import { comparedTo } from './compare.ts';
 import { ownPrototype } from './parts.ts';
-import { rawIntOnWords, rawIntPublic, type RawIntShortcut } from './raw-int.ts';
+import {
+  fromRawIntOnWords,
+  fromRawIntPublic,
+  rawIntOnWords,
+  rawIntPublic,
+  type FromRawIntShortcut,
+  type RawIntShortcut,
+} from './raw-int.ts';
 import { decideFastPaths, type FastPathDecision } from './self-check.ts';
 import { roundToTenthOnWords, roundToTenthPublic, type TenthTickRounding } from './tick.ts';
 
 export type { DecimalJsProbe, FastPathDecision } from './self-check.ts';
-export type { RawIntShortcut } from './raw-int.ts';
+export type { FromRawIntShortcut, RawIntShortcut } from './raw-int.ts';
 export type { TenthTickRounding } from './tick.ts';
 export { decideFastPaths };
 
@@ -49,10 +56,11 @@ Object.defineProperties(ownPrototype, {
 export interface DecimalShortcuts {
   readonly roundToTenthTick: TenthTickRounding;
   readonly rawInt: RawIntShortcut;
+  readonly fromRawInt: FromRawIntShortcut;
 }
 
-const ON_WORDS: DecimalShortcuts = { roundToTenthTick: roundToTenthOnWords, rawInt: rawIntOnWords };
-const PUBLIC: DecimalShortcuts = { roundToTenthTick: roundToTenthPublic, rawInt: rawIntPublic };
+const ON_WORDS: DecimalShortcuts = { roundToTenthTick: roundToTenthOnWords, rawInt: rawIntOnWords, fromRawInt: fromRawIntOnWords };
+const PUBLIC: DecimalShortcuts = { roundToTenthTick: roundToTenthPublic, rawInt: rawIntPublic, fromRawInt: fromRawIntPublic };
 
 /**
  * Gives `target` (the project's Decimal constructor) the in-place prototype when `decision` says so, and
@@ -85,3 +93,5 @@ const shortcuts = installFastPaths(Decimal as unknown as { prototype: DecimalJs 
 export const roundToTenthTick: TenthTickRounding = shortcuts.roundToTenthTick;
 /** value × 10^digits as a safe integer when exact, or undefined (decimalToRawInt's general path); see raw-int.ts. */
 export const rawIntShortcut: RawIntShortcut = shortcuts.rawInt;
+/** raw × 10^-digits as a Decimal built on the words, or undefined (decimalFromRawInt's general path); see raw-int.ts. */
+export const fromRawIntShortcut: FromRawIntShortcut = shortcuts.fromRawInt;

@@ -74,7 +74,8 @@ function scaled(raw: number | string, scale: number): Decimal {
   let d = byRaw.get(raw);
   if (d === undefined) {
     d = new Decimal(raw).div(scale);
-    if (byRaw.size >= 4096) byRaw.clear();
+    // started afresh as a new Map: a cleared long-lived Map keeps what it held (util/renewing-collections.ts)
+    if (byRaw.size >= 4096) scaledCache.set(scale, (byRaw = new Map()));
     byRaw.set(raw, d);
   }
   return d;
@@ -92,14 +93,14 @@ export interface OrderContextInfo {
 }
 
 /** A commission rate (basis points) as a Decimal, remembered (few distinct rates; -0 never cached). */
-const rateCache = new Map<number, Decimal>();
+let rateCache = new Map<number, Decimal>();
 function rate(bps: number | undefined): Decimal {
   const n = bps ?? 0;
   if (Object.is(n, -0)) return new Decimal(n);
   let d = rateCache.get(n);
   if (d === undefined) {
     d = new Decimal(n);
-    if (rateCache.size >= 4096) rateCache.clear();
+    if (rateCache.size >= 4096) rateCache = new Map();
     rateCache.set(n, d);
   }
   return d;

@@ -110,6 +110,7 @@ describe('installFastPaths', () => {
     const shortcuts = installFastPaths(target, failed);
     expect(target.prototype).toBe(prototype);
     expect(shortcuts.rawInt(new Plain('0.55'), 2)).toBeUndefined();
+    expect(shortcuts.fromRawInt(55, 2)).toBeUndefined();
     expect(shortcuts.roundToTenthTick(new Plain('0.555'), new Plain('0.01'), false)?.toString()).toBe('0.55');
   });
 
@@ -119,6 +120,7 @@ describe('installFastPaths', () => {
     expect(target.prototype).not.toBe(prototype);
     expect(target.prototype).toBe(Object.getPrototypeOf(new Decimal(1)));
     expect(shortcuts.rawInt(new Decimal('0.55'), 2)).toBe(55);
+    expect(shortcuts.fromRawInt(55, 2)).toEqual(new Decimal('0.55'));
   });
 });
 
