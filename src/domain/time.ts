@@ -54,6 +54,26 @@ function digitsAt(text: string, at: number, count: number): number {
 }
 
 /**
+ * The last minute parsed (`YYYY-MM-DDTHH:MM`, validated) and its epoch ms: the timestamps of a stream share
+ * their minute, so the calendar is checked and converted once a minute, not on every update.
+ */
+let lastMinuteText = '';
+let lastMinuteMs = 0;
+
+/** The epoch ms of the minute `YYYY-MM-DDTHH:MM` at the start of `text` (UTC, no offset), or undefined. */
+function minuteOf(text: string): number | undefined {
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':') return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  return utcMs(year, month, day, hour, minute, 0, 0);
+}
+
+/**
  * Parses an ISO 8601 date-time with zone; undefined when invalid or out of range. The accepted form is
  * `YYYY-MM-DDTHH:MM:SS`, then an optional `.` and 1-9 digits, then `Z` or `±HH:MM`, read character by
  * character (every market data update carries one: a regular expression's match and its captured strings
@@ -62,15 +82,16 @@ function digitsAt(text: string, at: number, count: number): number {
  */
 export function tryParseTimestamp(text: string): EpochMs | undefined {
   const length = text.length;
-  if (length < 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':') return undefined;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
+  if (length < 20 || text[16] !== ':') return undefined;
+  let minuteMs: number | undefined = lastMinuteMs;
+  if (!text.startsWith(lastMinuteText) || lastMinuteText === '') {
+    minuteMs = minuteOf(text);
+    if (minuteMs === undefined) return undefined;
+    lastMinuteText = text.slice(0, 16);
+    lastMinuteMs = minuteMs;
+  }
   const second = digitsAt(text, 17, 2);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (second < 0 || second > 59) return undefined;
   let at = 19;
   let millis = 0;
   if (text[at] === '.') {
@@ -93,7 +114,7 @@ export function tryParseTimestamp(text: string): EpochMs | undefined {
     if (oh < 0 || oh > 23 || om < 0 || om > 59) return undefined;
     offsetMs = (oh * 60 + om) * 60_000 * (sign === '-' ? -1 : 1);
   }
-  const ms = utcMs(year, month, day, hour, minute, second, millis) - offsetMs;
+  const ms = minuteMs + second * 1000 + millis - offsetMs;
   return ms < MIN_EPOCH_MS || ms > MAX_EPOCH_MS ? undefined : ms;
 }
 

@@ -50,7 +50,7 @@ describe('timestamps', () => {
     expect(() => formatTimestamp(1.5)).toThrowError(expect.objectContaining({ code: 'TIME_INVALID' }));
   });
 
-  test('answers like the accepted form written as a regular expression, on valid and damaged strings', () => {
+  test('answers like the accepted form written as a regular expression, on valid and damaged strings, alone and in runs of one minute', () => {
     const form = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
     const model = (text: string): number | undefined => {
       const m = form.exec(text);
@@ -96,6 +96,25 @@ describe('timestamps', () => {
         expect(tryParseTimestamp(text)).toBe(model(text));
       }),
       { numRuns: 5000 },
+    );
+    // a stream's timestamps share their minute (the parser converts each minute once): runs of strings with
+    // one minute, valid and damaged, in any order
+    const sameMinute = fc
+      .tuple(
+        near,
+        fc.array(fc.tuple(two(61), fc.option(fc.stringMatching(/^[0-9]{0,10}$/)), fc.nat(40), fc.constantFrom('', 'x', '7', ':', 'Z'))),
+      )
+      .map(([base, tails]) =>
+        tails.map(([second, fraction, at, put]) => {
+          const text = `${base.slice(0, 17)}${second}${fraction === null ? '' : `.${fraction}`}Z`;
+          return put === '' ? text : text.slice(0, at % text.length) + put + text.slice((at % text.length) + 1);
+        }),
+      );
+    fc.assert(
+      fc.property(sameMinute, (texts) => {
+        for (const text of texts) expect(tryParseTimestamp(text)).toBe(model(text));
+      }),
+      { numRuns: 500 },
     );
   });
 
