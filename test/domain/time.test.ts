@@ -50,7 +50,7 @@ describe('timestamps', () => {
     expect(() => formatTimestamp(1.5)).toThrowError(expect.objectContaining({ code: 'TIME_INVALID' }));
   });
 
-  test('answers like the accepted form written as a regular expression, on valid and damaged strings, alone and in runs of one minute', () => {
+  test('matches the accepted form as a regular expression, on valid and damaged strings, alone and in runs of one minute', () => {
     const form = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
     const model = (text: string): number | undefined => {
       const m = form.exec(text);
