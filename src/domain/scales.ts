@@ -17,6 +17,7 @@
 import { Decimal, ZERO } from './decimal.ts';
 import { fromRawIntShortcut, rawIntShortcut } from './decimal-words/index.ts';
 import { DomainErrorCode, describeValue, domainError, invalidField } from './errors.ts';
+import { RenewingMap } from '../util/renewing-collections.ts';
 import type { TradebotError } from '../errors.ts';
 
 /** Effective scales of one instrument (never 0: a wire scale of 0 is stored as 1). */
@@ -151,7 +152,7 @@ function shiftPoint(raw: string, digits: number): string {
 const CACHE_LIMIT = 4096;
 const CACHEABLE_LENGTH = 8;
 /** By number of digits; a cache only ever holds canonical int64 strings (checked before they go in). */
-const cacheByDigits: (Map<string, Decimal> | undefined)[] = [];
+const cacheByDigits: (RenewingMap<string, Decimal> | undefined)[] = [];
 
 /** Raw int64 (canonical string or safe-integer number) at `digits` decimal places; undefined if invalid. */
 export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undefined {
@@ -171,13 +172,12 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
   if (text.length > CACHEABLE_LENGTH) return new Decimal(shiftPoint(text, digits));
   let cache = cacheByDigits[digits];
   if (cache === undefined) {
-    cache = new Map();
+    cache = new RenewingMap();
     cacheByDigits[digits] = cache;
   }
   let value = cache.get(text);
   if (value === undefined) {
-    // a full cache starts afresh as a new Map (a cleared long-lived Map keeps what it held: util/renewing-collections.ts)
-    if (cache.size >= CACHE_LIMIT) cacheByDigits[digits] = cache = new Map();
+    if (cache.size >= CACHE_LIMIT) cache.clear();
     value = new Decimal(shiftPoint(text, digits));
     cache.set(text, value);
   }
@@ -186,19 +186,25 @@ export function tryDecimalFromRaw(raw: unknown, digits: number): Decimal | undef
 
 const SMALL_RAW = 1 << 14;
 const smallByDigits: (Decimal[] | undefined)[] = [];
-const largeByDigits: (Map<number, Decimal> | undefined)[] = [];
+const largeByDigits: (RenewingMap<number, Decimal> | undefined)[] = [];
+
+/** raw × 10^-digits built afresh: on decimal.js's words when the shortcut is installed, else through its text. */
+function builtFromRawInt(raw: number, digits: number): Decimal {
+  if (raw === 0) return ZERO;
+  return fromRawIntShortcut(raw, digits) ?? (tryDecimalFromRaw(String(raw), digits) as Decimal);
+}
 
 /** Larger raw integers (statistics: volume, notional), whose values repeat from one update to the next. */
 function largeDecimal(raw: number, digits: number): Decimal {
   let large = largeByDigits[digits];
   if (large === undefined) {
-    large = new Map();
+    large = new RenewingMap();
     largeByDigits[digits] = large;
   }
   let value = large.get(raw);
   if (value === undefined) {
-    if (large.size >= CACHE_LIMIT) largeByDigits[digits] = large = new Map();
-    value = fromRawIntShortcut(raw, digits) ?? (tryDecimalFromRaw(String(raw), digits) as Decimal);
+    if (large.size >= CACHE_LIMIT) large.clear();
+    value = builtFromRawInt(raw, digits);
     large.set(raw, value);
   }
   return value;
@@ -216,7 +222,7 @@ export function decimalFromRawInt(raw: number, digits: number): Decimal {
     small = [];
     smallByDigits[digits] = small;
   }
-  return (small[raw] ??= raw === 0 ? ZERO : (fromRawIntShortcut(raw, digits) ?? (tryDecimalFromRaw(String(raw), digits) as Decimal)));
+  return (small[raw] ??= builtFromRawInt(raw, digits));
 }
 
 /** Why a decimal could not become a raw integer. */

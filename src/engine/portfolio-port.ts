@@ -20,6 +20,7 @@ import type { Balance, Position } from '../domain/index.ts';
 import type { Fill } from './orders/index.ts';
 import type { Portfolio } from './portfolio/index.ts';
 import { sumDecimals, ZERO } from '../domain/decimal.ts';
+import { RenewingMap } from '../util/renewing-collections.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -65,14 +66,13 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
   let day: number | undefined;
   let dayStart: Decimal = ZERO;
   const runPnl = () => portfolio.netPnl().minus(portfolio.preRunPnl());
-  // replaced, not cleared, on each change: see util/renewing-collections.ts for why a cleared Map retains
-  let net = new Map<string, Decimal>();
+  const net = new RenewingMap<string, Decimal>();
   portfolio.changes$.subscribe((change) => {
     pnl = undefined;
     // a mark moves values only: the quantities stay
     if (change.cause === 'mark') return;
     positions = undefined;
-    net = new Map();
+    net.clear();
   });
   // quantities only: risk and strategies ask on every event, valuing the whole portfolio each time is waste
   const held = () => (positions ??= portfolio.quantities().filter((p) => !p.qty.isZero()));

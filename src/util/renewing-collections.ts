@@ -15,13 +15,17 @@
  * The remedy: after enough deletes the entries move to a fresh Map (O(size), amortized O(1) per delete; the
  * fresh Map is young, and its successors die young with it), and `clear()` starts a fresh Map. The move
  * happens on `set` (`add`), never on `delete`, so deleting while iterating (which a Map allows) keeps working.
- * Iteration order is the Map's, insertion order, which a move preserves. A table cleared wholesale on every
- * change is better replaced by a new Map where it is held (the tracker's view cache, the portfolio port's net
- * quantities do so).
+ * Iteration order is the Map's, insertion order, which a move preserves. Tables cleared wholesale (the
+ * tracker's view cache, the portfolio port's net quantities, the decimal caches) use it for `clear()` alone.
  */
 
 /** Deletes a Map may take before its entries move to a fresh one: this many beyond twice its size. */
 const RENEW_SLACK = 64;
+
+/** True when a table of `size` entries that took `deletes` deletes since its last move should move now. */
+function renewDue(deletes: number, size: number): boolean {
+  return deletes > 2 * size + RENEW_SLACK;
+}
 
 export class RenewingMap<K, V> implements Map<K, V> {
   private map: Map<K, V>;
@@ -48,7 +52,7 @@ export class RenewingMap<K, V> implements Map<K, V> {
   }
 
   set(key: K, value: V): this {
-    if (this.deletes > 2 * this.map.size + RENEW_SLACK) {
+    if (renewDue(this.deletes, this.map.size)) {
       this.map = new Map(this.map);
       this.deletes = 0;
     }
@@ -110,7 +114,7 @@ export class RenewingSet<T> implements Set<T> {
   }
 
   add(value: T): this {
-    if (this.deletes > 2 * this.set.size + RENEW_SLACK) {
+    if (renewDue(this.deletes, this.set.size)) {
       this.set = new Set(this.set);
       this.deletes = 0;
     }

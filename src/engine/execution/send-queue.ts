@@ -6,7 +6,6 @@
  * budget leaves waits for the next drain. Items carry the strategy's intent when there is one, so the
  * strategy can be told that it waits (`pending`), then `sent`, `superseded` or refused.
  */
-import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.ts';
@@ -16,6 +15,7 @@ import type { CrossIntent, Intent, PlaceIntent } from '../intents.ts';
 import type { VenueCrossRequest, VenueOrderRequest } from '../venue.ts';
 import { ThrottleQueue, type ThrottleKind, type ThrottleLimits } from './throttle.ts';
 import type { QueuedReplace } from './venue-calls.ts';
+import { RenewingSet } from '../../util/renewing-collections.ts';
 
 export type QueuedPlace = { intent: PlaceIntent; request: VenueOrderRequest };
 

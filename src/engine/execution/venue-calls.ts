@@ -5,12 +5,12 @@
  * every call tracked until it settles (`idle`). Exchange rejections are logged as one info line, other
  * failures as warnings with the error.
  */
-import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import { MAX_LIST_REQUESTS } from '../../domain/limits.ts';
 import { describeError, isTradebotError } from '../../errors.ts';
 import type { Venue, VenueCancelRequest, VenueCrossRequest, VenueOrderRequest, VenueReplaceRequest } from '../venue.ts';
 import type { ExecutionLedger } from './ledger.ts';
+import { RenewingSet } from '../../util/renewing-collections.ts';
 
 /** A replace ready to send: `origClordId` is the order's clordId before the replace. */
 export type QueuedReplace = { readonly origClordId: string; readonly request: VenueReplaceRequest };

@@ -10,11 +10,11 @@
  * The adapter keeps only what it has not handed to the venue yet (the current step's batch, and orders held
  * for self-match cancels); risk reads the same records' worst terms (worst-terms.ts).
  */
-import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { OrderIndex } from './order-index.ts';
 import type { OrderRecord } from './record.ts';
 import { isTerminal } from './states.ts';
 import type { TrackedState } from './types.ts';
+import { RenewingSet } from '../../util/renewing-collections.ts';
 
 /** What waits for an order's acknowledgement. A cancel supersedes a replace that waits with it. */
 export interface AwaitingAck {

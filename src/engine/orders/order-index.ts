@@ -12,8 +12,8 @@
  * find them) are kept apart, since exchange evidence for those still counts: they join the finished history
  * once the exchange confirms the end, and beyond `maxFinished` of them the oldest is forgotten too.
  */
-import { RenewingMap, RenewingSet } from '../../util/renewing-collections.ts';
 import { LruSet } from '../../util/lru-set.ts';
+import { RenewingMap, RenewingSet } from '../../util/renewing-collections.ts';
 import { isOpen } from './states.ts';
 import type { OrderRecord } from './record.ts';
 

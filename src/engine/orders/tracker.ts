@@ -29,6 +29,7 @@ import type { Observable } from 'rxjs';
 import type { Decimal } from '../../domain/decimal.ts';
 import type { CancelReject, Execution, Order } from '../../domain/index.ts';
 import { LruSet } from '../../util/lru-set.ts';
+import { RenewingMap } from '../../util/renewing-collections.ts';
 import type { Clock } from '../clock.ts';
 import type { OrderStreamEvent } from '../../domain/stream-events.ts';
 import type { VenueOrderRequest } from '../venue.ts';
@@ -81,7 +82,7 @@ export class OrderTracker {
   private readonly seenExecutions: LruSet;
   /** open()'s lists, taken afresh after any order changes (commit); shared with every caller, never mutated. */
   private openViews: readonly TrackedOrder[] | undefined = undefined;
-  private openViewsBySymbol = new Map<string, readonly TrackedOrder[]>();
+  private readonly openViewsBySymbol = new RenewingMap<string, readonly TrackedOrder[]>();
   private readonly out = new Outbox();
   private streamStale = true;
 
@@ -369,8 +370,7 @@ export class OrderTracker {
     record.changed();
     this.index.refresh(record);
     this.openViews = undefined;
-    // a new Map, not clear(): a cleared long-lived Map keeps what it held past young collections (util/renewing-collections.ts)
-    if (this.openViewsBySymbol.size > 0) this.openViewsBySymbol = new Map();
+    if (this.openViewsBySymbol.size > 0) this.openViewsBySymbol.clear();
     // compared with the record itself, so the view is taken once, after the stamp
     const changed = before === undefined || changedSince(before, record);
     if (changed && before !== undefined) record.updatedAt = now;

@@ -12,13 +12,13 @@
  * RISK_ORDER_RATE only when the queue is full (`queueFull`); otherwise it waits there for the message budget.
  * `throttledView` turns what the queue reports about a waiting intent into the strategy's update.
  */
-import { RenewingSet } from '../../util/renewing-collections.ts';
 import type { Logger } from 'pino';
 import type { CancelIntent, Intent } from '../intents.ts';
 import type { ThrottleOutcome } from '../execution/adapter.ts';
 import { refuse, type Approved, type Refused, type RiskContext, type RiskManager } from '../risk/index.ts';
 import type { RunCounters } from '../run-counters.ts';
 import type { RefusedView, ThrottledView } from '../strategy/views.ts';
+import { RenewingSet } from '../../util/renewing-collections.ts';
 
 export interface IntentGateDeps {
   readonly risk: RiskManager;

@@ -5,9 +5,9 @@
  * `close()` also refuses new ones (the strategy stopped). A periodic timer schedules each period anew for
  * its due time (no drift, and a virtual-time scheduler keeps no chain of finished actions).
  */
-import { RenewingMap } from '../../util/renewing-collections.ts';
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.ts';
+import { RenewingMap } from '../../util/renewing-collections.ts';
 
 /** One timer: re-armed for each period at its due time until cancelled (`periodMs` undefined: fires once). */
 class StrategyTimer {

@@ -4,6 +4,7 @@
  * with. The wire-only fields of an order travel through the engine in its opaque `tag` (`OrderExtras`).
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
+import { RenewingMap } from '../../util/renewing-collections.ts';
 import type { InstrumentScales } from '../../domain/scales.ts';
 import { protoDateOf } from '../../domain/time.ts';
 import type { Order } from '../../domain/types/order.ts';
@@ -66,16 +67,15 @@ export function extrasOf(snapshot: SnapshotLike): OrderExtras | undefined {
  * conversion builds ~8 of them, each a Decimal division of ~1 us, from few distinct prices and quantities
  * (Decimals are immutable, so objects can share them). Also keyed by avgPx's decimal string.
  */
-const scaledCache = new Map<number, Map<number | string, Decimal>>();
+const scaledCache = new Map<number, RenewingMap<number | string, Decimal>>();
 function scaled(raw: number | string, scale: number): Decimal {
   if (Object.is(raw, -0)) return new Decimal(raw).div(scale);
   let byRaw = scaledCache.get(scale);
-  if (byRaw === undefined) scaledCache.set(scale, (byRaw = new Map()));
+  if (byRaw === undefined) scaledCache.set(scale, (byRaw = new RenewingMap()));
   let d = byRaw.get(raw);
   if (d === undefined) {
     d = new Decimal(raw).div(scale);
-    // started afresh as a new Map: a cleared long-lived Map keeps what it held (util/renewing-collections.ts)
-    if (byRaw.size >= 4096) scaledCache.set(scale, (byRaw = new Map()));
+    if (byRaw.size >= 4096) byRaw.clear();
     byRaw.set(raw, d);
   }
   return d;
@@ -93,14 +93,14 @@ export interface OrderContextInfo {
 }
 
 /** A commission rate (basis points) as a Decimal, remembered (few distinct rates; -0 never cached). */
-let rateCache = new Map<number, Decimal>();
+const rateCache = new RenewingMap<number, Decimal>();
 function rate(bps: number | undefined): Decimal {
   const n = bps ?? 0;
   if (Object.is(n, -0)) return new Decimal(n);
   let d = rateCache.get(n);
   if (d === undefined) {
     d = new Decimal(n);
-    if (rateCache.size >= 4096) rateCache = new Map();
+    if (rateCache.size >= 4096) rateCache.clear();
     rateCache.set(n, d);
   }
   return d;
