@@ -65,7 +65,10 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
   // the run's own PnL (net less what came from before the run) at the start of the current UTC day
   let day: number | undefined;
   let dayStart: Decimal = ZERO;
-  const runPnl = () => portfolio.netPnl().minus(portfolio.preRunPnl());
+  // x - (+0) is x itself (for -0 too): most runs take over nothing and stay within one day, and risk asks for
+  // the day's PnL after every mark of a held position
+  const less = (x: Decimal, y: Decimal): Decimal => (y.isZero() && !y.isNegative() ? x : x.minus(y));
+  const runPnl = () => less(portfolio.netPnl(), portfolio.preRunPnl());
   const net = new RenewingMap<string, Decimal>();
   portfolio.changes$.subscribe((change) => {
     pnl = undefined;
@@ -101,7 +104,7 @@ export function portfolioPort(portfolio: Portfolio): PortfolioPort {
         day = today;
         pnl = undefined;
       }
-      return (pnl ??= runPnl().minus(dayStart));
+      return (pnl ??= less(runPnl(), dayStart));
     },
     holdings$: portfolio.changes$.pipe(
       filter((change) => change.cause === 'fill' || change.cause === 'reversal' || change.cause === 'settle'),

@@ -125,6 +125,45 @@ describe('timestamps', () => {
   });
 });
 
+describe('formatting caches (last minute, last day)', () => {
+  const min = Date.UTC(2000, 0, 1) - 100 * 365 * 86_400_000;
+  const max = Date.UTC(2100, 0, 1);
+  // runs of instants near each other (same minute or day, and across their bounds), then jumps anywhere
+  const runs = fc.array(fc.tuple(fc.integer({ min, max }), fc.array(fc.integer({ min: -90_000_000, max: 90_000_000 }), { maxLength: 8 })), {
+    minLength: 1,
+    maxLength: 8,
+  });
+
+  test('formatTimestamp equals Date#toISOString, alone and in runs', () => {
+    fc.assert(
+      fc.property(runs, (groups) => {
+        for (const [base, steps] of groups)
+          for (const ms of [base, ...steps.map((s) => base + s)]) expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 300 },
+    );
+    expect(formatTimestamp(parseTimestamp('0001-01-01T00:00:00Z'))).toBe('0001-01-01T00:00:00.000Z');
+    expect(formatTimestamp(parseTimestamp('9999-12-31T23:59:59.999Z'))).toBe('9999-12-31T23:59:59.999Z');
+    expect(formatTimestamp(-1)).toBe('1969-12-31T23:59:59.999Z');
+    expect(formatTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
+  });
+
+  test('protoDateOf equals the UTC day of Date, alone and in runs', () => {
+    fc.assert(
+      fc.property(runs, (groups) => {
+        for (const [base, steps] of groups)
+          for (const ms of [base, ...steps.map((s) => base + s)]) {
+            const d = new Date(ms);
+            expect(protoDateOf(ms)).toEqual({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+          }
+      }),
+      { numRuns: 300 },
+    );
+    expect(protoDateOf(-1)).toEqual({ year: 1969, month: 12, day: 31 });
+    expect(protoDateOf(0)).toEqual({ year: 1970, month: 1, day: 1 });
+  });
+});
+
 describe('proto Date', () => {
   test('validates calendar days, allowing 0 for unspecified parts', () => {
     expect(isValidProtoDate({ year: 2024, month: 2, day: 29 })).toBe(true);

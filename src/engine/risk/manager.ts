@@ -31,7 +31,7 @@ import {
 } from './context.ts';
 import { riskConfigError } from './errors.ts';
 import { ExposureView } from './exposure.ts';
-import { dailyLossBreach } from './rules/daily-loss.ts';
+import { DailyLossRule } from './rules/daily-loss.ts';
 import { lotSizeRule } from './rules/lot-size.ts';
 import { maxEventPositionRule } from './rules/max-event-position.ts';
 import { maxOpenOrdersRule } from './rules/max-open-orders.ts';
@@ -90,7 +90,7 @@ function buildRules(config: RiskConfig): { pricing: OrderRule[]; exposure: Order
 export class RiskManager {
   readonly tradingState: TradingStateMachine;
   private readonly config: RiskConfig;
-  private readonly maxDailyLoss: Decimal | undefined;
+  private readonly dailyLoss: DailyLossRule | undefined;
   private readonly pricingRules: readonly OrderRule[];
   private readonly exposureRules: readonly OrderRule[];
   private readonly throttle: MessageRateThrottle | undefined;
@@ -106,7 +106,7 @@ export class RiskManager {
         `maxMessagesPerSecond: must be a whole number from 1 to ${VENUE_MAX_MESSAGES_PER_SECOND}, got ${config.maxMessagesPerSecond}`,
       ]);
     }
-    this.maxDailyLoss = config.maxDailyLoss === undefined ? undefined : own(config.maxDailyLoss);
+    this.dailyLoss = config.maxDailyLoss === undefined ? undefined : new DailyLossRule(own(config.maxDailyLoss));
     const rules = buildRules(config);
     this.pricingRules = rules.pricing;
     this.exposureRules = rules.exposure;
@@ -147,8 +147,7 @@ export class RiskManager {
 
   /** Re-evaluates the daily loss limit outside a check (call on PnL updates): switches the state when breached. */
   refresh(context: RiskContext): void {
-    if (this.maxDailyLoss === undefined) return;
-    const breach = dailyLossBreach(context, this.maxDailyLoss);
+    const breach = this.dailyLoss?.breach(context);
     if (breach !== undefined) this.tradingState.dailyLossBreached(breach, context.now());
   }
 
@@ -230,8 +229,8 @@ export class RiskManager {
     undefined;
 
   private stateBreach(candidates: readonly OrderCandidate[], exposure: ExposureView, context: RiskContext): RuleBreach | undefined {
-    if (this.maxDailyLoss !== undefined) {
-      const loss = dailyLossBreach(context, this.maxDailyLoss);
+    if (this.dailyLoss !== undefined) {
+      const loss = this.dailyLoss.breach(context);
       if (loss !== undefined) {
         this.tradingState.dailyLossBreached(loss, context.now());
         if (!candidates.every((c) => exposure.isReducing(c))) {
