@@ -24,14 +24,27 @@ interface UpdateMark {
   readonly traded: Decimal | undefined;
 }
 
-/** The views of a side's levels (a plain loop: a closure per update would be allocated, and named under tsx). */
-function levelViews(levels: readonly { readonly px: Decimal; readonly qty: Decimal }[]): BookLevelView[] {
-  const out: BookLevelView[] = [];
+/**
+ * The views of a side's levels. A level whose price and quantity are the objects the previous view's level at
+ * that place had (the decoders share Decimals of the same value) keeps that view, and an unchanged side keeps
+ * the previous array: an update usually changes a few levels, and every view allocated per update is work for
+ * the garbage collector. Views are immutable, so sharing them is safe. A plain loop: a closure per update
+ * would be allocated.
+ */
+function levelViews(
+  levels: readonly { readonly px: Decimal; readonly qty: Decimal }[],
+  previous: readonly BookLevelView[] | undefined,
+): readonly BookLevelView[] {
+  // the new array exists from the first level that differs from the previous view's (none: the previous array)
+  let out: BookLevelView[] | undefined = previous === undefined || previous.length !== levels.length ? [] : undefined;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i] as { readonly px: Decimal; readonly qty: Decimal };
-    out.push({ price: l.px, qty: l.qty });
+    const before = previous?.[i];
+    const view = before !== undefined && before.price === l.px && before.qty === l.qty ? before : { price: l.px, qty: l.qty };
+    if (out === undefined && view !== before) out = (previous as readonly BookLevelView[]).slice(0, i);
+    out?.push(view);
   }
-  return out;
+  return out ?? (previous as readonly BookLevelView[]);
 }
 
 /** The mid is (bid + offer) x 0.5: the same exact value as a division by 2, at a fraction of its cost. */
@@ -64,10 +77,12 @@ export class BookStore {
   apply(event: BookEvent, time: number): { view: BookView; becameFresh: boolean } {
     if (event.transactTime !== undefined) this.marks.set(event.symbol, { time: event.transactTime, traded: event.stats?.sharesTraded });
     const previous = this.books.get(event.symbol);
-    const bids = levelViews(event.bids);
-    const offers = levelViews(event.offers);
+    const bids = levelViews(event.bids, previous?.bids);
+    const offers = levelViews(event.offers, previous?.offers);
     const bestBid = bids[0]?.price;
     const bestOffer = offers[0]?.price;
+    // the same best prices (the same objects) as before: the same mid, without two Decimal operations
+    const sameTop = previous !== undefined && previous.bestBid === bestBid && previous.bestOffer === bestOffer;
     const last = event.stats !== undefined && !event.stats.lastTradePx.isZero() ? event.stats.lastTradePx : previous?.lastTradePrice;
     const view: BookView = {
       symbol: event.symbol,
@@ -75,7 +90,7 @@ export class BookStore {
       offers,
       bestBid,
       bestOffer,
-      mid: bestBid !== undefined && bestOffer !== undefined ? bestBid.plus(bestOffer).times(HALF) : undefined,
+      mid: sameTop ? previous.mid : bestBid !== undefined && bestOffer !== undefined ? bestBid.plus(bestOffer).times(HALF) : undefined,
       lastTradePrice: last,
       stale: false,
       seq: ++this.seq,

@@ -35,7 +35,7 @@ const MAX_DIGITS = 15;
 let pos = 0;
 
 /** A varint below 2^28 (field tags, lengths, enum numbers here), or -1. */
-function varint(bytes: Uint8Array, end: number): number {
+function varint(bytes: Buffer, end: number): number {
   let value = 0;
   for (let shift = 0; shift < 28; shift += 7) {
     if (pos >= end) return -1;
@@ -47,28 +47,56 @@ function varint(bytes: Uint8Array, end: number): number {
 }
 
 /** The end of a length-delimited field starting at `pos`, or -1. */
-function lengthEnd(bytes: Uint8Array, end: number): number {
+function lengthEnd(bytes: Buffer, end: number): number {
   const length = varint(bytes, end);
   if (length < 0 || pos + length > end) return -1;
   return pos + length;
 }
 
-/** An ASCII string field's value, or undefined (other bytes: protobufjs decodes them as UTF-8). */
-function ascii(bytes: Uint8Array, end: number): string | undefined {
+/** The bytes from `start` to `stop` as text when all are ASCII (others: protobufjs decodes them as UTF-8), else undefined. */
+function asciiText(bytes: Buffer, start: number, stop: number): string | undefined {
+  for (let i = start; i < stop; i++) if ((bytes[i] as number) >= 0x80) return undefined;
+  // one flat string from native code: appending character by character built a string per character
+  return bytes.toString('latin1', start, stop);
+}
+
+/** An ASCII string field's value, or undefined. */
+function ascii(bytes: Buffer, end: number): string | undefined {
   const stop = lengthEnd(bytes, end);
   if (stop < 0) return undefined;
-  let text = '';
-  for (let i = pos; i < stop; i++) {
-    const c = bytes[i] as number;
-    if (c >= 0x80) return undefined;
-    text += String.fromCharCode(c);
+  const text = asciiText(bytes, pos, stop);
+  if (text !== undefined) pos = stop;
+  return text;
+}
+
+/** The symbols read last, most recent first: a feed names a few symbols over and over. */
+const recentSymbols: string[] = [];
+const RECENT_SYMBOLS = 16;
+
+/** The symbol field's value, the string read before when the bytes spell it (no new string per update), or undefined. */
+function symbolField(bytes: Buffer, end: number): string | undefined {
+  const stop = lengthEnd(bytes, end);
+  if (stop < 0) return undefined;
+  const length = stop - pos;
+  for (let k = 0; k < recentSymbols.length; k++) {
+    const known = recentSymbols[k] as string;
+    if (known.length !== length) continue;
+    let i = 0;
+    while (i < length && bytes[pos + i] === known.charCodeAt(i)) i++;
+    if (i < length) continue;
+    pos = stop;
+    return known;
   }
+  const text = asciiText(bytes, pos, stop);
+  if (text === undefined) return undefined;
+  if (recentSymbols.length >= RECENT_SYMBOLS) recentSymbols.pop();
+  recentSymbols.unshift(text);
   pos = stop;
   return text;
 }
 
 /** A scaled-integer string field ("0", or digits without a leading zero) as a Decimal, or undefined. */
-function scaled(bytes: Uint8Array, end: number, digits: number): Decimal | undefined {
+function scaled(bytes: Buffer, end: number, digits: number): Decimal | undefined {
   const stop = lengthEnd(bytes, end);
   const length = stop - pos;
   if (stop < 0 || length === 0 || length > MAX_DIGITS || (bytes[pos] === 48 && length > 1)) return undefined;
@@ -82,7 +110,7 @@ function scaled(bytes: Uint8Array, end: number, digits: number): Decimal | undef
   return decimalFromRawInt(raw, digits);
 }
 
-function level(bytes: Uint8Array, end: number, scales: InstrumentScales): BookLevel | undefined {
+function level(bytes: Buffer, end: number, scales: InstrumentScales): BookLevel | undefined {
   const stop = lengthEnd(bytes, end);
   if (stop < 0) return undefined;
   let px: Decimal | undefined;
@@ -100,7 +128,7 @@ function level(bytes: Uint8Array, end: number, scales: InstrumentScales): BookLe
 /** InstrumentStats field number -> which scale digits its value uses. */
 const STATS_KIND = [undefined, 'p', 'p', 'p', 'p', 'p', 'p', 'p', 'q', 'pq', 'q'] as const;
 
-function stats(bytes: Uint8Array, end: number, scales: InstrumentScales): InstrumentStats | undefined {
+function stats(bytes: Buffer, end: number, scales: InstrumentScales): InstrumentStats | undefined {
   const stop = lengthEnd(bytes, end);
   if (stop < 0) return undefined;
   const values: (Decimal | undefined)[] = [];
@@ -138,7 +166,7 @@ interface Fields {
 }
 
 /** One MarketDataUpdate field after the symbol into `out`; false: not for the reader. */
-function updateField(bytes: Uint8Array, stop: number, tag: number, scales: InstrumentScales, out: Fields): boolean {
+function updateField(bytes: Buffer, stop: number, tag: number, scales: InstrumentScales, out: Fields): boolean {
   const field = tag >>> 3;
   const wire = tag & 7;
   if ((field === 2 || field === 3) && wire === LEN) {
@@ -160,10 +188,10 @@ function updateField(bytes: Uint8Array, stop: number, tag: number, scales: Instr
   return true;
 }
 
-function update(bytes: Uint8Array, end: number, lookup: ScaleLookup): BookUpdateMessage | undefined {
+function update(bytes: Buffer, end: number, lookup: ScaleLookup): BookUpdateMessage | undefined {
   const stop = lengthEnd(bytes, end);
   if (stop < 0 || varint(bytes, stop) !== ((1 << 3) | LEN)) return undefined;
-  const symbol = ascii(bytes, stop);
+  const symbol = symbolField(bytes, stop);
   const scales = symbol === undefined ? undefined : lookup(symbol);
   if (symbol === undefined || scales === undefined) return undefined;
   const out: Fields = { state: undefined, stats: undefined, time: undefined, bids: [], offers: [] };
@@ -176,7 +204,7 @@ function update(bytes: Uint8Array, end: number, lookup: ScaleLookup): BookUpdate
 }
 
 /** A MarketDataSubscriptionResponse's book update read from its bytes, or undefined (see the header). */
-export function readMarketDataUpdate(bytes: Uint8Array, lookup: ScaleLookup): BookUpdateMessage | undefined {
+export function readMarketDataUpdate(bytes: Buffer, lookup: ScaleLookup): BookUpdateMessage | undefined {
   pos = 0;
   const end = bytes.length;
   if (varint(bytes, end) !== ((2 << 3) | LEN)) return undefined;

@@ -96,6 +96,22 @@ describe('readMarketDataUpdate', () => {
     );
   });
 
+  it('names each update by its own symbol with many symbols of one length in turn (more than it keeps at hand)', () => {
+    const symbols = Array.from({ length: 40 }, (_, i) => `SYM-${String(i).padStart(2, '0')}`);
+    const anyScales = (symbol: string) => (symbol.startsWith('SYM-') ? encodeScales(symbol) : undefined);
+    const order = fc.array(fc.integer({ min: 0, max: symbols.length - 1 }), { minLength: 1, maxLength: 200 });
+    fc.assert(
+      fc.property(order, (picks) => {
+        for (const pick of picks) {
+          const symbol = symbols[pick] as string;
+          const message = { symbol, bids: [], offers: [], state: undefined, stats: undefined, transactTime: undefined };
+          expect(readMarketDataUpdate(bytesOf({ kind: 'update', ...message }), anyScales)).toEqual({ kind: 'update', ...message });
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('gives bytes of another stream or garbage to the codec, which refuses them with its codes', () => {
     const garbage = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]);
     expect(outcome(() => decodeMarketDataResponse(garbage, KNOWN, lookup))).toEqual(outcome(() => slow(garbage)));
