@@ -77,17 +77,15 @@ describe('BookStore views kept across updates', () => {
   const side = fc
     .array(fc.tuple(value, value), { maxLength: 4 })
     .map((levels) => levels.map(([px, qty]) => ({ px: decimalOf(px), qty: decimalOf(qty) })));
-  const event = fc
-    .tuple(side, side)
-    .map(([bids, offers]): BookEvent => ({
-      type: 'book',
-      symbol: 'S',
-      bids,
-      offers,
-      state: undefined,
-      stats: undefined,
-      transactTime: undefined,
-    }));
+  const event = fc.tuple(side, side).map(([bids, offers]): BookEvent => ({
+    type: 'book',
+    symbol: 'S',
+    bids,
+    offers,
+    state: undefined,
+    stats: undefined,
+    transactTime: undefined,
+  }));
   const plain = (levels: readonly { price: Decimal; qty: Decimal }[]) => levels.map((l) => [l.price.toString(), l.qty.toString()]);
 
   it('gives the levels and mid a fresh store gives for the same update, sharing unchanged levels and sides', () => {
