@@ -19,8 +19,9 @@ const NONE: readonly string[] = [];
 
 export class ClordChain {
   readonly first: string;
-  /** Ids from version `offset` on. */
+  /** Ids from version `offset` on, from index `head` (the entries before it have left the window). */
   private recent: string[];
+  private head = 0;
   private offset = 0;
 
   constructor(first: string) {
@@ -30,20 +31,20 @@ export class ClordChain {
 
   /** Number of ids the order has had (versions 0 .. length - 1). */
   get length(): number {
-    return this.offset + this.recent.length;
+    return this.offset + this.recent.length - this.head;
   }
 
   /** The id of `version`; undefined when it left the window. */
   at(version: number): string | undefined {
     if (version === 0) return this.first;
     const i = version - this.offset;
-    return i >= 0 ? this.recent[i] : undefined;
+    return i >= 0 ? this.recent[this.head + i] : undefined;
   }
 
   /** Version of `clordId`, or -1 when unknown (or long gone). Searched from the newest end: recent ids are asked about. */
   versionOf(clordId: string): number {
     const i = this.recent.lastIndexOf(clordId);
-    if (i >= 0) return this.offset + i;
+    if (i >= this.head) return this.offset + i - this.head;
     return clordId === this.first ? 0 : -1;
   }
 
@@ -54,32 +55,39 @@ export class ClordChain {
   /**
    * Appends the newest id; returns the ids that left the window (at most two, only versions below
    * `confirmed`), whose aliases the index drops. Two per push let the window catch up after a run of
-   * unconfirmed replaces.
+   * unconfirmed replaces. Ids leave by moving `head` (a quote replaced all day pushes on every replace: taking
+   * them off the array's front moved the whole window each time); the array is cut once a window has left.
    */
   push(clordId: string, confirmed: number): readonly string[] {
     this.recent.push(clordId);
-    const drop = Math.min(2, this.recent.length - CHAIN_WINDOW, confirmed - this.offset);
+    const drop = Math.min(2, this.recent.length - this.head - CHAIN_WINDOW, confirmed - this.offset);
     if (drop <= 0) return NONE;
-    const gone = this.recent.splice(0, drop);
+    const from = this.head;
+    this.head += drop;
     this.offset += drop;
-    return gone[0] === this.first ? gone.slice(1) : gone;
+    const gone = from === 0 && this.recent[0] === this.first ? this.recent.slice(1, this.head) : this.recent.slice(from, this.head);
+    if (this.head >= CHAIN_WINDOW) {
+      this.recent = this.recent.slice(this.head);
+      this.head = 0;
+    }
+    return gone;
   }
 
   /** Removes an unconfirmed id (a replace the exchange never confirmed). */
   removeAt(version: number): void {
     const i = version - this.offset;
-    if (version > 0 && i >= 0 && i < this.recent.length) this.recent.splice(i, 1);
+    if (version > 0 && i >= 0 && this.head + i < this.recent.length) this.recent.splice(this.head + i, 1);
   }
 
   /** Ids kept, oldest first (the first, then the recent ones). */
   kept(): string[] {
-    return this.offset === 0 ? [...this.recent] : [this.first, ...this.recent];
+    return this.offset === 0 ? this.recent.slice(this.head) : [this.first, ...this.recent.slice(this.head)];
   }
 
   /** Ids kept up to `count` versions, oldest first. */
   upTo(count: number): string[] {
     const out: string[] = this.offset > 0 && count > 0 ? [this.first] : [];
-    for (let i = 0; i < this.recent.length && this.offset + i < count; i++) out.push(this.recent[i] as string);
+    for (let i = this.head; i < this.recent.length && this.offset + i - this.head < count; i++) out.push(this.recent[i] as string);
     return out;
   }
 }
