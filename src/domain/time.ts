@@ -23,7 +23,13 @@ export interface ProtoDate {
 
 const MIN_EPOCH_MS = utcMs(1, 1, 1, 0, 0, 0, 0);
 const MAX_EPOCH_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const DAY_MS = 86_400_000;
+/** Milliseconds in a UTC day (no leap seconds in epoch time). */
+export const DAY_MS = 86_400_000;
+
+/** The start of the `unitMs`-long period (minute, day) that `ms` falls in, counted from the epoch. */
+function periodStart(ms: number, unitMs: number): number {
+  return ms - (((ms % unitMs) + unitMs) % unitMs);
+}
 
 function isLeap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -145,7 +151,7 @@ export function formatTimestamp(ms: EpochMs, what = 'value'): string {
       { what, got: describeValue(ms) },
     );
   }
-  const minuteMs = ms - (((ms % 60_000) + 60_000) % 60_000);
+  const minuteMs = periodStart(ms, 60_000);
   if (minuteMs !== formattedMinuteMs) {
     formattedMinuteMs = minuteMs;
     formattedMinute = new Date(minuteMs).toISOString().slice(0, 17);
@@ -182,7 +188,7 @@ export function protoDateOf(ms: EpochMs): ProtoDate {
   if (ms >= protoDayStart && ms < protoDayStart + DAY_MS) return protoDay;
   const d = new Date(ms);
   protoDay = Object.freeze({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
-  protoDayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  protoDayStart = periodStart(ms, DAY_MS);
   return protoDay;
 }
 

@@ -16,13 +16,11 @@
  */
 import type { Decimal } from '../domain/decimal.ts';
 import { filter, map, type Observable } from 'rxjs';
-import type { Balance, Position } from '../domain/index.ts';
+import { DAY_MS, type Balance, type Position } from '../domain/index.ts';
 import type { Fill } from './orders/index.ts';
 import type { Portfolio } from './portfolio/index.ts';
 import { sumDecimals, ZERO } from '../domain/decimal.ts';
 import { RenewingMap } from '../util/renewing-collections.ts';
-
-const DAY_MS = 86_400_000;
 
 export interface PortfolioPosition {
   readonly account: string;

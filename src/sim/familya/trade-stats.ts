@@ -7,13 +7,12 @@
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import type { TradeStats, TradeStatsResult } from '../../domain/types/market.ts';
 import type { TradeStatsRequest } from '../../domain/types/queries.ts';
-import type { ProtoDate } from '../../domain/time.ts';
+import { DAY_MS, type ProtoDate } from '../../domain/time.ts';
 import type { InstrumentScales } from '../../domain/scales.ts';
 import { invalidArgument } from '../http/errors.ts';
 import type { Trade } from '../matching/index.ts';
 
 export const MAX_STATS_BARS = 1000;
-const DAY_MS = 86_400_000;
 
 const dateStart = (date: ProtoDate) => Date.UTC(date.year, date.month - 1, date.day);
 
