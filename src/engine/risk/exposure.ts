@@ -1,12 +1,12 @@
 /**
- * Worst-case exposure from a RiskContext, built once per check: positions per (symbol, account) and the
+ * Worst-case exposure from a RiskContext, one view per check (its pairs summed when asked): positions per (symbol, account) and the
  * working quantity of the bot's open orders per side. The worst case assumes every open order on a side
  * fills and none on the other side does: long worst = position + open buys, short worst = position - open sells.
  * This module also answers "does this order only reduce the position?" for the reducing state.
  */
 import { maxDecimal, ZERO, type Decimal } from '../../domain/decimal.ts';
 import type { IntentSide } from '../intents.ts';
-import type { RiskContext, RiskOpenOrder } from './context.ts';
+import type { RiskContext, RiskOpenOrder, RiskPosition } from './context.ts';
 import type { OrderCandidate } from './candidate.ts';
 
 interface Book {
@@ -21,22 +21,23 @@ const NO_BOOK: Book = Object.freeze({ position: ZERO, buys: ZERO, sells: ZERO })
 const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.eq(b) ? ZERO : a.minus(b));
 export const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
 
+/** Distinct (symbol, account) pairs a view sums on demand before it sums them all in one pass. */
+const LAZY_BOOKS = 4;
+
 export class ExposureView {
-  /** Books by account, then symbol (no composite string key to build on every lookup). */
-  private readonly books = new Map<string, Map<string, Book>>();
+  /**
+   * Books by account, then symbol (no composite string key to build on every lookup): a check asks for one or
+   * two pairs (the candidate's), so the first few are summed from the lists when asked (the lists hold a
+   * strategy's few orders and positions), and all of them in one pass once more are asked (an event group's).
+   */
+  private books: Map<string, Map<string, Book>> | undefined;
+  private readonly lazy: { readonly symbol: string; readonly account: string; readonly book: Book }[] = [];
   private readonly orders: readonly RiskOpenOrder[];
+  private readonly positions: readonly RiskPosition[];
 
   constructor(context: RiskContext) {
     this.orders = context.openOrders();
-    for (const p of context.positions()) {
-      const book = this.book(p.symbol, p.account);
-      book.position = plus(book.position, p.qty);
-    }
-    for (const o of this.orders) {
-      const book = this.book(o.symbol, o.account);
-      if (o.side === 'BUY') book.buys = plus(book.buys, o.leavesQty);
-      else book.sells = plus(book.sells, o.leavesQty);
-    }
+    this.positions = context.positions();
   }
 
   get openOrders(): readonly RiskOpenOrder[] {
@@ -73,7 +74,11 @@ export class ExposureView {
 
   /** Symbols the account has a position or an open order in. */
   symbolsOf(account: string): readonly string[] {
-    return [...(this.books.get(account)?.keys() ?? [])];
+    if (this.books !== undefined) return [...(this.books.get(account)?.keys() ?? [])];
+    const symbols: string[] = [];
+    for (const p of this.positions) if (p.account === account && !symbols.includes(p.symbol)) symbols.push(p.symbol);
+    for (const o of this.orders) if (o.account === account && !symbols.includes(o.symbol)) symbols.push(o.symbol);
+    return symbols;
   }
 
   /**
@@ -88,7 +93,44 @@ export class ExposureView {
   }
 
   private lookup(symbol: string, account: string): Book {
-    return this.books.get(account)?.get(symbol) ?? NO_BOOK;
+    if (this.books !== undefined) return this.books.get(account)?.get(symbol) ?? NO_BOOK;
+    const lazy = this.lazy;
+    for (const entry of lazy) if (entry.symbol === symbol && entry.account === account) return entry.book;
+    if (lazy.length >= LAZY_BOOKS) return this.all().get(account)?.get(symbol) ?? NO_BOOK;
+    const book = this.sum(symbol, account);
+    lazy.push({ symbol, account, book });
+    return book;
+  }
+
+  /** One pair's book from the lists. */
+  private sum(symbol: string, account: string): Book {
+    let position = ZERO;
+    let buys = ZERO;
+    let sells = ZERO;
+    for (const p of this.positions) if (p.symbol === symbol && p.account === account) position = plus(position, p.qty);
+    for (const o of this.orders) {
+      if (o.symbol !== symbol || o.account !== account) continue;
+      if (o.side === 'BUY') buys = plus(buys, o.leavesQty);
+      else sells = plus(sells, o.leavesQty);
+    }
+    return position === ZERO && buys === ZERO && sells === ZERO ? NO_BOOK : { position, buys, sells };
+  }
+
+  /** Every pair's book, summed in one pass over the lists (the first call; lookups use it from then on). */
+  private all(): Map<string, Map<string, Book>> {
+    if (this.books !== undefined) return this.books;
+    const books = new Map<string, Map<string, Book>>();
+    this.books = books;
+    for (const p of this.positions) {
+      const book = this.book(books, p.symbol, p.account);
+      book.position = plus(book.position, p.qty);
+    }
+    for (const o of this.orders) {
+      const book = this.book(books, o.symbol, o.account);
+      if (o.side === 'BUY') book.buys = plus(book.buys, o.leavesQty);
+      else book.sells = plus(book.sells, o.leavesQty);
+    }
+    return books;
   }
 
   private sideQty(book: Book, symbol: string, account: string, side: IntentSide, excluding: RiskOpenOrder | undefined): Decimal {
@@ -98,9 +140,9 @@ export class ExposureView {
     return qty;
   }
 
-  private book(symbol: string, account: string): Book {
-    let symbols = this.books.get(account);
-    if (symbols === undefined) this.books.set(account, (symbols = new Map()));
+  private book(books: Map<string, Map<string, Book>>, symbol: string, account: string): Book {
+    let symbols = books.get(account);
+    if (symbols === undefined) books.set(account, (symbols = new Map()));
     let book = symbols.get(symbol);
     if (book === undefined) {
       book = { position: ZERO, buys: ZERO, sells: ZERO };
