@@ -52,6 +52,8 @@ export function drainBatch(maxPerSecond: number): number {
 }
 
 const RANK: Record<ThrottleKind, number> = { cancel: 0, replace: 1, place: 2, cross: 3 };
+const byRank = (a: { kind: ThrottleKind; seq: number }, b: { kind: ThrottleKind; seq: number }): number =>
+  RANK[a.kind] - RANK[b.kind] || a.seq - b.seq;
 
 export interface ThrottleEntry<T> {
   readonly kind: ThrottleKind;
@@ -176,8 +178,7 @@ export class ThrottleQueue<T> {
     if (this.fresh.length > 0) this.fresh = [];
     // every intent passes through here: one entry (the usual step) needs no sort; entries are handed out as they
     // are (an entry is never changed once it has waited or left the map, so no copy is needed)
-    const sorted = [...this.entries.values()];
-    if (sorted.length > 1) sorted.sort((a, b) => RANK[a.kind] - RANK[b.kind] || a.seq - b.seq);
+    const sorted = this.inOrder();
     const ordered = this.fairness === undefined ? sorted : this.roundRobin(sorted, this.fairness);
     const expired: ThrottleEntry<T>[] = [];
     const send: ThrottleEntry<T>[] = [];
@@ -198,6 +199,17 @@ export class ThrottleQueue<T> {
     }
     if (limits !== undefined) this.record(now, send.length);
     return { send, expired, nowWaiting };
+  }
+
+  /** The entries by kind (cancels first), then in queue order; one or two (the usual take) without a sort. */
+  private inOrder(): MutableEntry<T>[] {
+    if (this.entries.size === 1) {
+      for (const entry of this.entries.values()) return [entry];
+    }
+    const sorted = [...this.entries.values()];
+    if (sorted.length > 2) sorted.sort(byRank);
+    else if (byRank(sorted[0] as MutableEntry<T>, sorted[1] as MutableEntry<T>) > 0) sorted.reverse();
+    return sorted;
   }
 
   /** When the budget frees the next slot for what waits (undefined: nothing waits). */

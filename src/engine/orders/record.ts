@@ -96,12 +96,7 @@ export class OrderRecord {
   }
 
   state(): TrackedState {
-    return visibleState({
-      base: this.base,
-      pendingCancel: this.pendingCancel,
-      pendingReplace: this.pendingReplace !== undefined,
-      unknown: this.unknown,
-    });
+    return visibleState(this);
   }
 
   leavesQty(state: TrackedState = this.state()): Decimal {

@@ -15,10 +15,12 @@ import type { TerminalState, TrackedState } from './types.ts';
 
 export type BaseState = 'PENDING_NEW' | 'NEW' | 'PARTIALLY_FILLED' | TerminalState;
 
+/** What a record's visible state is made of (the record itself: no object is built per read). */
 export interface StateParts {
   readonly base: BaseState;
   readonly pendingCancel: boolean;
-  readonly pendingReplace: boolean;
+  /** The terms of a replace in flight, undefined when none is. */
+  readonly pendingReplace: object | undefined;
   readonly unknown: boolean;
 }
 
@@ -46,7 +48,7 @@ export function visibleState(parts: StateParts): TrackedState {
   if (isTerminal(parts.base)) return parts.base;
   if (parts.unknown) return 'UNKNOWN';
   if (parts.pendingCancel) return 'PENDING_CANCEL';
-  if (parts.pendingReplace) return 'PENDING_REPLACE';
+  if (parts.pendingReplace !== undefined) return 'PENDING_REPLACE';
   return parts.base;
 }
 

@@ -191,12 +191,14 @@ export class RiskManager {
 
     const withdrawn: RiskOpenOrder[] = [];
     for (const candidate of candidates) {
-      const priced = firstBreach(this.pricingRules, { candidate, instrument, context, exposure, withdrawn });
+      // one input for both rule lists: `withdrawn` is the same array, grown by the self-match cancels between them
+      const input: RuleInput = { candidate, instrument, context, exposure, withdrawn };
+      const priced = firstBreach(this.pricingRules, input);
       if (priced !== undefined) return [refuse(intent, priced.code, priced.message)];
       const selfMatch = this.selfMatch(candidate, exposure, context);
       if ('code' in selfMatch) return [refuse(intent, selfMatch.code, selfMatch.message)];
       for (const order of selfMatch.cancelFirst) if (!withdrawn.includes(order)) withdrawn.push(order);
-      const exposed = firstBreach(this.exposureRules, { candidate, instrument, context, exposure, withdrawn });
+      const exposed = firstBreach(this.exposureRules, input);
       if (exposed !== undefined) return [refuse(intent, exposed.code, exposed.message)];
     }
     const rate = this.throttle?.check(intent.time, withdrawn.length + 1);
