@@ -58,7 +58,10 @@ export interface BacktestOptions {
   readonly finishedOrderHistory?: number;
   /** Fill ids the portfolio remembers against duplicates (default 10 000: BACKTEST_MEMORY). */
   readonly fillIdMemory?: number;
-  /** Execution ids the order tracker remembers against duplicates (default 10 000: BACKTEST_MEMORY). */
+  /**
+   * Execution ids the order tracker remembers against duplicates (default: none for a trade history, whose simulated
+   * venue sends each execution once; 10 000 for a recording, BACKTEST_MEMORY).
+   */
   readonly executionDedupeCapacity?: number;
   /** Ids of forgotten finished orders the order tracker remembers (default 10 000: BACKTEST_MEMORY). */
   readonly forgottenOrderMemory?: number;
@@ -170,8 +173,9 @@ function reportConfigOf(section: BacktestConfig['backtest'], settings: RunSettin
 /**
  * A backtest's bounded memories, smaller than live's (finished orders 10 000, the rest 100 000 each). Live, they
  * outlast the repeats of a stream reconnect and evidence that comes long after an order ended. In a replay nothing
- * repeats (the simulated venue sends each execution once; a recording's repeats are those of its live streams,
- * within a reconnect's replay of at most 10 000 messages) and nothing comes later than the latency. A strategy
+ * repeats (the simulated venue sends each execution once, so a trade history's replay remembers no execution ids
+ * at all; a recording's repeats are those of its live streams, within a reconnect's replay of at most 10 000
+ * messages) and nothing comes later than the latency. A strategy
  * cannot look finished orders up (risk refuses a cancel or replace of any order that is not open), so it sees the
  * same with fewer of them kept. Live's sizes filled only after millions of trades (100 000 fill ids at ~6M trades
  * of the demo maker on a busy tape), so a long replay's memory grew until then, and V8 grew the heap with it;
@@ -189,7 +193,6 @@ export async function runBacktest(given: BacktestOptions): Promise<BacktestResul
     ...given,
     finishedOrderHistory: given.finishedOrderHistory ?? BACKTEST_MEMORY.finishedOrderHistory,
     fillIdMemory: given.fillIdMemory ?? BACKTEST_MEMORY.fillIdMemory,
-    executionDedupeCapacity: given.executionDedupeCapacity ?? BACKTEST_MEMORY.executionDedupeCapacity,
     forgottenOrderMemory: given.forgottenOrderMemory ?? BACKTEST_MEMORY.forgottenOrderMemory,
   };
   const started = performance.now();
@@ -222,7 +225,7 @@ export async function runBacktest(given: BacktestOptions): Promise<BacktestResul
     runId: 'bt',
     ...(config.bot.stopGraceMs === undefined ? {} : { stopGraceMs: config.bot.stopGraceMs }),
     ...(options.finishedOrderHistory === undefined ? {} : { finishedOrderHistory: options.finishedOrderHistory }),
-    ...(options.executionDedupeCapacity === undefined ? {} : { executionDedupeCapacity: options.executionDedupeCapacity }),
+    executionDedupeCapacity: options.executionDedupeCapacity ?? (market.recording ? BACKTEST_MEMORY.executionDedupeCapacity : 0),
     ...(options.forgottenOrderMemory === undefined ? {} : { forgottenOrderMemory: options.forgottenOrderMemory }),
   });
   const turnover = new TurnoverCounter();

@@ -61,6 +61,7 @@ export interface OrderTrackerOptions {
   /**
    * How many execution ids to remember for deduplication (default 100000, least recent forgotten first).
    * Forgetting is safe: a replayed execution is stale by cum_qty and state rank, so it changes nothing.
+   * 0: none (for a source that never sends an execution twice, such as a backtest's simulated venue).
    */
   readonly dedupeCapacity?: number | undefined;
   /**
@@ -79,7 +80,7 @@ export interface OrderTrackerOptions {
 export class OrderTracker {
   private readonly clock: Clock;
   private readonly index: OrderIndex;
-  private readonly seenExecutions: LruSet;
+  private readonly seenExecutions: LruSet | undefined;
   /** open()'s lists, taken afresh after any order changes (commit); shared with every caller, never mutated. */
   private openViews: readonly TrackedOrder[] | undefined = undefined;
   private readonly openViewsBySymbol = new RenewingMap<string, readonly TrackedOrder[]>();
@@ -96,7 +97,10 @@ export class OrderTracker {
     this.clock = options.clock;
     this.index = new OrderIndex(options.finishedHistory, options.forgottenOrderMemory);
     this.requests = new InFlightRequests(this.index);
-    this.seenExecutions = new LruSet(options.dedupeCapacity ?? 100_000);
+    const dedupe = options.dedupeCapacity ?? 100_000;
+    if (!Number.isInteger(dedupe) || dedupe < 0)
+      throw new RangeError(`execution dedupe capacity must be a whole number >= 0, got ${dedupe}`);
+    this.seenExecutions = dedupe === 0 ? undefined : new LruSet(dedupe);
   }
 
   // ---- local inputs ----
@@ -217,7 +221,7 @@ export class OrderTracker {
   }
 
   applyExecution(execution: Execution): void {
-    if (execution.id !== '' && this.seenExecutions.checkAndAdd(execution.id)) return;
+    if (execution.id !== '' && this.seenExecutions?.checkAndAdd(execution.id) === true) return;
     const ev: Evidence = { order: execution.order, execution };
     const cause: UpdateCause = { kind: 'execution', executionId: execution.id, executionType: execution.type, text: execution.text };
     const context: FillContext = { source: 'execution', execution };

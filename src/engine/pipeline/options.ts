@@ -49,7 +49,7 @@ export interface PipelineOptions {
   journal?: Journal;
   /** Finished orders the OrderTracker keeps (default 10000); older ones are forgotten so memory stays bounded. */
   finishedOrderHistory?: number;
-  /** Execution ids the OrderTracker remembers to drop repeats (default 100000). */
+  /** Execution ids the OrderTracker remembers to drop repeats (default 100000; 0: none, for a venue that never repeats one). */
   executionDedupeCapacity?: number;
   /** Ids of forgotten finished orders the OrderTracker remembers (default ten times finishedOrderHistory). */
   forgottenOrderMemory?: number;

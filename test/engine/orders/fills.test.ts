@@ -37,6 +37,27 @@ describe('deduplication and stale executions', () => {
     expect(tracker.get('c1')?.filledQty).toEqual(d(6));
   });
 
+  it('without a dedupe set (capacity 0, a venue that never repeats) a repeated execution still counts once', () => {
+    const tracker = new OrderTracker({ clock: new VirtualClock(0), dedupeCapacity: 0 });
+    const fills: unknown[] = [];
+    const updates: unknown[] = [];
+    tracker.fills$.subscribe((f) => fills.push(f));
+    tracker.updates$.subscribe((u) => updates.push(u));
+    tracker.submitted(request());
+    const e2 = fillExec('E2', { cum: 4, lastPx: '0.48', lastShares: 4, avgPx: '0.48' });
+    tracker.applyExecution(e2);
+    const count = updates.length;
+    tracker.applyExecution(e2);
+    expect(fills).toHaveLength(1);
+    expect(updates).toHaveLength(count);
+    expect(tracker.get('c1')?.filledQty).toEqual(d(4));
+  });
+
+  it('refuses a negative or fractional dedupe capacity', () => {
+    expect(() => new OrderTracker({ clock: new VirtualClock(0), dedupeCapacity: -1 })).toThrow(/whole number >= 0, got -1/);
+    expect(() => new OrderTracker({ clock: new VirtualClock(0), dedupeCapacity: 1.5 })).toThrow(/whole number >= 0, got 1.5/);
+  });
+
   it('a stale execution with a lower cum_qty changes nothing', () => {
     const { tracker, fills, updates } = ackedTracker();
     tracker.applyExecution(
