@@ -80,8 +80,6 @@ export interface TakeResult<T> {
 }
 
 interface MutableEntry<T> {
-  /** Its key in the queue's map (kind and key), kept so a take does not build it again. */
-  id: string;
   kind: ThrottleKind;
   key: string;
   item: T;
@@ -90,10 +88,54 @@ interface MutableEntry<T> {
   waited: boolean;
 }
 
-const slot = (kind: ThrottleKind, key: string): string => `${kind}\u0000${key}`;
+const KINDS: readonly ThrottleKind[] = ['cancel', 'replace', 'place', 'cross'];
+
+/**
+ * The queue's entries: a map per kind, by key (looking an entry up builds no composite key string, which a
+ * map would hash afresh: every intent looks one up).
+ */
+class EntryTable<E extends { readonly kind: ThrottleKind; readonly key: string }> {
+  private readonly maps: Record<ThrottleKind, RenewingMap<string, E>> = {
+    cancel: new RenewingMap(),
+    replace: new RenewingMap(),
+    place: new RenewingMap(),
+    cross: new RenewingMap(),
+  };
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(kind: ThrottleKind, key: string): E | undefined {
+    return this.maps[kind].get(key);
+  }
+
+  /** Puts the entry in (in place of the one of its kind and key, if any). */
+  set(entry: E, replacing: E | undefined): void {
+    this.maps[entry.kind].set(entry.key, entry);
+    if (replacing === undefined) this.count += 1;
+  }
+
+  delete(entry: E): void {
+    if (this.maps[entry.kind].delete(entry.key)) this.count -= 1;
+  }
+
+  /** The entries of one kind in queue order (deleting the current one while iterating is allowed). */
+  ofKind(kind: ThrottleKind): IterableIterator<E> {
+    return this.maps[kind].values();
+  }
+
+  /** Every entry: by kind (cancels first), each kind's in the order they were put in. */
+  all(): E[] {
+    const out: E[] = [];
+    for (const kind of KINDS) for (const entry of this.maps[kind].values()) out.push(entry);
+    return out;
+  }
+}
 
 export class ThrottleQueue<T> {
-  private readonly entries = new RenewingMap<string, MutableEntry<T>>();
+  private readonly entries = new EntryTable<MutableEntry<T>>();
   /** Send times of the messages in the current window, oldest first. */
   private readonly sentTimes: number[] = [];
   private latest = Number.NEGATIVE_INFINITY;
@@ -119,39 +161,37 @@ export class ThrottleQueue<T> {
 
   /** Queues an entry; one of the same kind and key already waiting is superseded by it. */
   offer(kind: ThrottleKind, key: string, item: T, now: number): OfferResult<T> {
-    const id = slot(kind, key);
-    const earlier = this.entries.get(id);
+    const earlier = this.entries.get(kind, key);
     if (earlier === undefined && kind !== 'cancel' && this.limits !== undefined && this.entries.size >= this.limits.maxQueued) {
       return {
         accepted: false,
         reason: `${this.entries.size} requests already wait for the message budget (maxQueuedMessages ${this.limits.maxQueued})`,
       };
     }
-    const entry: MutableEntry<T> = { id, kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
-    this.entries.set(id, entry);
+    const entry: MutableEntry<T> = { kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
+    this.entries.set(entry, earlier);
     if (this.limits !== undefined) this.fresh.push(entry);
     return { accepted: true, superseded: earlier };
   }
 
   /** The item queued for this kind and key. */
   find(kind: ThrottleKind, key: string): T | undefined {
-    return this.entries.get(slot(kind, key))?.item;
+    return this.entries.get(kind, key)?.item;
   }
 
   /** Takes one entry out (made pointless by a later decision: superseded). */
   remove(kind: ThrottleKind, key: string): ThrottleEntry<T> | undefined {
-    const id = slot(kind, key);
-    const entry = this.entries.get(id);
-    if (entry !== undefined) this.entries.delete(id);
+    const entry = this.entries.get(kind, key);
+    if (entry !== undefined) this.entries.delete(entry);
     return entry;
   }
 
   /** Takes out every entry of a kind whose item matches. */
   removeWhere(kind: ThrottleKind, matches: (item: T) => boolean): ThrottleEntry<T>[] {
     const removed: ThrottleEntry<T>[] = [];
-    for (const [id, entry] of this.entries) {
-      if (entry.kind === kind && matches(entry.item)) {
-        this.entries.delete(id);
+    for (const entry of this.entries.ofKind(kind)) {
+      if (matches(entry.item)) {
+        this.entries.delete(entry);
         removed.push(entry);
       }
     }
@@ -185,11 +225,11 @@ export class ThrottleQueue<T> {
     const nowWaiting: ThrottleEntry<T>[] = [];
     for (const entry of ordered) {
       if (limits !== undefined && entry.kind !== 'cancel' && now - entry.queuedAt > limits.maxAgeMs) {
-        this.entries.delete(entry.id);
+        this.entries.delete(entry);
         expired.push(entry);
       } else if (budget > 0 && this.groupHasRoom(entry, now, force)) {
         budget -= 1;
-        this.entries.delete(entry.id);
+        this.entries.delete(entry);
         send.push(entry);
         this.recordGroup(entry, now);
       } else if (!entry.waited) {
@@ -203,12 +243,9 @@ export class ThrottleQueue<T> {
 
   /** The entries by kind (cancels first), then in queue order; one or two (the usual take) without a sort. */
   private inOrder(): MutableEntry<T>[] {
-    if (this.entries.size === 1) {
-      for (const entry of this.entries.values()) return [entry];
-    }
-    const sorted = [...this.entries.values()];
+    const sorted = this.entries.all();
     if (sorted.length > 2) sorted.sort(byRank);
-    else if (byRank(sorted[0] as MutableEntry<T>, sorted[1] as MutableEntry<T>) > 0) sorted.reverse();
+    else if (sorted.length === 2 && byRank(sorted[0] as MutableEntry<T>, sorted[1] as MutableEntry<T>) > 0) sorted.reverse();
     return sorted;
   }
 
@@ -227,7 +264,7 @@ export class ThrottleQueue<T> {
   /** When some waiting entry's group has room in its own budget again (now: one has, or it is a cancel). */
   private groupsFreeAt(now: number, fairness: ThrottleFairness<T>): number {
     let at = Number.POSITIVE_INFINITY;
-    for (const entry of this.entries.values()) {
+    for (const entry of this.entries.all()) {
       if (entry.kind === 'cancel') return now;
       const group = fairness.groupOf(entry.item);
       const limit = fairness.limitOf(group);
@@ -288,7 +325,7 @@ export class ThrottleQueue<T> {
   private markFresh(): ThrottleEntry<T>[] {
     const marked: ThrottleEntry<T>[] = [];
     for (const entry of this.fresh) {
-      if (entry.waited || this.entries.get(entry.id) !== entry) continue;
+      if (entry.waited || this.entries.get(entry.kind, entry.key) !== entry) continue;
       entry.waited = true;
       marked.push(entry);
     }

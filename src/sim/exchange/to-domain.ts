@@ -5,7 +5,7 @@
  */
 import { Decimal, ZERO } from '../../domain/decimal.ts';
 import { RenewingMap } from '../../util/renewing-collections.ts';
-import type { InstrumentScales } from '../../domain/scales.ts';
+import { decimalFromRawInt, type InstrumentScales } from '../../domain/scales.ts';
 import { protoDateOf } from '../../domain/time.ts';
 import type { Order } from '../../domain/types/order.ts';
 import type { Execution as DomainExecution } from '../../domain/types/execution.ts';
@@ -81,8 +81,18 @@ function scaled(raw: number | string, scale: number): Decimal {
   return d;
 }
 
-const price = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.priceScale));
-const qty = (raw: number | undefined, scales: InstrumentScales): Decimal => (raw === undefined ? ZERO : scaled(raw, scales.qtyScale));
+/**
+ * A raw price or quantity as a Decimal: a non-negative integer (-0 aside) from decimalFromRawInt, whose cache is
+ * an array for small values (a price's or a size's raw integer), else as `scaled` gives it. The same value either
+ * way (raw × 10^-digits, exact): scales are powers of ten.
+ */
+function fromRaw(raw: number, scale: number, digits: number): Decimal {
+  return Number.isSafeInteger(raw) && raw >= 0 && !Object.is(raw, -0) ? decimalFromRawInt(raw, digits) : scaled(raw, scale);
+}
+const price = (raw: number | undefined, scales: InstrumentScales): Decimal =>
+  raw === undefined ? ZERO : fromRaw(raw, scales.priceScale, scales.priceDigits);
+const qty = (raw: number | undefined, scales: InstrumentScales): Decimal =>
+  raw === undefined ? ZERO : fromRaw(raw, scales.qtyScale, scales.qtyDigits);
 /** A raw price / quantity as the domain Decimal (the remembered conversions above). */
 export { price as domainPrice, qty as domainQty };
 
