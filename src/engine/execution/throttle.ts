@@ -51,10 +51,6 @@ export function drainBatch(maxPerSecond: number): number {
   return Math.max(1, Math.min(20, Math.ceil(maxPerSecond / 10)));
 }
 
-const RANK: Record<ThrottleKind, number> = { cancel: 0, replace: 1, place: 2, cross: 3 };
-const byRank = (a: { kind: ThrottleKind; seq: number }, b: { kind: ThrottleKind; seq: number }): number =>
-  RANK[a.kind] - RANK[b.kind] || a.seq - b.seq;
-
 export interface ThrottleEntry<T> {
   readonly kind: ThrottleKind;
   readonly key: string;
@@ -88,11 +84,13 @@ interface MutableEntry<T> {
   waited: boolean;
 }
 
+/** The order a take hands kinds out in. */
 const KINDS: readonly ThrottleKind[] = ['cancel', 'replace', 'place', 'cross'];
 
 /**
  * The queue's entries: a map per kind, by key (looking an entry up builds no composite key string, which a
- * map would hash afresh: every intent looks one up).
+ * map would hash afresh: every intent looks one up). A kind's map iterates in queue order: a new entry is
+ * appended with the next sequence number, and one superseding another takes its key, so its place and number.
  */
 class EntryTable<E extends { readonly kind: ThrottleKind; readonly key: string }> {
   private readonly maps: Record<ThrottleKind, RenewingMap<string, E>> = {
@@ -101,10 +99,9 @@ class EntryTable<E extends { readonly kind: ThrottleKind; readonly key: string }
     place: new RenewingMap(),
     cross: new RenewingMap(),
   };
-  private count = 0;
-
   get size(): number {
-    return this.count;
+    const { cancel, replace, place, cross } = this.maps;
+    return cancel.size + replace.size + place.size + cross.size;
   }
 
   get(kind: ThrottleKind, key: string): E | undefined {
@@ -112,13 +109,12 @@ class EntryTable<E extends { readonly kind: ThrottleKind; readonly key: string }
   }
 
   /** Puts the entry in (in place of the one of its kind and key, if any). */
-  set(entry: E, replacing: E | undefined): void {
+  set(entry: E): void {
     this.maps[entry.kind].set(entry.key, entry);
-    if (replacing === undefined) this.count += 1;
   }
 
   delete(entry: E): void {
-    if (this.maps[entry.kind].delete(entry.key)) this.count -= 1;
+    this.maps[entry.kind].delete(entry.key);
   }
 
   /** The entries of one kind in queue order (deleting the current one while iterating is allowed). */
@@ -126,7 +122,7 @@ class EntryTable<E extends { readonly kind: ThrottleKind; readonly key: string }
     return this.maps[kind].values();
   }
 
-  /** Every entry: by kind (cancels first), each kind's in the order they were put in. */
+  /** Every entry in the order a take hands them out: by kind (cancels first), each kind's in queue order. */
   all(): E[] {
     const out: E[] = [];
     for (const kind of KINDS) for (const entry of this.maps[kind].values()) out.push(entry);
@@ -169,7 +165,7 @@ export class ThrottleQueue<T> {
       };
     }
     const entry: MutableEntry<T> = { kind, key, item, queuedAt: now, seq: earlier?.seq ?? this.seq++, waited: false };
-    this.entries.set(entry, earlier);
+    this.entries.set(entry);
     if (this.limits !== undefined) this.fresh.push(entry);
     return { accepted: true, superseded: earlier };
   }
@@ -216,9 +212,9 @@ export class ThrottleQueue<T> {
     // at (the ages are checked at the next take that sends, at most a window later)
     if (budget < Math.min(this.entries.size, this.batch)) return { send: [], expired: [], nowWaiting: this.markFresh() };
     if (this.fresh.length > 0) this.fresh = [];
-    // every intent passes through here: one entry (the usual step) needs no sort; entries are handed out as they
-    // are (an entry is never changed once it has waited or left the map, so no copy is needed)
-    const sorted = this.inOrder();
+    // every intent passes through here: the table hands its entries out already in order (no sort); they are
+    // handed out as they are (an entry is never changed once it has waited or left the map, so no copy is needed)
+    const sorted = this.entries.all();
     const ordered = this.fairness === undefined ? sorted : this.roundRobin(sorted, this.fairness);
     const expired: ThrottleEntry<T>[] = [];
     const send: ThrottleEntry<T>[] = [];
@@ -239,14 +235,6 @@ export class ThrottleQueue<T> {
     }
     if (limits !== undefined) this.record(now, send.length);
     return { send, expired, nowWaiting };
-  }
-
-  /** The entries by kind (cancels first), then in queue order; one or two (the usual take) without a sort. */
-  private inOrder(): MutableEntry<T>[] {
-    const sorted = this.entries.all();
-    if (sorted.length > 2) sorted.sort(byRank);
-    else if (sorted.length === 2 && byRank(sorted[0] as MutableEntry<T>, sorted[1] as MutableEntry<T>) > 0) sorted.reverse();
-    return sorted;
   }
 
   /** When the budget frees the next slot for what waits (undefined: nothing waits). */

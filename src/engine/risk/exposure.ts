@@ -21,6 +21,15 @@ const NO_BOOK: Book = Object.freeze({ position: ZERO, buys: ZERO, sells: ZERO })
 const minus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.eq(b) ? ZERO : a.minus(b));
 export const plus = (a: Decimal, b: Decimal): Decimal => (b.isZero() ? a : a.isZero() ? b : a.plus(b));
 
+function addPosition(book: Book, p: RiskPosition): void {
+  book.position = plus(book.position, p.qty);
+}
+
+function addOrder(book: Book, o: RiskOpenOrder): void {
+  if (o.side === 'BUY') book.buys = plus(book.buys, o.leavesQty);
+  else book.sells = plus(book.sells, o.leavesQty);
+}
+
 /** Distinct (symbol, account) pairs a view sums on demand before it sums them all in one pass. */
 const LAZY_BOOKS = 4;
 
@@ -74,7 +83,6 @@ export class ExposureView {
 
   /** Symbols the account has a position or an open order in. */
   symbolsOf(account: string): readonly string[] {
-    if (this.books !== undefined) return [...(this.books.get(account)?.keys() ?? [])];
     const symbols: string[] = [];
     for (const p of this.positions) if (p.account === account && !symbols.includes(p.symbol)) symbols.push(p.symbol);
     for (const o of this.orders) if (o.account === account && !symbols.includes(o.symbol)) symbols.push(o.symbol);
@@ -104,16 +112,10 @@ export class ExposureView {
 
   /** One pair's book from the lists. */
   private sum(symbol: string, account: string): Book {
-    let position = ZERO;
-    let buys = ZERO;
-    let sells = ZERO;
-    for (const p of this.positions) if (p.symbol === symbol && p.account === account) position = plus(position, p.qty);
-    for (const o of this.orders) {
-      if (o.symbol !== symbol || o.account !== account) continue;
-      if (o.side === 'BUY') buys = plus(buys, o.leavesQty);
-      else sells = plus(sells, o.leavesQty);
-    }
-    return position === ZERO && buys === ZERO && sells === ZERO ? NO_BOOK : { position, buys, sells };
+    const book: Book = { position: ZERO, buys: ZERO, sells: ZERO };
+    for (const p of this.positions) if (p.symbol === symbol && p.account === account) addPosition(book, p);
+    for (const o of this.orders) if (o.symbol === symbol && o.account === account) addOrder(book, o);
+    return book;
   }
 
   /** Every pair's book, summed in one pass over the lists (the first call; lookups use it from then on). */
@@ -121,15 +123,8 @@ export class ExposureView {
     if (this.books !== undefined) return this.books;
     const books = new Map<string, Map<string, Book>>();
     this.books = books;
-    for (const p of this.positions) {
-      const book = this.book(books, p.symbol, p.account);
-      book.position = plus(book.position, p.qty);
-    }
-    for (const o of this.orders) {
-      const book = this.book(books, o.symbol, o.account);
-      if (o.side === 'BUY') book.buys = plus(book.buys, o.leavesQty);
-      else book.sells = plus(book.sells, o.leavesQty);
-    }
+    for (const p of this.positions) addPosition(this.book(books, p.symbol, p.account), p);
+    for (const o of this.orders) addOrder(this.book(books, o.symbol, o.account), o);
     return books;
   }
 
