@@ -2,7 +2,15 @@
 // (tsconfig.build.json: JavaScript plus .d.ts types, relative `.ts` imports rewritten to `.js`), then rewrites
 // the same specifiers in the emitted .d.ts files, which tsc leaves as written, so a quant's TypeScript
 // resolves them without allowImportingTsExtensions. The installed package runs from dist/ alone.
+//
+// Then it vendors the third-party modules every command loads (VENDORED): each is bundled by esbuild into
+// one ES module file, dist/vendor/<name>.js, and the compiled JavaScript imports that file instead of the
+// package. Node resolves `rxjs` to its CommonJS build (~300 files behind one barrel), `zod` to ~100 ES
+// modules and `yaml` to ~60 CommonJS files; loading the three took ~280 ms of every command's
+// start-up (one file each: ~110 ms). The same versions' code, so nothing behaves differently; the .d.ts
+// files keep importing the packages, whose types describe it.
 import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
 import process from 'node:process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,4 +47,57 @@ function walk(dir) {
   }
 }
 walk(dist);
-process.stdout.write(`build: dist/ written (${rewritten} declaration files with rewritten imports)\n`);
+
+/** Packages bundled into dist/vendor/ (see the header), from the builds Node itself would load. */
+const VENDORED = ['rxjs', 'zod', 'yaml'];
+
+/** The names a package exports to an ES module import in Node, as an export list. */
+async function exportedNames(name) {
+  const module = await import(name);
+  return Object.keys(module)
+    .filter((key) => key !== 'default' && key !== 'module.exports')
+    .join(', ');
+}
+const vendorDir = path.join(dist, 'vendor');
+for (const name of VENDORED) {
+  await build({
+    // named re-exports (what Node's import of the package exposes): `export *` of a CommonJS build exports nothing
+    stdin: { contents: `export { ${await exportedNames(name)} } from '${name}';`, resolveDir: root, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // a CommonJS package's require() of Node's own modules, in an ES module
+    banner: { js: "import { createRequire as __vendorRequire } from 'node:module'; const require = __vendorRequire(import.meta.url);" },
+    outfile: path.join(vendorDir, `${name}.js`),
+    logLevel: 'warning',
+  });
+}
+const BARE_VENDORED = new RegExp(`(\\bfrom\\s*['"])(${VENDORED.join('|')})(['"])`, 'g');
+let vendoredImports = 0;
+function pointAtVendor(dir) {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (file === vendorDir) continue;
+    if (statSync(file).isDirectory()) pointAtVendor(file);
+    else if (name.endsWith('.js')) {
+      const text = readFileSync(file, 'utf8');
+      const next = text.replace(BARE_VENDORED, (_all, head, pkg, quote) => {
+        const relative = path
+          .relative(path.dirname(file), path.join(vendorDir, `${pkg}.js`))
+          .split(path.sep)
+          .join('/');
+        return `${head}${relative.startsWith('.') ? relative : `./${relative}`}${quote}`;
+      });
+      if (next !== text) {
+        writeFileSync(file, next);
+        vendoredImports += 1;
+      }
+    }
+  }
+}
+pointAtVendor(dist);
+process.stdout.write(
+  `build: dist/ written (${rewritten} declaration files with rewritten imports; ${VENDORED.join(', ')} vendored, ` +
+    `imported by ${vendoredImports} modules)\n`,
+);
