@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { siblingModule } from '../../src/package/paths.ts';
+import { packageModule } from '../../src/package/paths.ts';
 import { formatTimestamp } from '../../src/domain/time.ts';
 import type { BacktestResult } from '../run-backtest.ts';
 import { toCsv } from '../sweep/csv.ts';
@@ -27,7 +27,7 @@ type HtmlWriter = (dir: string, result: BacktestResult) => Promise<string>;
 
 async function htmlWriter(): Promise<HtmlWriter | string> {
   try {
-    const module = (await import(siblingModule('../report/write-report.ts', import.meta.url).href)) as { writeHtmlReport?: unknown };
+    const module = (await import(packageModule('backtest/report/write-report.ts').href)) as { writeHtmlReport?: unknown };
     return typeof module.writeHtmlReport === 'function'
       ? (module.writeHtmlReport as HtmlWriter)
       : 'backtest/report/write-report.ts exports no writeHtmlReport';

@@ -5,13 +5,13 @@
  */
 import { Piscina } from 'piscina';
 import { TradebotError } from '../../src/errors.ts';
-import { COMPILED, siblingModule } from '../../src/package/paths.ts';
+import { COMPILED, packageModule } from '../../src/package/paths.ts';
 import type { SweepRunner } from './types.ts';
 import type { WorkerReply, WorkerTask } from './worker.ts';
 
 /** Compiled: worker.js itself; from the sources: worker.mjs, which registers tsx in the worker thread first. */
-export const WORKER_ENTRY = (COMPILED ? siblingModule('./worker.ts', import.meta.url) : new URL('./worker.mjs', import.meta.url)).href;
-export const DEFAULT_JOB_MODULE = siblingModule('./backtest-job.ts', import.meta.url).href;
+export const WORKER_ENTRY = (COMPILED ? packageModule('backtest/sweep/worker.ts') : new URL('./worker.mjs', import.meta.url)).href;
+export const DEFAULT_JOB_MODULE = packageModule('backtest/sweep/backtest-job.ts').href;
 
 export interface WorkerRunnerOptions {
   /** Worker threads (at least 1). */

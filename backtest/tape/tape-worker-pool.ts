@@ -11,15 +11,13 @@
  * `tapeWorkerPoolStats()` counts workers started, reused and discarded.
  */
 import { Worker } from 'node:worker_threads';
-import { COMPILED, siblingModule } from '../../src/package/paths.ts';
+import { COMPILED, packageModule } from '../../src/package/paths.ts';
 
 /**
  * The tape worker's file entry: compiled, tape-worker.js itself; from the sources, tape-worker.mjs (registers tsx in
  * the worker thread, then loads tape-worker.ts).
  */
-export const TAPE_WORKER_ENTRY = COMPILED
-  ? siblingModule('./tape-worker.ts', import.meta.url)
-  : new URL('./tape-worker.mjs', import.meta.url);
+export const TAPE_WORKER_ENTRY = COMPILED ? packageModule('backtest/tape/tape-worker.ts') : new URL('./tape-worker.mjs', import.meta.url);
 
 /** Idle workers kept at most; one released when the pool is full is terminated. */
 export const MAX_IDLE_TAPE_WORKERS = 2;

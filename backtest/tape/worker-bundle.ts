@@ -8,9 +8,9 @@
  * this platform, say) or has not bundled within BUNDLE_TIMEOUT_MS: the caller then starts tape-worker.mjs.
  */
 import { fileURLToPath } from 'node:url';
-import { siblingModule } from '../../src/package/paths.ts';
+import { packageModule } from '../../src/package/paths.ts';
 
-const ENTRY = fileURLToPath(siblingModule('./tape-worker.ts', import.meta.url));
+const ENTRY = fileURLToPath(packageModule('backtest/tape/tape-worker.ts'));
 
 /** A build that takes longer than this (esbuild's service process stuck) is given up for tsx's loader. */
 export const BUNDLE_TIMEOUT_MS = 15_000;

@@ -1,13 +1,14 @@
 /**
  * Where tradebot's own files are, whether it runs from its TypeScript sources (a clone of the repository,
  * through tsx or vitest) or compiled (`dist/`, an installed package): the package root (package.json,
- * proto/, config/, templates/) and the right file for a sibling module (`worker.ts` or `worker.js`).
+ * proto/, config/, templates/) and the right file for one of its modules (`worker.ts` or `dist/.../worker.js`).
  * Code that builds a path or URL to one of our files at run time goes through here, never a fixed
- * number of `../`, since the compiled tree sits one folder deeper (dist/src/...).
+ * number of `../` from its own module, since the compiled tree sits one folder deeper (dist/src/...) and a
+ * bundled build moves code into shared chunks.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 function findPackageRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
@@ -28,10 +29,14 @@ export function packageFile(...segments: string[]): string {
 }
 
 /**
- * The URL of a module beside `base` (an `import.meta.url`), named by its TypeScript file (`./worker.ts`):
- * the `.js` file when `base` is compiled JavaScript, the `.ts` file otherwise.
+ * The URL of one of tradebot's modules, named by its TypeScript file in the repository
+ * (`backtest/sweep/worker.ts`): that file when running from the sources, its compiled `.js` under dist/
+ * otherwise. It does not depend on where the calling code sits, so it holds in a bundled build too.
  */
-export function siblingModule(relative: string, base: string): URL {
-  const compiled = base.endsWith('.js') || base.endsWith('.mjs');
-  return new URL(compiled ? relative.replace(/\.ts$/, '.js') : relative, base);
+export function packageModule(tsPath: string): URL {
+  const file = COMPILED ? path.join(PACKAGE_ROOT, 'dist', tsPath.replace(/\.ts$/, '.js')) : path.join(PACKAGE_ROOT, tsPath);
+  return pathToFileURL(file);
 }
+
+/** The folder of the built-in strategies: strategies/ from the sources, dist/strategies/ compiled (with a trailing separator). */
+export const BUILT_IN_STRATEGIES_DIR = path.join(PACKAGE_ROOT, ...(COMPILED ? ['dist', 'strategies'] : ['strategies'])) + path.sep;

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config/errors.ts';
+import { BUILT_IN_STRATEGIES_DIR } from '../../package/paths.ts';
 import { describeIssue } from '../../config/issues.ts';
 import { TradebotError } from '../../errors.ts';
 import { looksLikeStrategyPath } from './strategy-path.ts';
@@ -16,7 +16,7 @@ import type { AnyStrategy } from './define-strategy.ts';
 import { importPlugin } from './plugin-import.ts';
 import { numbersWhereExpected } from './yaml-numbers.ts';
 
-export const STRATEGIES_DIR = fileURLToPath(new URL('../../../strategies/', import.meta.url));
+export const STRATEGIES_DIR = BUILT_IN_STRATEGIES_DIR;
 
 export function resolveStrategyPath(nameOrPath: string, cwd = process.cwd()): string {
   const looksLikePath = looksLikeStrategyPath(nameOrPath);
