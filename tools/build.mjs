@@ -4,8 +4,8 @@
 // resolves them without allowImportingTsExtensions. The installed package runs from dist/ alone.
 //
 // Then esbuild bundles the compiled JavaScript in place: every module a process loads by name or URL (the CLI,
-// `tradebot/strategy`, `tradebot/testing`, the built-in strategies, the sweep and tape workers, the report
-// writer; see entryPoints) is rewritten as an entry that imports shared chunks (dist/chunks/), so a process
+// `tradebot/strategy`, `tradebot/testing`, the built-in strategies, the sweep worker, the report writer; see
+// entryPoints) is rewritten as an entry that imports shared chunks (dist/chunks/), so a process
 // loads each module once, whichever entry reached it (a plugin's `tradebot/strategy` and the engine share
 // one Decimal, one zod). rxjs, zod and yaml are bundled in too (BUNDLED_PACKAGES); every other package stays
 // an import. Before, a command resolved and compiled ~240 modules of ours plus rxjs's CommonJS barrel (~300
@@ -53,8 +53,10 @@ walk(dist);
 
 /**
  * The modules a process loads by name or URL: the CLI, the package's public entries, the built-in strategies,
- * and the workers and the report writer, which tradebot loads by their URL (src/package/paths.ts). Every one
- * is an entry of one bundled build, so they share chunks: one instance of each module in a process.
+ * and the sweep worker and the report writer, which tradebot loads by their URL (src/package/paths.ts). Every
+ * one is an entry of one bundled build, so they share chunks: one instance of each module in a process. Not the
+ * tape worker: backtest/tape/worker-bundle.ts bundles tsc's tape-worker.js into a CommonJS script at run time
+ * (a thread of its own, sharing nothing), which an entry's `import.meta` banner would break.
  */
 function entryPoints() {
   const strategies = readdirSync(path.join(dist, 'strategies'))
@@ -67,7 +69,6 @@ function entryPoints() {
     'backtest/sweep/worker.js',
     'backtest/sweep/backtest-job.js',
     'backtest/report/write-report.js',
-    'backtest/tape/tape-worker.js',
     ...strategies,
   ].map((file) => path.join(dist, file));
 }
@@ -106,6 +107,24 @@ const bundle = await build({
   logLevel: 'warning',
 });
 const outputs = Object.keys(bundle.metafile.outputs).length;
+
+// The tape worker is bundled again at run time, into a CommonJS script (backtest/tape/worker-bundle.ts); when
+// that fails, a backtest still runs, parsing its tape on the replay thread, only slower. So the build makes
+// sure it works here: the same options, no warning (an ES-module-only construct in its modules warns).
+const worker = await build({
+  entryPoints: [path.join(dist, 'backtest', 'tape', 'tape-worker.js')],
+  bundle: true,
+  write: false,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'silent',
+});
+if (worker.warnings.length > 0) {
+  const [first] = worker.warnings;
+  process.stderr.write(`build: the tape worker does not bundle as worker-bundle.ts bundles it: ${first.text} (${first.location?.file})\n`);
+  process.exit(1);
+}
 process.stdout.write(
   `build: dist/ written (${rewritten} declaration files with rewritten imports; ${entryPoints().length} entries bundled ` +
     `into ${outputs} files)\n`,
