@@ -86,8 +86,8 @@ export function fillsTable(report: BacktestReport, first: readonly FillPoint[]):
   ]);
   const cut = total > first.length;
   const note = cut
-    ? `The first ${first.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} fills (time order); fills.csv has them all`
-    : `All ${total.toLocaleString('en-US')} fills (time order; also in fills.csv)`;
+    ? `The first ${formatNumber(first.length)} of ${formatNumber(total)} fills (time order); fills.csv has them all`
+    : `All ${formatNumber(total)} fills (time order; also in fills.csv)`;
   return {
     html:
       (cut ? `<p class="note" id="fills-cut">${escapeHtml(note)}.</p>` : '') +
