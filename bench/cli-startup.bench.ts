@@ -4,8 +4,8 @@
  * bin/tradebot.js imports when there is no src/ beside it), built first by `npm run build` (tools/build.mjs).
  * baseline: Node itself starting and exiting (`node -e 0`) in the same run, the floor no CLI goes under.
  * Extra: sourcesMs, the same command in a clone of the repository (bin/tradebot.js: tsx compiles the
- * sources); eagerMs, the compiled CLI with every command's work loaded at start, as before commands loaded
- * their modules only when run (how much the lazy loading saves); backtestSampleMs, `tradebot backtest` of the
+ * sources); eagerMs, every command's work loaded at start from tsc's unbundled modules in dist/, then the CLI:
+ * the start-up before commands loaded their modules only when run and before the build was bundled; backtestSampleMs, `tradebot backtest` of the
  * package's 873-trade sample tape (backtest/data/sample.jsonl, the demo market maker, results written to a
  * temporary folder), whole process: what a command that does work costs at least (module loading, config,
  * the tape worker, the replay's first cold runs of each function, the report). Not measured: npx's own start-up
