@@ -5,9 +5,9 @@
  * baseline: Node itself starting and exiting (`node -e 0`) in the same run, the floor no CLI goes under.
  * Extra: sourcesMs, the same command in a clone of the repository (bin/tradebot.js: tsx compiles the
  * sources); eagerMs, every command's work loaded at start from tsc's unbundled modules in dist/, then the CLI:
- * the start-up before commands loaded their modules only when run and before the build was bundled; backtestSampleMs, `tradebot backtest` of the
- * package's 873-trade sample tape (backtest/data/sample.jsonl, the demo market maker, results written to a
- * temporary folder), whole process: what a command that does work costs at least (module loading, config,
+ * the start-up before commands loaded their modules only when run and before the build was bundled;
+ * backtestSampleMs, `tradebot backtest` of the package's 873-trade sample tape (backtest/data/sample.jsonl,
+ * the demo market maker, results written to a temporary folder), whole process: what a command that does work costs at least (module loading, config,
  * the tape worker, the replay's first cold runs of each function, the report). Not measured: npx's own start-up
  * (`npx tradebot` adds npm's, 1.5-2 s on the reference machine, whatever the command).
  * The issue's goal: value under 500 ms.
