@@ -7,9 +7,10 @@
  * sources); eagerMs, every command's work loaded at start from tsc's unbundled modules in dist/, then the CLI:
  * the start-up before commands loaded their modules only when run and before the build was bundled;
  * backtestSampleMs, `tradebot backtest` of the package's 873-trade sample tape (backtest/data/sample.jsonl,
- * the demo market maker, results written to a temporary folder), whole process: what a command that does work costs at least (module loading, config,
- * the tape worker, the replay's first cold runs of each function, the report). Not measured: npx's own start-up
- * (`npx tradebot` adds npm's, 1.5-2 s on the reference machine, whatever the command).
+ * the demo market maker, results written to a temporary folder), whole process: what a command that does
+ * work costs at least (module loading, config, the tape worker, the replay's first cold runs of each
+ * function, the report). Not measured: npx's own start-up (`npx tradebot` adds npm's, 1.5-2 s on the
+ * reference machine, whatever the command).
  * The issue's goal: value under 500 ms.
  */
 import { spawnSync } from 'node:child_process';
