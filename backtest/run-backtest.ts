@@ -255,6 +255,11 @@ export async function runBacktest(given: BacktestOptions): Promise<BacktestResul
     await tape.close();
   }
   const { counts, recordingStats } = replayed;
+  if (tape.workerFailure !== undefined)
+    log.warn(
+      { file: tape.file, reason: tape.workerFailure },
+      'the tape worker failed, so the replay thread parsed the whole tape itself: same results, slower',
+    );
   sampler.finish(clock.now());
   tables?.close();
   await venue.close();

@@ -93,6 +93,12 @@ export class TapeReader {
     this.symbols = header.instruments.map((i) => i.symbol);
   }
 
+  /**
+   * Why the worker that was to read this tape failed before it took over, in which case the replay thread read
+   * the whole file itself (the same trades, slower); undefined otherwise.
+   */
+  workerFailure: string | undefined;
+
   /** Where the trades are read: 'worker' or 'main' (the replay thread). */
   get thread(): 'worker' | 'main' {
     return this.source.kind === 'thread' ? 'worker' : 'main';
@@ -151,6 +157,7 @@ export class TapeReader {
     if (handover === 0) {
       thread.start({ offset: 0, line: 1 });
     } else if (!(yield* this.fromLines(readLineBatches(this.file, source.readerOptions), undefined, thread, handover))) {
+      this.workerFailure = thread.firstFailure?.message;
       await thread.close();
       return;
     }

@@ -179,6 +179,11 @@ export class TapeThread {
     return !this.closed && this.reader.ready;
   }
 
+  /** The worker's first failure (or this side's close, which also ends it), if any. */
+  get firstFailure(): Error | undefined {
+    return this.failure;
+  }
+
   /** Resolves once the worker has started up; rejects if it failed before. */
   async whenReady(): Promise<void> {
     await Promise.race([this.reader.whenReady(), this.failed]);
