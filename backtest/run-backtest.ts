@@ -75,6 +75,8 @@ export interface WallStats {
   readonly wallSeconds: number;
   readonly eventsPerSecondWall: number;
   readonly peakRssMB: number;
+  /** Which thread parsed the data (a worker for a large trade history; a recording is read on the replay thread). */
+  readonly tapeParsedOn: 'worker' | 'replay thread';
 }
 
 export interface BacktestResult {
@@ -303,6 +305,7 @@ export async function runBacktest(given: BacktestOptions): Promise<BacktestResul
       wallSeconds,
       eventsPerSecondWall: wallSeconds > 0 ? Math.round(counts.events / wallSeconds) : 0,
       peakRssMB: Math.round(peak.value / 1048576),
+      tapeParsedOn: tape.parsedOn,
     },
   };
 }

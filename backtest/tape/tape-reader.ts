@@ -99,6 +99,14 @@ export class TapeReader {
    */
   workerFailure: string | undefined;
 
+  /** True once a worker took the tape over (from its first line or from where the replay thread stopped). */
+  private workerTookOver = false;
+
+  /** Which thread parsed the tape's trades: the worker (after the replay thread's first lines, maybe) or the replay thread alone. */
+  get parsedOn(): 'worker' | 'replay thread' {
+    return this.workerTookOver ? 'worker' : 'replay thread';
+  }
+
   /** Where the trades are read: 'worker' or 'main' (the replay thread). */
   get thread(): 'worker' | 'main' {
     return this.source.kind === 'thread' ? 'worker' : 'main';
@@ -156,6 +164,7 @@ export class TapeReader {
     const { thread, handover } = source;
     if (handover === 0) {
       thread.start({ offset: 0, line: 1 });
+      this.workerTookOver = true;
     } else if (!(yield* this.fromLines(readLineBatches(this.file, source.readerOptions), undefined, thread, handover))) {
       this.workerFailure = thread.firstFailure?.message;
       await thread.close();
@@ -211,6 +220,7 @@ export class TapeReader {
         if (handover !== undefined) await thread.whenReady();
         if (thread.ready) {
           thread.start({ offset: batch.nextOffset, line: nextLine, state: extractor.state() });
+          this.workerTookOver = true;
           return true;
         }
       }

@@ -357,5 +357,8 @@ describe('tape worker', () => {
     const worker = await runBacktest({ data: file, config, strategy, params, tapeThread: 'worker' });
     expect(main.report['fills']).toBeGreaterThan(0);
     expect(stableStringify(worker.report)).toBe(stableStringify(main.report));
+    // run.json says which thread parsed the tape
+    expect(worker.wall.tapeParsedOn).toBe('worker');
+    expect(main.wall.tapeParsedOn).toBe('replay thread');
   }, 120_000);
 });

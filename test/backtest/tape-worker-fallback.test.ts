@@ -29,7 +29,13 @@ afterEach(() => {
 });
 afterAll(closeTapeWorkerPool);
 
-async function readTrades(file: string, thread: 'worker' | 'main'): Promise<{ trades: number[]; failure: string | undefined }> {
+interface TapeRead {
+  readonly trades: number[];
+  readonly failure: string | undefined;
+  readonly parsedOn: string;
+}
+
+async function readTrades(file: string, thread: 'worker' | 'main'): Promise<TapeRead> {
   const tape = await TapeReader.open(file, { thread, supersedeWindow: 50, readerOptions: { chunkBytes: 64 * 1024 } });
   const trades: number[] = [];
   try {
@@ -37,7 +43,7 @@ async function readTrades(file: string, thread: 'worker' | 'main'): Promise<{ tr
   } finally {
     await tape.close();
   }
-  return { trades, failure: tape.workerFailure };
+  return { trades, failure: tape.workerFailure, parsedOn: tape.parsedOn };
 }
 
 it('reads the whole tape on the replay thread when the worker fails to start, and says why', async () => {
@@ -50,6 +56,7 @@ it('reads the whole tape on the replay thread when the worker fails to start, an
   expect(fallback.trades).toEqual(inThread.trades);
   expect(inThread.failure).toBeUndefined();
   expect(fallback.failure).toContain(BROKEN);
+  expect(fallback.parsedOn).toBe('replay thread');
 }, 60_000);
 
 it('a backtest whose tape worker failed warns, and reports what an in-thread read reports', async () => {
@@ -74,6 +81,7 @@ it('a backtest whose tape worker failed warns, and reports what an in-thread rea
   const inThread = await runBacktest({ ...options, tapeThread: 'main' });
   expect(inThread.report['fills']).toBeGreaterThan(0);
   expect(stableStringify(viaWorker.report)).toBe(stableStringify(inThread.report));
+  expect(viaWorker.wall.tapeParsedOn).toBe('replay thread'); // run.json says so too
   const warnings = lines.map((l) => JSON.parse(l) as { level: string; msg: string; reason?: string; file?: string });
   expect(warnings).toContainEqual(
     expect.objectContaining({
