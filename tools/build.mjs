@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import process from 'node:process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
@@ -89,8 +89,9 @@ function packagesExternal() {
   };
 }
 
+const entries = entryPoints();
 const bundle = await build({
-  entryPoints: entryPoints(),
+  entryPoints: entries,
   outbase: dist,
   outdir: dist,
   allowOverwrite: true,
@@ -110,24 +111,16 @@ const bundle = await build({
 });
 const outputs = Object.keys(bundle.metafile.outputs).length;
 
-// The tape worker is bundled again at run time, into a CommonJS script (backtest/tape/worker-bundle.ts); when
-// that fails, a backtest still runs, parsing its tape on the replay thread, only slower. So the build makes
-// sure it works here: the same options, no warning (an ES-module-only construct in its modules warns).
-const worker = await build({
-  entryPoints: [path.join(dist, 'backtest', 'tape', 'tape-worker.js')],
-  bundle: true,
-  write: false,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'silent',
-});
-if (worker.warnings.length > 0) {
-  const [first] = worker.warnings;
-  process.stderr.write(`build: the tape worker does not bundle as worker-bundle.ts bundles it: ${first.text} (${first.location?.file})\n`);
+// The tape worker is bundled again at run time, into a CommonJS script; when that fails, a backtest still runs,
+// parsing its tape on the replay thread, only slower. So the build bundles it here with the compiled
+// worker-bundle.js itself (tsc's, not an entry) and refuses any warning (an ES-module-only construct warns).
+const { bundleTapeWorker } = await import(pathToFileURL(path.join(dist, 'backtest', 'tape', 'worker-bundle.js')).href);
+const worker = await bundleTapeWorker();
+if (worker.code === undefined || worker.warnings.length > 0) {
+  process.stderr.write(`build: the tape worker does not bundle: ${worker.warnings[0] ?? 'esbuild produced no script'}\n`);
   process.exit(1);
 }
 process.stdout.write(
-  `build: dist/ written (${rewritten} declaration files with rewritten imports; ${entryPoints().length} entries bundled ` +
+  `build: dist/ written (${rewritten} declaration files with rewritten imports; ${entries.length} entries bundled ` +
     `into ${outputs} files)\n`,
 );

@@ -17,7 +17,12 @@ export const BUNDLE_TIMEOUT_MS = 15_000;
 
 let bundle: Promise<string | undefined> | undefined;
 
-async function build(): Promise<string | undefined> {
+/**
+ * tape-worker.ts (its compiled .js when compiled) bundled into one CommonJS script, with esbuild's warnings:
+ * the build (tools/build.mjs) refuses a compiled tree whose worker bundles with any, since the script then
+ * fails in its thread and backtests parse on the replay thread instead.
+ */
+export async function bundleTapeWorker(): Promise<{ readonly code: string | undefined; readonly warnings: readonly string[] }> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [ENTRY],
@@ -28,7 +33,12 @@ async function build(): Promise<string | undefined> {
     target: 'node20',
     logLevel: 'silent',
   });
-  return result.outputFiles[0]?.text;
+  const warnings = result.warnings.map((w) => `${w.text} (${w.location?.file ?? ENTRY})`);
+  return { code: result.outputFiles[0]?.text, warnings };
+}
+
+async function build(): Promise<string | undefined> {
+  return (await bundleTapeWorker()).code;
 }
 
 /** The bundled tape worker (built on the first call, then the same string). */
